@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { Principal } from '../auth/principal.ts';
+
+export interface HubOptions {
+  /** Verifies a bearer access token; null means refuse. */
+  authenticate(token: string): Promise<Principal | null>;
+  /** Whether this principal may receive events of this entity. */
+  canSubscribe(principal: Principal, entityKey: string): Promise<boolean>;
+  /** Set: fan-out goes through Redis pub/sub so several processes serve one site. */
+  redisUrl?: string | undefined;
+  /** Keep-alive ping interval, 15 s unless a test shortens it. */
+  keepAliveIntervalMs?: number;
+  /** A client that sends nothing for this long is dropped (SignalR's server timeout, 30 s). */
+  clientTimeoutMs?: number;
+}
+
+export interface Hub {
+  /** Mounts negotiate, the WebSocket upgrade and the long-polling routes under /hubs/portalaccountevents. */
+  register(app: FastifyInstance): void;
+  /** SendEvent(eventName, data, entityKey) to every connection, in any process, subscribed to entityKey. */
+  publishToEntity(entityKey: string, eventName: string, data: unknown): Promise<void>;
+  /** SendEvent to every connection, in any process, of one account (no subscription needed). */
+  publishToAccount(accountId: number, eventName: string, data: unknown, entityKey: string): Promise<void>;
+  /** Closes every connection, in any process, opened with this access token (used on revocation). */
+  disconnectToken(tokenId: string): Promise<void>;
+  /** Open connections in this process, all transports. */
+  connectionCount(): number;
+  close(): Promise<void>;
+}

@@ -1,0 +1,34 @@
+/** The real-time hub of SPEC §7. */
+export const HUB_PATH = '/hubs/portalaccountevents';
+export const HUB_METHODS = {
+  subscribe: 'SubscribeToEntity',
+  unsubscribe: 'UnsubscribeFromEntity',
+  sendMessage: 'SendMessage',
+} as const;
+export const HUB_CLIENT_EVENT = 'SendEvent';
+
+export const HUB_EVENTS = {
+  notificationCreated: 'PortalAccountNotificationCreated',
+  chatCreated: 'Chat.Created',
+  agentIsTyping: 'Conversation.AgentIsTyping',
+  contactIsTyping: 'conversation.contactistyping',
+  messageCreated: 'ConversationMessageCreated',
+  conversationUpdated: 'Conversation.Updated',
+  contactConnected: 'conversation.contactconnected',
+  contactDisconnected: 'conversation.contactdisconnected',
+  meetingCreated: 'Meeting.Created',
+  meetingUpdated: 'Meeting.Updated',
+  meetingDeleted: 'Meeting.Deleted',
+  contactUpdated: 'Contact.Updated',
+} as const;
+
+/**
+ * Entity keys name what a connection subscribes to: `{Type}:{id}`. The spec leaves the format open;
+ * this one is readable in logs and cheap to parse.
+ */
+export type EntityType = 'Conversation' | 'Meeting' | 'Contact' | 'Series';
+export const entityKey = (type: EntityType, id: number | string): string => `${type}:${id}`;
+export function parseEntityKey(key: string): { type: EntityType; id: number } | null {
+  const m = /^(Conversation|Meeting|Contact|Series):(\d{1,15})$/.exec(key);
+  return m ? { type: m[1] as EntityType, id: Number(m[2]) } : null;
+}

@@ -1,0 +1,55 @@
+/** SPEC §7 Profile and account. */
+export interface ContactInfo {
+  name: string;
+  id: number;
+  /** Property id to value; ids come from the runtime config's propertyIds. */
+  properties: Record<string, string>;
+  createdDate: string;
+}
+
+/** GET {api}/features/contacts/{featureId}/detail */
+export interface ContactDetailResponse {
+  info: { contact: ContactInfo };
+}
+
+/** POST {api}/features/contacts/{featureId}/update */
+export interface ContactUpdateRequest {
+  name?: string;
+  properties?: Record<string, string>;
+}
+
+/** GET {api}/accounts */
+export interface AccountResponse {
+  id: number;
+  username: string | null;
+  contactId: number;
+  roles: string[];
+  createdDate: string;
+}
+
+/** POST {api}/api/accounts/changePassword */
+export interface ChangePasswordRequest {
+  oldPassword: string;
+  password: string;
+}
+
+/** POST {api}/api/accounts/verifyusername (public) */
+export interface VerifyUsernameRequest {
+  username: string;
+  token?: string;
+}
+export interface VerifyUsernameResponse {
+  available: boolean;
+}
+
+/** GET {api}/features/contacts/{featureId}/contactname?contactId= */
+export interface ContactNameResponse {
+  name: string;
+}
+
+/** The three feature ids of SPEC §7 Profile, one per variant family. */
+export const CONTACTS_FEATURE_IDS = {
+  main: 'contactsapplicationfeature-id',
+  gruppstod: 'meetingcontactsapplicationfeature-id',
+  chatt: 'chattcontactsapplicationfeature-id',
+} as const;

@@ -1,0 +1,64 @@
+import { parseEntityKey } from '../../contract/hub.ts';
+import type { Db } from '../db/database.ts';
+import type { Principal } from '../auth/principal.ts';
+import { isStaff } from '../auth/principal.ts';
+
+/**
+ * Who may see an entity, for hub subscriptions and reads alike: its owner, a member of its meeting's
+ * series, or staff. Anything unknown is refused.
+ */
+export async function canSeeEntity(db: Db, principal: Principal, key: string): Promise<boolean> {
+  const entity = parseEntityKey(key);
+  if (!entity) return false;
+  switch (entity.type) {
+    case 'Contact':
+      return entity.id === principal.contactId || isStaff(principal);
+    case 'Series':
+      return isStaff(principal) || (await isSeriesMember(db, principal.accountId, entity.id));
+    case 'Meeting':
+      return canSeeMeeting(db, principal, entity.id);
+    case 'Conversation':
+      return canSeeConversation(db, principal, entity.id);
+  }
+}
+
+export async function isSeriesMember(db: Db, accountId: number, seriesId: number) {
+  const row = await db
+    .selectFrom('series_memberships')
+    .select('series_id')
+    .where('series_id', '=', seriesId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return !!row;
+}
+
+export async function canSeeMeeting(db: Db, principal: Principal, meetingId: number) {
+  const meeting = await db.selectFrom('meetings').select('series_id').where('id', '=', meetingId).executeTakeFirst();
+  if (!meeting) return false;
+  return isStaff(principal) || isSeriesMember(db, principal.accountId, meeting.series_id);
+}
+
+export async function canSeeConversation(db: Db, principal: Principal, conversationId: number) {
+  const conversation = await db
+    .selectFrom('conversations')
+    .select(['contact_id', 'meeting_id'])
+    .where('id', '=', conversationId)
+    .executeTakeFirst();
+  if (!conversation) return false;
+  if (isStaff(principal)) return true;
+  if (conversation.meeting_id !== null) return canSeeMeeting(db, principal, conversation.meeting_id);
+  return conversation.contact_id === principal.contactId;
+}
+
+/** Whether two contacts share a support-group series (so one may read the other's name). */
+export async function shareSeries(db: Db, accountId: number, otherContactId: number) {
+  const row = await db
+    .selectFrom('series_memberships as mine')
+    .innerJoin('series_memberships as theirs', 'theirs.series_id', 'mine.series_id')
+    .innerJoin('accounts', 'accounts.id', 'theirs.account_id')
+    .select('mine.series_id')
+    .where('mine.account_id', '=', accountId)
+    .where('accounts.contact_id', '=', otherContactId)
+    .executeTakeFirst();
+  return !!row;
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { ClientLogRequest } from '../../contract/logging.ts';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { nowIso } from '../db/database.ts';
+import { principalOf, requireAuth } from './guard.ts';
+
+const MAX = { message: 2000, stack: 8000, url: 500 };
+
+/** Drops query and hash: they may carry codes or tokens that must never be stored. */
+export function stripUrl(url: string): string {
+  return url.split(/[?#]/, 1)[0] ?? '';
+}
+
+/** SPEC §7 Logging: POST {api}/createclientlogs. */
+export function registerLoggingRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.post('/portal/createclientlogs', { preHandler: requireAuth(ctx) }, async (req, reply) => {
+    const principal = principalOf(req);
+    const body = (req.body ?? {}) as Partial<ClientLogRequest>;
+    if (typeof body.message !== 'string' || body.message.trim() === '') throw new ApiError('validation');
+    const level = ['error', 'warn', 'info'].includes(String(body.level)) ? String(body.level) : 'error';
+    await ctx.db
+      .insertInto('client_logs')
+      .values({
+        account_id: principal.accountId,
+        message: body.message.slice(0, MAX.message),
+        stack: typeof body.stack === 'string' ? body.stack.slice(0, MAX.stack) : null,
+        url: typeof body.url === 'string' ? stripUrl(body.url).slice(0, MAX.url) : null,
+        level,
+        variant: (req.headers['x-app-variant'] as string | undefined) ?? null,
+        created_date: nowIso(),
+      })
+      .execute();
+    return reply.code(201).send({ success: true });
+  });
+}

@@ -1,0 +1,203 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify, decodeProtectedHeader } from 'jose';
+import type { Db } from '../db/database.ts';
+import { nowIso } from '../db/database.ts';
+import type { KeySet } from './keys.ts';
+import { SIGNING_ALG } from './keys.ts';
+import type { Principal, Role } from './principal.ts';
+
+export const ACCESS_TOKEN_SECONDS = 15 * 60;
+/** A refresh token unused for this long expires. */
+export const REFRESH_IDLE_SECONDS = 14 * 24 * 3600;
+/** A refresh-token family (one login) ends after this, however often it was rotated. */
+export const REFRESH_ABSOLUTE_SECONDS = 30 * 24 * 3600;
+export const AUDIENCE = 'portal';
+
+export interface TokenSubject {
+  accountId: number;
+  contactId: number;
+  name: string;
+  roles: readonly Role[];
+}
+
+export interface IssueRequest {
+  issuer: string;
+  clientId: string;
+  scope: string;
+  portalId: string | null;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+  refresh_token?: string;
+  id_token?: string;
+}
+
+const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
+const addSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+
+export class TokenService {
+  constructor(
+    private readonly db: Db,
+    private readonly keys: KeySet,
+  ) {}
+
+  async issue(subject: TokenSubject, req: IssueRequest, family?: { id: string; expiresAt: string }) {
+    const scopes = req.scope.split(' ');
+    const now = Math.floor(Date.now() / 1000);
+    const key = this.keys.signing;
+    const access_token = await new SignJWT({
+      client_id: req.clientId,
+      scope: req.scope,
+      role: subject.roles,
+      contact_id: subject.contactId,
+      ...(req.portalId ? { portal_id: req.portalId } : {}),
+    })
+      .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: 'at+jwt' })
+      .setIssuer(req.issuer)
+      .setAudience(AUDIENCE)
+      .setSubject(String(subject.accountId))
+      .setJti(randomUUID())
+      .setIssuedAt(now)
+      .setExpirationTime(now + ACCESS_TOKEN_SECONDS)
+      .sign(key.privateKey);
+    const response: TokenResponse = {
+      access_token,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_SECONDS,
+      scope: req.scope,
+    };
+    if (scopes.includes('openid')) {
+      response.id_token = await new SignJWT({ name: subject.name, auth_time: now })
+        .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: 'JWT' })
+        .setIssuer(req.issuer)
+        .setAudience(req.clientId)
+        .setSubject(String(subject.accountId))
+        .setIssuedAt(now)
+        .setExpirationTime(now + ACCESS_TOKEN_SECONDS)
+        .sign(key.privateKey);
+    }
+    if (scopes.includes('offline_access')) {
+      const refresh = randomBytes(32).toString('base64url');
+      const familyExpires = family?.expiresAt ?? addSeconds(REFRESH_ABSOLUTE_SECONDS);
+      const idle = addSeconds(REFRESH_IDLE_SECONDS);
+      await this.db
+        .insertInto('refresh_tokens')
+        .values({
+          token_digest: digest(refresh),
+          family_id: family?.id ?? randomUUID(),
+          account_id: subject.accountId,
+          client_id: req.clientId,
+          scope: req.scope,
+          portal_id: req.portalId,
+          created_date: nowIso(),
+          expires_at: idle < familyExpires ? idle : familyExpires,
+          family_expires_at: familyExpires,
+        })
+        .execute();
+      response.refresh_token = refresh;
+    }
+    return response;
+  }
+
+  /**
+   * Consumes a refresh token. Each token works once; presenting a token that was already used means
+   * it leaked (or a client misbehaves), so the whole family - the one login - is revoked.
+   */
+  async rotate(refreshToken: string, clientId: string) {
+    const row = await this.db
+      .selectFrom('refresh_tokens')
+      .selectAll()
+      .where('token_digest', '=', digest(refreshToken))
+      .executeTakeFirst();
+    if (!row || row.client_id !== clientId || row.revoked_date) return null;
+    if (row.used_date) {
+      await this.revokeFamily(row.family_id);
+      return null;
+    }
+    const now = nowIso();
+    if (row.expires_at <= now) return null;
+    // Marking it used is conditional, so two concurrent uses cannot both succeed.
+    const claimed = await this.db
+      .updateTable('refresh_tokens')
+      .set({ used_date: now })
+      .where('id', '=', row.id)
+      .where('used_date', 'is', null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) {
+      await this.revokeFamily(row.family_id);
+      return null;
+    }
+    return row;
+  }
+
+  async revokeFamily(familyId: string) {
+    await this.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_date: nowIso() })
+      .where('family_id', '=', familyId)
+      .where('revoked_date', 'is', null)
+      .execute();
+  }
+
+  async revokeRefreshToken(token: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('refresh_tokens')
+      .select('family_id')
+      .where('token_digest', '=', digest(token))
+      .executeTakeFirst();
+    if (!row) return false;
+    await this.revokeFamily(row.family_id);
+    return true;
+  }
+
+  async revokeAllForAccount(accountId: number) {
+    await this.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_date: nowIso() })
+      .where('account_id', '=', accountId)
+      .where('revoked_date', 'is', null)
+      .execute();
+  }
+
+  /** Verifies signature, expiry and audience, then the revocation list. */
+  async verifyAccessToken(token: string): Promise<Principal | null> {
+    try {
+      const { kid } = decodeProtectedHeader(token);
+      const key = this.keys.all.find((k) => k.kid === kid);
+      if (!key) return null;
+      const { payload } = await jwtVerify(token, key.publicKey, {
+        algorithms: [SIGNING_ALG],
+        audience: AUDIENCE,
+        typ: 'at+jwt',
+      });
+      if (!payload.jti || !payload.sub || typeof payload.exp !== 'number') return null;
+      const revoked = await this.db
+        .selectFrom('revoked_access_tokens')
+        .select('token_id')
+        .where('token_id', '=', payload.jti)
+        .executeTakeFirst();
+      if (revoked) return null;
+      return {
+        accountId: Number(payload.sub),
+        contactId: Number(payload.contact_id),
+        roles: (payload.role as Role[] | undefined) ?? [],
+        tokenId: payload.jti,
+        expiresAt: payload.exp,
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  async revokeAccessToken(principal: Principal) {
+    await this.db
+      .insertInto('revoked_access_tokens')
+      .values({ token_id: principal.tokenId, expires_at: new Date(principal.expiresAt * 1000).toISOString() })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+}

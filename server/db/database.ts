@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+import { initialMigration } from './migrations/0001-initial.ts';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+
+export interface OpenDatabase {
+  db: Db;
+  kind: DatabaseKind;
+  close(): Promise<void>;
+}
+
+export function databaseKind(url: string): DatabaseKind {
+  return /^postgres(ql)?:\/\//.test(url) ? 'postgres' : 'sqlite';
+}
+
+export function openDatabase(url: string): OpenDatabase {
+  const kind = databaseKind(url);
+  if (kind === 'postgres') {
+    // int8 (counts, sums) would otherwise arrive as strings.
+    pg.types.setTypeParser(20, (v) => Number(v));
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }),
+    });
+    return { db, kind, close: () => db.destroy() };
+  }
+  if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
+  const sqlite = new SQLite(url);
+  // WAL lets readers go on while one writer writes; busy_timeout waits out a concurrent writer.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, kind, close: () => db.destroy() };
+}
+
+export async function migrateToLatest(open: OpenDatabase): Promise<void> {
+  const migrator = new Migrator({
+    db: open.db,
+    provider: { getMigrations: async () => ({ '0001-initial': initialMigration(open.kind) }) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+  }
+}
+
+export const nowIso = (): string => new Date().toISOString();

@@ -1,0 +1,229 @@
+import type { Db } from './database.ts';
+import { nowIso } from './database.ts';
+import { hashPassword, personalCodeDigest } from '../auth/passwords.ts';
+import type { Role } from '../auth/principal.ts';
+
+/** The demo logins of ARCHITECTURE.md; printed by `npm start`. */
+export const DEMO_LOGINS = {
+  child: { username: 'demo', password: 'demo-losenord' },
+  participantCodes: ['DEMOKOD-0001', 'DEMOKOD-0002', 'DEMOKOD-0003'],
+  counsellor: { username: 'kurator', password: 'kurator-losenord' },
+  groupLeader: { username: 'gruppledare', password: 'gruppledare-losenord' },
+} as const;
+
+const DEMO_GROUP = 'Stödgrupp för unga med separerade föräldrar';
+const HOUR = 3600_000;
+const MINUTE = 60_000;
+
+/**
+ * Creates the demo accounts and support group once, and re-times the group's meetings on every
+ * start so that one is in progress, one later today, one on a later day, one completed and one
+ * cancelled, whenever the app is started.
+ */
+export async function seedDemoData(db: Db, now = new Date()): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const child = await ensureAccount(trx, 'Demo', ['child'], {
+      username: DEMO_LOGINS.child.username,
+      password: DEMO_LOGINS.child.password,
+    });
+    await ensureAccount(trx, 'Kim', ['counsellor'], DEMO_LOGINS.counsellor);
+    const leader = await ensureAccount(trx, 'Gruppledare Sara', ['group_leader'], DEMO_LOGINS.groupLeader);
+    const names = ['Alex', 'Robin', 'Sam'];
+    const participants: number[] = [];
+    for (const [i, code] of DEMO_LOGINS.participantCodes.entries()) {
+      participants.push(await ensureAccount(trx, names[i] ?? code, ['participant'], { code }));
+    }
+    await ensureChannels(trx);
+    await trx
+      .insertInto('contact_properties')
+      .values([
+        {
+          contact_id: await contactOf(trx, child),
+          property_id: 'birthYear',
+          value: String(now.getFullYear() - 14),
+        },
+        { contact_id: await contactOf(trx, child), property_id: 'gender', value: 'female' },
+      ])
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+
+    const seriesId = await ensureGroup(trx, [leader, ...participants], leader);
+    await retimeMeetings(trx, seriesId, now);
+  });
+}
+
+async function contactOf(db: Db, accountId: number) {
+  const row = await db
+    .selectFrom('accounts')
+    .select('contact_id')
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return row.contact_id;
+}
+
+async function ensureAccount(
+  db: Db,
+  name: string,
+  roles: Role[],
+  login: { username: string; password: string } | { code: string },
+): Promise<number> {
+  const existing =
+    'code' in login
+      ? await db
+          .selectFrom('accounts')
+          .select('id')
+          .where('personal_code_digest', '=', await personalCodeDigest(login.code))
+          .executeTakeFirst()
+      : await db
+          .selectFrom('accounts')
+          .select('id')
+          .where('username', '=', login.username)
+          .executeTakeFirst();
+  if (existing) return existing.id;
+  const created = nowIso();
+  const contact = await db
+    .insertInto('contacts')
+    .values({ name, created_date: created })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const account = await db
+    .insertInto('accounts')
+    .values({
+      contact_id: contact.id,
+      username: 'code' in login ? null : login.username,
+      password_hash: 'code' in login ? null : await hashPassword(login.password),
+      personal_code_digest: 'code' in login ? await personalCodeDigest(login.code) : null,
+      created_date: created,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('account_roles')
+    .values(roles.map((role) => ({ account_id: account.id, role })))
+    .execute();
+  return account.id;
+}
+
+async function ensureChannels(db: Db) {
+  const any = await db.selectFrom('channels').select('id').executeTakeFirst();
+  if (any) return;
+  await db
+    .insertInto('channels')
+    .values([
+      { name: 'Chatt', system_type: 'chat' },
+      { name: 'Mejl', system_type: 'mail' },
+    ])
+    .execute();
+}
+
+async function ensureGroup(db: Db, members: number[], leader: number): Promise<number> {
+  let group = await db
+    .selectFrom('support_groups')
+    .select('id')
+    .where('name', '=', DEMO_GROUP)
+    .executeTakeFirst();
+  group ??= await db
+    .insertInto('support_groups')
+    .values({
+      name: DEMO_GROUP,
+      information_html:
+        '<p><b>Välkommen till gruppen!</b></p><p>Här träffas vi en gång i veckan och pratar om hur det är när föräldrar separerar. Det du säger i gruppen stannar i gruppen.</p>',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  let series = await db.selectFrom('series').select('id').where('group_id', '=', group.id).executeTakeFirst();
+  series ??= await db
+    .insertInto('series')
+    .values({ group_id: group.id, subject: 'Vårens träffar' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const account of members) {
+    await db
+      .insertInto('series_memberships')
+      .values({
+        series_id: series.id,
+        account_id: account,
+        role: account === leader ? 'leader' : 'participant',
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+  return series.id;
+}
+
+interface DemoMeeting {
+  subject: string;
+  start: Date;
+  minutes: number;
+  state: 'NotStarted' | 'InProgress' | 'Completed' | 'Cancelled';
+}
+
+export function demoMeetingTimes(now: Date): DemoMeeting[] {
+  const endOfDay = new Date(now);
+  endOfDay.setHours(23, 59, 0, 0);
+  // "Later today" must stay today even when the app is started late in the evening.
+  const laterToday = new Date(Math.min(now.getTime() + 2 * HOUR, endOfDay.getTime() - 30 * MINUTE));
+  const laterDay = new Date(now.getTime() + 3 * 24 * HOUR);
+  return [
+    {
+      subject: 'Träff 3: Känslor och tankar',
+      start: new Date(now.getTime() - 10 * MINUTE),
+      minutes: 90,
+      state: 'InProgress',
+    },
+    {
+      subject: 'Träff 4: Familjen',
+      start: laterToday < now ? new Date(now.getTime() + MINUTE) : laterToday,
+      minutes: 60,
+      state: 'NotStarted',
+    },
+    { subject: 'Träff 5: Framtiden', start: laterDay, minutes: 60, state: 'NotStarted' },
+    {
+      subject: 'Träff 2: Att prata om det svåra',
+      start: new Date(now.getTime() - 7 * 24 * HOUR),
+      minutes: 60,
+      state: 'Completed',
+    },
+    {
+      subject: 'Träff 6: Inställd träff',
+      start: new Date(now.getTime() + 5 * 24 * HOUR),
+      minutes: 60,
+      state: 'Cancelled',
+    },
+  ];
+}
+
+async function retimeMeetings(db: Db, seriesId: number, now: Date) {
+  for (const m of demoMeetingTimes(now)) {
+    const values = {
+      start_date: m.start.toISOString(),
+      end_date: new Date(m.start.getTime() + m.minutes * MINUTE).toISOString(),
+      duration: m.minutes,
+      state: m.state,
+      session_state: m.state,
+      is_active: m.state === 'Cancelled' ? 0 : 1,
+    };
+    const existing = await db
+      .selectFrom('meetings')
+      .select('id')
+      .where('series_id', '=', seriesId)
+      .where('subject', '=', m.subject)
+      .executeTakeFirst();
+    if (existing) {
+      await db.updateTable('meetings').set(values).where('id', '=', existing.id).execute();
+    } else {
+      await db
+        .insertInto('meetings')
+        .values({
+          ...values,
+          series_id: seriesId,
+          subject: m.subject,
+          description: `Vi pratar om ${m.subject.split(': ')[1]?.toLowerCase() ?? 'livet'}.\nTa med dig dina tankar!`,
+          description_content_type: 'text/plain',
+          meeting_type: 'Meeting',
+          conversation_id: null,
+        })
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import { loadConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { DEMO_LOGINS } from './db/seed.ts';
+
+/** Starts the reference server; Ctrl-C (SIGINT) or SIGTERM stop it cleanly. */
+export async function main() {
+  const config = loadConfig();
+  const { app, close } = await buildApp(config, { logger: process.env.LOG_REQUESTS === '1' });
+  await app.listen({ port: config.port, host: config.host });
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  const db = config.databaseUrl.startsWith('postgres') ? 'PostgreSQL' : `SQLite (${config.databaseUrl})`;
+  console.info(`\nThe app (variant ${config.variant}) runs at ${url}  - database: ${db}`);
+  if (config.redisUrl) console.info('Hub fan-out goes through Redis.');
+  if (config.demoSeed) {
+    console.info('\nDemo logins:');
+    console.info(`  child:            ${DEMO_LOGINS.child.username} / ${DEMO_LOGINS.child.password}`);
+    console.info(`  group support:    personal codes ${DEMO_LOGINS.participantCodes.join(', ')} (APP_VARIANT=gruppstod)`);
+    console.info(`  counsellor:       ${DEMO_LOGINS.counsellor.username} / ${DEMO_LOGINS.counsellor.password}`);
+    console.info(`  group leader:     ${DEMO_LOGINS.groupLeader.username} / ${DEMO_LOGINS.groupLeader.password}`);
+    console.info(`  staff console:    ${url}/personal`);
+  }
+  console.info('\nPress Ctrl-C to stop.');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.info(`\n${signal}: stopping...`);
+    await close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    console.error('The server could not start:', error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+interface Series {
+  count: number;
+  sum: number;
+  buckets: number[];
+}
+
+/**
+ * Prometheus text for /metrics: hub connections plus request counts and durations per route. Small
+ * enough to write by hand, and it keeps the route template (never the raw URL, which may hold ids).
+ */
+export class Metrics {
+  private readonly requests = new Map<string, number>();
+  private readonly durations = new Map<string, Series>();
+
+  constructor(private readonly hubConnections: () => number) {}
+
+  observe(method: string, route: string, status: number, seconds: number) {
+    const key = `method="${method}",route="${route}",status="${status}"`;
+    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    const dkey = `method="${method}",route="${route}"`;
+    const s = this.durations.get(dkey) ?? { count: 0, sum: 0, buckets: BUCKETS.map(() => 0) };
+    s.count += 1;
+    s.sum += seconds;
+    BUCKETS.forEach((b, i) => {
+      if (seconds <= b) s.buckets[i]! += 1;
+    });
+    this.durations.set(dkey, s);
+  }
+
+  render(): string {
+    const lines = [
+      '# HELP hub_connections Open hub connections in this process, all transports.',
+      '# TYPE hub_connections gauge',
+      `hub_connections ${this.hubConnections()}`,
+      '# HELP http_requests_total HTTP requests by method, route and status.',
+      '# TYPE http_requests_total counter',
+      ...[...this.requests].map(([k, v]) => `http_requests_total{${k}} ${v}`),
+      '# HELP http_request_duration_seconds HTTP request duration by method and route.',
+      '# TYPE http_request_duration_seconds histogram',
+    ];
+    for (const [k, s] of this.durations) {
+      BUCKETS.forEach((b, i) => lines.push(`http_request_duration_seconds_bucket{${k},le="${b}"} ${s.buckets[i]}`));
+      lines.push(`http_request_duration_seconds_bucket{${k},le="+Inf"} ${s.count}`);
+      lines.push(`http_request_duration_seconds_sum{${k}} ${s.sum}`);
+      lines.push(`http_request_duration_seconds_count{${k}} ${s.count}`);
+    }
+    return lines.join('\n') + '\n';
+  }
+
+  register(app: FastifyInstance) {
+    app.addHook('onResponse', async (req, reply) => {
+      const route = req.routeOptions.url ?? 'unmatched';
+      if (route === '/metrics') return;
+      this.observe(req.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    });
+    app.get('/metrics', async (_req, reply) => {
+      reply.type('text/plain; version=0.0.4');
+      return this.render();
+    });
+  }
+}

@@ -7,11 +7,11 @@ import type { Db } from '../db/database.ts';
 export const LOGIN_LIMITS = {
   windowSeconds: 15 * 60,
   /** Failed logins from one client address per window. */
-  perAddress: 10,
+  perAddress: 30,
   /** Failed logins for one username per window. */
   perAccount: 10,
   /** Failed personal-code logins from all addresses together per window (a distributed guesser). */
-  personalCodeGlobal: 300,
+  personalCodeGlobal: 500,
 } as const;
 
 export type ThrottleKey = `addr:${string}` | `user:${string}` | `reg:${string}` | 'code:*';

@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { buildApp, type App, type BuildOptions } from '../../server/app.ts';
+import { loadConfig, type VariantKey } from '../../server/config.ts';
+
+/**
+ * A real server on a free port with its own database: a fresh SQLite file by default, or - when
+ * DATABASE_URL points at PostgreSQL (npm run test:scale) - a fresh PostgreSQL database of its own, so
+ * test files can run in parallel. REDIS_URL, when set, makes the hub use Redis.
+ */
+export interface TestServer extends App {
+  url: string;
+  databaseUrl: string;
+  dispose(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  if (base?.startsWith('postgres')) {
+    const name = `t_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+    const admin = new pg.Client({ connectionString: base.replace(/\/[^/]*$/, '/postgres') });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    return {
+      url: base.replace(/\/[^/]*$/, `/${name}`),
+      async drop() {
+        const c = new pg.Client({ connectionString: base.replace(/\/[^/]*$/, '/postgres') });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
+  return { url: path.join(dir, 'app.db'), drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function startTestServer(
+  options: { variant?: VariantKey; databaseUrl?: string; build?: BuildOptions } = {},
+): Promise<TestServer> {
+  const database = options.databaseUrl ? null : await createTestDatabase();
+  const databaseUrl = options.databaseUrl ?? database!.url;
+  const config = {
+    ...loadConfig({ APP_VARIANT: options.variant ?? 'barn', DEMO_SEED: '1' }),
+    databaseUrl,
+    redisUrl: process.env.REDIS_URL || undefined,
+    clientDir: path.join(os.tmpdir(), 'no-client-in-server-tests'),
+  };
+  const app = await buildApp(config, options.build);
+  await app.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    ...app,
+    url: `http://127.0.0.1:${port}`,
+    databaseUrl,
+    async dispose() {
+      await app.close();
+      await database?.drop();
+    },
+  };
+}
+
+export const CLIENT_ID = 'portal-web';
+export const SCOPE = 'openid profile portal offline_access';
+
+export interface Tokens {
+  access_token: string;
+  refresh_token: string;
+  id_token?: string;
+  expires_in: number;
+}
+
+export async function tokenRequest(url: string, form: Record<string, string>) {
+  const res = await fetch(`${url}/connect/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+export async function login(url: string, username: string, password = '', clientId = CLIENT_ID): Promise<Tokens> {
+  const res = await tokenRequest(url, {
+    grant_type: 'password',
+    client_id: clientId,
+    scope: SCOPE,
+    username,
+    password,
+    portalId: 'portal',
+  });
+  if (res.status !== 200) throw new Error(`login ${username} failed: ${JSON.stringify(res.body)}`);
+  return res.body as unknown as Tokens;
+}
+
+export async function api(
+  url: string,
+  pathName: string,
+  init: { method?: string; token?: string; body?: unknown; variant?: string } = {},
+) {
+  const headers: Record<string, string> = { 'X-App-Variant': init.variant ?? 'Barn' };
+  if (init.token) headers.Authorization = `Bearer ${init.token}`;
+  if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(`${url}${pathName}`, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}

@@ -116,6 +116,7 @@ async function registerClient(app: FastifyInstance, clientDir: string) {
   const index = path.join(clientDir, 'index.html');
   if (!fs.existsSync(index)) return;
   await app.register(fastifyStatic, { root: clientDir, wildcard: true, index: false });
+  app.get('/', (_req, reply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html'));
   app.setNotFoundHandler((req, reply) => {
     if (req.method !== 'GET' || SERVER_PREFIXES.some((p) => req.url.startsWith(p)) || path.extname(req.url.split('?')[0] ?? '')) {
       return reply.code(404).send(new ApiError('not_found').toBody());

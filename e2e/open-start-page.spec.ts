@@ -1,0 +1,23 @@
+import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+test('a visitor opens the start page and sees the provider and the way back to its site', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Stödlinjen' })).toBeVisible();
+  const back = page.getByRole('link', { name: 'Gå tillbaka till Stödlinjen' });
+  await expect(back).toHaveAttribute('target', '_blank');
+  await expect(page.getByText('© 2024 Stödlinjen')).toBeVisible();
+});
+
+test('a client route is answered with the app, not a server 404', async ({ page }) => {
+  const response = await page.goto('/mina-sidor');
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+});
+
+test('the start page has no accessibility violations', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+});

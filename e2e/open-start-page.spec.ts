@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
-test('a visitor opens the start page and sees the provider and the way back to its site', async ({ page }) => {
+test('a visitor opens the start page and sees the provider and the way back to its site', async ({
+  page,
+}) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1, name: 'Stödlinjen' })).toBeVisible();
   const back = page.getByRole('link', { name: 'Gå tillbaka till Stödlinjen' });

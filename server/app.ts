@@ -74,7 +74,9 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
-      return reply.code(status).send({ error: 'bad_request', message: new ApiError('bad_request').toBody().message });
+      return reply
+        .code(status)
+        .send({ error: 'bad_request', message: new ApiError('bad_request').toBody().message });
     }
     req.log.error({ err: error }, 'request failed');
     return reply.code(500).send(new ApiError('internal').toBody());
@@ -118,7 +120,11 @@ async function registerClient(app: FastifyInstance, clientDir: string) {
   await app.register(fastifyStatic, { root: clientDir, wildcard: true, index: false });
   app.get('/', (_req, reply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html'));
   app.setNotFoundHandler((req, reply) => {
-    if (req.method !== 'GET' || SERVER_PREFIXES.some((p) => req.url.startsWith(p)) || path.extname(req.url.split('?')[0] ?? '')) {
+    if (
+      req.method !== 'GET' ||
+      SERVER_PREFIXES.some((p) => req.url.startsWith(p)) ||
+      path.extname(req.url.split('?')[0] ?? '')
+    ) {
       return reply.code(404).send(new ApiError('not_found').toBody());
     }
     return reply.header('Cache-Control', 'no-cache').sendFile('index.html');

@@ -14,9 +14,15 @@ export async function main() {
   if (config.demoSeed) {
     console.info('\nDemo logins:');
     console.info(`  child:            ${DEMO_LOGINS.child.username} / ${DEMO_LOGINS.child.password}`);
-    console.info(`  group support:    personal codes ${DEMO_LOGINS.participantCodes.join(', ')} (APP_VARIANT=gruppstod)`);
-    console.info(`  counsellor:       ${DEMO_LOGINS.counsellor.username} / ${DEMO_LOGINS.counsellor.password}`);
-    console.info(`  group leader:     ${DEMO_LOGINS.groupLeader.username} / ${DEMO_LOGINS.groupLeader.password}`);
+    console.info(
+      `  group support:    personal codes ${DEMO_LOGINS.participantCodes.join(', ')} (APP_VARIANT=gruppstod)`,
+    );
+    console.info(
+      `  counsellor:       ${DEMO_LOGINS.counsellor.username} / ${DEMO_LOGINS.counsellor.password}`,
+    );
+    console.info(
+      `  group leader:     ${DEMO_LOGINS.groupLeader.username} / ${DEMO_LOGINS.groupLeader.password}`,
+    );
     console.info(`  staff console:    ${url}/personal`);
   }
   console.info('\nPress Ctrl-C to stop.');

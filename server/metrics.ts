@@ -36,6 +36,12 @@ export class Metrics {
       '# HELP hub_connections Open hub connections in this process, all transports.',
       '# TYPE hub_connections gauge',
       `hub_connections ${this.hubConnections()}`,
+      '# HELP process_resident_memory_bytes Resident memory of this process.',
+      '# TYPE process_resident_memory_bytes gauge',
+      `process_resident_memory_bytes ${process.memoryUsage.rss()}`,
+      '# HELP nodejs_heap_used_bytes V8 heap in use.',
+      '# TYPE nodejs_heap_used_bytes gauge',
+      `nodejs_heap_used_bytes ${process.memoryUsage().heapUsed}`,
       '# HELP http_requests_total HTTP requests by method, route and status.',
       '# TYPE http_requests_total counter',
       ...[...this.requests].map(([k, v]) => `http_requests_total{${k}} ${v}`),
@@ -43,7 +49,9 @@ export class Metrics {
       '# TYPE http_request_duration_seconds histogram',
     ];
     for (const [k, s] of this.durations) {
-      BUCKETS.forEach((b, i) => lines.push(`http_request_duration_seconds_bucket{${k},le="${b}"} ${s.buckets[i]}`));
+      BUCKETS.forEach((b, i) =>
+        lines.push(`http_request_duration_seconds_bucket{${k},le="${b}"} ${s.buckets[i]}`),
+      );
       lines.push(`http_request_duration_seconds_bucket{${k},le="+Inf"} ${s.count}`);
       lines.push(`http_request_duration_seconds_sum{${k}} ${s.sum}`);
       lines.push(`http_request_duration_seconds_count{${k}} ${s.count}`);

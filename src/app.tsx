@@ -9,7 +9,9 @@ export function App() {
 
   useEffect(() => {
     fetch('/config.json')
-      .then((r) => (r.ok ? (r.json() as Promise<RuntimeConfig>) : Promise.reject(new Error(String(r.status)))))
+      .then((r) =>
+        r.ok ? (r.json() as Promise<RuntimeConfig>) : Promise.reject(new Error(String(r.status))),
+      )
       .then(setConfig)
       .catch(() => setFailed(true));
   }, []);

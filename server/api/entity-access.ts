@@ -33,7 +33,11 @@ export async function isSeriesMember(db: Db, accountId: number, seriesId: number
 }
 
 export async function canSeeMeeting(db: Db, principal: Principal, meetingId: number) {
-  const meeting = await db.selectFrom('meetings').select('series_id').where('id', '=', meetingId).executeTakeFirst();
+  const meeting = await db
+    .selectFrom('meetings')
+    .select('series_id')
+    .where('id', '=', meetingId)
+    .executeTakeFirst();
   if (!meeting) return false;
   return isStaff(principal) || isSeriesMember(db, principal.accountId, meeting.series_id);
 }

@@ -29,7 +29,11 @@ function featureId(params: unknown): void {
 export async function contactInfo(db: Db, contactId: number) {
   const contact = await db.selectFrom('contacts').selectAll().where('id', '=', contactId).executeTakeFirst();
   if (!contact) throw new ApiError('not_found');
-  const props = await db.selectFrom('contact_properties').selectAll().where('contact_id', '=', contactId).execute();
+  const props = await db
+    .selectFrom('contact_properties')
+    .selectAll()
+    .where('contact_id', '=', contactId)
+    .execute();
   return {
     name: contact.name,
     id: contact.id,
@@ -43,35 +47,48 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
   const auth = { preHandler: requireAuth(ctx) };
   const { db } = ctx;
 
-  app.get('/portal/features/contacts/:featureId/detail', auth, async (req): Promise<ContactDetailResponse> => {
-    featureId(req.params);
-    return { info: { contact: await contactInfo(db, principalOf(req).contactId) } };
-  });
+  app.get(
+    '/portal/features/contacts/:featureId/detail',
+    auth,
+    async (req): Promise<ContactDetailResponse> => {
+      featureId(req.params);
+      return { info: { contact: await contactInfo(db, principalOf(req).contactId) } };
+    },
+  );
 
-  app.post('/portal/features/contacts/:featureId/update', auth, async (req): Promise<ContactDetailResponse> => {
-    featureId(req.params);
-    const principal = principalOf(req);
-    const body = (req.body ?? {}) as ContactUpdateRequest;
-    const name = body.name === undefined ? undefined : String(body.name).trim();
-    if (name !== undefined && (name.length === 0 || name.length > 100)) throw new ApiError('validation');
-    const props = Object.entries(body.properties ?? {});
-    if (props.some(([id, v]) => !PROPERTY_IDS.includes(id) || String(v).length > 200)) {
-      throw new ApiError('validation');
-    }
-    await db.transaction().execute(async (trx) => {
-      if (name !== undefined) await trx.updateTable('contacts').set({ name }).where('id', '=', principal.contactId).execute();
-      for (const [propertyId, value] of props) {
-        await trx
-          .insertInto('contact_properties')
-          .values({ contact_id: principal.contactId, property_id: propertyId, value: String(value) })
-          .onConflict((oc) => oc.columns(['contact_id', 'property_id']).doUpdateSet({ value: String(value) }))
-          .execute();
+  app.post(
+    '/portal/features/contacts/:featureId/update',
+    auth,
+    async (req): Promise<ContactDetailResponse> => {
+      featureId(req.params);
+      const principal = principalOf(req);
+      const body = (req.body ?? {}) as ContactUpdateRequest;
+      const name = body.name === undefined ? undefined : String(body.name).trim();
+      if (name !== undefined && (name.length === 0 || name.length > 100)) throw new ApiError('validation');
+      const props = Object.entries(body.properties ?? {});
+      if (props.some(([id, v]) => !PROPERTY_IDS.includes(id) || String(v).length > 200)) {
+        throw new ApiError('validation');
       }
-    });
-    const contact = await contactInfo(db, principal.contactId);
-    await ctx.hub.publishToEntity(entityKey('Contact', contact.id), HUB_EVENTS.contactUpdated, { id: contact.id });
-    return { info: { contact } };
-  });
+      await db.transaction().execute(async (trx) => {
+        if (name !== undefined)
+          await trx.updateTable('contacts').set({ name }).where('id', '=', principal.contactId).execute();
+        for (const [propertyId, value] of props) {
+          await trx
+            .insertInto('contact_properties')
+            .values({ contact_id: principal.contactId, property_id: propertyId, value: String(value) })
+            .onConflict((oc) =>
+              oc.columns(['contact_id', 'property_id']).doUpdateSet({ value: String(value) }),
+            )
+            .execute();
+        }
+      });
+      const contact = await contactInfo(db, principal.contactId);
+      await ctx.hub.publishToEntity(entityKey('Contact', contact.id), HUB_EVENTS.contactUpdated, {
+        id: contact.id,
+      });
+      return { info: { contact } };
+    },
+  );
 
   app.get('/portal/features/contacts/:featureId/contactname', auth, async (req) => {
     featureId(req.params);
@@ -79,14 +96,20 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
     const contactId = Number((req.query as { contactId?: string }).contactId);
     if (!Number.isInteger(contactId)) throw new ApiError('bad_request');
     const allowed =
-      contactId === principal.contactId || isStaff(principal) || (await shareSeries(db, principal.accountId, contactId));
+      contactId === principal.contactId ||
+      isStaff(principal) ||
+      (await shareSeries(db, principal.accountId, contactId));
     if (!allowed) throw new ApiError('forbidden');
     return { name: (await contactInfo(db, contactId)).name };
   });
 
   app.get('/portal/accounts', auth, async (req): Promise<AccountResponse> => {
     const principal = principalOf(req);
-    const account = await db.selectFrom('accounts').selectAll().where('id', '=', principal.accountId).executeTakeFirst();
+    const account = await db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', principal.accountId)
+      .executeTakeFirst();
     if (!account) throw new ApiError('not_found');
     return {
       id: account.id,
@@ -103,8 +126,15 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
     if (typeof body.password !== 'string' || body.password.length < MIN_PASSWORD_LENGTH) {
       throw new ApiError('weak_password');
     }
-    const account = await db.selectFrom('accounts').select('password_hash').where('id', '=', principal.accountId).executeTakeFirst();
-    if (!account?.password_hash || !(await verifyPassword(String(body.oldPassword ?? ''), account.password_hash))) {
+    const account = await db
+      .selectFrom('accounts')
+      .select('password_hash')
+      .where('id', '=', principal.accountId)
+      .executeTakeFirst();
+    if (
+      !account?.password_hash ||
+      !(await verifyPassword(String(body.oldPassword ?? ''), account.password_hash))
+    ) {
       throw new ApiError('wrong_password');
     }
     await db
@@ -127,7 +157,11 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
         .execute();
       await trx.updateTable('contacts').set({ name: '' }).where('id', '=', principal.contactId).execute();
       await trx.deleteFrom('contact_properties').where('contact_id', '=', principal.contactId).execute();
-      await trx.updateTable('conversations').set({ contact_id: null }).where('contact_id', '=', principal.contactId).execute();
+      await trx
+        .updateTable('conversations')
+        .set({ contact_id: null })
+        .where('contact_id', '=', principal.contactId)
+        .execute();
     });
     await ctx.tokens.revokeAllForAccount(principal.accountId);
     await ctx.tokens.revokeAccessToken(principal);
@@ -137,9 +171,15 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post('/portal/api/accounts/verifyusername', async (req) => {
     const body = (req.body ?? {}) as Partial<VerifyUsernameRequest>;
-    const username = String(body.username ?? '').trim().toLowerCase();
+    const username = String(body.username ?? '')
+      .trim()
+      .toLowerCase();
     if (!USERNAME.test(username)) return { available: false };
-    const taken = await db.selectFrom('accounts').select('id').where('username', '=', username).executeTakeFirst();
+    const taken = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('username', '=', username)
+      .executeTakeFirst();
     return { available: !taken };
   });
 
@@ -152,11 +192,17 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
     }
     await ctx.throttle.recordFailure([key]);
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const username = String(body.username ?? '').trim().toLowerCase();
+    const username = String(body.username ?? '')
+      .trim()
+      .toLowerCase();
     const password = String(body.password ?? '');
     if (!USERNAME.test(username)) throw new ApiError('validation');
     if (password.length < MIN_PASSWORD_LENGTH) throw new ApiError('weak_password');
-    const taken = await db.selectFrom('accounts').select('id').where('username', '=', username).executeTakeFirst();
+    const taken = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('username', '=', username)
+      .executeTakeFirst();
     if (taken) throw new ApiError('username_taken');
     const properties = Object.entries((body.properties ?? {}) as Record<string, unknown>).filter(([id]) =>
       PROPERTY_IDS.includes(id),
@@ -171,7 +217,13 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
         .executeTakeFirstOrThrow();
       const account = await trx
         .insertInto('accounts')
-        .values({ contact_id: contact.id, username, password_hash: passwordHash, personal_code_digest: null, created_date: created })
+        .values({
+          contact_id: contact.id,
+          username,
+          password_hash: passwordHash,
+          personal_code_digest: null,
+          created_date: created,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       await trx.insertInto('account_roles').values({ account_id: account.id, role: 'child' }).execute();

@@ -36,7 +36,10 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
     };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
-  return { url: path.join(dir, 'app.db'), drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  return {
+    url: path.join(dir, 'app.db'),
+    drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 export async function startTestServer(
@@ -84,7 +87,12 @@ export async function tokenRequest(url: string, form: Record<string, string>) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-export async function login(url: string, username: string, password = '', clientId = CLIENT_ID): Promise<Tokens> {
+export async function login(
+  url: string,
+  username: string,
+  password = '',
+  clientId = CLIENT_ID,
+): Promise<Tokens> {
   const res = await tokenRequest(url, {
     grant_type: 'password',
     client_id: clientId,

@@ -29,10 +29,16 @@ describe('profile and account', () => {
   });
 
   it('reads info.contact of the signed-in user under each variant feature id', async () => {
-    for (const feature of ['contactsapplicationfeature-id', 'meetingcontactsapplicationfeature-id', 'chattcontactsapplicationfeature-id']) {
+    for (const feature of [
+      'contactsapplicationfeature-id',
+      'meetingcontactsapplicationfeature-id',
+      'chattcontactsapplicationfeature-id',
+    ]) {
       const res = await api(server.url, `/portal/features/contacts/${feature}/detail`, { token: child });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ info: { contact: { name: 'Demo', properties: { gender: 'female' } } } });
+      expect(res.body).toMatchObject({
+        info: { contact: { name: 'Demo', properties: { gender: 'female' } } },
+      });
       const contact = (res.body as { info: { contact: Record<string, unknown> } }).info.contact;
       expect(typeof contact.id).toBe('number');
       expect(Date.parse(String(contact.createdDate))).not.toBeNaN();
@@ -52,7 +58,9 @@ describe('profile and account', () => {
       body: { properties: { birthYear: '2011' } },
     });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ info: { contact: { properties: { birthYear: '2011', gender: 'female' } } } });
+    expect(ok.body).toMatchObject({
+      info: { contact: { properties: { birthYear: '2011', gender: 'female' } } },
+    });
     const bad = await api(server.url, '/portal/features/contacts/contactsapplicationfeature-id/update', {
       token: child,
       body: { properties: { isAdmin: 'true' } },
@@ -63,14 +71,16 @@ describe('profile and account', () => {
   it('lets group members read each other’s names and nobody else', async () => {
     const a = (await login(server.url, 'DEMOKOD-0001')).access_token;
     const b = (await login(server.url, 'DEMOKOD-0002')).access_token;
-    const bId = ((await api(server.url, DETAIL, { token: b })).body as { info: { contact: { id: number } } }).info.contact.id;
+    const bId = ((await api(server.url, DETAIL, { token: b })).body as { info: { contact: { id: number } } })
+      .info.contact.id;
     const path = `/portal/features/contacts/meetingcontactsapplicationfeature-id/contactname?contactId=${bId}`;
     expect(await api(server.url, path, { token: a })).toMatchObject({ status: 200, body: { name: 'Robin' } });
     expect((await api(server.url, path, { token: child })).status).toBe(403);
   });
 
   it('registers an account publicly, checks the username, and changes the password', async () => {
-    const check = (username: string) => api(server.url, '/portal/api/accounts/verifyusername', { body: { username, token: '' } });
+    const check = (username: string) =>
+      api(server.url, '/portal/api/accounts/verifyusername', { body: { username, token: '' } });
     expect((await check('nytt-barn')).body).toEqual({ available: true });
     const created = await api(server.url, '/portal/api/accounts/registercontact', {
       body: { username: 'nytt-barn', password: 'hemligt-123', properties: { birthYear: '2012' } },
@@ -78,11 +88,16 @@ describe('profile and account', () => {
     expect(created.status).toBe(201);
     expect((await check('nytt-barn')).body).toEqual({ available: false });
     expect((await check('demo')).body).toEqual({ available: false });
-    const dup = await api(server.url, '/portal/api/accounts/registercontact', { body: { username: 'nytt-barn', password: 'hemligt-123' } });
+    const dup = await api(server.url, '/portal/api/accounts/registercontact', {
+      body: { username: 'nytt-barn', password: 'hemligt-123' },
+    });
     expect(dup.status).toBe(409);
 
     const token = (await login(server.url, 'nytt-barn', 'hemligt-123')).access_token;
-    const wrong = await api(server.url, '/portal/api/accounts/changePassword', { token, body: { oldPassword: 'fel', password: 'nytt-losen-1' } });
+    const wrong = await api(server.url, '/portal/api/accounts/changePassword', {
+      token,
+      body: { oldPassword: 'fel', password: 'nytt-losen-1' },
+    });
     expect(wrong.status).toBe(400);
     const changed = await api(server.url, '/portal/api/accounts/changePassword', {
       token,
@@ -94,13 +109,25 @@ describe('profile and account', () => {
   });
 
   it('deletes the contact: the login and every token stop working and the name is erased', async () => {
-    await api(server.url, '/portal/api/accounts/registercontact', { body: { username: 'ska-bort', password: 'hemligt-123' } });
+    await api(server.url, '/portal/api/accounts/registercontact', {
+      body: { username: 'ska-bort', password: 'hemligt-123' },
+    });
     const tokens = await login(server.url, 'ska-bort', 'hemligt-123');
-    const contactId = ((await api(server.url, DETAIL, { token: tokens.access_token })).body as { info: { contact: { id: number } } }).info.contact.id;
-    expect((await api(server.url, '/portal/deleteContact', { token: tokens.access_token, body: {} })).status).toBe(200);
+    const contactId = (
+      (await api(server.url, DETAIL, { token: tokens.access_token })).body as {
+        info: { contact: { id: number } };
+      }
+    ).info.contact.id;
+    expect(
+      (await api(server.url, '/portal/deleteContact', { token: tokens.access_token, body: {} })).status,
+    ).toBe(200);
     expect((await api(server.url, '/portal/accounts', { token: tokens.access_token })).status).toBe(401);
     await expect(login(server.url, 'ska-bort', 'hemligt-123')).rejects.toThrow();
-    const contact = await server.ctx.db.selectFrom('contacts').select('name').where('id', '=', contactId).executeTakeFirstOrThrow();
+    const contact = await server.ctx.db
+      .selectFrom('contacts')
+      .select('name')
+      .where('id', '=', contactId)
+      .executeTakeFirstOrThrow();
     expect(contact.name).toBe('');
   });
 });
@@ -109,15 +136,31 @@ describe('client logs', () => {
   it('stores a log for the signed-in user without the query or hash of the url', async () => {
     const res = await api(server.url, '/portal/createclientlogs', {
       token: child,
-      body: { message: 'Något gick fel', stack: 'Error: x\n at y', url: 'https://app.example/tillfalle/3?kod=hemlig#x', level: 'error' },
+      body: {
+        message: 'Något gick fel',
+        stack: 'Error: x\n at y',
+        url: 'https://app.example/tillfalle/3?kod=hemlig#x',
+        level: 'error',
+      },
     });
     expect(res.status).toBe(201);
-    const row = await server.ctx.db.selectFrom('client_logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ message: 'Något gick fel', url: 'https://app.example/tillfalle/3', level: 'error', variant: 'Barn' });
+    const row = await server.ctx.db
+      .selectFrom('client_logs')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      message: 'Något gick fel',
+      url: 'https://app.example/tillfalle/3',
+      level: 'error',
+      variant: 'Barn',
+    });
   });
 
   it('refuses an empty message', async () => {
-    expect((await api(server.url, '/portal/createclientlogs', { token: child, body: { message: ' ' } })).status).toBe(400);
+    expect(
+      (await api(server.url, '/portal/createclientlogs', { token: child, body: { message: ' ' } })).status,
+    ).toBe(400);
   });
 });
 
@@ -128,7 +171,9 @@ describe('health and metrics', () => {
     const text = await (await fetch(`${server.url}/metrics`)).text();
     expect(text).toMatch(/^hub_connections \d+$/m);
     expect(text).toMatch(/http_requests_total\{method="GET",route="\/portal\/accounts",status="200"\} [1-9]/);
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/portal\/accounts"\} [1-9]/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/portal\/accounts"\} [1-9]/,
+    );
   });
 
   it('serves the runtime config with the variant and URLs of this origin', async () => {

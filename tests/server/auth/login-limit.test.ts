@@ -9,7 +9,13 @@ afterEach(async () => {
 });
 
 const attempt = (username: string, password: string) =>
-  tokenRequest(server!.url, { grant_type: 'password', client_id: CLIENT_ID, scope: SCOPE, username, password });
+  tokenRequest(server!.url, {
+    grant_type: 'password',
+    client_id: CLIENT_ID,
+    scope: SCOPE,
+    username,
+    password,
+  });
 
 describe('login limits', () => {
   it('locks a username after its failed attempts, even for the right password', async () => {

@@ -26,7 +26,10 @@ function userManager() {
 describe('oidc-client-ts against the auth server', () => {
   it('logs in with the password grant, refreshes and revokes', async () => {
     const manager = userManager();
-    const user = await manager.signinResourceOwnerCredentials({ username: 'demo', password: 'demo-losenord' });
+    const user = await manager.signinResourceOwnerCredentials({
+      username: 'demo',
+      password: 'demo-losenord',
+    });
     expect(user.access_token).toBeTruthy();
     expect(user.refresh_token).toBeTruthy();
     expect(user.profile.sub).toBeTruthy();
@@ -43,7 +46,10 @@ describe('oidc-client-ts against the auth server', () => {
   });
 
   it('logs a participant in with a personal code and no password', async () => {
-    const user = await userManager().signinResourceOwnerCredentials({ username: 'DEMOKOD-0003', password: '' });
+    const user = await userManager().signinResourceOwnerCredentials({
+      username: 'DEMOKOD-0003',
+      password: '',
+    });
     expect(user.access_token).toBeTruthy();
   });
 

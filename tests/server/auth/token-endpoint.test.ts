@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
-import { api, CLIENT_ID, login, SCOPE, startTestServer, tokenRequest, type TestServer } from '../test-server.ts';
+import {
+  api,
+  CLIENT_ID,
+  login,
+  SCOPE,
+  startTestServer,
+  tokenRequest,
+  type TestServer,
+} from '../test-server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -10,7 +18,10 @@ afterAll(async () => server.dispose());
 
 describe('discovery and keys', () => {
   it('publishes a discovery document whose endpoints exist', async () => {
-    const doc = (await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()) as Record<string, string>;
+    const doc = (await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()) as Record<
+      string,
+      string
+    >;
     expect(doc.issuer).toBe(server.url);
     expect(doc.token_endpoint).toBe(`${server.url}/connect/token`);
     expect(doc.revocation_endpoint).toBe(`${server.url}/connect/revocation`);
@@ -53,7 +64,13 @@ describe('password grant', () => {
       ['demo', 'fel-losenord'],
       ['finns-inte', 'demo-losenord'],
     ]) {
-      const res = await tokenRequest(server.url, { grant_type: 'password', client_id: CLIENT_ID, scope: SCOPE, username: username!, password: password! });
+      const res = await tokenRequest(server.url, {
+        grant_type: 'password',
+        client_id: CLIENT_ID,
+        scope: SCOPE,
+        username: username!,
+        password: password!,
+      });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'invalid_grant', error_description: 'invalid_username_or_password' });
     }
@@ -62,29 +79,57 @@ describe('password grant', () => {
   it('logs a participant in with the personal code as username and an empty or absent password', async () => {
     const empty = await login(server.url, 'DEMOKOD-0001', '');
     expect(decodeJwt(empty.access_token).role).toEqual(['participant']);
-    const absent = await tokenRequest(server.url, { grant_type: 'password', client_id: CLIENT_ID, scope: SCOPE, username: 'demokod-0002' });
+    const absent = await tokenRequest(server.url, {
+      grant_type: 'password',
+      client_id: CLIENT_ID,
+      scope: SCOPE,
+      username: 'demokod-0002',
+    });
     expect(absent.status).toBe(200);
   });
 
   it('refuses a personal code that does not exist and a child without a password', async () => {
-    const code = await tokenRequest(server.url, { grant_type: 'password', client_id: CLIENT_ID, scope: SCOPE, username: 'DEMOKOD-9999' });
+    const code = await tokenRequest(server.url, {
+      grant_type: 'password',
+      client_id: CLIENT_ID,
+      scope: SCOPE,
+      username: 'DEMOKOD-9999',
+    });
     expect(code.body.error_description).toBe('invalid_username_or_password');
-    const child = await tokenRequest(server.url, { grant_type: 'password', client_id: CLIENT_ID, scope: SCOPE, username: 'demo' });
+    const child = await tokenRequest(server.url, {
+      grant_type: 'password',
+      client_id: CLIENT_ID,
+      scope: SCOPE,
+      username: 'demo',
+    });
     expect(child.body.error_description).toBe('invalid_username_or_password');
   });
 
   it('keeps staff out of the child app client and lets them into the staff client', async () => {
-    await expect(login(server.url, 'kurator', 'kurator-losenord')).rejects.toThrow(/invalid_username_or_password/);
+    await expect(login(server.url, 'kurator', 'kurator-losenord')).rejects.toThrow(
+      /invalid_username_or_password/,
+    );
     const staff = await login(server.url, 'kurator', 'kurator-losenord', 'portal-staff');
     expect(decodeJwt(staff.access_token).role).toEqual(['counsellor']);
   });
 
   it('refuses unknown clients, grant types and scopes with OAuth error bodies', async () => {
-    const client = await tokenRequest(server.url, { grant_type: 'password', client_id: 'other', username: 'demo', password: 'x' });
+    const client = await tokenRequest(server.url, {
+      grant_type: 'password',
+      client_id: 'other',
+      username: 'demo',
+      password: 'x',
+    });
     expect(client).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
     const grant = await tokenRequest(server.url, { grant_type: 'client_credentials', client_id: CLIENT_ID });
     expect(grant).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
-    const scope = await tokenRequest(server.url, { grant_type: 'password', client_id: CLIENT_ID, scope: 'admin', username: 'demo', password: 'demo-losenord' });
+    const scope = await tokenRequest(server.url, {
+      grant_type: 'password',
+      client_id: CLIENT_ID,
+      scope: 'admin',
+      username: 'demo',
+      password: 'demo-losenord',
+    });
     expect(scope).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
   });
 });
@@ -115,7 +160,11 @@ describe('refresh tokens', () => {
 
   it('refuses a refresh token of another client', async () => {
     const tokens = await login(server.url, 'demo', 'demo-losenord');
-    const res = await tokenRequest(server.url, { grant_type: 'refresh_token', client_id: 'portal-staff', refresh_token: tokens.refresh_token });
+    const res = await tokenRequest(server.url, {
+      grant_type: 'refresh_token',
+      client_id: 'portal-staff',
+      refresh_token: tokens.refresh_token,
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -138,7 +187,11 @@ describe('revocation', () => {
   it('answers 200 for a refresh token, which then cannot be used', async () => {
     const tokens = await login(server.url, 'demo', 'demo-losenord');
     expect((await revoke(tokens.refresh_token, 'refresh_token')).status).toBe(200);
-    const res = await tokenRequest(server.url, { grant_type: 'refresh_token', client_id: CLIENT_ID, refresh_token: tokens.refresh_token });
+    const res = await tokenRequest(server.url, {
+      grant_type: 'refresh_token',
+      client_id: CLIENT_ID,
+      refresh_token: tokens.refresh_token,
+    });
     expect(res.status).toBe(400);
   });
 

@@ -19,6 +19,7 @@ import { registerProfileRoutes } from './api/profile.ts';
 import { registerLoggingRoutes } from './api/logging.ts';
 import { registerRuntimeConfigRoute } from './api/runtime-config.ts';
 import { Metrics } from './metrics.ts';
+import { pruneIdempotencyKeys, storeIdempotentReply } from './api/idempotency.ts';
 
 export interface BuildOptions {
   logger?: boolean;
@@ -70,6 +71,9 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   app.addHook('onRequest', async (req) => {
     if (req.url.startsWith('/portal/')) checkVariantHeader(req);
   });
+  app.addHook('onSend', storeIdempotentReply(ctx));
+  const prune = setInterval(() => void pruneIdempotencyKeys(ctx).catch(() => undefined), 3600_000);
+  prune.unref();
   app.setErrorHandler((error, req, reply) => {
     if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
     const status = (error as { statusCode?: number }).statusCode;
@@ -104,6 +108,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     app,
     ctx,
     async close() {
+      clearInterval(prune);
       await hub.close();
       await app.close();
       await database.close();

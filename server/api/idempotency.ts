@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { nowIso } from '../db/database.ts';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** Keys are kept at least this long, so a client's outbox can retry for a day. */
+export const IDEMPOTENCY_RETENTION_HOURS = 48;
+const KEY = /^[A-Za-z0-9_-]{8,100}$/;
+/** A placeholder row: the first request with this key is still running. */
+const PENDING = 0;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: { accountId: number; key: string };
+  }
+}
+
+const digestOf = (req: FastifyRequest) =>
+  createHash('sha256')
+    .update(`${req.method} ${req.routeOptions.url ?? ''}\n${JSON.stringify(req.body ?? null)}`)
+    .digest('base64url');
+
+/**
+ * Makes a create call safe to retry: the same `Idempotency-Key` with the same body gives the first
+ * answer again and creates nothing; the same key with another body is refused with 422. Keys belong
+ * to the account, so one user's key can never replay another user's answer. Use as a preHandler
+ * after authentication, together with `storeIdempotentReply` as onSend.
+ */
+export function idempotent(ctx: AppContext) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    const key = req.headers[IDEMPOTENCY_HEADER];
+    if (key === undefined || !req.principal) return;
+    if (typeof key !== 'string' || !KEY.test(key)) throw new ApiError('bad_request');
+    const accountId = req.principal.accountId;
+    const digest = digestOf(req);
+    const inserted = await ctx.db
+      .insertInto('idempotency_keys')
+      .values({
+        account_id: accountId,
+        key,
+        route: req.routeOptions.url ?? '',
+        request_digest: digest,
+        status_code: PENDING,
+        response_body: '',
+        created_date: nowIso(),
+      })
+      .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) {
+      req.idempotency = { accountId, key };
+      return;
+    }
+    const row = await ctx.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    if (row.request_digest !== digest) throw new ApiError('idempotency_mismatch');
+    if (row.status_code === PENDING) {
+      reply.header('Retry-After', '1');
+      throw new ApiError('too_many_requests');
+    }
+    reply.header('Idempotent-Replayed', 'true');
+    return reply.code(row.status_code).type('application/json').send(row.response_body);
+  };
+}
+
+/** onSend: records the answer of the first request; a failed one frees the key for a retry. */
+export function storeIdempotentReply(ctx: AppContext) {
+  return async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const claim = req.idempotency;
+    if (!claim) return payload;
+    req.idempotency = undefined;
+    const where = ctx.db
+      .updateTable('idempotency_keys')
+      .where('account_id', '=', claim.accountId)
+      .where('key', '=', claim.key);
+    if (reply.statusCode >= 500) {
+      await ctx.db
+        .deleteFrom('idempotency_keys')
+        .where('account_id', '=', claim.accountId)
+        .where('key', '=', claim.key)
+        .execute();
+    } else {
+      await where
+        .set({ status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : '' })
+        .execute();
+    }
+    return payload;
+  };
+}
+
+/** Drops keys past their retention; cheap enough to run on a timer in every process. */
+export async function pruneIdempotencyKeys(ctx: AppContext) {
+  const cutoff = new Date(Date.now() - IDEMPOTENCY_RETENTION_HOURS * 3600_000).toISOString();
+  await ctx.db.deleteFrom('idempotency_keys').where('created_date', '<', cutoff).execute();
+}

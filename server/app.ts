@@ -44,6 +44,8 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   const app = Fastify({
     logger: options.logger ? { level: 'info', redact: ['req.headers.authorization'] } : false,
     trustProxy: false,
+    // A client's HTTP pool may hold a socket that never sends a request; it must not block shutdown.
+    forceCloseConnections: true,
   });
   const hub = createHub({
     authenticate: (token) => tokens.verifyAccessToken(token),

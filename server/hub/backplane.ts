@@ -1,0 +1,109 @@
+import { Redis } from 'ioredis';
+
+/** What crosses processes. Event frames travel pre-serialized so no process re-encodes them. */
+export type BackplaneMessage =
+  | { kind: 'entity'; entityKey: string; frame: string }
+  | { kind: 'account'; accountId: number; frame: string }
+  | { kind: 'disconnect'; tokenId: string };
+
+export interface Backplane {
+  /** Resolves once the message is on its way to every process (this one included). */
+  publish(message: BackplaneMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type Deliver = (message: BackplaneMessage) => void;
+
+/** Single process: publishing is delivering. */
+export function createLocalBackplane(deliver: Deliver): Backplane {
+  return {
+    publish: async (message) => deliver(message),
+    close: async () => undefined,
+  };
+}
+
+const isBackplaneMessage = (value: unknown): value is BackplaneMessage => {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as Record<string, unknown>;
+  switch (m.kind) {
+    case 'entity':
+      return typeof m.entityKey === 'string' && typeof m.frame === 'string';
+    case 'account':
+      return typeof m.accountId === 'number' && typeof m.frame === 'string';
+    case 'disconnect':
+      return typeof m.tokenId === 'string';
+    default:
+      return false;
+  }
+};
+
+/**
+ * Several processes: every message goes through one Redis channel and each process, the publisher too,
+ * delivers what it receives to its own connections. One channel rather than one per entity keeps
+ * subscription bookkeeping (and its races) out of the picture; each process simply drops keys it has no
+ * subscribers for, which is a map lookup.
+ */
+export function createRedisBackplane(redisUrl: string, channel: string, deliver: Deliver): Backplane {
+  // A subscribed ioredis connection cannot publish, hence two.
+  const publisher = new Redis(redisUrl, { lazyConnect: false });
+  const subscriber = new Redis(redisUrl, { lazyConnect: false });
+  let healthy = true;
+  const warn = (error: Error) => {
+    // ioredis reports every failed reconnect attempt; one warning per outage is enough.
+    if (!healthy) return;
+    healthy = false;
+    console.warn(`hub: redis backplane error: ${error.message}`);
+  };
+  const recovered = () => {
+    healthy = true;
+  };
+  for (const client of [publisher, subscriber]) {
+    client.on('error', warn);
+    client.on('ready', recovered);
+  }
+
+  subscriber.on('message', (received: string, payload: string) => {
+    if (received !== channel) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(payload);
+    } catch {
+      message = null;
+    }
+    if (!isBackplaneMessage(message)) {
+      console.warn('hub: ignoring malformed backplane message');
+      return;
+    }
+    try {
+      deliver(message);
+    } catch (error) {
+      console.error('hub: delivering a backplane message failed', error);
+    }
+  });
+
+  // Publishing before our own subscription is active would skip this process's connections.
+  let subscribed: Promise<void> | null = null;
+  const ensureSubscribed = (): Promise<void> => {
+    subscribed ??= subscriber.subscribe(channel).then(
+      () => undefined,
+      (error: unknown) => {
+        subscribed = null;
+        throw error;
+      },
+    );
+    return subscribed;
+  };
+  ensureSubscribed().catch(() => undefined); // surfaced by the error listener and by the next publish
+
+  return {
+    async publish(message) {
+      await ensureSubscribed();
+      await publisher.publish(channel, JSON.stringify(message));
+    },
+    async close() {
+      await Promise.allSettled([publisher.quit(), subscriber.quit()]);
+      publisher.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}

@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import type { Principal } from '../auth/principal.ts';
+import {
+  HANDSHAKE_OK_FRAME,
+  PING_FRAME,
+  closeFrame,
+  handshakeErrorFrame,
+  parseClientMessage,
+  parseHandshake,
+  splitRecords,
+} from './protocol.ts';
+import type { ClientMessage, Frame } from './protocol.ts';
+
+export type TransportKind = 'WebSockets' | 'LongPolling';
+
+/** What a connection needs from the wire it is bound to. */
+export interface Transport {
+  readonly kind: TransportKind;
+  /** Frames are waiting in the connection's queue: take them now (WebSocket) or at the next poll. */
+  notify(): void;
+  /** The connection is over: hand over what is still queued if the wire allows, then end it. */
+  close(): void;
+}
+
+export interface ConnectionEvents {
+  /** Handshake accepted: the connection may now receive events. */
+  onOpen(connection: HubConnection): void;
+  onMessage(connection: HubConnection, message: ClientMessage): void;
+  onClose(connection: HubConnection): void;
+}
+
+export interface ConnectionTiming {
+  keepAliveIntervalMs: number;
+  clientTimeoutMs: number;
+}
+
+/**
+ * A slow reader must not grow server memory without bound; ASP.NET closes such connections too
+ * (its pipe pause threshold), and the client reconnects and refetches.
+ */
+const MAX_QUEUED_BYTES = 1024 * 1024;
+/** An unterminated record longer than this is not a client speaking the protocol. */
+const MAX_PARTIAL_RECORD_CHARS = 64 * 1024;
+
+/** base64url keeps ids safe to splice into a query string unencoded, which the client does. */
+export const randomId = (bytes: number): string => randomBytes(bytes).toString('base64url');
+
+/** One logical SignalR connection, independent of the transport that carries it. */
+export class HubConnection {
+  readonly connectionId = randomId(16);
+  /** The secret that addresses this connection in later requests (`?id=`); never shown to other clients. */
+  readonly connectionToken = randomId(32);
+  /** Every access token used on this connection, so revoking any of them ends it. */
+  readonly tokenIds = new Set<string>();
+  readonly subscriptions = new Set<string>();
+  transport: Transport | null = null;
+  closed = false;
+
+  private handshakeDone = false;
+  private queue: Frame[] = [];
+  private queuedBytes = 0;
+  private inbound = '';
+  private work: Promise<void> = Promise.resolve();
+  private keepAlive: NodeJS.Timeout | null = null;
+  private readonly idle: NodeJS.Timeout;
+
+  constructor(
+    readonly principal: Principal,
+    private readonly timing: ConnectionTiming,
+    private readonly events: ConnectionEvents,
+  ) {
+    this.tokenIds.add(principal.tokenId);
+    // Started at negotiate, so a connection whose transport never arrives, or never shakes hands, expires too.
+    this.idle = setTimeout(
+      () => this.close({ error: 'Client timeout elapsed without a message.' }),
+      timing.clientTimeoutMs,
+    );
+    this.idle.unref();
+  }
+
+  get isOpen(): boolean {
+    return this.handshakeDone && !this.closed;
+  }
+
+  attach(transport: Transport): void {
+    this.transport = transport;
+  }
+
+  /** Text from the client: one or more records, possibly the handshake first. */
+  receive(text: string): void {
+    if (this.closed) return;
+    this.idle.refresh();
+    const { records, rest } = splitRecords(this.inbound + text);
+    this.inbound = rest;
+    if (rest.length > MAX_PARTIAL_RECORD_CHARS) {
+      this.close({ error: 'Message too large.' });
+      return;
+    }
+    for (const record of records) {
+      if (this.closed) return;
+      if (!this.handshakeDone) {
+        this.handshake(record);
+        continue;
+      }
+      const message = parseClientMessage(record);
+      if (!message) {
+        this.close({ error: 'Invalid message.' });
+        return;
+      }
+      this.events.onMessage(this, message);
+    }
+  }
+
+  /** Queues a frame for the client; frames before the handshake reply would corrupt the stream, so they are dropped. */
+  send(frame: Frame): void {
+    if (!this.isOpen) return;
+    this.enqueue(frame);
+  }
+
+  /** Runs invocations one after another, as ASP.NET does by default, so subscribe/unsubscribe keep their order. */
+  serially(task: () => Promise<void>): void {
+    this.work = this.work.then(task).catch((error: unknown) => {
+      console.error('hub: invocation failed', error);
+    });
+  }
+
+  /** Everything queued, as one buffer (the shared frame itself when only one is waiting), or null. */
+  take(): Buffer | null {
+    if (this.queue.length === 0) return null;
+    const data = this.queue.length === 1 ? this.queue[0]! : Buffer.concat(this.queue, this.queuedBytes);
+    this.queue = [];
+    this.queuedBytes = 0;
+    return data;
+  }
+
+  /**
+   * Ends the connection once. `frame: false` skips the Close message (the client already went away or
+   * asked to stop); otherwise a Close message carrying the error/allowReconnect goes out first.
+   */
+  close(options: { error?: string; allowReconnect?: boolean; frame?: boolean } = {}): void {
+    if (this.closed) return;
+    if (options.frame !== false && this.handshakeDone) {
+      this.enqueue(closeFrame({ error: options.error, allowReconnect: options.allowReconnect }));
+      // A full queue makes enqueue close the connection itself.
+      if (this.closed) return;
+    }
+    this.closed = true;
+    clearTimeout(this.idle);
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    this.transport?.close();
+    this.events.onClose(this);
+  }
+
+  private handshake(record: string): void {
+    const result = parseHandshake(record);
+    if (!result.ok) {
+      this.enqueue(handshakeErrorFrame(result.error));
+      this.close({ frame: false });
+      return;
+    }
+    this.enqueue(HANDSHAKE_OK_FRAME);
+    this.handshakeDone = true;
+    this.keepAlive = setInterval(() => this.send(PING_FRAME), this.timing.keepAliveIntervalMs);
+    this.keepAlive.unref();
+    this.events.onOpen(this);
+  }
+
+  private enqueue(frame: Frame): void {
+    if (this.queuedBytes + frame.length > MAX_QUEUED_BYTES) {
+      // What is queued is lost either way; an emptied queue still has room to tell the client why.
+      this.queue = [];
+      this.queuedBytes = 0;
+      this.close({ error: 'The client is not reading its messages.', allowReconnect: true });
+      return;
+    }
+    this.queue.push(frame);
+    this.queuedBytes += frame.length;
+    this.transport?.notify();
+  }
+}

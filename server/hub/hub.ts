@@ -1,0 +1,139 @@
+import type { FastifyInstance } from 'fastify';
+import type { Principal } from '../auth/principal.ts';
+import type { HubContext } from './access.ts';
+import { createLocalBackplane, createRedisBackplane } from './backplane.ts';
+import type { Backplane, BackplaneMessage } from './backplane.ts';
+import { HubConnection } from './connection.ts';
+import { registerLongPolling } from './long-polling-transport.ts';
+import { createDispatcher } from './methods.ts';
+import { registerNegotiate } from './negotiate.ts';
+import { sendEventFrameText } from './protocol.ts';
+import { ConnectionRegistry } from './registry.ts';
+import type { Hub, HubOptions } from './types.ts';
+import { attachWebSockets } from './websocket-transport.ts';
+
+export { HUB_PATH } from './access.ts';
+
+export interface CreateHubOptions extends HubOptions {
+  /**
+   * Redis channel prefix; processes serving one site must agree on it. Tests pass a unique one so parallel
+   * runs sharing a Redis do not hear each other.
+   */
+  redisChannelPrefix?: string;
+}
+
+const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
+const DEFAULT_CLIENT_TIMEOUT_MS = 30_000;
+
+export function createHub(options: CreateHubOptions): Hub {
+  const timing = {
+    keepAliveIntervalMs: options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS,
+    clientTimeoutMs: options.clientTimeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS,
+  };
+  const registry = new ConnectionRegistry();
+  let closing = false;
+  let closed: Promise<void> | null = null;
+  const detachers: Array<() => Promise<void>> = [];
+
+  const dispatch = createDispatcher({ registry, canSubscribe: (p, key) => options.canSubscribe(p, key) });
+  const connectionEvents = {
+    onOpen: (connection: HubConnection) => registry.opened(connection),
+    onMessage: dispatch,
+    onClose: (connection: HubConnection) => registry.removed(connection),
+  };
+
+  const deliver = (message: BackplaneMessage): void => {
+    switch (message.kind) {
+      case 'entity':
+        registry.entities.send(message.entityKey, Buffer.from(message.frame, 'utf8'));
+        return;
+      case 'account':
+        registry.accounts.send(message.accountId, Buffer.from(message.frame, 'utf8'));
+        return;
+      case 'disconnect':
+        for (const connection of registry.tokens.members(message.tokenId)) {
+          connection.close({ error: 'Token revoked' });
+        }
+        return;
+    }
+  };
+
+  const backplane: Backplane = options.redisUrl
+    ? createRedisBackplane(
+        options.redisUrl,
+        `${options.redisChannelPrefix ?? 'hub:'}portalaccountevents`,
+        deliver,
+      )
+    : createLocalBackplane(deliver);
+
+  const context: HubContext = {
+    registry,
+    async authenticate(token: string): Promise<Principal | null> {
+      try {
+        return await options.authenticate(token);
+      } catch (error) {
+        console.error('hub: authenticator failed', error instanceof Error ? error.message : error);
+        return null;
+      }
+    },
+    createConnection(principal: Principal): HubConnection {
+      const connection = new HubConnection(principal, timing, connectionEvents);
+      registry.add(connection);
+      return connection;
+    },
+    isClosing: () => closing,
+  };
+
+  /** Tells clients to come back (to another process, or this one restarted) and ends every transport. */
+  const closeConnections = (): void => {
+    for (const connection of registry.all()) connection.close({ allowReconnect: true });
+  };
+
+  return {
+    register(app: FastifyInstance): void {
+      detachers.push(attachWebSockets(app.server, context));
+      // Encapsulated: the catch-all body parser for long-poll POSTs stays inside the hub's routes.
+      void app.register(async (scope) => {
+        registerNegotiate(scope, context);
+        registerLongPolling(scope, context);
+      });
+      // Held polls and open sockets would otherwise keep app.close() waiting.
+      app.addHook('preClose', async () => {
+        closing = true;
+        closeConnections();
+      });
+    },
+
+    async publishToEntity(entityKey, eventName, data) {
+      await backplane.publish({
+        kind: 'entity',
+        entityKey,
+        frame: sendEventFrameText(eventName, data, entityKey),
+      });
+    },
+
+    async publishToAccount(accountId, eventName, data, entityKey) {
+      await backplane.publish({
+        kind: 'account',
+        accountId,
+        frame: sendEventFrameText(eventName, data, entityKey),
+      });
+    },
+
+    async disconnectToken(tokenId) {
+      await backplane.publish({ kind: 'disconnect', tokenId });
+    },
+
+    connectionCount: () => registry.connectedCount(),
+
+    close(): Promise<void> {
+      closed ??= (async () => {
+        closing = true;
+        closeConnections();
+        await Promise.all(detachers.map((detach) => detach()));
+        await backplane.close();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,8 +1,19 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import wyw from '@wyw-in-js/vite';
+
+/** One id per build, compiled into both the UI and the worker for the build-id handshake. */
+const BUILD_ID = process.env.BUILD_ID ?? new Date().toISOString().replace(/\D/g, '').slice(0, 14);
 
 export default defineConfig({
-  plugins: [react()],
+  define: { __BUILD_ID__: JSON.stringify(BUILD_ID) },
+  plugins: [
+    react(),
+    wyw({
+      include: ['src/**/*.{ts,tsx}'],
+      babelOptions: { presets: ['@babel/preset-typescript', '@babel/preset-react'] },
+    }),
+  ],
   build: { outDir: 'dist', sourcemap: true, emptyOutDir: true },
   worker: { format: 'es' },
   server: {

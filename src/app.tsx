@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { RuntimeConfig } from '../contract/config.ts';
 import { START_TEXTS } from './texts.ts';
+import './styles/theme.ts';
 
 /** The first screen: reads the runtime config and shows the provider. The full shell follows in step 2. */
 export function App() {

@@ -1,0 +1,67 @@
+/**
+ * The one typed connection between the UI and the data worker (Comlink). The UI may import this
+ * folder (`worker/client/`) only; everything else under `worker/` is the worker's own.
+ */
+
+export type AuthStatus = 'unknown' | 'authenticated' | 'anonymous';
+
+/** Why the user was signed out, when it was not their own choice (SPEC §4, §8). */
+export type SignOutReason = 'user' | 'session_expired' | 'access_lost';
+
+export type LoginResult =
+  | { ok: true }
+  | { ok: false; error: 'invalid_username_or_password' | 'too_many_attempts' | 'failed' };
+
+export type HubState = 'Disconnected' | 'Connecting' | 'Connected' | 'Disconnecting' | 'Reconnecting';
+
+/** An outgoing write waiting in the outbox; `clientId` is sent as the `Idempotency-Key`. */
+export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed';
+
+export interface OutboxWriteRequest {
+  /** What the write is, e.g. 'conversationmessage'; decides the API call the worker makes. */
+  kind: string;
+  /** Relative to the API base, e.g. '/conversationmessage'. */
+  path: string;
+  body: unknown;
+  /** Groups writes that must be sent in order, e.g. a conversation id. */
+  orderKey?: string;
+}
+
+export interface ClientErrorReport {
+  message: string;
+  stack?: string | null;
+  url?: string | null;
+  status?: number;
+}
+
+export interface WorkerApi {
+  /** Build-id handshake: `ok` false means this tab and the worker are of different builds. */
+  hello(buildId: string, tabId: string): Promise<{ buildId: string; ok: boolean }>;
+  /** Password login; in group style `password` is null and `username` is the personal code. */
+  login(username: string, password: string | null): Promise<LoginResult>;
+  /** Ends everything: revoke tokens (local logout if that fails), stop the hub, clear data. */
+  logout(reason?: SignOutReason): Promise<void>;
+  /** SPEC §4: on becoming visible again, check authentication and (re)start the hub. */
+  becameVisible(): Promise<void>;
+  /** Header logo: clear the cached thread list. */
+  clearThreadCache(): Promise<void>;
+  /** My-pages button: clear cached my-pages data. */
+  clearMyPagesCache(): Promise<void>;
+  /** Client error log of SPEC §8 (skip rules, 5-minute de-duplication, 1 s debounce). */
+  reportError(report: ClientErrorReport): Promise<void>;
+  /** Puts a write in the outbox; resolves with its client id at once (it is sent in the background). */
+  enqueue(write: OutboxWriteRequest): Promise<string>;
+  /** Retries failed writes now (the user tapped 'try again', or the network came back). */
+  flushOutbox(): Promise<void>;
+  /** SubscribeToEntity with the retries of SPEC §4 ('group' uses 5 s x 30). */
+  subscribe(entityKey: string, mode?: 'default' | 'group'): Promise<boolean>;
+  unsubscribe(entityKey: string): Promise<void>;
+}
+
+/** Messages the worker broadcasts to every tab on the `portal-events` BroadcastChannel. */
+export type WorkerBroadcast =
+  | { type: 'signed-out'; reason: SignOutReason }
+  | { type: 'reload'; reason: 'new-build' }
+  | { type: 'hub-error'; message: string };
+
+export const BROADCAST_CHANNEL = 'portal-events';

@@ -1,0 +1,71 @@
+import Dexie, { type EntityTable } from 'dexie';
+import type { AuthStatus, HubState, OutboxStatus, SignOutReason } from './api.ts';
+
+/**
+ * The data the UI reads with live queries. Only the worker writes it (SPEC data, session, hub state,
+ * outbox); tokens live in the worker's own database (`portal-auth`), never here.
+ */
+export interface SessionRow {
+  id: 'current';
+  status: AuthStatus;
+  /** Set when the last sign-out was not the user's choice. */
+  signOutReason?: SignOutReason;
+  changedAt: number;
+}
+
+export interface ProfileRow {
+  id: 'current';
+  username: string;
+  contactId: number;
+  properties: Record<string, string>;
+  createdAt: string;
+}
+
+export interface RuntimeRow {
+  id: 'current';
+  hubState: HubState;
+  /** Unprocessed notifications, summed from the count endpoint (header dot). */
+  notificationCount: number;
+  online: boolean;
+}
+
+export interface OutboxRow {
+  clientId: string;
+  kind: string;
+  path: string;
+  body: unknown;
+  orderKey: string;
+  status: OutboxStatus;
+  attempts: number;
+  createdAt: number;
+  nextAttemptAt: number;
+  lastError?: string;
+  /** The server's answer once sent. */
+  response?: unknown;
+}
+
+/** Session caches of SPEC §3 (thread list, my-pages data), cleared from the header. */
+export interface CacheRow {
+  key: 'threads' | 'mypages';
+  value: unknown;
+  storedAt: number;
+}
+
+export class PortalDb extends Dexie {
+  session!: EntityTable<SessionRow, 'id'>;
+  profile!: EntityTable<ProfileRow, 'id'>;
+  runtime!: EntityTable<RuntimeRow, 'id'>;
+  outbox!: EntityTable<OutboxRow, 'clientId'>;
+  caches!: EntityTable<CacheRow, 'key'>;
+
+  constructor(name = 'portal-data') {
+    super(name);
+    this.version(1).stores({
+      session: 'id',
+      profile: 'id',
+      runtime: 'id',
+      outbox: 'clientId, status, orderKey, [status+nextAttemptAt], createdAt',
+      caches: 'key',
+    });
+  }
+}

@@ -23,7 +23,12 @@ export const globalStyles = css`
     }
     body {
       margin: 0;
-      font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
+      font-family:
+        system-ui,
+        -apple-system,
+        'Segoe UI',
+        Roboto,
+        sans-serif;
       color: #1f1f24;
       background: #f6f3fa;
       line-height: 1.5;

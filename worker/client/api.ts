@@ -9,8 +9,7 @@ export type AuthStatus = 'unknown' | 'authenticated' | 'anonymous';
 export type SignOutReason = 'user' | 'session_expired' | 'access_lost';
 
 export type LoginResult =
-  | { ok: true }
-  | { ok: false; error: 'invalid_username_or_password' | 'too_many_attempts' | 'failed' };
+  { ok: true } | { ok: false; error: 'invalid_username_or_password' | 'too_many_attempts' | 'failed' };
 
 export type HubState = 'Disconnected' | 'Connecting' | 'Connected' | 'Disconnecting' | 'Reconnecting';
 

@@ -42,7 +42,18 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   const tokens = new TokenService(database.db, keys);
 
   const app = Fastify({
-    logger: options.logger ? { level: 'info', redact: ['req.headers.authorization'] } : false,
+    // Only method and path are logged: queries can hold connection tokens, bodies hold credentials.
+    logger: options.logger
+      ? {
+          level: 'info',
+          serializers: {
+            req: (req: { method: string; url: string }) => ({
+              method: req.method,
+              path: req.url.split('?')[0],
+            }),
+          },
+        }
+      : false,
     trustProxy: false,
     // A client's HTTP pool may hold a socket that never sends a request; it must not block shutdown.
     forceCloseConnections: true,

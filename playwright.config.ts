@@ -2,9 +2,39 @@ import { defineConfig } from '@playwright/test';
 import os from 'node:os';
 import path from 'node:path';
 
-const PORT = Number(process.env.E2E_PORT ?? 8190);
-// Each run gets a fresh database so that demo data is as the seed makes it.
-const database = path.join(os.tmpdir(), `portal-e2e-${process.pid}-${Date.now()}`, 'app.db');
+/**
+ * Two real servers serve the built client: the child app (Barn) and the group-support variant
+ * (Gruppstod), each with a fresh SQLite database seeded with the demo data. Specs under
+ * e2e/gruppstod/ run against the second.
+ */
+const BARN_PORT = Number(process.env.E2E_PORT ?? 8190);
+const GRUPPSTOD_PORT = BARN_PORT + 1;
+const runDir = path.join(os.tmpdir(), `portal-e2e-${process.pid}-${Date.now()}`);
+
+const server = (port: number, variant: string) => ({
+  command: 'npx tsx server/main.ts',
+  url: `http://127.0.0.1:${port}/healthz`,
+  reuseExistingServer: false,
+  timeout: 60_000,
+  env: {
+    PORT: String(port),
+    DATABASE_URL: path.join(runDir, `${variant}.db`),
+    DEMO_SEED: '1',
+    APP_VARIANT: variant,
+  },
+});
+
+const chromium = {
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
 
 export default defineConfig({
   testDir: 'e2e',
@@ -14,27 +44,14 @@ export default defineConfig({
   forbidOnly: true,
   reporter: process.env.CI ? 'list' : 'line',
   timeout: 30_000,
-  use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
-    locale: 'sv-SE',
-    timezoneId: 'Europe/Stockholm',
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+  use: { locale: 'sv-SE', timezoneId: 'Europe/Stockholm', launchOptions: chromium },
+  projects: [
+    { name: 'barn', testIgnore: 'gruppstod/**', use: { baseURL: `http://127.0.0.1:${BARN_PORT}` } },
+    {
+      name: 'gruppstod',
+      testMatch: 'gruppstod/**/*.spec.ts',
+      use: { baseURL: `http://127.0.0.1:${GRUPPSTOD_PORT}` },
     },
-  },
-  webServer: {
-    command: 'npx tsx server/main.ts',
-    url: `http://127.0.0.1:${PORT}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: { PORT: String(PORT), DATABASE_URL: database, DEMO_SEED: '1', APP_VARIANT: 'barn' },
-  },
+  ],
+  webServer: [server(BARN_PORT, 'barn'), server(GRUPPSTOD_PORT, 'gruppstod')],
 });

@@ -4,3 +4,5 @@ export * from './profile.ts';
 export * from './logging.ts';
 export * from './hub.ts';
 export * from './errors.ts';
+export * from './meetings.ts';
+export * from './conversations.ts';

@@ -17,6 +17,7 @@ import { canSeeEntity } from './api/entity-access.ts';
 import { checkVariantHeader } from './api/guard.ts';
 import { registerProfileRoutes } from './api/profile.ts';
 import { registerLoggingRoutes } from './api/logging.ts';
+import { registerMeetingRoutes } from './api/meetings.ts';
 import { registerRuntimeConfigRoute } from './api/runtime-config.ts';
 import { Metrics } from './metrics.ts';
 import { pruneIdempotencyKeys, storeIdempotentReply } from './api/idempotency.ts';
@@ -90,6 +91,8 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   app.setErrorHandler((error, req, reply) => {
     if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
     const status = (error as { statusCode?: number }).statusCode;
+    if (status === 413) return reply.code(413).send(new ApiError('payload_too_large').toBody());
+    if (status === 415) return reply.code(415).send(new ApiError('unsupported_type').toBody());
     if (status && status >= 400 && status < 500) {
       return reply
         .code(status)
@@ -114,6 +117,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   registerRuntimeConfigRoute(app, ctx);
   registerProfileRoutes(app, ctx);
   registerLoggingRoutes(app, ctx);
+  await registerMeetingRoutes(app, ctx);
   hub.register(app);
   await registerClient(app, config.clientDir);
 
@@ -135,7 +139,18 @@ const SERVER_PREFIXES = ['/portal/', '/connect/', '/hubs/', '/.well-known/'];
 async function registerClient(app: FastifyInstance, clientDir: string) {
   const index = path.join(clientDir, 'index.html');
   if (!fs.existsSync(index)) return;
-  await app.register(fastifyStatic, { root: clientDir, wildcard: true, index: false });
+  await app.register(fastifyStatic, {
+    root: clientDir,
+    wildcard: true,
+    index: false,
+    // The service worker script must be revalidated on every update check (SPEC §4 App updates).
+    setHeaders: (reply, filePath) => {
+      if (filePath === path.join(clientDir, 'sw.js')) {
+        reply.setHeader('Cache-Control', 'no-cache');
+        reply.setHeader('Service-Worker-Allowed', '/');
+      }
+    },
+  });
   app.get('/', (_req, reply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html'));
   app.setNotFoundHandler((req, reply) => {
     if (

@@ -17,10 +17,18 @@ declare module 'fastify' {
   }
 }
 
+const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('base64url');
+
+/** Uploaded files (multipart bodies) count by their hash, so a 10 MB file is not stringified. */
+const comparable = (body: unknown): unknown =>
+  body && typeof body === 'object' && !Array.isArray(body)
+    ? Object.fromEntries(
+        Object.entries(body).map(([k, v]) => [k, v instanceof Uint8Array ? `sha256:${sha256(v)}` : v]),
+      )
+    : body;
+
 const digestOf = (req: FastifyRequest) =>
-  createHash('sha256')
-    .update(`${req.method} ${req.routeOptions.url ?? ''}\n${JSON.stringify(req.body ?? null)}`)
-    .digest('base64url');
+  sha256(`${req.method} ${req.routeOptions.url ?? ''}\n${JSON.stringify(comparable(req.body ?? null))}`);
 
 /**
  * Makes a create call safe to retry: the same `Idempotency-Key` with the same body gives the first

@@ -146,8 +146,8 @@ async function registerClient(app: FastifyInstance, clientDir: string) {
     // The service worker script must be revalidated on every update check (SPEC §4 App updates).
     setHeaders: (reply, filePath) => {
       if (filePath === path.join(clientDir, 'sw.js')) {
-        reply.setHeader('Cache-Control', 'no-cache');
-        reply.setHeader('Service-Worker-Allowed', '/');
+        reply.header('Cache-Control', 'no-cache');
+        reply.header('Service-Worker-Allowed', '/');
       }
     },
   });

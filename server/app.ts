@@ -18,6 +18,8 @@ import { checkVariantHeader } from './api/guard.ts';
 import { registerProfileRoutes } from './api/profile.ts';
 import { registerLoggingRoutes } from './api/logging.ts';
 import { registerMeetingRoutes } from './api/meetings.ts';
+import { registerConversationRoutes } from './api/conversations.ts';
+import { registerStaffMeetingRoutes } from './staff/meetings.ts';
 import { registerRuntimeConfigRoute } from './api/runtime-config.ts';
 import { Metrics } from './metrics.ts';
 import { pruneIdempotencyKeys, storeIdempotentReply } from './api/idempotency.ts';
@@ -118,6 +120,8 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   registerProfileRoutes(app, ctx);
   registerLoggingRoutes(app, ctx);
   await registerMeetingRoutes(app, ctx);
+  registerConversationRoutes(app, ctx);
+  await registerStaffMeetingRoutes(app, ctx);
   hub.register(app);
   await registerClient(app, config.clientDir);
 

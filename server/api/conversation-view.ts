@@ -1,0 +1,120 @@
+import type { Selectable } from 'kysely';
+import type {
+  Conversation,
+  ConversationMessageWire,
+  ConversationState,
+  SystemType,
+} from '../../contract/conversations.ts';
+import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/database.ts';
+import { nowIso } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+
+type ConversationRow = Selectable<Database['conversations']>;
+type MessageRow = Selectable<Database['conversation_messages']>;
+
+export const FINAL_STATES: readonly ConversationState[] = ['Resolved', 'Closed', 'Cancelled'];
+
+export async function toConversation(db: Db, c: ConversationRow): Promise<Conversation> {
+  const count = await db
+    .selectFrom('conversation_messages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('conversation_id', '=', c.id)
+    .executeTakeFirstOrThrow();
+  return {
+    id: c.id,
+    subject: c.subject,
+    state: c.state as ConversationState,
+    loggedDate: c.logged_date,
+    closedDate: c.closed_date,
+    readDate: c.contact_read_date,
+    rating: c.rating,
+    systemType: c.system_type as SystemType,
+    messageCount: Number(count.n),
+    lastAgentMessageDate: c.last_agent_message_date,
+    lastContactMessageDate: c.last_contact_message_date,
+    queuePosition: null,
+    channel: c.channel_id,
+    meetingId: c.meeting_id,
+  };
+}
+
+export function toMessage(m: MessageRow): ConversationMessageWire {
+  return {
+    id: m.id,
+    conversation: m.conversation_id,
+    message: m.message,
+    loggedDate: m.logged_date,
+    authorKind: m.author_kind as ConversationMessageWire['authorKind'],
+    contactId: m.contact_id,
+    contactName: m.author_kind === 'contact' ? m.author_name : null,
+    agentId: m.agent_account_id,
+    agentName: m.author_kind === 'agent' ? m.author_name : null,
+    createdAfterClosedConversation: m.created_after_closed === 1,
+  };
+}
+
+export async function listMessages(db: Db, conversationId: number) {
+  const rows = await db
+    .selectFrom('conversation_messages')
+    .selectAll()
+    .where('conversation_id', '=', conversationId)
+    .orderBy('logged_date', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+  return rows.map(toMessage);
+}
+
+export interface NewMessage {
+  conversationId: number;
+  authorKind: 'contact' | 'agent' | 'bot' | 'system';
+  message: string;
+  contactId?: number | null;
+  agentAccountId?: number | null;
+  authorName?: string | null;
+  loggedDate?: string;
+}
+
+/** Stores a message, stamps the conversation and tells its subscribers (SPEC §7 ConversationMessageCreated). */
+export async function addMessage(ctx: AppContext, m: NewMessage): Promise<ConversationMessageWire> {
+  const conversation = await ctx.db
+    .selectFrom('conversations')
+    .select('state')
+    .where('id', '=', m.conversationId)
+    .executeTakeFirstOrThrow();
+  const logged = m.loggedDate ?? nowIso();
+  const row = await ctx.db
+    .insertInto('conversation_messages')
+    .values({
+      conversation_id: m.conversationId,
+      author_kind: m.authorKind,
+      contact_id: m.contactId ?? null,
+      agent_account_id: m.agentAccountId ?? null,
+      author_name: m.authorName ?? null,
+      message: m.message,
+      logged_date: logged,
+      created_after_closed: FINAL_STATES.includes(conversation.state as ConversationState) ? 1 : 0,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const stamp =
+    m.authorKind === 'agent'
+      ? { last_agent_message_date: logged }
+      : m.authorKind === 'contact'
+        ? { last_contact_message_date: logged }
+        : null;
+  if (stamp)
+    await ctx.db.updateTable('conversations').set(stamp).where('id', '=', m.conversationId).execute();
+  await ctx.hub.publishToEntity(entityKey('Conversation', m.conversationId), HUB_EVENTS.messageCreated, {
+    conversationId: m.conversationId,
+    messageId: row.id,
+  });
+  return toMessage(row);
+}
+
+export async function publishConversationUpdated(ctx: AppContext, conversationId: number) {
+  await ctx.hub.publishToEntity(entityKey('Conversation', conversationId), HUB_EVENTS.conversationUpdated, {
+    conversationId,
+  });
+}

@@ -1,0 +1,297 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import { GROUP_CHAT_MAX_LENGTH } from '../../contract/conversations.ts';
+import { HUB_EVENTS } from '../../contract/hub.ts';
+import { UPLOAD_LIMITS } from '../../contract/meetings.ts';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { nowIso } from '../db/database.ts';
+import type { Principal } from '../auth/principal.ts';
+import { principalOf, requireStaff } from '../api/guard.ts';
+import { idempotent } from '../api/idempotency.ts';
+import { publishMeetingEvent } from '../api/meeting-events.ts';
+import { ownMessagesQuery, toMeeting, toMeetingMessages } from '../api/meeting-view.ts';
+import { addMessage, publishConversationUpdated } from '../api/conversation-view.ts';
+import { contentTypeOf, detectFileKind, safeFileName } from '../files/file-type.ts';
+import { saveBlob } from '../files/file-store.ts';
+
+const BASE = '/portal/staff/meetings';
+const idOf = (req: FastifyRequest) => Number((req.params as { id: string }).id);
+
+interface MeetingInput {
+  seriesId?: number;
+  subject?: string;
+  description?: string;
+  startDate?: string;
+  duration?: number;
+}
+
+/** A group leader acts only on the series they lead. */
+async function ledMeeting(ctx: AppContext, principal: Principal, meetingId: number) {
+  if (!principal.roles.includes('group_leader')) throw new ApiError('forbidden');
+  const meeting = await ctx.db
+    .selectFrom('meetings')
+    .selectAll()
+    .where('id', '=', meetingId)
+    .executeTakeFirst();
+  if (!meeting) throw new ApiError('not_found');
+  await assertLeads(ctx, principal, meeting.series_id);
+  return meeting;
+}
+
+async function assertLeads(ctx: AppContext, principal: Principal, seriesId: number) {
+  const row = await ctx.db
+    .selectFrom('series_memberships')
+    .select('role')
+    .where('series_id', '=', seriesId)
+    .where('account_id', '=', principal.accountId)
+    .executeTakeFirst();
+  if (row?.role !== 'leader') throw new ApiError('forbidden');
+}
+
+function validTimes(input: MeetingInput) {
+  const start = Date.parse(String(input.startDate ?? ''));
+  const duration = Number(input.duration);
+  if (Number.isNaN(start) || !Number.isInteger(duration) || duration < 5 || duration > 600)
+    throw new ApiError('validation');
+  return {
+    start_date: new Date(start).toISOString(),
+    end_date: new Date(start + duration * 60_000).toISOString(),
+    duration,
+  };
+}
+
+/** The group leader's side of meetings (ARCHITECTURE.md staff API). */
+export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+  const staff = requireStaff(ctx);
+
+  app.get(BASE, { preHandler: staff }, async (req) => {
+    const principal = principalOf(req);
+    const led = await db
+      .selectFrom('series_memberships')
+      .select('series_id')
+      .where('account_id', '=', principal.accountId)
+      .where('role', '=', 'leader')
+      .execute();
+    if (led.length === 0) return { value: [] };
+    const rows = await db
+      .selectFrom('meetings')
+      .selectAll()
+      .where(
+        'series_id',
+        'in',
+        led.map((s) => s.series_id),
+      )
+      .orderBy('start_date')
+      .execute();
+    return { value: await Promise.all(rows.map((m) => toMeeting(db, principal, m))) };
+  });
+
+  app.post(BASE, { preHandler: [staff, idempotent(ctx)] }, async (req, reply) => {
+    const principal = principalOf(req);
+    const input = (req.body ?? {}) as MeetingInput;
+    const seriesId = Number(input.seriesId);
+    if (!principal.roles.includes('group_leader') || !Number.isInteger(seriesId))
+      throw new ApiError('forbidden');
+    await assertLeads(ctx, principal, seriesId);
+    const subject = String(input.subject ?? '').trim();
+    if (!subject || subject.length > 200) throw new ApiError('validation');
+    const row = await db
+      .insertInto('meetings')
+      .values({
+        series_id: seriesId,
+        subject,
+        description: String(input.description ?? '').slice(0, 5000),
+        description_content_type: 'text/plain',
+        ...validTimes(input),
+        state: 'NotStarted',
+        session_state: 'NotStarted',
+        meeting_type: 'Meeting',
+        conversation_id: null,
+        is_active: 1,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await publishMeetingEvent(ctx, HUB_EVENTS.meetingCreated, row);
+    return reply.code(201).send(await toMeeting(db, principal, row));
+  });
+
+  app.put(`${BASE}/:id`, { preHandler: staff }, async (req) => {
+    const principal = principalOf(req);
+    const meeting = await ledMeeting(ctx, principal, idOf(req));
+    const input = (req.body ?? {}) as MeetingInput;
+    const changes = {
+      ...(input.subject !== undefined ? { subject: String(input.subject).trim().slice(0, 200) } : {}),
+      ...(input.description !== undefined ? { description: String(input.description).slice(0, 5000) } : {}),
+      ...(input.startDate !== undefined ? validTimes({ duration: meeting.duration, ...input }) : {}),
+    };
+    if (changes.subject === '') throw new ApiError('validation');
+    const row = await db
+      .updateTable('meetings')
+      .set(changes)
+      .where('id', '=', meeting.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
+    return toMeeting(db, principal, row);
+  });
+
+  app.post(`${BASE}/:id/cancel`, { preHandler: staff }, async (req) => {
+    const meeting = await ledMeeting(ctx, principalOf(req), idOf(req));
+    const row = await db
+      .updateTable('meetings')
+      .set({ state: 'Cancelled', session_state: 'Cancelled', is_active: 0 })
+      .where('id', '=', meeting.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
+    return { success: true };
+  });
+
+  app.delete(`${BASE}/:id`, { preHandler: staff }, async (req) => {
+    const meeting = await ledMeeting(ctx, principalOf(req), idOf(req));
+    await db
+      .updateTable('meetings')
+      .set({ is_active: 0, state: 'Cancelled', session_state: 'Cancelled' })
+      .where('id', '=', meeting.id)
+      .execute();
+    await publishMeetingEvent(ctx, HUB_EVENTS.meetingDeleted, meeting);
+    return { success: true };
+  });
+
+  // Starting opens the meeting and its group chat; until a leader writes, participants see 'Chatten börjar strax'.
+  app.post(`${BASE}/:id/start`, { preHandler: staff }, async (req) => {
+    const principal = principalOf(req);
+    const meeting = await ledMeeting(ctx, principal, idOf(req));
+    if (meeting.state === 'Cancelled' || meeting.state === 'Completed') throw new ApiError('validation');
+    let conversationId = meeting.conversation_id;
+    if (conversationId === null) {
+      const conversation = await db
+        .insertInto('conversations')
+        .values({
+          contact_id: null,
+          channel_id: null,
+          meeting_id: meeting.id,
+          system_type: 'groupchat',
+          subject: meeting.subject,
+          state: 'InProgress',
+          logged_date: nowIso(),
+          closed_date: null,
+          rating: null,
+          agent_account_id: principal.accountId,
+          contact_read_date: null,
+          last_agent_message_date: null,
+          last_contact_message_date: null,
+          last_contact_ping_date: null,
+          cancel_reason: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      conversationId = conversation.id;
+    }
+    const row = await db
+      .updateTable('meetings')
+      .set({ state: 'InProgress', session_state: 'InProgress', conversation_id: conversationId })
+      .where('id', '=', meeting.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
+    await publishConversationUpdated(ctx, conversationId);
+    return toMeeting(db, principal, row);
+  });
+
+  app.post(`${BASE}/:id/messages`, { preHandler: [staff, idempotent(ctx)] }, async (req, reply) => {
+    const principal = principalOf(req);
+    const meeting = await ledMeeting(ctx, principal, idOf(req));
+    const content = String((req.body as { content?: string } | undefined)?.content ?? '').trim();
+    if (!content || content.length > GROUP_CHAT_MAX_LENGTH) throw new ApiError('validation');
+    if (meeting.conversation_id === null) throw new ApiError('validation', 'the group chat has not started');
+    const name = await db
+      .selectFrom('contacts')
+      .select('name')
+      .where('id', '=', principal.contactId)
+      .executeTakeFirstOrThrow();
+    const message = await addMessage(ctx, {
+      conversationId: meeting.conversation_id,
+      authorKind: 'agent',
+      message: content,
+      agentAccountId: principal.accountId,
+      authorName: name.name,
+    });
+    await publishConversationUpdated(ctx, meeting.conversation_id);
+    return reply.code(201).send(message);
+  });
+
+  app.post(`${BASE}/:id/end`, { preHandler: staff }, async (req) => {
+    const principal = principalOf(req);
+    const meeting = await ledMeeting(ctx, principal, idOf(req));
+    const now = nowIso();
+    if (meeting.conversation_id !== null) {
+      await db
+        .updateTable('conversations')
+        .set({ state: 'Resolved', closed_date: now })
+        .where('id', '=', meeting.conversation_id)
+        .execute();
+    }
+    const row = await db
+      .updateTable('meetings')
+      .set({ state: 'Completed', session_state: 'Completed' })
+      .where('id', '=', meeting.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
+    if (meeting.conversation_id !== null) await publishConversationUpdated(ctx, meeting.conversation_id);
+    return toMeeting(db, principal, row);
+  });
+
+  app.get(`${BASE}/:id/private-messages`, { preHandler: staff }, async (req) => {
+    const principal = principalOf(req);
+    const meeting = await ledMeeting(ctx, principal, idOf(req));
+    const rows = await ownMessagesQuery(db, principal, meeting.id)
+      .selectAll()
+      .orderBy('created_date')
+      .execute();
+    return { value: await toMeetingMessages(db, rows) };
+  });
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      limits: { fileSize: UPLOAD_LIMITS.maxBytes, files: 1, fields: 5 },
+    });
+    scope.post(`${BASE}/:id/appendices`, { preHandler: [staff, idempotent(ctx)] }, async (req, reply) => {
+      const principal = principalOf(req);
+      const meeting = await ledMeeting(ctx, principal, idOf(req));
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const content = body.file;
+      if (!(content instanceof Uint8Array)) throw new ApiError('validation');
+      const name = safeFileName(String(body.name ?? 'bilaga'));
+      const kind = detectFileKind(content, name);
+      if (!kind) throw new ApiError('unsupported_type');
+      const blobId = await saveBlob(db, principal.accountId, content);
+      const count = await db
+        .selectFrom('appendices')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('meeting_id', '=', meeting.id)
+        .executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('appendices')
+        .values({
+          meeting_id: meeting.id,
+          name,
+          type: kind,
+          content_type: contentTypeOf(kind),
+          blob_id: blobId,
+          is_active: 1,
+          order_index: Number(count.n),
+          created_by: principal.accountId,
+          created_date: nowIso(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, meeting);
+      return reply.code(201).send({ value: row.id });
+    });
+  });
+}

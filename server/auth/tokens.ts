@@ -71,7 +71,13 @@ export class TokenService {
       scope: req.scope,
     };
     if (scopes.includes('openid')) {
-      response.id_token = await new SignJWT({ name: subject.name, auth_time: now })
+      // auth_time is when the user logged in, not when this token was made: OIDC clients (oidc-client-ts)
+      // refuse a refreshed id_token whose auth_time differs from the first. A family's login time is
+      // its absolute expiry minus its lifetime.
+      const authTime = family
+        ? Math.floor(Date.parse(family.expiresAt) / 1000) - REFRESH_ABSOLUTE_SECONDS
+        : now;
+      response.id_token = await new SignJWT({ name: subject.name, auth_time: authTime })
         .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: 'JWT' })
         .setIssuer(req.issuer)
         .setAudience(req.clientId)

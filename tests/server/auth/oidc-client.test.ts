@@ -59,3 +59,22 @@ describe('oidc-client-ts against the auth server', () => {
     ).rejects.toMatchObject({ error: 'invalid_grant', error_description: 'invalid_username_or_password' });
   });
 });
+
+describe('refresh later than the login second', () => {
+  it('keeps auth_time of the login in a refreshed id_token, so oidc-client-ts accepts the refresh', async () => {
+    const manager = userManager();
+    const user = await manager.signinResourceOwnerCredentials({
+      username: 'demo',
+      password: 'demo-losenord',
+    });
+    const loginAuthTime = user.profile.auth_time;
+    // A refresh in a later second than the login: the id_token is made anew then.
+    await new Promise<void>((resolve) => {
+      const wait = () =>
+        Math.floor(Date.now() / 1000) > (loginAuthTime ?? 0) ? resolve() : setTimeout(wait, 50);
+      wait();
+    });
+    const refreshed = await manager.signinSilent();
+    expect(refreshed?.profile.auth_time).toBe(loginAuthTime);
+  });
+});

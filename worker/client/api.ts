@@ -60,7 +60,8 @@ export interface WorkerApi {
 /** Messages the worker broadcasts to every tab on the `portal-events` BroadcastChannel. */
 export type WorkerBroadcast =
   | { type: 'signed-out'; reason: SignOutReason }
-  | { type: 'reload'; reason: 'new-build' }
+  /** `buildId` is the build of the worker that asks: only tabs of that (old) build reload. */
+  | { type: 'reload'; reason: 'new-build'; buildId?: string }
   | { type: 'hub-error'; message: string };
 
 export const BROADCAST_CHANNEL = 'portal-events';

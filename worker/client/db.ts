@@ -40,6 +40,10 @@ export interface OutboxRow {
   createdAt: number;
   nextAttemptAt: number;
   lastError?: string;
+  /** HTTP status of the last failed attempt (0: no answer). */
+  lastStatus?: number;
+  /** A failed row that is never retried (a 4xx answer other than 408/429). */
+  final?: boolean;
   /** The server's answer once sent. */
   response?: unknown;
 }

@@ -1,0 +1,131 @@
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuthSession } from '../../../worker/auth/auth-session.ts';
+import { AuthDb, DexieStateStore } from '../../../worker/auth/user-store.ts';
+import { noLock } from '../../../worker/clock.ts';
+import { api, startTestServer, type TestServer } from '../../server/test-server.ts';
+import { ManualClock, uniqueName } from '../helpers.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server?.dispose());
+
+function session(clock = new ManualClock()) {
+  const db = new AuthDb(uniqueName('portal-auth'));
+  const auth = new AuthSession({
+    config: { authUrl: server.url, authClientId: 'portal-web', portalId: 'portal' },
+    origin: server.url,
+    userStore: new DexieStateStore(db),
+    clock,
+    withLock: noLock,
+  });
+  return { auth, db, clock };
+}
+
+describe('auth session against the real server', () => {
+  it('logs in with a password and keeps the tokens in the portal-auth store only', async () => {
+    const { auth, db } = session();
+    expect(await auth.login('demo', 'demo-losenord')).toEqual({ ok: true });
+    const token = await auth.accessToken();
+    expect((await api(server.url, '/portal/accounts', { token: token! })).status).toBe(200);
+    const stored = await db.items.toArray();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.value).toContain(token!);
+  });
+
+  it('logs a participant in with the personal code and no password', async () => {
+    const { auth } = session();
+    expect(await auth.login('DEMOKOD-0002', null)).toEqual({ ok: true });
+  });
+
+  it('maps wrong credentials and other failures to the login errors of SPEC §8', async () => {
+    expect(await session().auth.login('demo', 'fel-losenord')).toEqual({
+      ok: false,
+      error: 'invalid_username_or_password',
+    });
+    const offline = new AuthSession({
+      config: { authUrl: 'http://127.0.0.1:1', authClientId: 'portal-web', portalId: 'portal' },
+      origin: server.url,
+      userStore: new DexieStateStore(new AuthDb(uniqueName('portal-auth'))),
+      clock: new ManualClock(),
+      withLock: noLock,
+    });
+    expect(await offline.login('demo', 'demo-losenord')).toEqual({ ok: false, error: 'failed' });
+  });
+
+  it('schedules the refresh 60 s before expiry and gets new tokens then', async () => {
+    const { auth, clock } = session();
+    await auth.login('demo', 'demo-losenord');
+    const before = (await auth.manager.getUser())!;
+    let due!: () => void;
+    const fired = new Promise<void>((resolve) => (due = resolve));
+    await auth.scheduleRefresh(() => due());
+    const expiresAtMs = before.expires_at! * 1000;
+    expect(clock.nextAt()).toBe(expiresAtMs - 60_000);
+
+    clock.advance(expiresAtMs - 60_000 - clock.now() - 1);
+    expect(clock.pending()).toBe(1);
+    clock.advance(1);
+    await fired;
+    expect(await auth.refresh(before.access_token)).toBe('refreshed');
+    const after = (await auth.manager.getUser())!;
+    expect(after.access_token).not.toBe(before.access_token);
+    expect(after.refresh_token).not.toBe(before.refresh_token);
+    expect((await api(server.url, '/portal/accounts', { token: after.access_token })).status).toBe(200);
+  });
+
+  it('still refreshes after the clock second of the login has passed (new auth_time)', async () => {
+    const { auth, db } = session();
+    await auth.login('demo', 'demo-losenord');
+    expect(JSON.parse((await db.items.toArray())[0]!.value)).not.toHaveProperty('id_token');
+    // No event to await here: the server stamps auth_time in whole seconds, so cross into the next.
+    await new Promise((r) => setTimeout(r, 1050 - (Date.now() % 1000)));
+    expect(await auth.refresh()).toBe('refreshed');
+    expect(await auth.refresh()).toBe('refreshed');
+  });
+
+  it('refreshes an expired access token when one is asked for', async () => {
+    const { auth, clock } = session();
+    await auth.login('demo', 'demo-losenord');
+    const before = (await auth.manager.getUser())!;
+    clock.advance(before.expires_in! * 1000);
+    expect(await auth.validUser()).toBeNull();
+    const token = await auth.accessToken();
+    expect(token).toBeTruthy();
+    expect(token).not.toBe(before.access_token);
+  });
+
+  it('does not refresh twice when another worker already did (shared store)', async () => {
+    const { auth } = session();
+    await auth.login('demo', 'demo-losenord');
+    const stale = (await auth.manager.getUser())!.access_token;
+    expect(await auth.refresh()).toBe('refreshed');
+    const fresh = (await auth.manager.getUser())!.access_token;
+    expect(await auth.refresh(stale)).toBe('refreshed');
+    expect((await auth.manager.getUser())!.access_token).toBe(fresh);
+  });
+
+  it('removes the user when the server rejects the refresh token', async () => {
+    const { auth } = session();
+    await auth.login('demo', 'demo-losenord');
+    const user = (await auth.manager.getUser())!;
+    await fetch(`${server.url}/connect/revocation`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: user.refresh_token!, token_type_hint: 'refresh_token' }),
+    });
+    expect(await auth.refresh()).toBe('rejected');
+    expect(await auth.manager.getUser()).toBeNull();
+  });
+
+  it('revokes the tokens on sign-out', async () => {
+    const { auth } = session();
+    await auth.login('demo', 'demo-losenord');
+    const user = (await auth.manager.getUser())!;
+    await auth.signOut();
+    expect(await auth.manager.getUser()).toBeNull();
+    expect((await api(server.url, '/portal/accounts', { token: user.access_token })).status).toBe(401);
+  });
+});

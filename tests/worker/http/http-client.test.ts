@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { HttpClient, type HttpDeps } from '../../../worker/http/http-client.ts';
+import { HttpError } from '../../../worker/http/http-error.ts';
+
+interface Call {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+function setup(answer: (call: Call) => Response | Promise<Response>, deps: Partial<HttpDeps> = {}) {
+  const calls: Call[] = [];
+  const reported: HttpError[] = [];
+  const http = new HttpClient({
+    apiUrl: 'https://app.example/portal',
+    variant: 'Gruppstod',
+    origin: 'https://app.example',
+    accessToken: async () => 'tok',
+    readCookie: async (name) => (name === 'XSRF-TOKEN' ? 'xsrf-1' : undefined),
+    reportError: (e) => reported.push(e),
+    fetch: async (input, init) => {
+      const call = {
+        url: String(input),
+        method: init?.method ?? 'GET',
+        headers: (init?.headers ?? {}) as Record<string, string>,
+        body: init?.body,
+      };
+      calls.push(call);
+      return answer(call);
+    },
+    ...deps,
+  });
+  return { http, calls, reported };
+}
+
+const json = (value: unknown, status = 200) =>
+  new Response(JSON.stringify(value), { status, headers: { 'Content-Type': 'application/json' } });
+
+describe('http client (SPEC §7)', () => {
+  it('GET with params, variant header and bearer, and no anti-forgery header', async () => {
+    const { http, calls } = setup(() => json({ value: [1] }));
+    expect(
+      await http.get('/api/notifications', { params: { take: 1000, entity: undefined, a: 'x y' } }),
+    ).toEqual({
+      value: [1],
+    });
+    expect(calls[0]).toMatchObject({
+      url: 'https://app.example/portal/api/notifications?take=1000&a=x+y',
+      method: 'GET',
+      headers: { 'X-App-Variant': 'Gruppstod', Authorization: 'Bearer tok' },
+    });
+    expect(calls[0]?.headers['X-XSRF-TOKEN']).toBeUndefined();
+  });
+
+  it('public calls carry no token; JSON writes carry content type and the anti-forgery cookie', async () => {
+    const { http, calls } = setup(() => json({ available: true }));
+    await http.post('/api/accounts/verifyusername', { username: 'a' }, { public: true });
+    expect(calls[0]?.headers.Authorization).toBeUndefined();
+    expect(calls[0]).toMatchObject({
+      method: 'POST',
+      body: '{"username":"a"}',
+      headers: { 'Content-Type': 'application/json', 'X-XSRF-TOKEN': 'xsrf-1', 'X-App-Variant': 'Gruppstod' },
+    });
+    await http.put('/x', { a: 1 });
+    await http.delete('/y');
+    expect(calls.map((c) => [c.method, c.headers['X-XSRF-TOKEN']])).toEqual([
+      ['POST', 'xsrf-1'],
+      ['PUT', 'xsrf-1'],
+      ['DELETE', 'xsrf-1'],
+    ]);
+  });
+
+  it('sends no anti-forgery header to another origin', async () => {
+    const { http, calls } = setup(() => json({}));
+    await http.post('https://elsewhere.example/api', {});
+    expect(calls[0]?.headers['X-XSRF-TOKEN']).toBeUndefined();
+  });
+
+  it('multipart lets FormData set its own content type; text, blob and POST download read the body', async () => {
+    const { http, calls } = setup((call) =>
+      call.url.endsWith('/text') ? new Response('hej') : new Response(new Uint8Array([1, 2, 3])),
+    );
+    const form = new FormData();
+    form.set('Subject', 's');
+    await http.postMultipart('/meetingmessage', form);
+    expect(calls[0]?.headers['Content-Type']).toBeUndefined();
+    expect(calls[0]?.body).toBe(form);
+    expect(await http.getText('/text')).toBe('hej');
+    expect((await http.getBlob('/file')).size).toBe(3);
+    expect((await http.postDownload('/download', { id: 1 })).size).toBe(3);
+  });
+
+  it('reports a failure and rethrows it as a value with status', async () => {
+    const { http, reported } = setup(() => json({ error: 'not_found', message: 'Hittades inte' }, 404));
+    const error = await http.get('/missing').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: 404, message: '404 Hittades inte', body: { error: 'not_found' } });
+    expect(reported).toEqual([error]);
+  });
+
+  it('turns a network failure into status 0 Unknown Error; report:false stays silent', async () => {
+    const { http, reported } = setup(() => {
+      throw new TypeError('fetch failed');
+    });
+    await expect(http.post('/createclientlogs', {}, { report: false })).rejects.toMatchObject({
+      status: 0,
+      message: 'Unknown Error',
+    });
+    expect(reported).toEqual([]);
+  });
+});

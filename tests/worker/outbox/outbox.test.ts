@@ -1,0 +1,198 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PortalDb, type OutboxRow } from '../../../worker/client/db.ts';
+import { HttpError } from '../../../worker/http/http-error.ts';
+import { Outbox } from '../../../worker/outbox/outbox.ts';
+import { backoffMs } from '../../../worker/outbox/backoff.ts';
+import { ManualClock, uniqueName } from '../helpers.ts';
+
+const dbs: PortalDb[] = [];
+afterEach(async () => {
+  await Promise.all(dbs.splice(0).map((db) => db.delete()));
+});
+
+type Send = (row: OutboxRow) => Promise<unknown>;
+
+function setup(send: Send, refreshToken: () => Promise<boolean> = async () => false) {
+  const db = new PortalDb(uniqueName('outbox'));
+  dbs.push(db);
+  const clock = new ManualClock();
+  const outbox = new Outbox({ db, clock, send, refreshToken, random: () => 0 });
+  return { db, clock, outbox };
+}
+
+const write = (orderKey = 'c1', text = 'hej') => ({
+  kind: 'conversationmessage',
+  path: '/conversationmessage',
+  body: { content: text },
+  orderKey,
+});
+
+describe('outbox', () => {
+  it('moves a row queued -> sending -> sent and stores the answer', async () => {
+    const seen: string[] = [];
+    const { db, outbox } = setup(async (row) => {
+      seen.push((await db.outbox.get(row.clientId))!.status);
+      return { id: 7 };
+    });
+    const id = await outbox.enqueue(write());
+    expect((await db.outbox.get(id))?.status).toBe('queued');
+    await outbox.start();
+    expect(seen).toEqual(['sending']);
+    const row = await db.outbox.get(id);
+    expect(row).toMatchObject({ status: 'sent', attempts: 1, response: { id: 7 } });
+    expect(row?.clientId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('sends one row at a time per orderKey, in createdAt order', async () => {
+    const sent: string[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const { outbox } = setup(async (row) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setImmediate(r));
+      sent.push((row.body as { content: string }).content);
+      inFlight--;
+      return null;
+    });
+    for (const text of ['a', 'b', 'c']) await outbox.enqueue(write('same', text));
+    await outbox.start();
+    expect(sent).toEqual(['a', 'b', 'c']);
+    expect(maxInFlight).toBe(1);
+  });
+
+  it('retries a network error with backoff 1 s, 2 s, 4 s and then succeeds', async () => {
+    let calls = 0;
+    const { db, clock, outbox } = setup(async (row) => {
+      calls++;
+      if (calls <= 3) throw new HttpError(calls === 2 ? 503 : 0, 'Unknown Error', 'POST', row.path);
+      return { ok: true };
+    });
+    const id = await outbox.enqueue(write());
+    const start = clock.now();
+    await outbox.start();
+    expect(await db.outbox.get(id)).toMatchObject({ status: 'failed', attempts: 1, lastStatus: 0 });
+    expect(clock.nextAt()).toBe(start + 1000);
+
+    clock.advance(999);
+    await outbox.pump();
+    expect(calls).toBe(1);
+    clock.advance(1);
+    await outbox.pump();
+    expect(await db.outbox.get(id)).toMatchObject({ status: 'failed', attempts: 2, lastStatus: 503 });
+    expect(clock.nextAt()).toBe(clock.now() + 2000);
+
+    clock.advance(2000);
+    await outbox.pump();
+    expect(clock.nextAt()).toBe(clock.now() + 4000);
+    clock.advance(4000);
+    await outbox.pump();
+    expect(await db.outbox.get(id)).toMatchObject({ status: 'sent', attempts: 4 });
+    expect(calls).toBe(4);
+  });
+
+  it('caps the backoff at 60 s and adds jitter', () => {
+    expect([1, 2, 3, 6, 7, 20].map((n) => backoffMs(n, () => 0))).toEqual([
+      1000, 2000, 4000, 32_000, 60_000, 60_000,
+    ]);
+    expect(backoffMs(1, () => 0.5)).toBe(1100);
+  });
+
+  it('fails for good on a 4xx other than 408/429 and lets the next row of the lane go', async () => {
+    const { db, clock, outbox } = setup(async (row) => {
+      if ((row.body as { content: string }).content === 'bad')
+        throw new HttpError(422, 'x', 'POST', row.path);
+      return null;
+    });
+    const bad = await outbox.enqueue(write('k', 'bad'));
+    const good = await outbox.enqueue(write('k', 'good'));
+    await outbox.start();
+    expect(await db.outbox.get(bad)).toMatchObject({ status: 'failed', final: true, lastStatus: 422 });
+    expect((await db.outbox.get(good))?.status).toBe('sent');
+    expect(clock.pending()).toBe(0);
+    await outbox.flush();
+    expect((await db.outbox.get(bad))?.attempts).toBe(1);
+  });
+
+  it('retries 429 and 408 like server errors', async () => {
+    let calls = 0;
+    const { db, outbox } = setup(async (row) => {
+      calls++;
+      throw new HttpError(calls === 1 ? 429 : 408, 'busy', 'POST', row.path);
+    });
+    const id = await outbox.enqueue(write());
+    await outbox.start();
+    await outbox.flush();
+    expect(await db.outbox.get(id)).toMatchObject({ status: 'failed', final: false, attempts: 2 });
+  });
+
+  it('refreshes the token after a 401 and sends again', async () => {
+    let refreshed = 0;
+    let calls = 0;
+    const { db, outbox } = setup(
+      async (row) => {
+        calls++;
+        if (refreshed === 0) throw new HttpError(401, 'Unauthorized', 'POST', row.path);
+        return 'ok';
+      },
+      async () => {
+        refreshed++;
+        return true;
+      },
+    );
+    const id = await outbox.enqueue(write());
+    await outbox.start();
+    expect(await db.outbox.get(id)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect([refreshed, calls]).toEqual([1, 2]);
+  });
+
+  it('makes a 401 final when the refresh fails', async () => {
+    const { db, outbox } = setup(async (row) => {
+      throw new HttpError(401, 'Unauthorized', 'POST', row.path);
+    });
+    const id = await outbox.enqueue(write());
+    await outbox.start();
+    expect(await db.outbox.get(id)).toMatchObject({ status: 'failed', final: true, lastStatus: 401 });
+  });
+
+  it('resumes rows left queued or sending by a worker that died', async () => {
+    let started!: () => void;
+    const sendStarted = new Promise<void>((resolve) => (started = resolve));
+    // The first worker's request never answers: it dies while the row is 'sending'.
+    const first = setup(() => {
+      started();
+      return new Promise(() => undefined);
+    });
+    const id = await first.outbox.enqueue(write());
+    void first.outbox.start();
+    await sendStarted;
+    expect((await first.db.outbox.get(id))?.status).toBe('sending');
+    first.outbox.stop();
+
+    const sent: string[] = [];
+    const second = new Outbox({
+      db: first.db,
+      clock: first.clock,
+      send: async (row) => sent.push(row.clientId),
+      refreshToken: async () => false,
+    });
+    await second.start();
+    expect(sent).toEqual([id]);
+    expect((await first.db.outbox.get(id))?.status).toBe('sent');
+  });
+
+  it('flush retries failed rows at once instead of waiting for the backoff', async () => {
+    let fail = true;
+    const { db, outbox } = setup(async (row) => {
+      if (fail) throw new HttpError(0, 'Unknown Error', 'POST', row.path);
+      return null;
+    });
+    const id = await outbox.enqueue(write());
+    await outbox.start();
+    expect((await db.outbox.get(id))?.status).toBe('failed');
+    fail = false;
+    await outbox.flush();
+    expect((await db.outbox.get(id))?.status).toBe('sent');
+  });
+});

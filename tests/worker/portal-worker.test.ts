@@ -1,0 +1,147 @@
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { api, startTestServer, type TestServer } from '../server/test-server.ts';
+import { ManualClock, waitForQuery } from './helpers.ts';
+import { createWorker, type WorkerFixture } from './worker-fixture.ts';
+
+let server: TestServer;
+const fixtures: WorkerFixture[] = [];
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((f) => f.dispose()));
+});
+afterAll(async () => server?.dispose());
+
+async function worker(clock?: ManualClock) {
+  const fixture = await createWorker(server, clock ? { clock } : {});
+  fixtures.push(fixture);
+  return fixture;
+}
+
+const revoke = (token: string, hint: 'access_token' | 'refresh_token') =>
+  fetch(`${server.url}/connect/revocation`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token, token_type_hint: hint }),
+  });
+
+describe('session lifecycle of the data worker', () => {
+  it('starts signed out when no user is stored', async () => {
+    const { worker: w, db, broadcasts } = await worker();
+    await w.start(true);
+    expect(await db.session.get('current')).toMatchObject({ status: 'anonymous' });
+    expect(broadcasts).toEqual([]);
+    expect(w.hub.state).toBe('Disconnected');
+  });
+
+  it('signs in: session, profile, hub connected, notification count tolerated as 404', async () => {
+    const { worker: w, db } = await worker();
+    await w.start(true);
+    expect(await w.login('demo', 'demo-losenord')).toEqual({ ok: true });
+    expect(await db.session.get('current')).toMatchObject({ status: 'authenticated' });
+    expect(await db.profile.get('current')).toMatchObject({ contactId: expect.any(Number) });
+    await waitForQuery(
+      () => db.runtime.get('current'),
+      (row) => row?.hubState === 'Connected',
+    );
+    expect((await db.runtime.get('current'))?.notificationCount).toBe(0);
+  });
+
+  it('reports wrong credentials without touching the session', async () => {
+    const { worker: w, db } = await worker();
+    expect(await w.login('demo', 'inte-ratt')).toEqual({ ok: false, error: 'invalid_username_or_password' });
+    expect(await db.session.get('current')).toBeUndefined();
+  });
+
+  it('keeps the session when a second login attempt fails', async () => {
+    const { worker: w, db } = await worker();
+    await w.start(true);
+    await w.login('demo', 'demo-losenord');
+    expect(await w.login('demo', 'fel')).toEqual({ ok: false, error: 'invalid_username_or_password' });
+    expect(await db.session.get('current')).toMatchObject({ status: 'authenticated' });
+    expect(await w.auth.check()).toBe(true);
+  });
+
+  it("clears the previous user's data when another user signs in over the session", async () => {
+    const { worker: w, db } = await worker();
+    await w.start(true);
+    await w.login('demo', 'demo-losenord');
+    await db.caches.put({ key: 'mypages', value: ['demo'], storedAt: 1 });
+    expect(await w.login('DEMOKOD-0001', null)).toEqual({ ok: true });
+    expect(await db.caches.count()).toBe(0);
+    expect((await db.profile.get('current'))?.username).not.toBe('Demo');
+  });
+
+  it('signs out with session_expired when the profile answers 401', async () => {
+    const { worker: w, db, broadcasts } = await worker();
+    await w.start(true);
+    await w.login('demo', 'demo-losenord');
+    const token = (await w.auth.manager.getUser())!.access_token;
+    await revoke(token, 'access_token');
+    await w.becameVisible();
+    expect(await db.session.get('current')).toMatchObject({
+      status: 'anonymous',
+      signOutReason: 'session_expired',
+    });
+    expect(await db.profile.count()).toBe(0);
+    expect(broadcasts).toContainEqual({ type: 'signed-out', reason: 'session_expired' });
+    expect(await w.auth.manager.getUser()).toBeNull();
+    expect(w.hub.state).toBe('Disconnected');
+  });
+
+  it('logs out: revokes, stops the hub, clears data and tells every tab', async () => {
+    const { worker: w, db, broadcasts } = await worker();
+    await w.start(true);
+    await w.login('demo', 'demo-losenord');
+    await db.caches.put({ key: 'threads', value: [1], storedAt: 1 });
+    await w.enqueue({ kind: 'x', path: '/nowhere', body: {} });
+    const token = (await w.auth.manager.getUser())!.access_token;
+    await w.logout();
+    expect(await db.session.get('current')).toMatchObject({ status: 'anonymous', signOutReason: 'user' });
+    expect([await db.profile.count(), await db.caches.count(), await db.outbox.count()]).toEqual([0, 0, 0]);
+    expect(broadcasts).toContainEqual({ type: 'signed-out', reason: 'user' });
+    expect((await api(server.url, '/portal/accounts', { token })).status).toBe(401);
+    expect((await db.runtime.get('current'))?.hubState).toBe('Disconnected');
+  });
+
+  it('refreshes the token 60 s before expiry on its own', async () => {
+    const clock = new ManualClock();
+    const { worker: w, authDb } = await worker(clock);
+    await w.start(true);
+    await w.login('demo', 'demo-losenord');
+    const before = (await w.auth.manager.getUser())!;
+    const due = before.expires_at! * 1000 - 60_000;
+    expect(clock.nextAt()).toBe(due);
+    clock.advance(due - clock.now());
+    await waitForQuery(
+      () => authDb.items.toArray(),
+      (items) => items.length === 1 && !items[0]!.value.includes(before.access_token),
+    );
+    const after = (await w.auth.manager.getUser())!;
+    expect(after.refresh_token).not.toBe(before.refresh_token);
+    expect((await api(server.url, '/portal/accounts', { token: after.access_token })).status).toBe(200);
+  });
+
+  it('starts signed out when the stored refresh token is no longer accepted', async () => {
+    const first = await worker();
+    await first.worker.login('demo', 'demo-losenord');
+    const user = (await first.worker.auth.manager.getUser())!;
+    await revoke(user.refresh_token!, 'refresh_token');
+    await first.worker.start(true);
+    expect(await first.db.session.get('current')).toMatchObject({ status: 'anonymous' });
+    expect(await first.worker.auth.manager.getUser()).toBeNull();
+  });
+
+  it('becameVisible with a valid token starts the hub again', async () => {
+    const { worker: w, db } = await worker();
+    await w.start(true);
+    await w.login('demo', 'demo-losenord');
+    await w.hub.stop();
+    expect(w.hub.state).toBe('Disconnected');
+    await w.becameVisible();
+    expect(w.hub.state).toBe('Connected');
+    expect((await db.runtime.get('current'))?.hubState).toBe('Connected');
+  });
+});

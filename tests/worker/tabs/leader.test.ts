@@ -1,0 +1,95 @@
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpTransportType } from '@microsoft/signalr';
+import { AuthDb, DexieStateStore } from '../../../worker/auth/user-store.ts';
+import { PortalDb } from '../../../worker/client/db.ts';
+import { noLock, systemClock } from '../../../worker/clock.ts';
+import { loadRuntimeConfig } from '../../../worker/config.ts';
+import { PortalWorker, type PeerMessage } from '../../../worker/portal-worker.ts';
+import { api, login, startTestServer, type TestServer } from '../../server/test-server.ts';
+import { uniqueName, waitForQuery } from '../helpers.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server?.dispose());
+
+/**
+ * The dedicated-worker fallback: one worker per tab over the same two databases, talking over a
+ * (here: in-memory) peer channel. Only the leader holds the hub and sends the outbox.
+ */
+async function twoTabs() {
+  const dataName = uniqueName('portal-data');
+  const authName = uniqueName('portal-auth');
+  const config = await loadRuntimeConfig(server.url);
+  const workers: PortalWorker[] = [];
+  /** Peer deliveries still running, so a test can wait until the leader has acted on them. */
+  const deliveries: Promise<void>[] = [];
+  const make = () => {
+    const db = new PortalDb(dataName);
+    const worker: PortalWorker = new PortalWorker({
+      config,
+      origin: server.url,
+      db,
+      userStore: new DexieStateStore(new AuthDb(authName)),
+      fetch: (input, init) => fetch(input, init),
+      clock: systemClock,
+      withLock: noLock,
+      broadcast: () => undefined,
+      hub: { transport: HttpTransportType.WebSockets },
+      notifyPeers: (message: PeerMessage) => {
+        for (const other of workers) if (other !== worker) deliveries.push(other.onPeerMessage(message));
+      },
+    });
+    workers.push(worker);
+    return { worker, db };
+  };
+  return { leader: make(), follower: make(), delivered: () => Promise.all(deliveries.splice(0)) };
+}
+
+describe('leader election fallback', () => {
+  it('the leader holds the hub for a follower that signs in, sends its outbox and takes its subscriptions', async () => {
+    const { leader, follower, delivered } = await twoTabs();
+    await leader.worker.start(true);
+    await follower.worker.start(false);
+
+    expect(await follower.worker.login('demo', 'demo-losenord')).toEqual({ ok: true });
+    expect(follower.worker.hub.state).toBe('Disconnected');
+    await waitForQuery(
+      () => follower.db.runtime.get('current'),
+      (row) => row?.hubState === 'Connected',
+    );
+    expect(leader.worker.hub.state).toBe('Connected');
+
+    const message = `leader-outbox-${Date.now()}`;
+    const id = await follower.worker.enqueue({ kind: 'log', path: '/createclientlogs', body: { message } });
+    await waitForQuery(
+      () => follower.db.outbox.get(id),
+      (row) => row?.status === 'sent',
+    );
+
+    const profile = (await follower.db.profile.get('current'))!;
+    expect(await follower.worker.subscribe(`Contact:${profile.contactId}`)).toBe(true);
+    // The leader subscribed on the follower's behalf: the follower's Dexie sees the refetch.
+    const name = `Ledare ${Date.now()}`;
+    const { access_token } = await login(server.url, 'demo', 'demo-losenord');
+    await delivered();
+    await api(server.url, '/portal/features/contacts/contactsapplicationfeature-id/update', {
+      token: access_token,
+      body: { name },
+    });
+    await waitForQuery(
+      () => follower.db.profile.get('current'),
+      (row) => row?.username === name,
+    );
+
+    // The leader's tab closes; the follower wins the lock and takes the hub over.
+    await leader.worker.retire();
+    await follower.worker.becomeRunner();
+    expect(follower.worker.hub.state).toBe('Connected');
+    await follower.worker.logout();
+    expect(follower.worker.hub.state).toBe('Disconnected');
+    expect(await follower.db.session.get('current')).toMatchObject({ status: 'anonymous' });
+  });
+});

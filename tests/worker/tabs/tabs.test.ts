@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { TabRegistry } from '../../../worker/tabs/tab-registry.ts';
+import { isNewerBuild, watchBuilds } from '../../../worker/tabs/build-watch.ts';
+
+describe('tab registry', () => {
+  it('unsubscribes an entity only when the last tab that wanted it is gone', async () => {
+    const gone = new Map<string, () => void>();
+    const unsubscribed: string[] = [];
+    const tabs = new TabRegistry(
+      (key) => unsubscribed.push(key),
+      (tabId) => new Promise<void>((resolve) => gone.set(tabId, resolve)),
+    );
+    tabs.add('a');
+    tabs.add('b');
+    tabs.subscribed('a', 'Meeting:1');
+    tabs.subscribed('b', 'Meeting:1');
+    tabs.subscribed('b', 'Meeting:2');
+    expect(tabs.unsubscribed('b', 'Meeting:2')).toBe(true);
+    gone.get('a')!();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(tabs.has('a')).toBe(false);
+    expect(unsubscribed).toEqual(['Meeting:2']);
+    gone.get('b')!();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(unsubscribed).toEqual(['Meeting:2', 'Meeting:1']);
+    expect(tabs.size).toBe(0);
+  });
+});
+
+describe('build watch', () => {
+  it('treats a later build id as newer', () => {
+    expect(isNewerBuild('20261122210000', '20261122200000')).toBe(true);
+    expect(isNewerBuild('20261122200000', '20261122210000')).toBe(false);
+    expect(isNewerBuild('x', 'x')).toBe(false);
+  });
+
+  it('an old worker hears the new build; the new one answers an old announcement', async () => {
+    const channelA = new BroadcastChannel('portal-build-test');
+    const channelB = new BroadcastChannel('portal-build-test');
+    const newer: string[] = [];
+    const heard = new Promise<void>((resolve) =>
+      watchBuilds(channelA, '20260101000000', (id) => {
+        newer.push(id);
+        resolve();
+      }),
+    );
+    watchBuilds(channelB, '20270101000000', () => newer.push('wrong'));
+    await heard;
+    expect(newer).toEqual(['20270101000000']);
+    channelA.close();
+    channelB.close();
+  });
+});

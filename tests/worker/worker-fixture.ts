@@ -1,0 +1,49 @@
+import 'fake-indexeddb/auto';
+import { HttpTransportType } from '@microsoft/signalr';
+import { AuthDb, DexieStateStore } from '../../worker/auth/user-store.ts';
+import type { WorkerBroadcast } from '../../worker/client/api.ts';
+import { PortalDb } from '../../worker/client/db.ts';
+import { systemClock, noLock, type Clock } from '../../worker/clock.ts';
+import { loadRuntimeConfig } from '../../worker/config.ts';
+import { PortalWorker } from '../../worker/portal-worker.ts';
+import type { TestServer } from '../server/test-server.ts';
+import { uniqueName } from './helpers.ts';
+
+export interface WorkerFixture {
+  worker: PortalWorker;
+  db: PortalDb;
+  authDb: AuthDb;
+  broadcasts: WorkerBroadcast[];
+  dispose(): Promise<void>;
+}
+
+/** The real worker core against the real test server, with its own databases. */
+export async function createWorker(
+  server: TestServer,
+  options: { clock?: Clock; transport?: HttpTransportType } = {},
+): Promise<WorkerFixture> {
+  const db = new PortalDb(uniqueName('portal-data'));
+  const authDb = new AuthDb(uniqueName('portal-auth'));
+  const broadcasts: WorkerBroadcast[] = [];
+  const worker = new PortalWorker({
+    config: await loadRuntimeConfig(server.url),
+    origin: server.url,
+    db,
+    userStore: new DexieStateStore(authDb),
+    fetch: (input, init) => fetch(input, init),
+    clock: options.clock ?? systemClock,
+    withLock: noLock,
+    broadcast: (message) => broadcasts.push(message),
+    hub: { transport: options.transport ?? HttpTransportType.WebSockets },
+  });
+  return {
+    worker,
+    db,
+    authDb,
+    broadcasts,
+    async dispose() {
+      await worker.retire();
+      await Promise.all([db.delete(), authDb.delete()]);
+    },
+  };
+}

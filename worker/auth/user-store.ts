@@ -1,0 +1,82 @@
+import Dexie, { type EntityTable } from 'dexie';
+import type { StateStore } from 'oidc-client-ts';
+
+interface StoredItem {
+  key: string;
+  value: string;
+}
+
+/**
+ * The worker's own database: tokens live here and nowhere else (never localStorage, never a database
+ * the UI opens), so a script in the page cannot read them.
+ */
+export class AuthDb extends Dexie {
+  items!: EntityTable<StoredItem, 'key'>;
+
+  constructor(name = 'portal-auth') {
+    super(name);
+    this.version(1).stores({ items: 'key' });
+  }
+}
+
+/** oidc-client-ts's user store, backed by `AuthDb` so every worker of the browser shares one user. */
+export class DexieStateStore implements StateStore {
+  constructor(private readonly db: AuthDb) {}
+
+  async set(key: string, value: string): Promise<void> {
+    await this.db.items.put({ key, value });
+  }
+
+  async get(key: string): Promise<string | null> {
+    return (await this.db.items.get(key))?.value ?? null;
+  }
+
+  async remove(key: string): Promise<string | null> {
+    const value = await this.get(key);
+    await this.db.items.delete(key);
+    return value;
+  }
+
+  async getAllKeys(): Promise<string[]> {
+    return (await this.db.items.toCollection().primaryKeys()) as string[];
+  }
+}
+
+/**
+ * Stores users without their id_token. The id_token is not needed after sign-in (no redirect
+ * sign-out), and oidc-client-ts compares the `auth_time` of a refreshed id_token with the stored one:
+ * the reference server stamps a new `auth_time` on every refresh, so with the old id_token stored
+ * every refresh more than a second after login was rejected as invalid.
+ */
+export class WithoutIdToken implements StateStore {
+  constructor(private readonly inner: StateStore) {}
+
+  async set(key: string, value: string): Promise<void> {
+    await this.inner.set(key, stripIdToken(value));
+  }
+
+  get(key: string): Promise<string | null> {
+    return this.inner.get(key);
+  }
+
+  remove(key: string): Promise<string | null> {
+    return this.inner.remove(key);
+  }
+
+  getAllKeys(): Promise<string[]> {
+    return this.inner.getAllKeys();
+  }
+}
+
+function stripIdToken(value: string): string {
+  try {
+    const user = JSON.parse(value) as Record<string, unknown>;
+    if (user && typeof user === 'object' && 'id_token' in user) {
+      delete user.id_token;
+      return JSON.stringify(user);
+    }
+  } catch {
+    // Not a stored user: keep it as it is.
+  }
+  return value;
+}

@@ -1,0 +1,159 @@
+import * as Comlink from 'comlink';
+import { AuthDb, DexieStateStore } from './auth/user-store.ts';
+import { BROADCAST_CHANNEL, type WorkerApi, type WorkerBroadcast } from './client/api.ts';
+import { BUILD_ID } from './client/build-id.ts';
+import { PortalDb } from './client/db.ts';
+import { delay, noLock, systemClock, type WithLock } from './clock.ts';
+import { loadRuntimeConfig } from './config.ts';
+import { PortalWorker, type PeerMessage } from './portal-worker.ts';
+import { BUILD_CHANNEL, watchBuilds } from './tabs/build-watch.ts';
+import { TabRegistry, tabLockReleased } from './tabs/tab-registry.ts';
+
+/**
+ * Browser glue only: picks shared or dedicated mode, wires BroadcastChannels, Web Locks and
+ * `online` events to the testable core in portal-worker.ts, and exposes the Comlink API.
+ */
+
+interface ConnectEvent extends MessageEvent {
+  readonly ports: readonly MessagePort[];
+}
+interface WorkerScope {
+  location: { origin: string };
+  addEventListener(type: 'connect', listener: (event: ConnectEvent) => void): void;
+  addEventListener(type: 'online' | 'offline', listener: () => void): void;
+}
+
+const scope = globalThis as unknown as WorkerScope;
+// Only a SharedWorkerGlobalScope has `onconnect`; a dedicated worker's global does not.
+const isShared = 'onconnect' in globalThis;
+const HUB_LEADER_LOCK = 'portal-hub-leader';
+const PEER_CHANNEL = 'portal-worker-peers';
+
+const forever = () => new Promise<never>(() => undefined);
+// Web Locks exist only in secure contexts; without them every worker acts alone.
+const hasLocks = typeof navigator.locks?.request === 'function';
+const webLock: WithLock = hasLocks
+  ? <T>(name: string, fn: () => Promise<T>) => navigator.locks.request(name, fn) as Promise<T>
+  : noLock;
+
+const events = new BroadcastChannel(BROADCAST_CHANNEL);
+const broadcast = (message: WorkerBroadcast) => events.postMessage(message);
+
+/** Cookies are not readable in a worker except where the Cookie Store API exists. */
+async function readCookie(name: string): Promise<string | undefined> {
+  const store = (globalThis as { cookieStore?: { get(n: string): Promise<{ value: string } | null> } })
+    .cookieStore;
+  return (await store?.get(name).catch(() => null))?.value;
+}
+
+/** Started offline, the worker waits for the config instead of failing every command for good. */
+async function loadConfigPatiently(origin: string) {
+  for (let wait = 1000; ; wait = Math.min(wait * 2, 30_000)) {
+    try {
+      return await loadRuntimeConfig(origin);
+    } catch (error) {
+      console.warn('config.json not loaded; trying again', error);
+      await delay(systemClock, wait);
+    }
+  }
+}
+
+async function boot(): Promise<PortalWorker> {
+  const origin = scope.location.origin;
+  const config = await loadConfigPatiently(origin);
+  const peers = new BroadcastChannel(PEER_CHANNEL);
+  const worker = new PortalWorker({
+    config,
+    origin,
+    db: new PortalDb(),
+    userStore: new DexieStateStore(new AuthDb()),
+    fetch: (input, init) => fetch(input, init),
+    clock: systemClock,
+    withLock: webLock,
+    broadcast,
+    readCookie,
+    ...(isShared ? {} : { notifyPeers: (message: PeerMessage) => peers.postMessage(message) }),
+  });
+  peers.addEventListener('message', (e: MessageEvent<PeerMessage>) => void worker.onPeerMessage(e.data));
+  scope.addEventListener('online', () => void worker.onOnline(true));
+  scope.addEventListener('offline', () => void worker.onOnline(false));
+  void worker.onOnline(navigator.onLine);
+  watchBuilds(new BroadcastChannel(BUILD_CHANNEL), BUILD_ID, () => {
+    void worker.retire();
+    broadcast({ type: 'reload', reason: 'new-build', buildId: BUILD_ID });
+  });
+
+  if (isShared) {
+    await worker.start(true);
+    return worker;
+  }
+  // Dedicated fallback: the first worker to get the lock holds the hub; the others queue for it and
+  // one of them takes over when the leader's tab closes (its lock is then released).
+  if (!hasLocks) {
+    await worker.start(true);
+    return worker;
+  }
+  const leader = await new Promise<boolean>((resolve) => {
+    void navigator.locks.request(HUB_LEADER_LOCK, { ifAvailable: true }, (lock) => {
+      resolve(lock !== null);
+      return lock ? forever() : undefined;
+    });
+  });
+  await worker.start(leader);
+  if (!leader) {
+    void navigator.locks.request(HUB_LEADER_LOCK, async () => {
+      await worker.becomeRunner();
+      return forever();
+    });
+  }
+  return worker;
+}
+
+const ready = boot();
+ready.catch((error: unknown) => console.error('Data worker failed to start', error));
+
+const tabs = new TabRegistry(
+  (key) => void ready.then((worker) => worker.unsubscribe(key)),
+  // Without Web Locks a closed tab cannot be noticed: its subscriptions stay until the worker ends.
+  hasLocks ? tabLockReleased : () => new Promise<void>(() => undefined),
+);
+
+/** One API object per connected tab, so subscriptions are counted per tab. */
+function apiFor(): WorkerApi {
+  let tabId = '';
+  return {
+    async hello(buildId, id) {
+      tabId = id;
+      tabs.add(id);
+      return { buildId: BUILD_ID, ok: buildId === BUILD_ID };
+    },
+    login: async (username, password) => (await ready).login(username, password),
+    logout: async (reason) => (await ready).logout(reason),
+    becameVisible: async () => {
+      await (await ready).becameVisible();
+    },
+    clearThreadCache: async () => (await ready).clearCache('threads'),
+    clearMyPagesCache: async () => (await ready).clearCache('mypages'),
+    reportError: async (report) => (await ready).reportError(report),
+    enqueue: async (write) => (await ready).enqueue(write),
+    flushOutbox: async () => (await ready).flushOutbox(),
+    async subscribe(key, mode) {
+      tabs.subscribed(tabId, key);
+      return (await ready).subscribe(key, mode);
+    },
+    async unsubscribe(key) {
+      // The hub drops the entity only when no other tab still wants it.
+      if (!tabs.has(tabId)) return (await ready).unsubscribe(key);
+      tabs.unsubscribed(tabId, key);
+    },
+  };
+}
+
+if (isShared) {
+  scope.addEventListener('connect', (event) => {
+    const port = event.ports[0];
+    if (port) Comlink.expose(apiFor(), port);
+  });
+} else {
+  Comlink.expose(apiFor());
+}

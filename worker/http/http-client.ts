@@ -1,0 +1,150 @@
+import { VARIANT_HEADER, type AppVariant } from '../../contract/variant.ts';
+import { HttpError, UNKNOWN_ERROR } from './http-error.ts';
+
+export type Params = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  params?: Params;
+  /** SPEC §6: public calls (registration, username check) carry no user token. */
+  public?: boolean;
+  headers?: Record<string, string>;
+  /** false for calls whose failure must not be reported again (the client log's own POST). */
+  report?: boolean;
+}
+
+export interface HttpDeps {
+  apiUrl: string;
+  variant: AppVariant;
+  fetch: typeof fetch;
+  /** The current access token, or null when signed out. */
+  accessToken(): Promise<string | null>;
+  /** The origin the app is served from: only same-origin calls get the anti-forgery header. */
+  origin: string;
+  readCookie?(name: string): Promise<string | undefined>;
+  /** Every failure goes here before it is rethrown (the client log of SPEC §8). */
+  reportError?(error: HttpError): void;
+}
+
+type Body = { kind: 'json'; value: unknown } | { kind: 'form'; value: FormData } | null;
+type ResponseKind = 'json' | 'text' | 'blob';
+
+const XSRF_COOKIE = 'XSRF-TOKEN';
+const XSRF_HEADER = 'X-XSRF-TOKEN';
+
+/**
+ * The one HTTP helper of SPEC §7: variant header on every call, bearer unless public, JSON writes,
+ * anti-forgery header on same-origin writes, failures reported and rethrown as `HttpError`.
+ * Paths are relative to the API base unless they are absolute URLs.
+ */
+export class HttpClient {
+  constructor(private readonly deps: HttpDeps) {}
+
+  get<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    return this.send<T>('GET', path, null, 'json', options);
+  }
+
+  getText(path: string, options: RequestOptions = {}): Promise<string> {
+    return this.send<string>('GET', path, null, 'text', options);
+  }
+
+  getBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+    return this.send<Blob>('GET', path, null, 'blob', options);
+  }
+
+  post<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+    return this.send<T>('POST', path, { kind: 'json', value: body }, 'json', options);
+  }
+
+  put<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+    return this.send<T>('PUT', path, { kind: 'json', value: body }, 'json', options);
+  }
+
+  delete<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    return this.send<T>('DELETE', path, null, 'json', options);
+  }
+
+  postMultipart<T>(path: string, form: FormData, options: RequestOptions = {}): Promise<T> {
+    return this.send<T>('POST', path, { kind: 'form', value: form }, 'json', options);
+  }
+
+  /** A file download answered to a POST (SPEC §7 helper). */
+  postDownload(path: string, body: unknown, options: RequestOptions = {}): Promise<Blob> {
+    return this.send<Blob>('POST', path, { kind: 'json', value: body }, 'blob', options);
+  }
+
+  resolve(path: string, params?: Params): string {
+    const url = new URL(/^https?:/.test(path) ? path : `${this.deps.apiUrl}${path}`);
+    for (const [key, value] of Object.entries(params ?? {})) {
+      if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+    }
+    return url.toString();
+  }
+
+  private async send<T>(
+    method: string,
+    path: string,
+    body: Body,
+    responseKind: ResponseKind,
+    options: RequestOptions,
+  ): Promise<T> {
+    const url = this.resolve(path, options.params);
+    try {
+      const headers = await this.headers(method, url, body, options);
+      let response: Response;
+      try {
+        response = await this.deps.fetch(url, {
+          method,
+          headers,
+          body: body === null ? undefined : body.kind === 'json' ? JSON.stringify(body.value) : body.value,
+        });
+      } catch {
+        throw new HttpError(0, UNKNOWN_ERROR, method, url);
+      }
+      if (!response.ok) {
+        const text = await response.text().catch(() => '');
+        throw new HttpError(response.status, errorMessage(response, text), method, url, parse(text));
+      }
+      return (await read(response, responseKind)) as T;
+    } catch (error) {
+      const failure = error instanceof HttpError ? error : new HttpError(0, String(error), method, url, null);
+      if (options.report !== false) this.deps.reportError?.(failure);
+      throw failure;
+    }
+  }
+
+  private async headers(method: string, url: string, body: Body, options: RequestOptions) {
+    const headers: Record<string, string> = { [VARIANT_HEADER]: this.deps.variant, ...options.headers };
+    if (!options.public) {
+      const token = await this.deps.accessToken();
+      if (token) headers.Authorization = `Bearer ${token}`;
+    }
+    // FormData sets its own multipart boundary; only JSON bodies name their type.
+    if (body?.kind === 'json') headers['Content-Type'] = 'application/json';
+    if (method !== 'GET' && new URL(url).origin === this.deps.origin) {
+      const xsrf = await this.deps.readCookie?.(XSRF_COOKIE);
+      if (xsrf) headers[XSRF_HEADER] = xsrf;
+    }
+    return headers;
+  }
+}
+
+function parse(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function errorMessage(response: Response, text: string): string {
+  const body = parse(text) as { message?: unknown } | null;
+  const detail = typeof body?.message === 'string' ? body.message : response.statusText;
+  return `${response.status} ${detail}`.trim();
+}
+
+async function read(response: Response, kind: ResponseKind): Promise<unknown> {
+  if (kind === 'blob') return response.blob();
+  const text = await response.text();
+  return kind === 'text' ? text : parse(text);
+}

@@ -1,0 +1,32 @@
+import { HUB_EVENTS } from '../../contract/hub.ts';
+import type { Clock } from '../clock.ts';
+
+/** SPEC §7: refetches caused by these events run at most this often per entity. */
+export const EVENT_THROTTLE_MS: Readonly<Record<string, number>> = {
+  [HUB_EVENTS.messageCreated]: 250,
+  [HUB_EVENTS.conversationUpdated]: 1000,
+};
+
+/**
+ * Leading and trailing throttle per key: the first event runs at once, a burst inside the window
+ * collapses into one more run at its end, so the last change is never missed.
+ */
+export function keyedThrottle(clock: Clock, ms: number, run: (key: string) => void): (key: string) => void {
+  const lastRun = new Map<string, number>();
+  const trailing = new Map<string, unknown>();
+  const fire = (key: string) => {
+    trailing.delete(key);
+    lastRun.set(key, clock.now());
+    run(key);
+  };
+  return (key) => {
+    if (trailing.has(key)) return;
+    const since = clock.now() - (lastRun.get(key) ?? -Infinity);
+    if (since >= ms) fire(key);
+    else
+      trailing.set(
+        key,
+        clock.setTimeout(() => fire(key), ms - since),
+      );
+  };
+}

@@ -1,0 +1,16 @@
+export const BACKOFF_BASE_MS = 1000;
+export const BACKOFF_MAX_MS = 60_000;
+
+/**
+ * Wait before retry number `attempts` (1 s, 2 s, 4 s ... at most 60 s) plus up to 20 % jitter, so that
+ * many clients coming back online do not retry in step.
+ */
+export function backoffMs(attempts: number, random: () => number = Math.random): number {
+  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
+  return base + Math.floor(base * 0.2 * random());
+}
+
+/** SPEC-free HTTP sense: a 4xx is the client's fault and will not change on retry, except these. */
+export function isFinalStatus(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 408 && status !== 429;
+}

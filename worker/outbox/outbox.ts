@@ -1,0 +1,174 @@
+import type { OutboxWriteRequest } from '../client/api.ts';
+import type { OutboxRow, PortalDb } from '../client/db.ts';
+import type { Clock } from '../clock.ts';
+import { isHttpError } from '../http/http-error.ts';
+import { backoffMs, isFinalStatus } from './backoff.ts';
+
+export interface OutboxDeps {
+  db: PortalDb;
+  clock: Clock;
+  /** Makes the call for one row, sending `row.clientId` as the Idempotency-Key; throws HttpError. */
+  send(row: OutboxRow): Promise<unknown>;
+  /** Called after a 401: true when a fresh token is available and the row may be sent again. */
+  refreshToken(): Promise<boolean>;
+  random?: () => number;
+}
+
+/** Sent rows are kept a day so the UI can show 'Skickat'; older ones are pruned at start. */
+const KEEP_SENT_MS = 24 * 3600_000;
+const NEVER = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The outbox of ARCHITECTURE.md: writes are rows in IndexedDB first (they survive a closed app),
+ * sent in createdAt order one at a time per orderKey, retried with backoff, never duplicated on the
+ * server thanks to the Idempotency-Key.
+ */
+export class Outbox {
+  private readonly lanes = new Map<string, Promise<void>>();
+  private timer: unknown = null;
+  private stopped = true;
+  private lastCreatedAt = 0;
+
+  constructor(private readonly deps: OutboxDeps) {}
+
+  async enqueue(write: OutboxWriteRequest): Promise<string> {
+    const now = this.deps.clock.now();
+    // Strictly increasing, so two writes of the same millisecond keep the order they were made in.
+    const createdAt = Math.max(now, this.lastCreatedAt + 1);
+    this.lastCreatedAt = createdAt;
+    const row: OutboxRow = {
+      clientId: crypto.randomUUID(),
+      kind: write.kind,
+      path: write.path,
+      body: write.body,
+      orderKey: write.orderKey ?? write.kind,
+      status: 'queued',
+      attempts: 0,
+      createdAt,
+      nextAttemptAt: now,
+    };
+    await this.deps.db.outbox.add(row);
+    if (!this.stopped) void this.pump();
+    return row.clientId;
+  }
+
+  /** Resumes after a restart: a row left 'sending' by a dead worker is sent again (same key). */
+  async start(): Promise<void> {
+    this.stopped = false;
+    const { outbox } = this.deps.db;
+    await outbox.where('status').equals('sending').modify({ status: 'queued' });
+    const cutoff = this.deps.clock.now() - KEEP_SENT_MS;
+    await outbox
+      .where('status')
+      .equals('sent')
+      .filter((r) => r.createdAt < cutoff)
+      .delete();
+    await this.pump();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== null) this.deps.clock.clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Retries every waiting row now (network back, the user tapped 'try again'), then waits for them. */
+  async flush(): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.deps.db.outbox
+      .where('status')
+      .equals('failed')
+      .filter((r) => !r.final)
+      .modify({ nextAttemptAt: now });
+    await this.pump();
+  }
+
+  /** Starts every lane whose head is due, waits for them, and sets a timer for the next due row. */
+  async pump(): Promise<void> {
+    if (this.stopped) return;
+    const pending = await this.pendingRows();
+    const now = this.deps.clock.now();
+    const heads = new Map<string, OutboxRow>();
+    for (const row of pending) if (!heads.has(row.orderKey)) heads.set(row.orderKey, row);
+    let nextDue = NEVER;
+    const running: Promise<void>[] = [];
+    for (const [orderKey, head] of heads) {
+      const lane = this.lanes.get(orderKey);
+      if (lane) running.push(lane);
+      else if (head.nextAttemptAt <= now) running.push(this.runLane(orderKey));
+      else nextDue = Math.min(nextDue, head.nextAttemptAt);
+    }
+    this.schedule(nextDue);
+    await Promise.all(running);
+  }
+
+  private runLane(orderKey: string): Promise<void> {
+    const lane = (async () => {
+      try {
+        for (;;) {
+          const head = (await this.pendingRows()).find((r) => r.orderKey === orderKey);
+          if (!head || head.nextAttemptAt > this.deps.clock.now() || this.stopped) break;
+          await this.sendRow(head);
+        }
+      } finally {
+        this.lanes.delete(orderKey);
+      }
+      // The lane may have stopped on a backoff: make sure a timer covers it.
+      await this.pump();
+    })();
+    this.lanes.set(orderKey, lane);
+    return lane;
+  }
+
+  private async sendRow(row: OutboxRow): Promise<void> {
+    const { outbox } = this.deps.db;
+    const attempts = row.attempts + 1;
+    await outbox.update(row.clientId, { status: 'sending', attempts });
+    let refreshed = false;
+    for (;;) {
+      try {
+        const response = await this.deps.send(row);
+        await outbox.update(row.clientId, { status: 'sent', response, lastError: undefined });
+        return;
+      } catch (error) {
+        const status = isHttpError(error) ? error.status : 0;
+        if (status === 401 && !refreshed) {
+          refreshed = true;
+          if (await this.deps.refreshToken()) continue;
+        }
+        const final = isFinalStatus(status);
+        await outbox.update(row.clientId, {
+          status: 'failed',
+          final,
+          lastStatus: status,
+          lastError: error instanceof Error ? error.message : String(error),
+          nextAttemptAt: final ? NEVER : this.deps.clock.now() + backoffMs(attempts, this.deps.random),
+        });
+        return;
+      }
+    }
+  }
+
+  /** Rows still to be sent, oldest first; final failures no longer hold up their lane. */
+  private async pendingRows(): Promise<OutboxRow[]> {
+    const rows = await this.deps.db.outbox
+      .where('status')
+      .anyOf('queued', 'sending', 'failed')
+      .filter((r) => !r.final)
+      .toArray();
+    return rows.sort((a, b) => a.createdAt - b.createdAt || a.clientId.localeCompare(b.clientId));
+  }
+
+  private schedule(at: number): void {
+    if (this.timer !== null) this.deps.clock.clearTimeout(this.timer);
+    this.timer = null;
+    if (at === NEVER || this.stopped) return;
+    this.timer = this.deps.clock.setTimeout(
+      () => {
+        this.timer = null;
+        void this.pump();
+      },
+      Math.max(0, at - this.deps.clock.now()),
+    );
+  }
+}

@@ -1,0 +1,353 @@
+import type { StateStore } from 'oidc-client-ts';
+import type { RuntimeConfig } from '../contract/config.ts';
+import { HUB_EVENTS, entityKey } from '../contract/hub.ts';
+import { AuthSession } from './auth/auth-session.ts';
+import type {
+  ClientErrorReport,
+  LoginResult,
+  OutboxWriteRequest,
+  SignOutReason,
+  WorkerBroadcast,
+} from './client/api.ts';
+import type { PortalDb } from './client/db.ts';
+import { ClientLog } from './client-log.ts';
+import type { Clock, WithLock } from './clock.ts';
+import { HttpClient } from './http/http-client.ts';
+import { isHttpError } from './http/http-error.ts';
+import { HubClient, type HubDeps } from './hub/hub-client.ts';
+import { Outbox } from './outbox/outbox.ts';
+import { refreshNotificationCount } from './sync/notification-count.ts';
+import { loadProfile } from './sync/profile.ts';
+import { updateRuntime, writeSession } from './sync/runtime.ts';
+
+/** Messages between the data workers of one browser (dedicated-worker fallback: one per tab). */
+export type PeerMessage =
+  | { type: 'signed-in' }
+  | { type: 'signed-out' }
+  | { type: 'outbox' }
+  | { type: 'subscribe'; entityKey: string; mode: SubscribeMode }
+  | { type: 'unsubscribe'; entityKey: string }
+  /** A new leader took the hub: the others send their tab's subscriptions again. */
+  | { type: 'leader' };
+
+export type SubscribeMode = 'default' | 'group';
+
+export type HubEventHandler = (data: unknown, entityKey: string) => void | Promise<void>;
+
+export interface PortalWorkerDeps {
+  config: RuntimeConfig;
+  origin: string;
+  db: PortalDb;
+  userStore: StateStore;
+  fetch: typeof fetch;
+  clock: Clock;
+  withLock: WithLock;
+  broadcast(message: WorkerBroadcast): void;
+  notifyPeers?(message: PeerMessage): void;
+  readCookie?(name: string): Promise<string | undefined>;
+  hub?: Pick<HubDeps, 'transport' | 'logLevel'>;
+  random?: () => number;
+}
+
+/** After a refresh the server could not be asked about, try again this soon. */
+const REFRESH_RETRY_MS = 30_000;
+
+/**
+ * The data worker's core, free of browser-only globals: every dependency is injected, so tests run
+ * it in Node against the real server. The *runner* is the one worker that holds the hub connection
+ * and the timers (the SharedWorker, or the elected leader among dedicated workers).
+ */
+export class PortalWorker {
+  readonly auth: AuthSession;
+  readonly http: HttpClient;
+  readonly clientLog: ClientLog;
+  readonly hub: HubClient;
+  readonly outbox: Outbox;
+  private authenticated = false;
+  private runner = false;
+  private readonly handlers = new Map<string, HubEventHandler[]>();
+  /** What this worker's tabs asked for, so a new leader can be told again. */
+  private readonly ownSubscriptions = new Map<string, SubscribeMode>();
+
+  constructor(private readonly deps: PortalWorkerDeps) {
+    const { config, clock } = deps;
+    this.auth = new AuthSession({
+      config,
+      origin: deps.origin,
+      userStore: deps.userStore,
+      clock,
+      withLock: deps.withLock,
+    });
+    this.clientLog = new ClientLog({
+      clock,
+      variant: config.variant,
+      isAuthenticated: () => this.authenticated,
+      send: (entry) => this.http.post('/createclientlogs', entry, { report: false }),
+    });
+    this.http = new HttpClient({
+      apiUrl: config.apiUrl,
+      variant: config.variant,
+      fetch: deps.fetch,
+      origin: deps.origin,
+      accessToken: () => this.auth.accessToken(),
+      ...(deps.readCookie ? { readCookie: deps.readCookie } : {}),
+      reportError: (error) =>
+        this.clientLog.report({
+          message: error.message,
+          stack: error.stack ?? null,
+          url: error.url,
+          status: error.status,
+        }),
+    });
+    this.hub = new HubClient({
+      signalHubUrl: config.signalHubUrl,
+      clock,
+      accessToken: () => this.auth.accessToken(),
+      onState: (hubState) =>
+        void updateRuntime(deps.db, { hubState }).catch((error: unknown) =>
+          console.warn('Hub state not written', error),
+        ),
+      onEvent: (name, data, key) => void this.route(name, data, key),
+      onError: (message) => deps.broadcast({ type: 'hub-error', message }),
+      onUnauthorized: () => void this.tokenRefused(),
+      ...deps.hub,
+    });
+    this.outbox = new Outbox({
+      db: deps.db,
+      clock,
+      ...(deps.random ? { random: deps.random } : {}),
+      send: (row) => this.http.post(row.path, row.body, { headers: { 'Idempotency-Key': row.clientId } }),
+      refreshToken: async () => (await this.auth.refresh()) === 'refreshed',
+    });
+    this.on(HUB_EVENTS.notificationCreated, () => this.refreshNotifications());
+    this.on(HUB_EVENTS.contactUpdated, async () => void (await this.refreshProfile()));
+  }
+
+  get isRunner(): boolean {
+    return this.runner;
+  }
+
+  /** Sync modules register here for the hub events they turn into refetches. */
+  on(eventName: string, handler: HubEventHandler): void {
+    this.handlers.set(eventName, [...(this.handlers.get(eventName) ?? []), handler]);
+  }
+
+  /** Worker start: SPEC §4 startup (the runner refreshes first; others only check). */
+  async start(runner: boolean): Promise<void> {
+    this.runner = runner;
+    if (runner) await this.outbox.start();
+    await this.authCheck(runner);
+  }
+
+  /** Dedicated-worker fallback: this worker won the `portal-hub-leader` lock. */
+  async becomeRunner(): Promise<void> {
+    if (this.runner) return;
+    this.runner = true;
+    this.deps.notifyPeers?.({ type: 'leader' });
+    await this.outbox.start();
+    await this.authCheck(false);
+    for (const [key, mode] of this.ownSubscriptions) void this.hub.subscribe(key, mode);
+  }
+
+  /**
+   * SubscribeToEntity for a tab. A worker without the hub (fallback, not leader) passes the request to
+   * the leader and answers true: the leader retries, and re-subscribes after each reconnect.
+   */
+  async subscribe(key: string, mode: SubscribeMode = 'default'): Promise<boolean> {
+    this.ownSubscriptions.set(key, mode);
+    if (this.runner) return this.hub.subscribe(key, mode);
+    this.deps.notifyPeers?.({ type: 'subscribe', entityKey: key, mode });
+    return true;
+  }
+
+  async unsubscribe(key: string): Promise<void> {
+    this.ownSubscriptions.delete(key);
+    if (this.runner) await this.hub.unsubscribe(key);
+    else this.deps.notifyPeers?.({ type: 'unsubscribe', entityKey: key });
+  }
+
+  async login(username: string, password: string | null): Promise<LoginResult> {
+    const previous = (await this.auth.manager.getUser())?.profile.sub;
+    const result = await this.auth.login(username, password);
+    if (!result.ok) return result;
+    // Someone else signed in over a session: nothing of the previous user may stay visible.
+    if (previous && previous !== (await this.auth.manager.getUser())?.profile.sub) {
+      await this.clearUserData();
+    }
+    this.authenticated = true;
+    await writeSession(this.deps.db, 'authenticated', undefined, this.deps.clock.now());
+    await this.afterSignIn();
+    this.deps.notifyPeers?.({ type: 'signed-in' });
+    return result;
+  }
+
+  async logout(reason: SignOutReason = 'user'): Promise<void> {
+    await this.auth.signOut();
+    await this.signedOut(reason);
+  }
+
+  async becameVisible(): Promise<void> {
+    await this.authCheck(false);
+  }
+
+  reportError(report: ClientErrorReport): void {
+    this.clientLog.report(report);
+  }
+
+  async enqueue(write: OutboxWriteRequest): Promise<string> {
+    const clientId = await this.outbox.enqueue(write);
+    if (!this.runner) this.deps.notifyPeers?.({ type: 'outbox' });
+    return clientId;
+  }
+
+  async flushOutbox(): Promise<void> {
+    if (this.runner) await this.outbox.flush();
+    else this.deps.notifyPeers?.({ type: 'outbox' });
+  }
+
+  async clearCache(key: 'threads' | 'mypages'): Promise<void> {
+    await this.deps.db.caches.delete(key);
+  }
+
+  /** Another data worker of this browser signed in or out, or queued a write. */
+  async onPeerMessage(message: PeerMessage): Promise<void> {
+    switch (message.type) {
+      case 'signed-in':
+        await this.authCheck(false);
+        break;
+      case 'signed-out':
+        await this.stopSession();
+        break;
+      case 'leader':
+        for (const [key, mode] of this.ownSubscriptions) {
+          this.deps.notifyPeers?.({ type: 'subscribe', entityKey: key, mode });
+        }
+        break;
+      default:
+        if (!this.runner) break;
+        if (message.type === 'outbox') await this.outbox.pump();
+        else if (message.type === 'subscribe') await this.hub.subscribe(message.entityKey, message.mode);
+        else await this.hub.unsubscribe(message.entityKey);
+    }
+  }
+
+  /** The network is back: retry writes and the session at once instead of waiting for backoff. */
+  async onOnline(online: boolean): Promise<void> {
+    await updateRuntime(this.deps.db, { online });
+    if (!online || !this.runner) return;
+    await this.outbox.flush();
+    if (!this.authenticated) await this.authCheck(false);
+  }
+
+  /** A newer build runs: this (old) worker gives the connection up. */
+  async retire(): Promise<void> {
+    this.runner = false;
+    this.auth.stopRefresh();
+    this.outbox.stop();
+    this.clientLog.stop();
+    await this.hub.stop();
+  }
+
+  /**
+   * SPEC §4 authentication check. `refreshFirst` is the startup order (refresh, then the token);
+   * otherwise a valid token is enough and a refresh the fallback.
+   */
+  async authCheck(refreshFirst: boolean): Promise<boolean> {
+    const outcome = refreshFirst ? await this.auth.refresh() : null;
+    const ok = outcome === 'refreshed' || (await this.auth.check());
+    if (ok) {
+      this.authenticated = true;
+      await writeSession(this.deps.db, 'authenticated', undefined, this.deps.clock.now());
+      await this.afterSignIn();
+      return true;
+    }
+    // No valid token and no refresh: signed out, unless the server was merely unreachable.
+    const user = await this.auth.manager.getUser();
+    if (!user?.refresh_token) await this.signedOut(this.authenticated ? 'session_expired' : undefined);
+    return false;
+  }
+
+  private async afterSignIn(): Promise<void> {
+    const profile = await this.refreshProfile();
+    if (!profile || !this.runner) return;
+    await this.scheduleRefresh();
+    await this.hub.start();
+    void this.hub.subscribe(entityKey('Contact', profile.contactId));
+    await this.refreshNotifications();
+  }
+
+  /** SPEC §8: a 401 on the profile means the session is over; other failures are only logged. */
+  private async refreshProfile() {
+    try {
+      return await loadProfile(this.http, this.deps.db, this.deps.config);
+    } catch (error) {
+      if (isHttpError(error) && error.status === 401) await this.logout('session_expired');
+      return null;
+    }
+  }
+
+  private async refreshNotifications(): Promise<void> {
+    await refreshNotificationCount(this.http, this.deps.db).catch((error: unknown) =>
+      this.clientLog.report({ message: `Notification count: ${String(error)}` }),
+    );
+  }
+
+  private async scheduleRefresh(): Promise<void> {
+    await this.auth.scheduleRefresh(() => void this.refreshDue());
+  }
+
+  private async refreshDue(): Promise<void> {
+    const token = (await this.auth.manager.getUser())?.access_token;
+    const outcome = await this.auth.refresh(token);
+    if (outcome === 'refreshed') return this.scheduleRefresh();
+    if (outcome === 'unreachable') {
+      this.deps.clock.setTimeout(() => void this.refreshDue(), REFRESH_RETRY_MS);
+      return;
+    }
+    if (!(await this.auth.validUser())) await this.signedOut('session_expired');
+  }
+
+  /** The hub refused our token although it looked valid (revoked elsewhere): refresh or sign out. */
+  private async tokenRefused(): Promise<void> {
+    const token = (await this.auth.manager.getUser())?.access_token;
+    const outcome = await this.auth.refresh(token);
+    if (outcome === 'rejected' || outcome === 'no-refresh-token') await this.signedOut('session_expired');
+  }
+
+  private async route(eventName: string, data: unknown, key: string): Promise<void> {
+    for (const handler of this.handlers.get(eventName) ?? []) {
+      try {
+        await handler(data, key);
+      } catch (error) {
+        this.clientLog.report({ message: `Hub event ${eventName}: ${String(error)}` });
+      }
+    }
+  }
+
+  /** Local end of a session: no hub, no timers, no data of the user left for the next one. */
+  private async signedOut(reason: SignOutReason | undefined): Promise<void> {
+    const wasAuthenticated = this.authenticated;
+    await this.stopSession();
+    const { db } = this.deps;
+    await this.clearUserData();
+    await writeSession(db, 'anonymous', reason, this.deps.clock.now());
+    if (reason && (wasAuthenticated || reason === 'user')) {
+      this.deps.broadcast({ type: 'signed-out', reason });
+      this.deps.notifyPeers?.({ type: 'signed-out' });
+    }
+  }
+
+  private async clearUserData(): Promise<void> {
+    const { db } = this.deps;
+    await db.transaction('rw', [db.profile, db.caches, db.outbox], async () => {
+      await Promise.all([db.profile.clear(), db.caches.clear(), db.outbox.clear()]);
+    });
+    await updateRuntime(db, { notificationCount: 0 });
+  }
+
+  private async stopSession(): Promise<void> {
+    this.authenticated = false;
+    this.auth.stopRefresh();
+    await this.hub.stop();
+  }
+}

@@ -1,0 +1,25 @@
+import type { PortalDb } from '../client/db.ts';
+import type { HttpClient } from '../http/http-client.ts';
+import { isHttpError } from '../http/http-error.ts';
+import { updateRuntime } from './runtime.ts';
+
+interface CountItem {
+  count?: number;
+}
+
+/**
+ * SPEC §7: GET {api}/api/notifications/count, the counts of its items summed, into the runtime row
+ * (the header dot). A 404 means the server does not offer notifications yet: the count stays.
+ */
+export async function refreshNotificationCount(http: HttpClient, db: PortalDb): Promise<void> {
+  let body: CountItem[] | { value?: CountItem[] };
+  try {
+    body = await http.get('/api/notifications/count', { report: false });
+  } catch (error) {
+    if (isHttpError(error) && error.status === 404) return;
+    throw error;
+  }
+  const items = Array.isArray(body) ? body : (body?.value ?? []);
+  const notificationCount = items.reduce((sum, item) => sum + (Number(item.count) || 0), 0);
+  await updateRuntime(db, { notificationCount });
+}

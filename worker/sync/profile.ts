@@ -1,0 +1,25 @@
+import type { RuntimeConfig } from '../../contract/config.ts';
+import type { ContactDetailResponse } from '../../contract/profile.ts';
+import type { PortalDb, ProfileRow } from '../client/db.ts';
+import type { HttpClient } from '../http/http-client.ts';
+
+export const profilePath = (config: Pick<RuntimeConfig, 'contactsFeatureId'>) =>
+  `/features/contacts/${config.contactsFeatureId}/detail`;
+
+/** SPEC §3 User info from GET {api}/features/contacts/{featureId}/detail, written for the UI. */
+export async function loadProfile(
+  http: HttpClient,
+  db: PortalDb,
+  config: Pick<RuntimeConfig, 'contactsFeatureId'>,
+): Promise<ProfileRow> {
+  const { info } = await http.get<ContactDetailResponse>(profilePath(config));
+  const row: ProfileRow = {
+    id: 'current',
+    username: info.contact.name,
+    contactId: info.contact.id,
+    properties: info.contact.properties ?? {},
+    createdAt: info.contact.createdDate,
+  };
+  await db.profile.put(row);
+  return row;
+}

@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import wyw from '@wyw-in-js/vite';
+import { serviceWorkerPlugin } from './sw/vite-plugin-service-worker.ts';
 
 /** One id per build, compiled into both the UI and the worker for the build-id handshake. */
 const BUILD_ID = process.env.BUILD_ID ?? new Date().toISOString().replace(/\D/g, '').slice(0, 14);
@@ -13,6 +14,8 @@ export default defineConfig({
       include: ['src/**/*.{ts,tsx}'],
       babelOptions: { presets: ['@babel/preset-typescript', '@babel/preset-react'] },
     }),
+    // dist/sw.js with the precache list of the finished dist/ (runs after the app is written).
+    serviceWorkerPlugin({ entry: 'sw/service-worker.ts' }),
   ],
   build: { outDir: 'dist', sourcemap: true, emptyOutDir: true },
   worker: { format: 'es' },

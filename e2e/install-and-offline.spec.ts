@@ -1,0 +1,202 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+// The PWA layer (src/pwa, sw/): the service worker registers in production only, the installed app
+// opens offline, and mobile users are offered installation. Asserts only what survives changes to
+// the shell: the title, the rendered root and the footer's way back to the organisation.
+
+const ANDROID_UA =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
+
+/** startPwa() reads this once: no 30 s wait in a test. */
+async function shortenRegistrationDelay(page: Page) {
+  await page.addInitScript(() => {
+    window.__PWA_TEST_DELAY_MS__ = 0;
+  });
+}
+
+/** The e2e server is not in production; this page believes it is. */
+async function pretendProduction(page: Page) {
+  await page.route('**/config.json', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...(await response.json()), production: true } });
+  });
+}
+
+async function expectAppShell(page: Page) {
+  await expect(page).toHaveTitle('Stödlinjen');
+  await expect(page.locator('#root > *').first()).toBeAttached();
+  await expect(page.getByText('Gå tillbaka till', { exact: false }).first()).toBeVisible();
+}
+
+async function registrations(page: Page) {
+  return page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length);
+}
+
+// A reload can leave a config route answering when the test ends: let it finish first.
+test.afterEach(async ({ page }) => {
+  await page.unrouteAll({ behavior: 'wait' });
+});
+
+test('outside production no service worker is registered', async ({ page }) => {
+  await shortenRegistrationDelay(page);
+  await page.goto('/');
+  await expectAppShell(page);
+  await page.waitForTimeout(1_000);
+  expect(await registrations(page)).toBe(0);
+});
+
+test('in production the app registers its service worker and then opens offline', async ({
+  page,
+  context,
+}) => {
+  await shortenRegistrationDelay(page);
+  await pretendProduction(page);
+  await page.goto('/');
+  await expectAppShell(page);
+
+  const scriptURL = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL);
+  expect(new URL(scriptURL ?? '').pathname).toBe('/sw.js');
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+  await context.setOffline(true);
+  const reloaded = await page.reload();
+  expect(reloaded?.fromServiceWorker()).toBe(true);
+  await expectAppShell(page);
+
+  // Any client route is the app shell too.
+  const deepLink = await page.goto('/tillfalle/3');
+  expect(deepLink?.fromServiceWorker()).toBe(true);
+  await expect(page).toHaveTitle('Stödlinjen');
+  await expect(page.locator('#root > *').first()).toBeAttached();
+  await context.setOffline(false);
+});
+
+/** Serves a changed dist/sw.js while `run` runs: the browser fetches the script for an update check
+ * itself, past any Playwright route, so only a changed file on the server is a new version. */
+async function withNewVersionOnServer(run: () => Promise<void>) {
+  const serviceWorkerFile = fileURLToPath(new URL('../dist/sw.js', import.meta.url));
+  const original = await readFile(serviceWorkerFile, 'utf8');
+  const changed = `${original}\n// next version\n`;
+  try {
+    await writeFile(serviceWorkerFile, changed);
+    await run();
+  } finally {
+    // A build that ran meanwhile wrote a newer sw.js: that one stays.
+    if ((await readFile(serviceWorkerFile, 'utf8')) === changed) await writeFile(serviceWorkerFile, original);
+  }
+}
+
+async function openInstalledApp(page: Page) {
+  await shortenRegistrationDelay(page);
+  await pretendProduction(page);
+  await page.goto('/');
+  await expectAppShell(page);
+  await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await page.evaluate(() => Object.assign(window, { beforeUpdate: true }));
+}
+
+/** Becoming visible is one of the two update triggers (the other is the 60 s interval). */
+async function checkForUpdate(page: Page) {
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+}
+
+const stillTheOldPage = (page: Page) => page.evaluate(() => 'beforeUpdate' in window);
+
+test('a new version found by the update check reloads the page', async ({ page }) => {
+  await openInstalledApp(page);
+  await withNewVersionOnServer(async () => {
+    const reloaded = page.waitForEvent('load');
+    await checkForUpdate(page);
+    await reloaded;
+  });
+  expect(await stillTheOldPage(page)).toBe(false);
+  await expectAppShell(page);
+});
+
+test('with form data typed, the new version waits for the next navigation', async ({ page }) => {
+  await openInstalledApp(page);
+  await page.evaluate(() =>
+    document.body.append(Object.assign(document.createElement('input'), { id: 'typed' })),
+  );
+  await page.locator('#typed').fill('Hej');
+  await withNewVersionOnServer(async () => {
+    await checkForUpdate(page);
+    await page.waitForFunction(
+      async () => (await navigator.serviceWorker.getRegistration())?.waiting != null,
+    );
+  });
+  await page.waitForTimeout(500);
+  expect(await stillTheOldPage(page)).toBe(true);
+
+  // The app learns of the waiting version a moment after the browser does: navigate until it reloads.
+  await expect
+    .poll(
+      async () => {
+        if (!(await stillTheOldPage(page).catch(() => true))) return 'reloaded';
+        await page.evaluate(() => history.pushState(null, '', '/mina-sidor')).catch(() => undefined);
+        return 'old page';
+      },
+      { timeout: 15_000 },
+    )
+    .toBe('reloaded');
+  await expectAppShell(page);
+});
+
+test.describe('on a mobile phone', () => {
+  test.use({ userAgent: ANDROID_UA, viewport: { width: 390, height: 844 }, isMobile: true });
+
+  async function offerInstallation(page: Page) {
+    await page.evaluate(() => {
+      const offer = Object.assign(new Event('beforeinstallprompt', { cancelable: true }), {
+        prompt: async () => {
+          (window as unknown as { prompted: boolean }).prompted = true;
+          return { outcome: 'accepted' };
+        },
+      });
+      window.dispatchEvent(offer);
+    });
+  }
+
+  test('the user is offered installation and installs', async ({ page }) => {
+    await page.goto('/');
+    await expectAppShell(page);
+    await offerInstallation(page);
+
+    const dialog = page.getByRole('dialog', { name: 'Installera på din telefon?' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText('Vill du installera appen på din telefon för en bättre upplevelse?');
+    await expect(dialog.getByRole('button', { name: 'Avbryt' })).toBeFocused();
+    const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+
+    await dialog.getByRole('button', { name: 'Installera' }).click();
+    await expect(dialog).toBeHidden();
+    expect(await page.evaluate(() => (window as unknown as { prompted?: boolean }).prompted)).toBe(true);
+  });
+
+  test('Escape dismisses the offer without installing', async ({ page }) => {
+    await page.goto('/');
+    await expectAppShell(page);
+    await offerInstallation(page);
+
+    const dialog = page.getByRole('dialog', { name: 'Installera på din telefon?' });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    expect(await page.evaluate(() => (window as unknown as { prompted?: boolean }).prompted)).toBeUndefined();
+  });
+});
+
+test('a desktop browser is not offered installation', async ({ page }) => {
+  await page.goto('/');
+  await expectAppShell(page);
+  await page.evaluate(() =>
+    window.dispatchEvent(Object.assign(new Event('beforeinstallprompt'), { prompt: async () => ({}) })),
+  );
+  await page.waitForTimeout(300);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});

@@ -1,0 +1,64 @@
+/// <reference lib="webworker" />
+// The service worker (SPEC §1, §4 App updates, §7 last paragraph): precaches the app shell so the
+// installed app opens offline, answers client routes with index.html, and keeps the last runtime
+// config. API, token and hub traffic is never touched: the data worker keeps data in IndexedDB.
+import { clientsClaim } from 'workbox-core';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import type { PrecacheEntry } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { NetworkFirst } from 'workbox-strategies';
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
+
+const CONFIG_URL = '/config.json';
+const CONFIG_CACHE = 'runtime-config';
+
+/** Paths the server answers itself; a navigation there must reach the network, never the app shell. */
+const NAVIGATION_DENYLIST = [
+  /^\/portal\//,
+  /^\/connect\//,
+  /^\/hubs\//,
+  /^\/\.well-known\//,
+  /^\/config\.json(?:[?#]|$)/,
+  /^\/healthz(?:[?#]|$)/,
+  /^\/metrics(?:[?#]|$)/,
+  /^\/personal(?:[/?#]|$)/,
+  // A last path segment with a dot is a file (the server answers 404 for unknown files), not a
+  // client route; only the path counts, a redirectUrl in the query may well hold a dot.
+  /^[^?]*\/[^/?]+\.[^/?]+(?:\?|$)/,
+];
+
+// Replaced at build time by the list of dist files (vite.config.ts, sw/vite-plugin-service-worker.ts).
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: NAVIGATION_DENYLIST }));
+
+// Network first, so a changed config wins at once; the cached copy lets the installed app open offline.
+registerRoute(
+  ({ url, request }) =>
+    request.method === 'GET' && url.origin === self.location.origin && url.pathname === CONFIG_URL,
+  new NetworkFirst({ cacheName: CONFIG_CACHE, networkTimeoutSeconds: 5 }),
+);
+
+// The page fetched the config before this worker controlled it, so keep a copy now: otherwise the
+// first offline start after installing would have no config at all.
+self.addEventListener('install', (event) => {
+  event.waitUntil(storeConfig());
+});
+
+async function storeConfig() {
+  try {
+    const response = await fetch(CONFIG_URL, { cache: 'no-store' });
+    if (response.ok) await (await caches.open(CONFIG_CACHE)).put(CONFIG_URL, response);
+  } catch {
+    // Offline while installing: the NetworkFirst route stores the config on the next online start.
+  }
+}
+
+// A new version waits until the page asks (src/pwa/update-controller.ts), so an open form is never
+// reloaded from under the user; then it takes over every open tab.
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: unknown } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+clientsClaim();

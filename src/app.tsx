@@ -1,35 +1,17 @@
-import { useEffect, useState } from 'react';
-import type { RuntimeConfig } from '../contract/config.ts';
-import { START_TEXTS } from './texts.ts';
-import './styles/theme.ts';
+import { RuntimeConfigBoot } from './config/runtime-config.tsx';
+import { DataProvider } from './data/index.ts';
+import { AppRoutes } from './routes/app-routes.tsx';
+import { RootShell } from './shell/root-shell.tsx';
 
-/** The first screen: reads the runtime config and shows the provider. The full shell follows in step 2. */
+/** Boot order: the runtime config first (it decides the variant), then the worker and the shell. */
 export function App() {
-  const [config, setConfig] = useState<RuntimeConfig | null>(null);
-  const [failed, setFailed] = useState(false);
-
-  useEffect(() => {
-    fetch('/config.json')
-      .then((r) =>
-        r.ok ? (r.json() as Promise<RuntimeConfig>) : Promise.reject(new Error(String(r.status))),
-      )
-      .then(setConfig)
-      .catch(() => setFailed(true));
-  }, []);
-
-  if (failed) return <main role="alert">{START_TEXTS.configError}</main>;
-  if (!config) return <main aria-busy="true">{START_TEXTS.loading}</main>;
   return (
-    <>
-      <main>
-        <h1>{config.providerName}</h1>
-      </main>
-      <footer>
-        <a href={config.providerUrl} target="_blank" rel="noreferrer">
-          {START_TEXTS.backTo} {config.providerName}
-        </a>
-        <p>© 2024 {config.providerName}</p>
-      </footer>
-    </>
+    <RuntimeConfigBoot>
+      <DataProvider>
+        <RootShell>
+          <AppRoutes />
+        </RootShell>
+      </DataProvider>
+    </RuntimeConfigBoot>
   );
 }

@@ -1,0 +1,50 @@
+import { expect, test } from '@playwright/test';
+import { DEMO_USER } from './page-models/app-page.ts';
+import { MyPagesPage } from './page-models/my-pages-page.ts';
+import { StartPage } from './page-models/start-page.ts';
+
+test('the organisation logo asks before leaving for the organisation site', async ({ page }) => {
+  const start = new StartPage(page);
+  await start.goto();
+  const logo = start.header.getByRole('button', { name: 'Gå till webbplatsen för Stödlinjen' });
+
+  await logo.click();
+  const confirm = page.getByRole('dialog', { name: 'Lämna appen?' });
+  await expect(confirm.getByRole('button', { name: 'Ja' })).toBeVisible();
+  await confirm.getByRole('button', { name: 'Nej, stanna här' }).click();
+
+  await expect(confirm).toBeHidden();
+  await expect(logo).toBeFocused();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('a signed-in user finds the version, and the back button leads to the start page', async ({ page }) => {
+  const start = new StartPage(page);
+  await start.goto();
+  await expect(start.header.getByText('0.93')).toBeVisible();
+  await (await start.openLoginModal()).logIn(DEMO_USER.username, DEMO_USER.password);
+  await expect(start.logoutButton).toBeVisible();
+
+  const myPages = new MyPagesPage(page);
+  await myPages.goto();
+  await expect(myPages.heading).toBeVisible();
+  await myPages.header.getByRole('button', { name: 'Tillbaka' }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  await start.header.getByRole('button', { name: 'Inställningar' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Inställningar' })).toBeVisible();
+  await start.header.getByRole('link', { name: /till startsidan/i }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('the header hides when scrolling down and comes back when scrolling up', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 240 });
+  const start = new StartPage(page);
+  await start.goto();
+  const header = start.header;
+
+  await page.mouse.wheel(0, 400);
+  await expect(header).not.toBeInViewport();
+  await page.mouse.wheel(0, -100);
+  await expect(header).toBeInViewport();
+});

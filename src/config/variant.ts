@@ -1,0 +1,23 @@
+import type { RuntimeConfig } from '../../contract/config.ts';
+
+/** The group-support variant logs in with a personal code and has no registration (SPEC §2, §5). */
+export function isGroupStyle(config: RuntimeConfig): boolean {
+  return config.variant === 'Gruppstod';
+}
+
+/** Query value of the register link: peers, chat or mail depending on the variant (SPEC §2). */
+export function registerStyle(config: RuntimeConfig): 'peers' | 'chat' | 'mail' {
+  if (config.variant === 'Peers') return 'peers';
+  if (config.variant === 'Chatt') return 'chat';
+  return 'mail';
+}
+
+/** SPEC §3 Environment: test hosts are named test.* or test-*, or sit under a .test. domain. */
+export function isTestHost(hostname: string): boolean {
+  return /^test[.-]/.test(hostname) || hostname.includes('.test.');
+}
+
+/** SPEC §2 Page header: the version number shows on test hosts or outside production. */
+export function showsVersion(config: RuntimeConfig, hostname: string): boolean {
+  return !config.production || isTestHost(hostname);
+}

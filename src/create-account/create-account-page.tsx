@@ -1,0 +1,26 @@
+import { Redirect, useSearch } from 'wouter';
+import { useConfig } from '../config/runtime-config.tsx';
+import { isGroupStyle, registerStyle } from '../config/variant.ts';
+import { PageLayout } from '../shell/page-layout.tsx';
+import { CREATE_ACCOUNT_TEXTS } from './texts.ts';
+
+type Style = keyof typeof CREATE_ACCOUNT_TEXTS.purpose;
+
+function isStyle(value: string | null): value is Style {
+  return value === 'peers' || value === 'chat' || value === 'mail';
+}
+
+/** Route '/skapa-konto?style=peers|chat|mail'; there is no registration in group support. */
+export function CreateAccountPage() {
+  const config = useConfig();
+  const requested = new URLSearchParams(useSearch()).get('style');
+  if (isGroupStyle(config)) return <Redirect to="/" replace />;
+  const style = isStyle(requested) ? requested : registerStyle(config);
+  return (
+    <PageLayout title={CREATE_ACCOUNT_TEXTS.heading} backButton>
+      <h1>{CREATE_ACCOUNT_TEXTS.heading}</h1>
+      <p>{CREATE_ACCOUNT_TEXTS.purpose[style]}</p>
+      <p>{CREATE_ACCOUNT_TEXTS.comingSoon}</p>
+    </PageLayout>
+  );
+}

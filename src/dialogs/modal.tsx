@@ -1,0 +1,96 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { DIALOG_TEXTS } from './texts.ts';
+import { CloseIcon } from '../shell/icons.tsx';
+import { iconButton } from '../styles/controls.ts';
+import * as s from './modal.styles.ts';
+
+export type ModalColour = 'chat' | 'mail' | 'peers';
+
+export interface ModalProps {
+  open: boolean;
+  /** Escape, the close button or a backdrop click (the latter two unless `staticBackdrop`). */
+  onClose: () => void;
+  title?: string;
+  /** Accessible name when there is no visible title. */
+  label?: string;
+  titleSize?: 'small' | 'large';
+  colour?: ModalColour;
+  extraWide?: boolean;
+  /** A static modal ignores backdrop clicks and Escape. */
+  staticBackdrop?: boolean;
+  /** Menu style: the modal slides in from the side of the screen. */
+  menu?: boolean;
+  /** Hide the close button (the content has its own way out). */
+  hideClose?: boolean;
+  children: ReactNode;
+}
+
+/**
+ * The modal wrapper of SPEC §2 on the native <dialog>: showModal() makes the rest of the page inert
+ * and traps focus; focus goes back to the element that opened it.
+ */
+export function Modal(props: ModalProps) {
+  const { open, onClose, title, staticBackdrop = false } = props;
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog || !open) return;
+    const opener = document.activeElement as HTMLElement | null;
+    if (!dialog.open) dialog.showModal();
+    return () => {
+      dialog.close();
+      opener?.focus();
+    };
+  }, [open]);
+
+  if (!open) return null;
+
+  const classes = [
+    s.dialog,
+    props.extraWide ? s.extraWide : '',
+    props.menu ? s.menu : '',
+    props.colour ? s.colours[props.colour] : '',
+  ].join(' ');
+
+  return (
+    <dialog
+      ref={ref}
+      className={classes}
+      aria-labelledby={title ? titleId : undefined}
+      aria-label={title ? undefined : props.label}
+      onCancel={(e) => {
+        e.preventDefault();
+        if (!staticBackdrop) onClose();
+      }}
+      onClick={(e) => {
+        // A click on the <dialog> itself (not its content) is a click on the backdrop.
+        if (e.target === e.currentTarget && !staticBackdrop) onClose();
+      }}
+    >
+      <div className={s.content}>
+        {(title || !props.hideClose) && (
+          <div className={s.header}>
+            {title && (
+              <h2 id={titleId} className={props.titleSize === 'small' ? s.titleSmall : s.titleLarge}>
+                {title}
+              </h2>
+            )}
+            {!props.hideClose && (
+              <button
+                type="button"
+                className={`${iconButton} ${s.close}`}
+                aria-label={DIALOG_TEXTS.close}
+                onClick={onClose}
+              >
+                <CloseIcon />
+              </button>
+            )}
+          </div>
+        )}
+        {props.children}
+      </div>
+    </dialog>
+  );
+}

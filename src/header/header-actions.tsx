@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useLocation } from 'wouter';
+import { assistantState, toggleAssistant } from '../assistant/assistant-state.ts';
+import { useApi, useNotificationCount, useSession } from '../data/index.ts';
+import { LoginModal } from '../login/login-modal.tsx';
+import { AssistantIcon, BellIcon, GearIcon, LoginIcon, LogoutIcon, PersonIcon } from '../shell/icons.tsx';
+import { iconButton } from '../styles/controls.ts';
+import { HEADER_TEXTS } from './texts.ts';
+import { useLogout } from './use-logout.ts';
+import * as s from './page-header.styles.ts';
+
+/** The header's buttons: signed-in users get notifications, settings and my pages (SPEC §6). */
+export function HeaderActions() {
+  useSignals();
+  const api = useApi();
+  const { status } = useSession();
+  const notificationCount = useNotificationCount();
+  const [, navigate] = useLocation();
+  const logout = useLogout();
+  const [loginOpen, setLoginOpen] = useState(false);
+  const signedIn = status === 'authenticated';
+  const assistant = assistantState.value;
+
+  const openMyPages = () => {
+    api.clearMyPagesCache().catch((error: unknown) => console.error('clearMyPagesCache', error));
+    navigate('/mina-sidor');
+  };
+
+  return (
+    <div className={s.actions}>
+      {signedIn && (
+        <button
+          type="button"
+          className={iconButton}
+          aria-label={notificationCount > 0 ? HEADER_TEXTS.notificationsNew : HEADER_TEXTS.notifications}
+          onClick={() => navigate('/mina-sidor#notiser')}
+        >
+          <BellIcon />
+          {notificationCount > 0 && <span className={s.dot} aria-hidden="true" />}
+        </button>
+      )}
+      {signedIn && (
+        <button
+          type="button"
+          className={iconButton}
+          aria-label={HEADER_TEXTS.settings}
+          onClick={() => navigate('/installningar')}
+        >
+          <GearIcon />
+        </button>
+      )}
+      {assistant !== 'Inactive' && (
+        <button
+          type="button"
+          className={iconButton}
+          aria-label={assistant === 'Active' ? HEADER_TEXTS.assistantMinimize : HEADER_TEXTS.assistantOpen}
+          aria-pressed={assistant === 'Active'}
+          onClick={toggleAssistant}
+        >
+          <AssistantIcon />
+        </button>
+      )}
+      {signedIn && (
+        <button type="button" className={iconButton} aria-label={HEADER_TEXTS.myPages} onClick={openMyPages}>
+          <PersonIcon />
+        </button>
+      )}
+      {signedIn ? (
+        <button type="button" className={s.textButton} onClick={() => void logout()}>
+          <LogoutIcon />
+          <span>{HEADER_TEXTS.logout}</span>
+        </button>
+      ) : (
+        <button type="button" className={s.textButton} onClick={() => setLoginOpen(true)}>
+          <LoginIcon />
+          <span>{HEADER_TEXTS.login}</span>
+        </button>
+      )}
+      <LoginModal open={loginOpen} onClose={() => setLoginOpen(false)} />
+    </div>
+  );
+}

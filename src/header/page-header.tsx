@@ -1,0 +1,67 @@
+import type { MouseEvent } from 'react';
+import { useLocation } from 'wouter';
+import { useConfig } from '../config/runtime-config.tsx';
+import { showsVersion } from '../config/variant.ts';
+import { useApi } from '../data/index.ts';
+import { goBack } from '../routes/navigation-history.ts';
+import { BackIcon, ProductLogo } from '../shell/icons.tsx';
+import { HeaderActions } from './header-actions.tsx';
+import { OrganisationLogoButton } from './organisation-logo.tsx';
+import { HEADER_TEXTS } from './texts.ts';
+import { useHideOnScroll } from './use-hide-on-scroll.ts';
+import * as s from './page-header.styles.ts';
+
+export interface PageHeaderProps {
+  /** Shown in the title row on small screens. */
+  title?: string;
+  /** Shows the back button on desktop too (small screens always have it in the title row). */
+  backButton?: boolean;
+}
+
+/** The page header of SPEC §2; each page renders it with its own title. */
+export function PageHeader({ title, backButton = false }: PageHeaderProps) {
+  const config = useConfig();
+  const api = useApi();
+  const [path, navigate] = useLocation();
+  const hidden = useHideOnScroll();
+
+  const onLogo = (event: MouseEvent) => {
+    event.preventDefault();
+    api.clearThreadCache().catch((error: unknown) => console.error('clearThreadCache', error));
+    if (path === '/') window.scrollTo(0, 0);
+    else navigate('/');
+  };
+
+  return (
+    <header className={`${s.header} ${hidden ? s.hidden : ''}`}>
+      <div className={s.bar}>
+        <OrganisationLogoButton />
+        <a href="/" className={s.logo} onClick={onLogo}>
+          <ProductLogo />
+          <span className={s.logoName}>{config.providerName}</span>
+          <span className="visually-hidden">, {HEADER_TEXTS.home.toLowerCase()}</span>
+        </a>
+        {showsVersion(config, location.hostname) && (
+          <span className={s.version}>
+            <span className="visually-hidden">{HEADER_TEXTS.version} </span>
+            {config.version}
+          </span>
+        )}
+        <HeaderActions />
+      </div>
+      {(title || backButton) && (
+        <div className={`${s.titleRow} ${backButton ? s.titleRowWithBack : ''}`}>
+          <button type="button" className={s.back} onClick={() => goBack(navigate, path)}>
+            <BackIcon />
+            <span>{HEADER_TEXTS.back}</span>
+          </button>
+          {title && (
+            <span className={s.title} aria-hidden="true">
+              {title}
+            </span>
+          )}
+        </div>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,20 @@
+/** Swedish texts of the page header (SPEC §2 Page header). */
+export const HEADER_TEXTS = {
+  back: 'Tillbaka',
+  home: 'Till startsidan',
+  version: 'Version',
+  notifications: 'Notiser',
+  notificationsNew: 'Notiser, det finns något nytt',
+  settings: 'Inställningar',
+  assistantOpen: 'Öppna den virtuella assistenten',
+  assistantMinimize: 'Minimera den virtuella assistenten',
+  myPages: 'Mina sidor',
+  login: 'Logga in',
+  logout: 'Logga ut',
+  organisationLogo: 'Gå till webbplatsen för ',
+  leaveTitle: 'Lämna appen?',
+  leaveText: 'Vill du gå till webbplatsen för ',
+  leaveYes: 'Ja',
+  leaveNo: 'Nej, stanna här',
+  menu: 'Meny',
+} as const;

@@ -1,0 +1,30 @@
+import { css } from '@linaria/core';
+import { colors } from '../styles/theme.ts';
+
+export const form = css`
+  display: flex;
+  flex-direction: column;
+  max-width: 28rem;
+  button[type='submit'] {
+    align-self: flex-start;
+  }
+`;
+
+export const failure = css`
+  margin: 0 0 1rem;
+  padding: 0.5rem 0.75rem;
+  border-left: 4px solid ${colors.danger};
+  background: #fdeceb;
+  color: ${colors.danger};
+`;
+
+export const note = css`
+  margin: 0.5rem 0 0;
+  color: ${colors.muted};
+  font-size: 0.9375rem;
+`;
+
+export const notice = css`
+  margin: 0;
+  font-weight: 600;
+`;

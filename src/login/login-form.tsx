@@ -1,0 +1,140 @@
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'wouter';
+import type { LoginResult } from '../../worker/client/api.ts';
+import { useConfig } from '../config/runtime-config.tsx';
+import { isGroupStyle, registerStyle } from '../config/variant.ts';
+import { useApi, useSession } from '../data/index.ts';
+import { field, fieldError, primaryButton } from '../styles/controls.ts';
+import { clearClientStorage } from './clear-client-storage.ts';
+import { LOGIN_TEXTS, PERSONAL_CODE_MIN_LENGTH } from './texts.ts';
+import * as s from './login-form.styles.ts';
+
+interface LoginFields {
+  username: string;
+  password: string;
+}
+
+export interface LoginFormProps {
+  /** Called once the worker reports a successful login. */
+  onSuccess?: () => void;
+  /** Group style (personal code, no password, no register link); defaults to the variant's style. */
+  groupStyle?: boolean;
+  hideRegister?: boolean;
+}
+
+function errorText(result: LoginResult): string | null {
+  if (result.ok) return null;
+  return result.error === 'invalid_username_or_password'
+    ? LOGIN_TEXTS.invalidCredentials
+    : LOGIN_TEXTS.failed;
+}
+
+/** The login form of SPEC §2, used standalone, inline and in the login modal. */
+export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProps) {
+  const config = useConfig();
+  const api = useApi();
+  const { status } = useSession();
+  const group = groupStyle ?? isGroupStyle(config);
+  const [failure, setFailure] = useState<string | null>(null);
+  const ids = { username: useId(), password: useId(), failure: useId() };
+  const { register, handleSubmit, formState } = useForm<LoginFields>({
+    mode: 'onTouched',
+    defaultValues: { username: '', password: '' },
+  });
+  const { errors, isValid, isSubmitting } = formState;
+
+  if (status === 'authenticated' && !isSubmitting) {
+    return <p className={s.notice}>{LOGIN_TEXTS.alreadyLoggedIn}</p>;
+  }
+
+  const submit = handleSubmit(async ({ username, password }) => {
+    setFailure(null);
+    clearClientStorage();
+    try {
+      const result = await api.login(username.trim(), group ? null : password);
+      const text = errorText(result);
+      if (text) setFailure(text);
+      else onSuccess?.();
+    } catch (error) {
+      console.error('Login failed', error);
+      setFailure(LOGIN_TEXTS.failed);
+    }
+  });
+
+  const username = register('username', {
+    validate: (value) => {
+      const trimmed = value.trim();
+      if (!trimmed) return LOGIN_TEXTS.required;
+      if (group && trimmed.length < PERSONAL_CODE_MIN_LENGTH) return LOGIN_TEXTS.personalCodeTooShort;
+      return true;
+    },
+  });
+  const password = register('password', {
+    validate: (value) => group || value.length > 0 || LOGIN_TEXTS.required,
+  });
+
+  const describedBy = (name: keyof LoginFields) =>
+    [errors[name] ? `${ids[name]}-error` : '', failure ? ids.failure : ''].join(' ').trim() || undefined;
+
+  return (
+    <form className={s.form} onSubmit={submit} noValidate aria-label={LOGIN_TEXTS.title}>
+      <div className={field}>
+        <label htmlFor={ids.username}>{group ? LOGIN_TEXTS.personalCode : LOGIN_TEXTS.username}</label>
+        <input
+          id={ids.username}
+          autoComplete={group ? 'off' : 'username'}
+          placeholder={group ? LOGIN_TEXTS.personalCodePlaceholder + config.providerName : undefined}
+          aria-invalid={errors.username ? true : undefined}
+          aria-describedby={describedBy('username')}
+          aria-required="true"
+          {...username}
+        />
+        {errors.username && (
+          <p id={`${ids.username}-error`} className={fieldError} role="alert">
+            {errors.username.message}
+          </p>
+        )}
+      </div>
+      {!group && (
+        <div className={field}>
+          <label htmlFor={ids.password}>{LOGIN_TEXTS.password}</label>
+          <input
+            id={ids.password}
+            type="password"
+            autoComplete="current-password"
+            aria-invalid={errors.password ? true : undefined}
+            aria-describedby={describedBy('password')}
+            aria-required="true"
+            {...password}
+          />
+          {errors.password && (
+            <p id={`${ids.password}-error`} className={fieldError} role="alert">
+              {errors.password.message}
+            </p>
+          )}
+        </div>
+      )}
+      {failure && (
+        <p id={ids.failure} className={s.failure} role="alert">
+          {failure}
+        </p>
+      )}
+      {/* aria-disabled rather than disabled while invalid: a press still marks every field touched. */}
+      <button
+        type="submit"
+        className={primaryButton}
+        disabled={isSubmitting}
+        aria-disabled={!isValid || isSubmitting}
+      >
+        {isSubmitting ? LOGIN_TEXTS.submitting : LOGIN_TEXTS.submit}
+      </button>
+      {!group && !hideRegister && (
+        <p>
+          <Link href={`/skapa-konto?style=${registerStyle(config)}`}>{LOGIN_TEXTS.register}</Link>
+        </p>
+      )}
+      <p className={s.note}>{LOGIN_TEXTS.logoutReminder}</p>
+    </form>
+  );
+}

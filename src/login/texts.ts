@@ -1,0 +1,20 @@
+/** Swedish texts of the login form (SPEC §2 Login form, §5 Login, §8 login errors). */
+export const LOGIN_TEXTS = {
+  title: 'Logga in',
+  username: 'Användarnamn',
+  password: 'Lösenord',
+  personalCode: 'Personlig kod',
+  personalCodePlaceholder: 'Ange den kod du fått av ',
+  required: 'Måste anges.',
+  personalCodeTooShort: 'Koden måste vara minst 10 tecken.',
+  submit: 'Logga in',
+  submitting: 'Loggar in...',
+  register: 'Har du inget konto? Skapa här',
+  logoutReminder: 'Kom ihåg att logga ut ordentligt och stänga webbläsaren när du är klar.',
+  alreadyLoggedIn: 'Du är redan inloggad.',
+  invalidCredentials: 'Fel användarnamn eller lösenord.',
+  failed: 'Något blev fel. Försök igen.',
+} as const;
+
+/** SPEC §5 and §9: a personal code has at least 10 characters. */
+export const PERSONAL_CODE_MIN_LENGTH = 10;

@@ -1,0 +1,23 @@
+import { useNotificationCount, useProfile } from '../data/index.ts';
+import { PageLayout } from '../shell/page-layout.tsx';
+import { MY_PAGES_TEXTS } from './texts.ts';
+
+/** Route '/mina-sidor': the signed-in user's own area; '#notiser' is the notifications button's anchor. */
+export function MyPagesPage() {
+  const profile = useProfile();
+  const count = useNotificationCount();
+  return (
+    <PageLayout title={MY_PAGES_TEXTS.heading} backButton>
+      <h1>{MY_PAGES_TEXTS.heading}</h1>
+      {profile && (
+        <p>
+          {MY_PAGES_TEXTS.signedInAs} <strong data-testid="my-pages-username">{profile.username}</strong>
+        </p>
+      )}
+      <section id="notiser" aria-labelledby="my-pages-notifications">
+        <h2 id="my-pages-notifications">{MY_PAGES_TEXTS.notifications}</h2>
+        <p>{count > 0 ? MY_PAGES_TEXTS.newNotifications(count) : MY_PAGES_TEXTS.noNotifications}</p>
+      </section>
+    </PageLayout>
+  );
+}

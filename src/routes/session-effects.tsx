@@ -1,0 +1,36 @@
+import { useEffect, useRef } from 'react';
+import { useLocation } from 'wouter';
+import { useApi, useSession } from '../data/index.ts';
+import { loggedOutUrl } from './logged-out-url.ts';
+
+/**
+ * Session reactions of SPEC §4 that belong to no single page: an expired session (a 401 on the
+ * profile) leads to the logged-out page from anywhere, and a tab that becomes visible again asks the
+ * worker to check authentication and restart the real-time connection.
+ */
+export function SessionEffects() {
+  const api = useApi();
+  const { status, signOutReason } = useSession();
+  const [, navigate] = useLocation();
+  const previous = useRef(status);
+
+  useEffect(() => {
+    const wasSignedIn = previous.current === 'authenticated';
+    previous.current = status;
+    if (wasSignedIn && status === 'anonymous' && signOutReason === 'session_expired') {
+      navigate(loggedOutUrl(signOutReason), { replace: true });
+    }
+  }, [status, signOutReason, navigate]);
+
+  useEffect(() => {
+    const onVisibility = () => {
+      if (document.visibilityState === 'visible') {
+        api.becameVisible().catch((error: unknown) => console.error('becameVisible failed', error));
+      }
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => document.removeEventListener('visibilitychange', onVisibility);
+  }, [api]);
+
+  return null;
+}

@@ -1,0 +1,36 @@
+import { useEffect, type ReactNode } from 'react';
+import { useConfig } from '../config/runtime-config.tsx';
+import { Toasts } from '../dialogs/toasts.tsx';
+import { startPwa } from '../pwa/index.ts';
+import { InstallModal } from '../pwa/install-modal.tsx';
+import { NavigationEffects } from '../routes/navigation-effects.tsx';
+import { SessionEffects } from '../routes/session-effects.tsx';
+import { globalStyles } from '../styles/theme.ts';
+import { SiteFooter } from './site-footer.tsx';
+import { hasUnsavedFormData, watchFormInput } from './unsaved-form-data.ts';
+import { shell, skipLink, content } from './root-shell.styles.ts';
+import { SHELL_TEXTS } from './texts.ts';
+
+/** SPEC §2 Root shell: the routed page, the footer and the app-wide dialogs. */
+export function RootShell({ children }: { children: ReactNode }) {
+  const config = useConfig();
+
+  useEffect(() => watchFormInput(), []);
+  useEffect(() => {
+    startPwa({ production: config.production, hasUnsavedFormData });
+  }, [config.production]);
+
+  return (
+    <div className={`${globalStyles} ${shell}`}>
+      <a className={skipLink} href="#main">
+        {SHELL_TEXTS.skipToContent}
+      </a>
+      <NavigationEffects />
+      <SessionEffects />
+      <div className={content}>{children}</div>
+      <SiteFooter />
+      <Toasts />
+      <InstallModal />
+    </div>
+  );
+}

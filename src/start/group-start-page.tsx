@@ -1,0 +1,36 @@
+import type { ReactNode } from 'react';
+import { useConfig } from '../config/runtime-config.tsx';
+import { useSession } from '../data/index.ts';
+import { LoginForm } from '../login/login-form.tsx';
+import { PageLayout } from '../shell/page-layout.tsx';
+import { Spinner } from '../shell/spinner.tsx';
+import { SHELL_TEXTS } from '../shell/texts.ts';
+import { START_TEXTS } from './texts.ts';
+
+/**
+ * SPEC §2 Group-support start page. Signed out: a welcome and the inline login form with a personal
+ * code. Signed in: the group's meetings (the meeting list itself comes with the meeting screens).
+ */
+export function GroupStartPage({ prompt }: { prompt: ReactNode }) {
+  const config = useConfig();
+  const { status } = useSession();
+  return (
+    <PageLayout>
+      <h1>{config.providerName}</h1>
+      {prompt}
+      {status === 'unknown' && <Spinner label={SHELL_TEXTS.loading} />}
+      {status === 'anonymous' && (
+        <>
+          <h2>{START_TEXTS.groupWelcomeHeading}</h2>
+          <p>{START_TEXTS.groupWelcomeText}</p>
+          <LoginForm groupStyle hideRegister />
+        </>
+      )}
+      {status === 'authenticated' && (
+        <section aria-labelledby="group-meetings">
+          <h2 id="group-meetings">{START_TEXTS.groupMeetingsHeading}</h2>
+        </section>
+      )}
+    </PageLayout>
+  );
+}

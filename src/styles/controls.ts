@@ -1,0 +1,111 @@
+import { css } from '@linaria/core';
+import { colors } from './theme.ts';
+
+/** Buttons and fields shared by every screen. */
+export const primaryButton = css`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  min-height: 44px;
+  padding: 0.5rem 1.25rem;
+  border: 2px solid ${colors.brand};
+  border-radius: 999px;
+  background: ${colors.brand};
+  color: #fff;
+  font: inherit;
+  font-weight: 600;
+  cursor: pointer;
+  &:hover {
+    background: ${colors.brandDark};
+  }
+  &:disabled,
+  &[aria-disabled='true'] {
+    background: #6e6e78;
+    border-color: #6e6e78;
+    cursor: not-allowed;
+  }
+`;
+
+export const secondaryButton = css`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  min-height: 44px;
+  padding: 0.5rem 1.25rem;
+  border: 2px solid ${colors.brand};
+  border-radius: 999px;
+  background: ${colors.surface};
+  color: ${colors.brand};
+  font: inherit;
+  font-weight: 600;
+  cursor: pointer;
+  &:hover {
+    background: ${colors.background};
+  }
+`;
+
+export const iconButton = css`
+  position: relative;
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  width: 44px;
+  height: 44px;
+  padding: 0;
+  border: 0;
+  border-radius: 50%;
+  background: transparent;
+  color: ${colors.brand};
+  cursor: pointer;
+  &:hover {
+    background: ${colors.background};
+  }
+  svg {
+    width: 24px;
+    height: 24px;
+  }
+`;
+
+export const field = css`
+  display: flex;
+  flex-direction: column;
+  gap: 0.25rem;
+  margin-bottom: 1rem;
+  label {
+    font-weight: 600;
+  }
+  input {
+    min-height: 44px;
+    padding: 0.5rem 0.75rem;
+    border: 1px solid ${colors.border};
+    border-radius: 6px;
+    font: inherit;
+    color: ${colors.text};
+    background: ${colors.surface};
+  }
+  input::placeholder {
+    color: ${colors.muted};
+  }
+  input[aria-invalid='true'] {
+    border: 2px solid ${colors.danger};
+  }
+`;
+
+export const fieldError = css`
+  margin: 0;
+  color: ${colors.danger};
+  font-size: 0.9375rem;
+`;
+
+export const page = css`
+  width: 100%;
+  max-width: 72rem;
+  margin: 0 auto;
+  padding: 1rem;
+  &:focus {
+    outline: none;
+  }
+  @media (min-width: 768px) {
+    padding: 1.5rem;
+  }
+`;

@@ -51,3 +51,24 @@ test('an expired session is explained on the logged-out page', async ({ page }) 
   await loggedOut.goto('?error=session_expired');
   await expect(loggedOut.sessionExpiredText).toBeVisible();
 });
+
+test('logging out clears storage and cookies, except the assistant’s', async ({ page, context }) => {
+  const start = new StartPage(page);
+  await start.goto();
+  await (await start.openLoginModal()).logIn(DEMO_USER.username, DEMO_USER.password);
+  await expect(start.logoutButton).toBeVisible();
+  await page.evaluate(() => {
+    localStorage.setItem('left-behind', '1');
+    sessionStorage.setItem('left-behind', '1');
+    document.cookie = 'web_tracking=1; path=/';
+    document.cookie = 'assistant-state=Minimized; path=/';
+  });
+
+  await start.logOut();
+  await expect(page).toHaveURL(/\/utloggad$/);
+
+  expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
+  const cookies = (await context.cookies()).map((c) => c.name);
+  expect(cookies).toContain('assistant-state');
+  expect(cookies).not.toContain('web_tracking');
+});

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { useApi, useSession } from '../data/index.ts';
 import { loggedOutUrl } from './logged-out-url.ts';
+import { clearClientStorage } from '../login/clear-client-storage.ts';
 
 /**
  * Session reactions of SPEC §4 that belong to no single page: an expired session (a 401 on the
@@ -17,6 +18,8 @@ export function SessionEffects() {
   useEffect(() => {
     const wasSignedIn = previous.current === 'authenticated';
     previous.current = status;
+    // SPEC §4 Logout clears cookies and storage; sessionStorage is per tab, so every tab clears its own.
+    if (wasSignedIn && status === 'anonymous') clearClientStorage();
     if (wasSignedIn && status === 'anonymous' && signOutReason === 'session_expired') {
       navigate(loggedOutUrl(signOutReason), { replace: true });
     }

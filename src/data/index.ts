@@ -1,0 +1,2 @@
+export { DataProvider, useApi, useData, type DataAccess } from './data-context.tsx';
+export { useNotificationCount, useProfile, useSession, type Session } from './hooks.ts';

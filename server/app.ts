@@ -20,6 +20,11 @@ import { registerLoggingRoutes } from './api/logging.ts';
 import { registerMeetingRoutes } from './api/meetings.ts';
 import { registerConversationRoutes } from './api/conversations.ts';
 import { registerStaffMeetingRoutes } from './staff/meetings.ts';
+import { registerChatRoutes } from './api/chat.ts';
+import { registerNotificationRoutes } from './api/notifications.ts';
+import { registerContactMessageRoutes } from './api/contact-messages.ts';
+import { registerCounsellorRoutes } from './staff/counsellor.ts';
+import { cancelAbandonedChats } from './api/queue.ts';
 import { registerRuntimeConfigRoute } from './api/runtime-config.ts';
 import { Metrics } from './metrics.ts';
 import { pruneIdempotencyKeys, storeIdempotentReply } from './api/idempotency.ts';
@@ -90,6 +95,8 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   app.addHook('onSend', storeIdempotentReply(ctx));
   const prune = setInterval(() => void pruneIdempotencyKeys(ctx).catch(() => undefined), 3600_000);
   prune.unref();
+  const sweep = setInterval(() => void cancelAbandonedChats(ctx).catch(() => undefined), 30_000);
+  sweep.unref();
   app.setErrorHandler((error, req, reply) => {
     if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
     const status = (error as { statusCode?: number }).statusCode;
@@ -121,6 +128,10 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   registerLoggingRoutes(app, ctx);
   await registerMeetingRoutes(app, ctx);
   registerConversationRoutes(app, ctx);
+  registerChatRoutes(app, ctx);
+  registerNotificationRoutes(app, ctx);
+  registerContactMessageRoutes(app, ctx);
+  registerCounsellorRoutes(app, ctx);
   await registerStaffMeetingRoutes(app, ctx);
   hub.register(app);
   await registerClient(app, config.clientDir);
@@ -130,6 +141,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     ctx,
     async close() {
       clearInterval(prune);
+      clearInterval(sweep);
       await hub.close();
       await app.close();
       await database.close();

@@ -12,6 +12,7 @@ export const API_ERRORS = {
   wrong_password: { status: 400, message: 'Fel lösenord.' },
   weak_password: { status: 400, message: 'Lösenordet måste ha minst 8 tecken.' },
   username_taken: { status: 409, message: 'Användarnamnet är upptaget.' },
+  conflict: { status: 409, message: 'Det går inte just nu.' },
   too_many_requests: { status: 429, message: 'För många försök. Vänta en stund och försök igen.' },
   idempotency_mismatch: { status: 422, message: 'Samma nyckel användes för en annan förfrågan.' },
   payload_too_large: { status: 413, message: 'Filen är för stor.' },
@@ -30,7 +31,9 @@ export class ApiError extends Error {
     this.status = API_ERRORS[code].status;
   }
   toBody() {
-    return { error: this.code, message: API_ERRORS[this.code].message };
+    // A conflict names the state that caused it (SPEC §8: chat account status 409 carries a status).
+    const status = this.code === 'conflict' ? { status: this.message } : {};
+    return { error: this.code, message: API_ERRORS[this.code].message, ...status };
   }
 }
 

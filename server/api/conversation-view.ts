@@ -113,8 +113,18 @@ export async function addMessage(ctx: AppContext, m: NewMessage): Promise<Conver
   return toMessage(row);
 }
 
+/** Conversation.Updated to its subscribers and to its owner's account (whose chat may be minimised). */
 export async function publishConversationUpdated(ctx: AppContext, conversationId: number) {
-  await ctx.hub.publishToEntity(entityKey('Conversation', conversationId), HUB_EVENTS.conversationUpdated, {
-    conversationId,
-  });
+  const key = entityKey('Conversation', conversationId);
+  const data = { conversationId };
+  const owner = await ctx.db
+    .selectFrom('conversations')
+    .innerJoin('accounts', 'accounts.contact_id', 'conversations.contact_id')
+    .select('accounts.id')
+    .where('conversations.id', '=', conversationId)
+    .executeTakeFirst();
+  await Promise.all([
+    ctx.hub.publishToEntity(key, HUB_EVENTS.conversationUpdated, data),
+    owner ? ctx.hub.publishToAccount(owner.id, HUB_EVENTS.conversationUpdated, data, key) : undefined,
+  ]);
 }

@@ -1,0 +1,255 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { nowIso } from '../db/database.ts';
+import type { Principal } from '../auth/principal.ts';
+import { principalOf, requireAuth } from './guard.ts';
+import { idempotent } from './idempotency.ts';
+import { canSeeConversation } from './entity-access.ts';
+import { APPLICATION_ID, PROPERTY_IDS } from './runtime-config.ts';
+import { addMessage, FINAL_STATES, publishConversationUpdated, toConversation } from './conversation-view.ts';
+import { QUEUED_STATES, queuePosition } from './queue.ts';
+
+const BASE = '/portal/features/conversations/:appId';
+/** SPEC §9: chat is limited to 45 minutes once per day. */
+export const CHAT_MINUTES_PER_DAY = 45;
+
+function checkApp(req: FastifyRequest) {
+  if ((req.params as { appId?: string }).appId !== APPLICATION_ID) throw new ApiError('not_found');
+}
+
+/** A one-to-one conversation the user owns (group chats are not cancelled, rated or deleted). */
+async function ownConversation(ctx: AppContext, principal: Principal, id: number) {
+  if (!Number.isInteger(id)) throw new ApiError('bad_request');
+  const row = await ctx.db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new ApiError('not_found');
+  if (row.contact_id !== principal.contactId || row.meeting_id !== null) throw new ApiError('forbidden');
+  return row;
+}
+
+/** SPEC §3 Chat account status: HasActive, HasCompletedAConversation (today), or free to chat. */
+export async function chatAccountStatus(ctx: AppContext, contactId: number) {
+  const open = await ctx.db
+    .selectFrom('conversations')
+    .select('id')
+    .where('contact_id', '=', contactId)
+    .where('system_type', '=', 'chat')
+    .where('state', 'not in', [...FINAL_STATES])
+    .executeTakeFirst();
+  if (open) return 'HasActive' as const;
+  const startOfDay = new Date();
+  startOfDay.setHours(0, 0, 0, 0);
+  const today = await ctx.db
+    .selectFrom('conversations')
+    .select('id')
+    .where('contact_id', '=', contactId)
+    .where('system_type', '=', 'chat')
+    .where('state', 'in', ['Resolved', 'Closed'])
+    .where('last_agent_message_date', 'is not', null)
+    .where('closed_date', '>=', startOfDay.toISOString())
+    .executeTakeFirst();
+  return today ? ('HasCompletedAConversation' as const) : ('NoCompletedConversation' as const);
+}
+
+/** SPEC §7 Conversations: one-to-one chat and mail of the child app. */
+export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+  const auth = requireAuth(ctx);
+
+  const create = (systemType: 'chat' | 'mail') => async (req: FastifyRequest) => {
+    const principal = principalOf(req);
+    if (!principal.roles.includes('child')) throw new ApiError('forbidden');
+    const body = (req.body ?? {}) as {
+      subject?: string;
+      text?: string;
+      properties?: Record<string, unknown>;
+    };
+    const text = String(body.text ?? '').trim();
+    if (systemType === 'mail' && (text === '' || text.length > 4000)) throw new ApiError('validation');
+    if (systemType === 'chat') {
+      const status = await chatAccountStatus(ctx, principal.contactId);
+      if (status !== 'NoCompletedConversation') throw new ApiError('conflict', status);
+    }
+    const channel = await db
+      .selectFrom('channels')
+      .select('id')
+      .where('system_type', '=', systemType)
+      .executeTakeFirst();
+    const now = nowIso();
+    const row = await db
+      .insertInto('conversations')
+      .values({
+        contact_id: principal.contactId,
+        channel_id: channel?.id ?? null,
+        meeting_id: null,
+        system_type: systemType,
+        subject: String(body.subject ?? '').slice(0, 200),
+        state: 'New',
+        logged_date: now,
+        closed_date: null,
+        rating: null,
+        agent_account_id: null,
+        contact_read_date: null,
+        last_agent_message_date: null,
+        last_contact_message_date: null,
+        last_contact_ping_date: now,
+        cancel_reason: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const properties = Object.entries(body.properties ?? {}).filter(([id]) => PROPERTY_IDS.includes(id));
+    for (const [propertyId, value] of properties) {
+      await db
+        .insertInto('conversation_properties')
+        .values({ conversation_id: row.id, property_id: propertyId, value: String(value).slice(0, 500) })
+        .execute();
+    }
+    if (text) {
+      const name = await db
+        .selectFrom('contacts')
+        .select('name')
+        .where('id', '=', principal.contactId)
+        .executeTakeFirstOrThrow();
+      await addMessage(ctx, {
+        conversationId: row.id,
+        authorKind: 'contact',
+        message: text,
+        contactId: principal.contactId,
+        authorName: name.name,
+      });
+    }
+    await ctx.hub.publishToAccount(
+      principal.accountId,
+      HUB_EVENTS.chatCreated,
+      { conversationId: row.id },
+      entityKey('Conversation', row.id),
+    );
+    const fresh = await db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    return { ...(await toConversation(db, fresh)), queuePosition: await queuePosition(db, row.id) };
+  };
+  app.post('/portal/chat', { preHandler: [auth, idempotent(ctx)] }, create('chat'));
+  app.post('/portal/mail', { preHandler: [auth, idempotent(ctx)] }, create('mail'));
+
+  app.get('/portal/chatAccountStatus', { preHandler: auth }, async (req, reply) => {
+    const status = await chatAccountStatus(ctx, principalOf(req).contactId);
+    if (status !== 'NoCompletedConversation') return reply.code(409).send({ status });
+    return { status };
+  });
+
+  app.get(`${BASE}/queuePosition`, { preHandler: auth }, async (req) => {
+    checkApp(req);
+    const id = Number((req.query as { conversation?: string }).conversation);
+    const principal = principalOf(req);
+    if (!(await canSeeConversation(db, principal, id))) throw new ApiError('forbidden');
+    return { queuePosition: await queuePosition(db, id) };
+  });
+
+  app.get(`${BASE}/channels`, { preHandler: auth }, async (req) => {
+    checkApp(req);
+    const wanted = Number((req.query as { channel?: string }).channel);
+    let query = db.selectFrom('channels').selectAll();
+    if (Number.isInteger(wanted)) query = query.where('id', '=', wanted);
+    const rows = await query.execute();
+    const value = await Promise.all(
+      rows.map(async (c) => {
+        const queued = await db
+          .selectFrom('conversations')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('channel_id', '=', c.id)
+          .where('state', 'in', [...QUEUED_STATES])
+          .executeTakeFirstOrThrow();
+        return {
+          id: c.id,
+          name: c.name,
+          systemType: c.system_type,
+          isOpen: true,
+          queueLength: Number(queued.n),
+        };
+      }),
+    );
+    return { value };
+  });
+
+  app.put(`${BASE}/cancel`, { preHandler: auth }, async (req) => {
+    checkApp(req);
+    const body = (req.body ?? {}) as { conversation?: number; reason?: string };
+    const row = await ownConversation(ctx, principalOf(req), Number(body.conversation));
+    if (FINAL_STATES.includes(row.state as (typeof FINAL_STATES)[number]))
+      throw new ApiError('conflict', 'already ended');
+    await db
+      .updateTable('conversations')
+      .set({
+        state: 'Cancelled',
+        closed_date: nowIso(),
+        cancel_reason: String(body.reason ?? '').slice(0, 500),
+      })
+      .where('id', '=', row.id)
+      .execute();
+    await publishConversationUpdated(ctx, row.id);
+    return { success: true };
+  });
+
+  app.put(`${BASE}/resolve`, { preHandler: auth }, async (req) => {
+    checkApp(req);
+    const row = await ownConversation(
+      ctx,
+      principalOf(req),
+      Number((req.body as { conversation?: number } | undefined)?.conversation),
+    );
+    if (!FINAL_STATES.includes(row.state as (typeof FINAL_STATES)[number])) {
+      await db
+        .updateTable('conversations')
+        .set({ state: 'Resolved', closed_date: nowIso() })
+        .where('id', '=', row.id)
+        .execute();
+      await publishConversationUpdated(ctx, row.id);
+    }
+    return { success: true };
+  });
+
+  // Deleting erases every message's content and detaches the conversation from the account, as the
+  // confirmation promises (SPEC §8: removed from the account, detached from the username, cleared).
+  app.put(`${BASE}/delete`, { preHandler: auth }, async (req) => {
+    checkApp(req);
+    const row = await ownConversation(
+      ctx,
+      principalOf(req),
+      Number((req.body as { conversation?: number } | undefined)?.conversation),
+    );
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('conversation_messages')
+        .set({ message: '', author_name: null, contact_id: null })
+        .where('conversation_id', '=', row.id)
+        .execute();
+      await trx.deleteFrom('conversation_properties').where('conversation_id', '=', row.id).execute();
+      await trx
+        .updateTable('conversations')
+        .set({
+          contact_id: null,
+          subject: '',
+          state: FINAL_STATES.includes(row.state as (typeof FINAL_STATES)[number]) ? row.state : 'Cancelled',
+          closed_date: row.closed_date ?? nowIso(),
+        })
+        .where('id', '=', row.id)
+        .execute();
+    });
+    await publishConversationUpdated(ctx, row.id);
+    return { success: true };
+  });
+
+  app.put(`${BASE}/rate`, { preHandler: auth }, async (req) => {
+    checkApp(req);
+    const body = (req.body ?? {}) as { conversation?: number; rating?: number };
+    const row = await ownConversation(ctx, principalOf(req), Number(body.conversation));
+    const rating = Number(body.rating);
+    if (!Number.isInteger(rating) || rating < 1 || rating > 5) throw new ApiError('validation');
+    await db.updateTable('conversations').set({ rating }).where('id', '=', row.id).execute();
+    return { success: true };
+  });
+}

@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify';
+import { HUB_EVENTS } from '../../contract/hub.ts';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { nowIso } from '../db/database.ts';
+import { principalOf, requireAuth } from './guard.ts';
+
+/** Creates a notification and tells the account's connections (SPEC §7 PortalAccountNotificationCreated). */
+export async function notify(ctx: AppContext, accountId: number, entity: string, notificationType: string) {
+  const row = await ctx.db
+    .insertInto('notifications')
+    .values({
+      account_id: accountId,
+      entity,
+      notification_type: notificationType,
+      is_processed: 0,
+      created_date: nowIso(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await ctx.hub.publishToAccount(
+    accountId,
+    HUB_EVENTS.notificationCreated,
+    { id: row.id, entity, notificationType },
+    entity,
+  );
+}
+
+type Filters = {
+  isProcessed?: string;
+  notificationType?: string;
+  entity?: string;
+  take?: string;
+  fromDate?: string;
+};
+
+/** SPEC §7 Contact messages and notifications: the notification calls. */
+export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+  const auth = requireAuth(ctx);
+
+  const filtered = (accountId: number, f: Filters) => {
+    const from = Date.parse(String(f.fromDate ?? ''));
+    let q = db
+      .selectFrom('notifications')
+      .where('account_id', '=', accountId)
+      .where(
+        'created_date',
+        '>=',
+        new Date(Number.isNaN(from) ? Date.now() - 30 * 24 * 3600_000 : from).toISOString(),
+      );
+    if (f.isProcessed === 'true' || f.isProcessed === 'false')
+      q = q.where('is_processed', '=', f.isProcessed === 'true' ? 1 : 0);
+    if (f.notificationType) q = q.where('notification_type', '=', f.notificationType);
+    if (f.entity) q = q.where('entity', '=', f.entity);
+    return q;
+  };
+
+  app.get('/portal/api/notifications', { preHandler: auth }, async (req) => {
+    const f = req.query as Filters;
+    const take = Math.min(Math.max(Number(f.take) || 1000, 1), 1000);
+    const rows = await filtered(principalOf(req).accountId, f)
+      .selectAll()
+      .orderBy('created_date', 'desc')
+      .limit(take)
+      .execute();
+    return {
+      value: rows.map((r) => ({
+        id: r.id,
+        entity: r.entity,
+        notificationType: r.notification_type,
+        isProcessed: r.is_processed === 1,
+        createdDate: r.created_date,
+      })),
+    };
+  });
+
+  app.get('/portal/api/notifications/count', { preHandler: auth }, async (req) => {
+    const rows = await filtered(principalOf(req).accountId, req.query as Filters)
+      .select(['notification_type', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('notification_type')
+      .execute();
+    return { value: rows.map((r) => ({ notificationType: r.notification_type, count: Number(r.n) })) };
+  });
+
+  app.post('/portal/api/notifications/process', { preHandler: auth }, async (req) => {
+    const body = (req.body ?? {}) as { id?: number; entity?: string; notificationType?: string };
+    let q = db
+      .updateTable('notifications')
+      .set({ is_processed: 1 })
+      .where('account_id', '=', principalOf(req).accountId);
+    if (body.id !== undefined) q = q.where('id', '=', Number(body.id));
+    else if (body.entity) q = q.where('entity', '=', String(body.entity));
+    else throw new ApiError('validation');
+    if (body.notificationType) q = q.where('notification_type', '=', String(body.notificationType));
+    await q.execute();
+    return { success: true };
+  });
+
+  app.post('/portal/api/notifications/delete', { preHandler: auth }, async (req) => {
+    const id = Number((req.body as { NotificationId?: number } | undefined)?.NotificationId);
+    if (!Number.isInteger(id)) throw new ApiError('validation');
+    await db
+      .deleteFrom('notifications')
+      .where('id', '=', id)
+      .where('account_id', '=', principalOf(req).accountId)
+      .execute();
+    return { success: true };
+  });
+}

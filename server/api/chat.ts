@@ -8,7 +8,13 @@ import { principalOf, requireAuth } from './guard.ts';
 import { idempotent } from './idempotency.ts';
 import { canSeeConversation } from './entity-access.ts';
 import { APPLICATION_ID, PROPERTY_IDS } from './runtime-config.ts';
-import { addMessage, FINAL_STATES, publishConversationUpdated, toConversation } from './conversation-view.ts';
+import {
+  addMessage,
+  FINAL_STATES,
+  resolveConversation,
+  publishConversationUpdated,
+  toConversation,
+} from './conversation-view.ts';
 import { QUEUED_STATES, queuePosition } from './queue.ts';
 
 const BASE = '/portal/features/conversations/:appId';
@@ -201,14 +207,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
       principalOf(req),
       Number((req.body as { conversation?: number } | undefined)?.conversation),
     );
-    if (!FINAL_STATES.includes(row.state as (typeof FINAL_STATES)[number])) {
-      await db
-        .updateTable('conversations')
-        .set({ state: 'Resolved', closed_date: nowIso() })
-        .where('id', '=', row.id)
-        .execute();
-      await publishConversationUpdated(ctx, row.id);
-    }
+    await resolveConversation(ctx, row.id);
     return { success: true };
   });
 

@@ -128,3 +128,14 @@ export async function publishConversationUpdated(ctx: AppContext, conversationId
     owner ? ctx.hub.publishToAccount(owner.id, HUB_EVENTS.conversationUpdated, data, key) : undefined,
   ]);
 }
+
+/** Ends a conversation as Resolved (SPEC §4: ending an active chat resolves it); a final one stays as it is. */
+export async function resolveConversation(ctx: AppContext, conversationId: number) {
+  const res = await ctx.db
+    .updateTable('conversations')
+    .set({ state: 'Resolved', closed_date: nowIso() })
+    .where('id', '=', conversationId)
+    .where('state', 'not in', [...FINAL_STATES])
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 1) await publishConversationUpdated(ctx, conversationId);
+}

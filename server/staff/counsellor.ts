@@ -2,15 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { nowIso } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf, requireStaff } from '../api/guard.ts';
 import { idempotent } from '../api/idempotency.ts';
 import {
   addMessage,
-  FINAL_STATES,
   listMessages,
   publishConversationUpdated,
+  resolveConversation,
   toConversation,
 } from '../api/conversation-view.ts';
 import { QUEUED_STATES } from '../api/queue.ts';
@@ -159,14 +158,7 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
   app.post('/portal/staff/conversations/:id/resolve', { preHandler: staff }, async (req) => {
     requireCounsellor(principalOf(req));
     const row = await oneToOne(ctx, idOf(req));
-    if (!FINAL_STATES.includes(row.state as (typeof FINAL_STATES)[number])) {
-      await db
-        .updateTable('conversations')
-        .set({ state: 'Resolved', closed_date: nowIso() })
-        .where('id', '=', row.id)
-        .execute();
-      await publishConversationUpdated(ctx, row.id);
-    }
+    await resolveConversation(ctx, row.id);
     return { success: true };
   });
 }

@@ -23,7 +23,6 @@ export async function main() {
     console.info(
       `  group leader:     ${DEMO_LOGINS.groupLeader.username} / ${DEMO_LOGINS.groupLeader.password}`,
     );
-    console.info(`  staff console:    ${url}/personal`);
   }
   console.info('\nPress Ctrl-C to stop.');
 

@@ -6,7 +6,9 @@ import { PortalDb } from './client/db.ts';
 import { delay, noLock, systemClock, type WithLock } from './clock.ts';
 import { loadRuntimeConfig } from './config.ts';
 import { PortalWorker, type PeerMessage } from './portal-worker.ts';
+import { groupSupportApi } from './sync/group-api.ts';
 import { BUILD_CHANNEL, watchBuilds } from './tabs/build-watch.ts';
+import { TabChats } from './tabs/tab-chats.ts';
 import { TabRegistry, tabLockReleased } from './tabs/tab-registry.ts';
 
 /**
@@ -112,8 +114,10 @@ async function boot(): Promise<PortalWorker> {
 const ready = boot();
 ready.catch((error: unknown) => console.error('Data worker failed to start', error));
 
+const tabChats = new TabChats(async (id) => (await ready).chat.closeGroupChat(id));
 const tabs = new TabRegistry(
-  (key) => void ready.then((worker) => worker.unsubscribe(key)),
+  (key) =>
+    void (TabChats.isChatKey(key) ? tabChats.tabGone(key) : ready.then((worker) => worker.unsubscribe(key))),
   // Without Web Locks a closed tab cannot be noticed: its subscriptions stay until the worker ends.
   hasLocks ? tabLockReleased : () => new Promise<void>(() => undefined),
 );
@@ -122,6 +126,18 @@ const tabs = new TabRegistry(
 function apiFor(): WorkerApi {
   let tabId = '';
   return {
+    ...groupSupportApi(ready),
+    // Counted per tab as well, so a tab closed with the chat open still disconnects.
+    async openGroupChat(id) {
+      tabs.subscribed(tabId, tabChats.opened(tabId, id));
+      return (await ready).chat.openGroupChat(id);
+    },
+    async closeGroupChat(id) {
+      const left = tabChats.closed(tabId, id);
+      if (left === null) return;
+      if (left === 0) tabs.unsubscribed(tabId, `chat:${tabId}:${id}`);
+      await (await ready).chat.closeGroupChat(id);
+    },
     async hello(buildId, id) {
       tabId = id;
       tabs.add(id);

@@ -16,7 +16,11 @@ import { HttpClient } from './http/http-client.ts';
 import { isHttpError } from './http/http-error.ts';
 import { HubClient, type HubDeps } from './hub/hub-client.ts';
 import { Outbox } from './outbox/outbox.ts';
+import type { GroupDeps } from './sync/group-deps.ts';
+import { GroupChatSync } from './sync/group-chat.ts';
+import { MEETING_MESSAGE_KIND, MeetingsSync, meetingMessageForm } from './sync/meetings.ts';
 import { refreshNotificationCount } from './sync/notification-count.ts';
+import { fetchUploader, xhrUploader, type Uploader } from './sync/upload.ts';
 import { loadProfile } from './sync/profile.ts';
 import { updateRuntime, writeSession } from './sync/runtime.ts';
 
@@ -47,6 +51,8 @@ export interface PortalWorkerDeps {
   readCookie?(name: string): Promise<string | undefined>;
   hub?: Pick<HubDeps, 'transport' | 'logLevel'>;
   random?: () => number;
+  /** Homework uploads with progress; XMLHttpRequest in browsers, fetch where it is missing. */
+  upload?: Uploader;
 }
 
 /** After a refresh the server could not be asked about, try again this soon. */
@@ -63,6 +69,9 @@ export class PortalWorker {
   readonly clientLog: ClientLog;
   readonly hub: HubClient;
   readonly outbox: Outbox;
+  /** Group support (SPEC §2 meetings, group chat); the API object calls these directly. */
+  readonly meetings: MeetingsSync;
+  readonly chat: GroupChatSync;
   private authenticated = false;
   private runner = false;
   private readonly handlers = new Map<string, HubEventHandler[]>();
@@ -116,9 +125,34 @@ export class PortalWorker {
       db: deps.db,
       clock,
       ...(deps.random ? { random: deps.random } : {}),
-      send: (row) => this.http.post(row.path, row.body, { headers: { 'Idempotency-Key': row.clientId } }),
+      send: (row) => {
+        const options = { headers: { 'Idempotency-Key': row.clientId } };
+        // Private meeting messages are multipart; the outbox stores their fields as JSON.
+        if (row.kind === MEETING_MESSAGE_KIND)
+          return this.http.postMultipart(
+            row.path,
+            meetingMessageForm(row.body as Record<string, string>),
+            options,
+          );
+        return this.http.post(row.path, row.body, options);
+      },
       refreshToken: async () => (await this.auth.refresh()) === 'refreshed',
+      onSettled: (row) => this.chat.outboxSettled(row),
     });
+    const groupDeps: GroupDeps = {
+      http: this.http,
+      db: deps.db,
+      config,
+      clock,
+      on: (name, handler) => this.on(name, handler),
+      subscribe: (key, mode) => this.subscribe(key, mode),
+      unsubscribe: (key) => this.unsubscribe(key),
+      enqueue: (write) => this.enqueue(write),
+      upload:
+        deps.upload ?? (typeof XMLHttpRequest === 'undefined' ? fetchUploader(deps.fetch) : xhrUploader),
+    };
+    this.meetings = new MeetingsSync(groupDeps);
+    this.chat = new GroupChatSync(groupDeps);
     this.on(HUB_EVENTS.notificationCreated, () => this.refreshNotifications());
     this.on(HUB_EVENTS.contactUpdated, async () => void (await this.refreshProfile()));
   }
@@ -339,8 +373,21 @@ export class PortalWorker {
 
   private async clearUserData(): Promise<void> {
     const { db } = this.deps;
-    await db.transaction('rw', [db.profile, db.caches, db.outbox], async () => {
-      await Promise.all([db.profile.clear(), db.caches.clear(), db.outbox.clear()]);
+    const tables = [
+      db.profile,
+      db.caches,
+      db.outbox,
+      db.meetings,
+      db.meetingMessages,
+      db.appendices,
+      db.conversations,
+      db.chatMessages,
+      db.connections,
+      db.typing,
+      db.uploads,
+    ];
+    await db.transaction('rw', tables, async () => {
+      await Promise.all(tables.map((t) => t.clear()));
     });
     await updateRuntime(db, { notificationCount: 0 });
   }
@@ -348,6 +395,7 @@ export class PortalWorker {
   private async stopSession(): Promise<void> {
     this.authenticated = false;
     this.auth.stopRefresh();
+    this.chat.reset();
     await this.hub.stop();
   }
 }

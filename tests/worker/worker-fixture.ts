@@ -20,7 +20,7 @@ export interface WorkerFixture {
 /** The real worker core against the real test server, with its own databases. */
 export async function createWorker(
   server: TestServer,
-  options: { clock?: Clock; transport?: HttpTransportType } = {},
+  options: { clock?: Clock; transport?: HttpTransportType; fetch?: typeof fetch } = {},
 ): Promise<WorkerFixture> {
   const db = new PortalDb(uniqueName('portal-data'));
   const authDb = new AuthDb(uniqueName('portal-auth'));
@@ -30,7 +30,7 @@ export async function createWorker(
     origin: server.url,
     db,
     userStore: new DexieStateStore(authDb),
-    fetch: (input, init) => fetch(input, init),
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     clock: options.clock ?? systemClock,
     withLock: noLock,
     broadcast: (message) => broadcasts.push(message),

@@ -24,6 +24,8 @@ export interface OutboxWriteRequest {
   body: unknown;
   /** Groups writes that must be sent in order, e.g. a conversation id. */
   orderKey?: string;
+  /** The Idempotency-Key to use, when the caller already shows the write under it (a chat row). */
+  clientId?: string;
 }
 
 export interface ClientErrorReport {
@@ -33,7 +35,9 @@ export interface ClientErrorReport {
   status?: number;
 }
 
-export interface WorkerApi {
+import type { GroupSupportApi } from './group-support.ts';
+
+export interface WorkerApi extends GroupSupportApi {
   /** Build-id handshake: `ok` false means this tab and the worker are of different builds. */
   hello(buildId: string, tabId: string): Promise<{ buildId: string; ok: boolean }>;
   /** Password login; in group style `password` is null and `username` is the personal code. */

@@ -1,4 +1,14 @@
 import Dexie, { type EntityTable } from 'dexie';
+import type {
+  AppendixRow,
+  ChatMessageRow,
+  ConnectionRow,
+  ConversationRow,
+  MeetingMessageRow,
+  MeetingRow,
+  TypingRow,
+  UploadRow,
+} from './group-support.ts';
 import type { AuthStatus, HubState, OutboxStatus, SignOutReason } from './api.ts';
 
 /**
@@ -61,6 +71,14 @@ export class PortalDb extends Dexie {
   runtime!: EntityTable<RuntimeRow, 'id'>;
   outbox!: EntityTable<OutboxRow, 'clientId'>;
   caches!: EntityTable<CacheRow, 'key'>;
+  meetings!: EntityTable<MeetingRow, 'id'>;
+  meetingMessages!: EntityTable<MeetingMessageRow, 'id'>;
+  appendices!: EntityTable<AppendixRow, 'id'>;
+  conversations!: EntityTable<ConversationRow, 'id'>;
+  chatMessages!: EntityTable<ChatMessageRow, 'key'>;
+  connections!: EntityTable<ConnectionRow, 'key'>;
+  typing!: EntityTable<TypingRow, 'key'>;
+  uploads!: EntityTable<UploadRow, 'id'>;
 
   constructor(name = 'portal-data') {
     super(name);
@@ -70,6 +88,17 @@ export class PortalDb extends Dexie {
       runtime: 'id',
       outbox: 'clientId, status, orderKey, [status+nextAttemptAt], createdAt',
       caches: 'key',
+    });
+    // Group support (SPEC §2, §3): meetings and their chat, cached for offline reading.
+    this.version(2).stores({
+      meetings: 'id, startDate',
+      meetingMessages: 'id, meetingId',
+      appendices: 'id, meetingId',
+      conversations: 'id, meetingId',
+      chatMessages: 'key, conversation, [conversation+loggedDate], clientId',
+      connections: 'key, conversation',
+      typing: 'key, conversation',
+      uploads: 'id, meetingId',
     });
   }
 }

@@ -72,6 +72,17 @@ export class HttpClient {
     return this.send<Blob>('POST', path, { kind: 'json', value: body }, 'blob', options);
   }
 
+  /** URL and headers for a call made outside fetch (an XMLHttpRequest upload that reports progress). */
+  async prepare(method: string, path: string, params?: Params) {
+    const url = this.resolve(path, params);
+    return { url, headers: await this.headers(method, url, null, {}) };
+  }
+
+  /** Lets a call made outside fetch report its failure like every other call. */
+  report(error: HttpError): void {
+    this.deps.reportError?.(error);
+  }
+
   resolve(path: string, params?: Params): string {
     const url = new URL(/^https?:/.test(path) ? path : `${this.deps.apiUrl}${path}`);
     for (const [key, value] of Object.entries(params ?? {})) {

@@ -11,6 +11,8 @@ export interface OutboxDeps {
   send(row: OutboxRow): Promise<unknown>;
   /** Called after a 401: true when a fresh token is available and the row may be sent again. */
   refreshToken(): Promise<boolean>;
+  /** Told after a row was sent or failed, so the syncs can show the result (a chat row). */
+  onSettled?(row: OutboxRow): Promise<void>;
   random?: () => number;
 }
 
@@ -37,7 +39,7 @@ export class Outbox {
     const createdAt = Math.max(now, this.lastCreatedAt + 1);
     this.lastCreatedAt = createdAt;
     const row: OutboxRow = {
-      clientId: crypto.randomUUID(),
+      clientId: write.clientId ?? crypto.randomUUID(),
       kind: write.kind,
       path: write.path,
       body: write.body,
@@ -129,6 +131,7 @@ export class Outbox {
       try {
         const response = await this.deps.send(row);
         await outbox.update(row.clientId, { status: 'sent', response, lastError: undefined });
+        await this.settled(row.clientId);
         return;
       } catch (error) {
         const status = isHttpError(error) ? error.status : 0;
@@ -144,9 +147,16 @@ export class Outbox {
           lastError: error instanceof Error ? error.message : String(error),
           nextAttemptAt: final ? NEVER : this.deps.clock.now() + backoffMs(attempts, this.deps.random),
         });
+        await this.settled(row.clientId);
         return;
       }
     }
+  }
+
+  private async settled(clientId: string): Promise<void> {
+    const row = await this.deps.db.outbox.get(clientId);
+    // A failing listener must not stop the lane: the row itself is already recorded.
+    if (row) await this.deps.onSettled?.(row).catch((error: unknown) => console.warn('onSettled', error));
   }
 
   /** Rows still to be sent, oldest first; final failures no longer hold up their lane. */

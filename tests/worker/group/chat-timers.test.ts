@@ -1,0 +1,84 @@
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES_POLL_MS, PING_MS } from '../../../worker/sync/group-chat.ts';
+import { startTestServer, type TestServer } from '../../server/test-server.ts';
+import { ManualClock } from '../helpers.ts';
+import { createWorker, type WorkerFixture } from '../worker-fixture.ts';
+import { leaderToken, startedChat } from './group-helpers.ts';
+
+let server: TestServer;
+let leader: string;
+const fixtures: WorkerFixture[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ variant: 'gruppstod' });
+  leader = await leaderToken(server);
+});
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((f) => f.dispose()));
+});
+afterAll(async () => server?.dispose());
+
+/** Records the worker's calls and resolves waiters when a matching one was made. */
+function recordingFetch() {
+  const calls: string[] = [];
+  const waiters: { match: (c: string) => boolean; resolve: () => void }[] = [];
+  const record = (call: string) => {
+    calls.push(call);
+    for (const w of waiters.filter((x) => x.match(call))) w.resolve();
+  };
+  const fetchFn: typeof fetch = (input, init) => {
+    const url = String(input);
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { type?: string }) : {};
+    if (url.includes('/activity')) record(`activity:${body.type}`);
+    else if (url.includes('/groupconversationmessages')) record('messages');
+    return fetch(input, init);
+  };
+  const count = (call: string) => calls.filter((c) => c === call).length;
+  /** Resolves once `call` was made `n` times in all. */
+  const nth = (call: string, n: number) =>
+    count(call) >= n
+      ? Promise.resolve()
+      : new Promise<void>((resolve) =>
+          waiters.push({ match: (c) => c === call && count(call) >= n, resolve }),
+        );
+  const next = (call: string) => nth(call, count(call) + 1);
+  return { calls, fetchFn, next, nth, count };
+}
+
+describe('an open group chat over time', () => {
+  it('pings every 30 s, refetches every 45 s, and disconnects when the last open closes', async () => {
+    const { conversationId } = await startedChat(server, leader, 'Timers');
+    const clock = new ManualClock();
+    const recorder = recordingFetch();
+    const fixture = await createWorker(server, { clock, fetch: recorder.fetchFn });
+    fixtures.push(fixture);
+    await fixture.worker.start(true);
+    await fixture.worker.login('DEMOKOD-0001', null);
+    const chat = fixture.worker.chat;
+
+    expect(await chat.openGroupChat(conversationId)).toBe('ok');
+    expect(await chat.openGroupChat(conversationId)).toBe('ok');
+    expect(recorder.calls.filter((c) => c === 'activity:Connect')).toHaveLength(1);
+
+    // Two opens load twice; the subscription, once it holds, refetches once more.
+    await recorder.nth('messages', 3);
+    const ping = recorder.next('activity:Ping');
+    clock.advance(PING_MS);
+    await ping;
+    expect(recorder.count('messages')).toBe(3);
+    const poll = recorder.next('messages');
+    clock.advance(MESSAGES_POLL_MS - PING_MS);
+    await poll;
+    expect(recorder.count('messages')).toBe(4);
+
+    await chat.closeGroupChat(conversationId);
+    expect(recorder.calls).not.toContain('activity:Disconnect');
+    await chat.closeGroupChat(conversationId);
+    expect(recorder.calls.at(-1)).toBe('activity:Disconnect');
+    const before = recorder.calls.length;
+    clock.advance(PING_MS * 3);
+    await new Promise((r) => setImmediate(r));
+    expect(recorder.calls.slice(before)).toEqual([]);
+  });
+});

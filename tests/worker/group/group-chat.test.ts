@@ -1,0 +1,121 @@
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { api, login, startTestServer, type TestServer } from '../../server/test-server.ts';
+import { waitForQuery } from '../helpers.ts';
+import type { WorkerFixture } from '../worker-fixture.ts';
+import { CONV, leaderToken, signedInWorker, startedChat } from './group-helpers.ts';
+
+let server: TestServer;
+let leader: string;
+const fixtures: WorkerFixture[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ variant: 'gruppstod' });
+  leader = await leaderToken(server);
+});
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((f) => f.dispose()));
+});
+afterAll(async () => server?.dispose());
+
+async function participant(code: string, options: { fetch?: typeof fetch } = {}) {
+  const fixture = await signedInWorker(server, code, null, options);
+  fixtures.push(fixture);
+  return fixture;
+}
+
+const messagesOf = (f: WorkerFixture, conversationId: number) =>
+  f.db.chatMessages.where('conversation').equals(conversationId).toArray();
+
+describe('group chat in Dexie', () => {
+  it('opens a chat, connects, and receives a leader’s message through the hub', async () => {
+    const { meetingId, conversationId } = await startedChat(server, leader, 'Chatt 1');
+    const a = await participant('DEMOKOD-0001');
+    expect(await a.worker.chat.openGroupChat(conversationId)).toBe('ok');
+    expect(await a.db.conversations.get(conversationId)).toMatchObject({ systemType: 'groupchat' });
+    const connections = await a.db.connections.where('conversation').equals(conversationId).toArray();
+    expect(connections.map((c) => c.contactName)).toContain('Alex');
+
+    const content = `Välkomna ${Date.now()}`;
+    await api(server.url, `/portal/staff/meetings/${meetingId}/messages`, {
+      token: leader,
+      body: { content },
+    });
+    const rows = await waitForQuery(
+      () => messagesOf(a, conversationId),
+      (list) => list.some((m) => m.message === content),
+    );
+    expect(rows.find((m) => m.message === content)).toMatchObject({
+      authorKind: 'agent',
+      key: expect.any(String),
+    });
+    await a.worker.chat.closeGroupChat(conversationId);
+  });
+
+  it('sends a message written offline exactly once when the network returns', async () => {
+    const { conversationId } = await startedChat(server, leader, 'Chatt 2');
+    let offline = false;
+    const a = await participant('DEMOKOD-0001', {
+      fetch: (input, init) => (offline ? Promise.reject(new TypeError('offline')) : fetch(input, init)),
+    });
+    expect(await a.worker.chat.openGroupChat(conversationId)).toBe('ok');
+
+    offline = true;
+    const content = `Skrivet offline ${Date.now()}`;
+    const clientId = await a.worker.chat.sendChatMessage(conversationId, content);
+    expect(await a.db.chatMessages.get(`local:${clientId}`)).toMatchObject({
+      sendStatus: 'sending',
+      authorKind: 'contact',
+      contactName: 'Alex',
+    });
+    await waitForQuery(
+      () => a.db.outbox.get(clientId),
+      (row) => row?.status === 'failed' && row.lastStatus === 0,
+    );
+
+    offline = false;
+    await a.worker.onOnline(true);
+    const sent = await waitForQuery(
+      () => messagesOf(a, conversationId),
+      (list) => list.some((m) => m.message === content && m.id !== null),
+    );
+    expect(sent.find((m) => m.message === content)).toMatchObject({ clientId, sendStatus: 'sent' });
+    // A refetch (a second tab opening the chat) also returns the message: still one row.
+    expect(await a.worker.chat.openGroupChat(conversationId)).toBe('ok');
+    const rows = (await messagesOf(a, conversationId)).filter((m) => m.message === content);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.key).toBe(String(rows[0]?.id));
+
+    const onServer = await server.ctx.db
+      .selectFrom('conversation_messages')
+      .select('id')
+      .where('conversation_id', '=', conversationId)
+      .where('message', '=', content)
+      .execute();
+    expect(onServer).toHaveLength(1);
+  });
+
+  it('shows who else is typing, but not the user themself', async () => {
+    const { conversationId } = await startedChat(server, leader, 'Chatt 3');
+    const a = await participant('DEMOKOD-0001');
+    expect(await a.worker.chat.openGroupChat(conversationId)).toBe('ok');
+    const own = (await a.db.profile.get('current'))!.contactId;
+    // Make sure the subscription holds, so our own typing event does reach us (and is ignored).
+    expect(await a.worker.subscribe(`Conversation:${conversationId}`, 'group')).toBe(true);
+    await a.worker.chat.sendTyping(conversationId);
+
+    const b = (await login(server.url, 'DEMOKOD-0002')).access_token;
+    const typed = await api(server.url, `${CONV}/activity`, {
+      token: b,
+      body: { conversation: conversationId, type: 'Typing', content: '' },
+    });
+    expect(typed.status).toBe(200);
+    const rows = await waitForQuery(
+      () => a.db.typing.where('conversation').equals(conversationId).toArray(),
+      (list) => list.length > 0,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ contactName: expect.any(String) });
+    expect(rows[0]?.contactId).not.toBe(own);
+  });
+});

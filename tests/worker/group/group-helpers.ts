@@ -1,0 +1,50 @@
+import type { Meeting } from '../../../contract/meetings.ts';
+import { api, login, type TestServer } from '../../server/test-server.ts';
+import { createWorker, type WorkerFixture } from '../worker-fixture.ts';
+
+export const CONV = '/portal/features/conversations/conversationsapplication-id';
+
+/** The group leader's token (staff client), for the staff API that drives the meetings. */
+export async function leaderToken(server: TestServer): Promise<string> {
+  return (await login(server.url, 'gruppledare', 'gruppledare-losenord', 'portal-staff')).access_token;
+}
+
+/** A new meeting in the demo series (the leader's series 1), not started. */
+export async function createMeeting(server: TestServer, leader: string, subject: string): Promise<Meeting> {
+  const created = await api(server.url, '/portal/staff/meetings', {
+    token: leader,
+    body: { seriesId: 1, subject, description: 'Test', startDate: new Date().toISOString(), duration: 60 },
+  });
+  if (created.status !== 201) throw new Error(`create meeting: ${created.status}`);
+  return created.body as unknown as Meeting;
+}
+
+export async function startMeeting(server: TestServer, leader: string, meetingId: number): Promise<Meeting> {
+  const started = await api(server.url, `/portal/staff/meetings/${meetingId}/start`, {
+    token: leader,
+    body: {},
+  });
+  if (started.status !== 200) throw new Error(`start meeting: ${started.status}`);
+  return started.body as unknown as Meeting;
+}
+
+/** A started meeting with its group chat's conversation id. */
+export async function startedChat(server: TestServer, leader: string, subject: string) {
+  const meeting = await createMeeting(server, leader, subject);
+  const started = await startMeeting(server, leader, meeting.id);
+  return { meetingId: meeting.id, conversationId: started.conversation!.id };
+}
+
+/** A running worker core signed in as `username` (group style: the code, no password). */
+export async function signedInWorker(
+  server: TestServer,
+  username: string,
+  password: string | null = null,
+  options: { fetch?: typeof fetch } = {},
+): Promise<WorkerFixture> {
+  const fixture = await createWorker(server, options);
+  await fixture.worker.start(true);
+  const result = await fixture.worker.login(username, password);
+  if (!result.ok) throw new Error(`login ${username}: ${result.error}`);
+  return fixture;
+}

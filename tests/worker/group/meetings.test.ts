@@ -1,0 +1,158 @@
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { MeetingRow } from '../../../worker/client/group-support.ts';
+import { api, startTestServer, type TestServer } from '../../server/test-server.ts';
+import { waitForQuery } from '../helpers.ts';
+import type { WorkerFixture } from '../worker-fixture.ts';
+import { createMeeting, leaderToken, signedInWorker, startMeeting } from './group-helpers.ts';
+
+let server: TestServer;
+let leader: string;
+const fixtures: WorkerFixture[] = [];
+const PDF = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n';
+
+beforeAll(async () => {
+  server = await startTestServer({ variant: 'gruppstod' });
+  leader = await leaderToken(server);
+});
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((f) => f.dispose()));
+});
+afterAll(async () => server?.dispose());
+
+async function participant(code = 'DEMOKOD-0001') {
+  const fixture = await signedInWorker(server, code);
+  fixtures.push(fixture);
+  return fixture;
+}
+
+describe('meetings in Dexie', () => {
+  it('replaces the cached list and follows a meeting the leader starts', async () => {
+    const { worker, db } = await participant();
+    // A meeting the server no longer returns (deleted while this device was away).
+    await db.meetings.put({ id: 987654, subject: 'borttagen', fetchedAt: 0 } as MeetingRow);
+    expect(await worker.meetings.loadMeetings()).toBe('ok');
+    const cached = await db.meetings.toArray();
+    expect(cached.length).toBeGreaterThanOrEqual(5);
+    expect(cached.map((m) => m.id)).not.toContain(987654);
+
+    // Created reaches the account channel: the list picks the new meeting up without a reload.
+    const meeting = await createMeeting(server, leader, `Träff ${Date.now()}`);
+    await waitForQuery(
+      () => db.meetings.get(meeting.id),
+      (row) => row?.state === 'NotStarted',
+    );
+    await startMeeting(server, leader, meeting.id);
+    const started = await waitForQuery(
+      () => db.meetings.get(meeting.id),
+      (row) => row?.state === 'InProgress',
+    );
+    expect(started?.conversation?.id).toEqual(expect.any(Number));
+
+    const removed = await api(server.url, `/portal/staff/meetings/${meeting.id}`, {
+      token: leader,
+      method: 'DELETE',
+    });
+    expect(removed.status).toBe(200);
+    await waitForQuery(
+      () => db.meetings.get(meeting.id),
+      (row) => row === undefined,
+    );
+  });
+
+  it('loads a meeting with appendices and messages, and answers forbidden outside the series', async () => {
+    const { worker, db } = await participant('DEMOKOD-0002');
+    expect(await worker.meetings.loadMeetings()).toBe('ok');
+    const open = (await db.meetings.toArray()).find((m) => m.state === 'NotStarted')!;
+    expect(await worker.meetings.loadMeeting(open.id)).toBe('ok');
+    // The leader adds an appendix (multipart, like the staff UI) so there is one to load.
+    const form = new FormData();
+    form.set('name', 'bilaga.pdf');
+    form.set('file', new Blob([PDF], { type: 'application/pdf' }), 'bilaga.pdf');
+    const added = await fetch(`${server.url}/portal/staff/meetings/${open.id}/appendices`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${leader}`, 'X-App-Variant': 'Gruppstod' },
+      body: form,
+    });
+    expect(added.status).toBe(201);
+    expect(await worker.meetings.loadMeeting(open.id)).toBe('ok');
+    const appendices = await db.appendices.where('meetingId').equals(open.id).toArray();
+    expect(appendices.map((x) => x.name)).toContain('bilaga.pdf');
+    const appendix = appendices.find((x) => x.name === 'bilaga.pdf')!;
+    expect(await (await worker.meetings.downloadAppendix(open.id, appendix.id))?.text()).toBe(PDF);
+    expect(await worker.meetings.downloadAppendix(open.id, 99_999_999)).toBeNull();
+    expect(await worker.meetings.loadMeeting(99_999_999)).toBe('not_found');
+
+    const child = await signedInWorker(server, 'demo', 'demo-losenord');
+    fixtures.push(child);
+    expect(await child.worker.meetings.loadMeetings()).toBe('ok');
+    expect(await child.db.meetings.count()).toBe(0);
+    expect(await child.worker.meetings.loadMeeting(open.id)).toBe('forbidden');
+    expect(await child.db.meetings.get(open.id)).toBeUndefined();
+  });
+
+  it('uploads homework with progress and refuses a type the server does not take', async () => {
+    const { worker, db } = await participant('DEMOKOD-0003');
+    await worker.meetings.loadMeetings();
+    const open = (await db.meetings.toArray()).find((m) => m.state === 'NotStarted')!;
+    const name = `uppgift-${Date.now()}.pdf`;
+    const pdf = new Blob([PDF], { type: 'application/pdf' });
+    const done = await worker.meetings.uploadHomework(open.id, pdf, name);
+    expect(done).toMatchObject({ status: 'done', loaded: pdf.size, total: pdf.size });
+    expect(await db.uploads.get(done.id)).toMatchObject({ status: 'done' });
+    const messages = await db.meetingMessages.where('meetingId').equals(open.id).toArray();
+    const sent = messages.find((m) => m.files.some((f) => f.name === name));
+    expect(sent?.files[0]).toMatchObject({ contentType: 'application/pdf' });
+
+    const file = await worker.meetings.downloadMeetingMessageFile(open.id, sent!.id, name);
+    expect(await file?.text()).toBe(PDF);
+
+    const exe = new Blob([new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00])], {
+      type: 'application/octet-stream',
+    });
+    const refused = await worker.meetings.uploadHomework(open.id, exe, 'program.exe');
+    expect(refused).toMatchObject({ status: 'failed', error: 'unsupported_type' });
+
+    expect(await worker.meetings.deleteMeetingMessage(open.id, sent!.id)).toBe(true);
+    expect(await db.meetingMessages.get(sent!.id)).toBeUndefined();
+  });
+
+  it('sends a private message directly and clears the group tables on logout', async () => {
+    const { worker, db } = await participant();
+    await worker.meetings.loadMeetings();
+    const open = (await db.meetings.toArray()).find((m) => m.state === 'NotStarted')!;
+    const text = `Fråga ${Date.now()}`;
+    expect(await worker.meetings.sendPrivateMessage(open.id, text)).toBe('sent');
+    expect((await db.meetingMessages.toArray()).map((m) => m.text)).toContain(text);
+    await worker.logout();
+    expect(await db.meetings.count()).toBe(0);
+    expect(await db.meetingMessages.count()).toBe(0);
+  });
+});
+
+describe('a private message written offline', () => {
+  it('is queued in the outbox and sent as multipart once the network is back', async () => {
+    let offline = false;
+    const fixture = await signedInWorker(server, 'DEMOKOD-0002', null, {
+      fetch: (input, init) => (offline ? Promise.reject(new TypeError('offline')) : fetch(input, init)),
+    });
+    fixtures.push(fixture);
+    const { worker, db } = fixture;
+    await worker.meetings.loadMeetings();
+    const open = (await db.meetings.toArray()).find((m) => m.state === 'NotStarted')!;
+    offline = true;
+    const text = `Offline fråga ${Date.now()}`;
+    expect(await worker.meetings.sendPrivateMessage(open.id, text)).toBe('queued');
+    offline = false;
+    await worker.onOnline(true);
+    const rows = (await db.outbox.toArray()).filter((r) => r.kind === 'meetingmessage');
+    expect(rows.map((r) => r.status)).toEqual(['sent']);
+    const onServer = await server.ctx.db
+      .selectFrom('meeting_messages')
+      .select('id')
+      .where('meeting_id', '=', open.id)
+      .where('text', '=', text)
+      .execute();
+    expect(onServer).toHaveLength(1);
+  });
+});

@@ -1,0 +1,97 @@
+import type {
+  Conversation,
+  ConversationConnectionWire,
+  ConversationMessageWire,
+} from '../../contract/conversations.ts';
+import type { Meeting, MeetingAppendix, MeetingMessage } from '../../contract/meetings.ts';
+
+/**
+ * Group support (SPEC §2 meeting list, meeting detail, chat window; §4 Conversation, Connection
+ * state): what the worker keeps in Dexie and the commands the UI calls. The worker fetches, the UI
+ * reads with live queries and derives everything else (sections, badges, time lines, states).
+ */
+
+/** A meeting as the server sent it; `fetchedAt` tells how fresh the cached copy is. */
+export interface MeetingRow extends Meeting {
+  fetchedAt: number;
+}
+
+export interface MeetingMessageRow extends MeetingMessage {
+  fetchedAt: number;
+}
+
+export interface AppendixRow extends MeetingAppendix {
+  fetchedAt: number;
+}
+
+export interface ConversationRow extends Conversation {
+  fetchedAt: number;
+}
+
+/** A chat message: from the server, or an outgoing one still in the outbox (`clientId` set). */
+export interface ChatMessageRow extends Omit<ConversationMessageWire, 'id'> {
+  /** Server id, or `local:{clientId}` while the message is only in the outbox. */
+  key: string;
+  id: number | null;
+  clientId: string | null;
+  sendStatus: 'sending' | 'sent' | 'failed' | null;
+}
+
+export interface ConnectionRow extends ConversationConnectionWire {
+  /** `${conversation}:${contact}` */
+  key: string;
+}
+
+/** Who is typing now; rows older than 5 s are ignored (SPEC §9). */
+export interface TypingRow {
+  key: string;
+  conversation: number;
+  contactId: number;
+  contactName: string;
+  at: number;
+}
+
+/** Upload progress of homework (SPEC §2 Uppgifter: a progress bar). */
+export interface UploadRow {
+  id: string;
+  meetingId: number;
+  fileName: string;
+  loaded: number;
+  total: number;
+  status: 'uploading' | 'done' | 'failed';
+  /** 'too_large' | 'unsupported_type' | 'failed' when status is failed. */
+  error?: string;
+}
+
+export type LoadResult = 'ok' | 'forbidden' | 'not_found' | 'offline' | 'failed';
+
+export interface GroupSupportApi {
+  /** GET meetings into Dexie (all meetings of the user's series). */
+  loadMeetings(): Promise<LoadResult>;
+  /** GET meeting, appendices and the user's meeting messages into Dexie. */
+  loadMeeting(meetingId: number): Promise<LoadResult>;
+  /**
+   * Opens the group chat of a meeting: subscribes to the conversation (group retries), fetches the
+   * conversation, messages and connections, posts Connect and then a Ping every 30 s until closed.
+   */
+  openGroupChat(conversationId: number): Promise<LoadResult>;
+  closeGroupChat(conversationId: number): Promise<void>;
+  /** Queues a chat message in the outbox (sent once, in order, when online); resolves with its clientId. */
+  sendChatMessage(conversationId: number, content: string): Promise<string>;
+  /** Typing activity, at most every 5 s per conversation. */
+  sendTyping(conversationId: number): Promise<void>;
+  /** A private message to the group leaders (text only), through the outbox. */
+  sendPrivateMessage(meetingId: number, text: string): Promise<'sent' | 'queued' | 'failed'>;
+  /** Multipart upload with progress in the `uploads` table. */
+  uploadHomework(meetingId: number, file: Blob, fileName: string): Promise<UploadRow>;
+  deleteMeetingMessage(meetingId: number, meetingMessageId: number): Promise<boolean>;
+  /** Downloads a file for the UI to save; null when it failed. */
+  downloadAppendix(meetingId: number, appendixId: number): Promise<Blob | null>;
+  downloadMeetingMessageFile(
+    meetingId: number,
+    meetingMessageId: number,
+    fileName: string,
+  ): Promise<Blob | null>;
+  /** Subscribes to a meeting card's updates (SPEC: 2 s after showing) or stops. */
+  watchMeeting(meetingId: number, watching: boolean): Promise<void>;
+}

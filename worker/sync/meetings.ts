@@ -1,0 +1,221 @@
+import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
+import type { Meeting, MeetingAppendix, MeetingMessage, ValueList } from '../../contract/meetings.ts';
+import { MESSAGE_TYPE } from '../../contract/meetings.ts';
+import type { LoadResult, UploadRow } from '../client/group-support.ts';
+import { isHttpError } from '../http/http-error.ts';
+import { keyedThrottle } from '../hub/throttle.ts';
+import { idOf, meetingsBase, type GroupDeps } from './group-deps.ts';
+import { asLoadResult, loadResultOf } from './load-result.ts';
+
+/** Bursts of meeting events (a leader editing) cause one refetch a second per meeting. */
+const MEETING_THROTTLE_MS = 1000;
+export const MEETING_MESSAGE_KIND = 'meetingmessage';
+
+/** The multipart form of POST meetingmessage, built from the fields the outbox stores as JSON. */
+export function meetingMessageForm(fields: Record<string, string | Blob>, fileName?: string): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string') form.set(name, value);
+    else form.set(name, value, fileName ?? 'fil');
+  }
+  return form;
+}
+
+/** SPEC §2 meeting list and detail, §7 Meetings: meetings, appendices and private messages in Dexie. */
+export class MeetingsSync {
+  private readonly refetchMeeting: (key: string) => void;
+  private readonly refetchList: (key: string) => void;
+
+  constructor(private readonly deps: GroupDeps) {
+    this.refetchMeeting = keyedThrottle(deps.clock, MEETING_THROTTLE_MS, (key) => {
+      void this.refreshMeeting(Number(key));
+    });
+    this.refetchList = keyedThrottle(deps.clock, MEETING_THROTTLE_MS, () => void this.loadMeetings());
+    const changed = (data: unknown) => {
+      const id = idOf(data, 'id', 'meetingId');
+      if (id !== null) this.refetchMeeting(String(id));
+      this.refetchList('list');
+    };
+    deps.on(HUB_EVENTS.meetingCreated, changed);
+    deps.on(HUB_EVENTS.meetingUpdated, changed);
+    deps.on(HUB_EVENTS.meetingDeleted, async (data) => {
+      const id = idOf(data, 'id', 'meetingId');
+      if (id !== null) await this.removeMeeting(id);
+    });
+  }
+
+  /** Replaces the cached list: a meeting the server no longer returns is gone for this user. */
+  loadMeetings(): Promise<LoadResult> {
+    return asLoadResult(async () => {
+      const { value } = await this.deps.http.get<ValueList<Meeting>>(`${meetingsBase(this.deps)}/meetings`);
+      const { db } = this.deps;
+      const fetchedAt = this.deps.clock.now();
+      const keep = new Set(value.map((m) => m.id));
+      const gone = (await db.meetings.toCollection().primaryKeys()).filter((id) => !keep.has(id));
+      for (const id of gone) await this.removeMeeting(id);
+      await db.meetings.bulkPut(value.map((m) => ({ ...m, fetchedAt })));
+    });
+  }
+
+  loadMeeting(meetingId: number): Promise<LoadResult> {
+    return asLoadResult(async () => {
+      const base = meetingsBase(this.deps);
+      const { http, db } = this.deps;
+      const [meeting, appendices, messages] = await Promise.all([
+        http.get<Meeting>(`${base}/meeting`, { params: { meetingId } }),
+        http.get<ValueList<MeetingAppendix>>(`${base}/appendices`, { params: { MeetingId: meetingId } }),
+        this.fetchMessages(meetingId),
+      ]);
+      const fetchedAt = this.deps.clock.now();
+      await db.transaction('rw', [db.meetings, db.appendices, db.meetingMessages], async () => {
+        await db.meetings.put({ ...meeting, fetchedAt });
+        await db.appendices.where('meetingId').equals(meetingId).delete();
+        await db.appendices.bulkPut(appendices.value.map((a) => ({ ...a, fetchedAt })));
+        await this.writeMessages(meetingId, messages);
+      });
+    }).then(async (result) => {
+      // No longer the user's meeting: nothing of it stays visible.
+      if (result === 'forbidden' || result === 'not_found') await this.removeMeeting(meetingId);
+      return result;
+    });
+  }
+
+  async sendPrivateMessage(meetingId: number, text: string): Promise<'sent' | 'queued' | 'failed'> {
+    const fields = { Subject: '', Text: text, MessageType: String(MESSAGE_TYPE.Message) };
+    const body = { ...fields, MeetingRuid: String(meetingId) };
+    const path = `${meetingsBase(this.deps)}/meetingmessage`;
+    // One key for the direct try and the outbox: if the direct answer was lost, no duplicate.
+    const clientId = crypto.randomUUID();
+    const queue = async () => {
+      const orderKey = `meeting:${meetingId}`;
+      await this.deps.enqueue({ kind: MEETING_MESSAGE_KIND, path, body, orderKey, clientId });
+      return 'queued' as const;
+    };
+    const runtime = await this.deps.db.runtime.get('current');
+    if (runtime && !runtime.online) return queue();
+    try {
+      await this.deps.http.postMultipart(path, meetingMessageForm(body), {
+        headers: { 'Idempotency-Key': clientId },
+      });
+    } catch (error) {
+      // No answer: the outbox sends it when the network is back (SPEC §9 writes survive offline).
+      if (isHttpError(error) && error.status === 0) return queue();
+      return 'failed';
+    }
+    await this.reloadMessages(meetingId);
+    return 'sent';
+  }
+
+  async uploadHomework(meetingId: number, file: Blob, fileName: string): Promise<UploadRow> {
+    const { db, http } = this.deps;
+    let row: UploadRow = {
+      id: crypto.randomUUID(),
+      meetingId,
+      fileName,
+      loaded: 0,
+      total: file.size,
+      status: 'uploading',
+    };
+    await db.uploads.put(row);
+    const form = meetingMessageForm(
+      {
+        Subject: '',
+        Text: '',
+        MessageType: String(MESSAGE_TYPE.Message),
+        MeetingRuid: String(meetingId),
+        DocumentName: fileName,
+        DocumentContentType: file.type || 'application/octet-stream',
+        DocumentContent: file,
+      },
+      fileName,
+    );
+    try {
+      const { url, headers } = await http.prepare('POST', `${meetingsBase(this.deps)}/meetingmessage`);
+      await this.deps.upload(url, { ...headers, 'Idempotency-Key': row.id }, form, (loaded, total) => {
+        void db.uploads.update(row.id, { loaded, total: total || row.total });
+      });
+      row = { ...row, loaded: file.size, total: file.size, status: 'done' };
+    } catch (error) {
+      const status = isHttpError(error) ? error.status : 0;
+      if (isHttpError(error)) http.report(error);
+      const reason = status === 413 ? 'too_large' : status === 415 ? 'unsupported_type' : 'failed';
+      row = { ...(await db.uploads.get(row.id))!, status: 'failed', error: reason };
+    }
+    await db.uploads.put(row);
+    if (row.status === 'done') await this.reloadMessages(meetingId);
+    return row;
+  }
+
+  async deleteMeetingMessage(meetingId: number, meetingMessageId: number): Promise<boolean> {
+    try {
+      await this.deps.http.delete(`${meetingsBase(this.deps)}/meetingmessage`, {
+        params: { meetingId, meetingMessageId },
+      });
+    } catch {
+      return false;
+    }
+    await this.deps.db.meetingMessages.delete(meetingMessageId);
+    return true;
+  }
+
+  downloadAppendix(meetingId: number, appendixId: number): Promise<Blob | null> {
+    const params = { MeetingId: meetingId, AppendixId: appendixId };
+    return this.deps.http.getBlob('/meetingappendix', { params }).catch(() => null);
+  }
+
+  downloadMeetingMessageFile(meetingId: number, meetingMessageId: number, fileName: string) {
+    const params = { meetingId, meetingMessageId, fileName };
+    return this.deps.http.getBlob('/meetingmessagefile', { params }).catch(() => null);
+  }
+
+  async watchMeeting(meetingId: number, watching: boolean): Promise<void> {
+    const key = entityKey('Meeting', meetingId);
+    if (watching) await this.deps.subscribe(key);
+    else await this.deps.unsubscribe(key);
+  }
+
+  /** A sent private message or homework: show it (and the server's counts) without a full reload. */
+  async reloadMessages(meetingId: number): Promise<void> {
+    try {
+      const messages = await this.fetchMessages(meetingId);
+      const { db } = this.deps;
+      await db.transaction('rw', db.meetingMessages, () => this.writeMessages(meetingId, messages));
+    } catch (error) {
+      if (loadResultOf(error) !== 'offline') throw error;
+    }
+  }
+
+  private fetchMessages(meetingId: number) {
+    const path = `${meetingsBase(this.deps)}/meetingmessages`;
+    return this.deps.http.get<ValueList<MeetingMessage>>(path, { params: { meetingId } });
+  }
+
+  private async writeMessages(meetingId: number, messages: ValueList<MeetingMessage>) {
+    const { db } = this.deps;
+    const fetchedAt = this.deps.clock.now();
+    await db.meetingMessages.where('meetingId').equals(meetingId).delete();
+    await db.meetingMessages.bulkPut(messages.value.map((m) => ({ ...m, fetchedAt })));
+  }
+
+  private async refreshMeeting(meetingId: number): Promise<void> {
+    try {
+      const meeting = await this.deps.http.get<Meeting>(`${meetingsBase(this.deps)}/meeting`, {
+        params: { meetingId },
+      });
+      await this.deps.db.meetings.put({ ...meeting, fetchedAt: this.deps.clock.now() });
+    } catch (error) {
+      const result = loadResultOf(error);
+      if (result === 'forbidden' || result === 'not_found') await this.removeMeeting(meetingId);
+    }
+  }
+
+  private async removeMeeting(meetingId: number): Promise<void> {
+    const { db } = this.deps;
+    await db.transaction('rw', [db.meetings, db.appendices, db.meetingMessages, db.uploads], async () => {
+      await db.meetings.delete(meetingId);
+      await db.appendices.where('meetingId').equals(meetingId).delete();
+      await db.meetingMessages.where('meetingId').equals(meetingId).delete();
+      await db.uploads.where('meetingId').equals(meetingId).delete();
+    });
+  }
+}

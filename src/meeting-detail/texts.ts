@@ -1,4 +1,27 @@
-/** Swedish texts of the meeting detail (SPEC §2 Meeting detail). */
+import { PRIVATE_MESSAGE_MAX_LENGTH } from '../../contract/conversations.ts';
+
+/** Swedish texts of the meeting detail (SPEC §2 Meeting detail, §6, §8). */
 export const MEETING_DETAIL_TEXTS = {
   heading: 'Grupptillfälle',
+  notFound: 'Hittade inget grupptillfälle',
+  notFoundError: 'Tillfället hittades inte',
+  loading: 'Laddar...',
+  showHistory: 'Se chatthistorik',
+  openChat: 'Öppna chatt',
+  description: 'Beskrivning',
+  privateMessageHeading: 'Skicka ett privat meddelande till gruppledarna på',
+  privateMessageLabel: 'Meddelande',
+  privateMessageSend: 'Skicka',
+  privateMessageSending: 'Skickar...',
+  textRequired: 'Text måste anges',
+  textTooLong: `Max ${PRIVATE_MESSAGE_MAX_LENGTH} tecken`,
+  messageSent: 'Meddelande skickat.',
+  messageFailed: 'Något blev fel. Försök igen.',
+  participants: 'Deltagare',
+  noParticipants: 'Inga anslutna deltagare',
+  connection: { Connected: 'Ansluten', Away: 'Borta', Disconnected: 'Frånkopplad' },
+  accessDeniedTitle: 'Åtkomst nekad',
+  accessDeniedText: 'Du har inte längre åtkomst till gruppen. Du loggas nu ut.',
+  toStartPage: 'Till startsidan',
+  debug: 'Felsökning',
 } as const;

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useSession } from '../data/index.ts';
 import { LoginForm } from '../login/login-form.tsx';
+import { GroupMeetings } from '../meeting-list/group-meetings.tsx';
 import { PageLayout } from '../shell/page-layout.tsx';
 import { Spinner } from '../shell/spinner.tsx';
 import { SHELL_TEXTS } from '../shell/texts.ts';
@@ -9,7 +10,7 @@ import { START_TEXTS } from './texts.ts';
 
 /**
  * SPEC §2 Group-support start page. Signed out: a welcome and the inline login form with a personal
- * code. Signed in: the group's meetings (the meeting list itself comes with the meeting screens).
+ * code. Signed in: the group information and the meeting list.
  */
 export function GroupStartPage({ prompt }: { prompt: ReactNode }) {
   const config = useConfig();
@@ -29,6 +30,7 @@ export function GroupStartPage({ prompt }: { prompt: ReactNode }) {
       {status === 'authenticated' && (
         <section aria-labelledby="group-meetings">
           <h2 id="group-meetings">{START_TEXTS.groupMeetingsHeading}</h2>
+          <GroupMeetings />
         </section>
       )}
     </PageLayout>

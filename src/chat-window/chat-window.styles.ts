@@ -1,0 +1,158 @@
+import { css } from '@linaria/core';
+import { colors, desktop } from '../styles/theme.ts';
+
+export const fullScreen = css`
+  width: 100%;
+  height: 100%;
+  max-width: none;
+  max-height: none;
+  margin: 0;
+  padding: 0;
+  border: 0;
+  color: ${colors.text};
+  background: ${colors.background};
+  &[open] {
+    display: flex;
+    flex-direction: column;
+  }
+  &::backdrop {
+    background: rgb(20 10 30 / 55%);
+  }
+`;
+
+export const header = css`
+  display: flex;
+  align-items: center;
+  gap: 0.5rem;
+  padding: 0.5rem 1rem;
+  background: ${colors.surface};
+  border-top: 6px solid ${colors.chat};
+  box-shadow: 0 1px 4px rgb(0 0 0 / 12%);
+  h2 {
+    margin: 0;
+    font-size: 1.125rem;
+  }
+`;
+
+export const headerInfo = css`
+  flex: 1;
+  min-width: 0;
+  p {
+    margin: 0;
+    color: ${colors.muted};
+  }
+`;
+
+export const messages = css`
+  position: relative;
+  flex: 1;
+  overflow-y: auto;
+  padding: 1rem;
+  list-style: none;
+  margin: 0;
+`;
+
+export const bubble = css`
+  max-width: 80%;
+  margin: 0.5rem 0;
+  padding: 0.5rem 0.75rem;
+  border-radius: 12px;
+  background: ${colors.surface};
+  overflow-wrap: anywhere;
+  p {
+    margin: 0;
+  }
+`;
+
+export const mine = css`
+  margin-left: auto;
+  background: #ece3f5;
+`;
+
+export const info = css`
+  max-width: 100%;
+  text-align: center;
+  background: transparent;
+  font-weight: 600;
+  color: ${colors.muted};
+`;
+
+export const author = css`
+  display: block;
+  font-size: 0.875rem;
+  font-weight: 600;
+  color: ${colors.muted};
+`;
+
+export const status = css`
+  display: block;
+  font-size: 0.8125rem;
+  color: ${colors.muted};
+  text-align: right;
+`;
+
+export const failed = css`
+  color: ${colors.danger};
+`;
+
+export const newMessages = css`
+  position: sticky;
+  bottom: 0.5rem;
+  display: block;
+  margin: 0 auto;
+`;
+
+export const typing = css`
+  min-height: 1.5rem;
+  padding: 0 1rem;
+  font-style: italic;
+  color: ${colors.muted};
+`;
+
+export const footer = css`
+  padding: 0.75rem 1rem;
+  background: ${colors.surface};
+  textarea {
+    width: 100%;
+    min-height: 44px;
+    max-height: 168px;
+    padding: 0.5rem 0.75rem;
+    border: 1px solid ${colors.border};
+    border-radius: 6px;
+    font: inherit;
+    resize: none;
+  }
+`;
+
+export const footerRow = css`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 0.75rem;
+  margin-top: 0.5rem;
+  label {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.25rem;
+    min-height: 44px;
+  }
+`;
+
+export const counter = css`
+  display: none;
+  color: ${colors.muted};
+  ${desktop} {
+    display: inline;
+  }
+`;
+
+export const send = css`
+  margin-left: auto;
+`;
+
+export const minimizedBar = css`
+  position: fixed;
+  right: 1rem;
+  bottom: 1rem;
+  z-index: 40;
+`;

@@ -1,0 +1,188 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { differenceInMinutes } from 'date-fns';
+import type { MeetingRow } from '../../worker/client/group-support.ts';
+import { useApi, useProfile } from '../data/index.ts';
+import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
+import {
+  isActive,
+  isGroupSoonStarting,
+  isResolvedOrClosed,
+  minutesText,
+} from '../group-support/conversation-state.ts';
+import { useChatMessages, useConversation, useTyping } from '../group-support/hooks.ts';
+import { useNow } from '../group-support/use-now.ts';
+import { CloseIcon } from '../shell/icons.tsx';
+import { iconButton } from '../styles/controls.ts';
+import { chatEntries, type ChatEntry } from './chat-messages.ts';
+import * as s from './chat-window.styles.ts';
+import { MessageInput } from './message-input.tsx';
+import { MessageList } from './message-list.tsx';
+import { MinimizedBar } from './minimized-bar.tsx';
+import { CHAT_TEXTS } from './texts.ts';
+import { TypingIndicator } from './typing-indicator.tsx';
+
+const info = (key: string, content: string, loggedDate: string): ChatEntry => ({
+  key,
+  content,
+  loggedDate,
+  authorType: 'info',
+  authorName: '',
+  sendStatus: null,
+  createdAfterClosedConversation: false,
+  sameAuthorAsPreviousMessage: false,
+});
+
+export interface ChatWindowProps {
+  meeting: MeetingRow;
+  minimized: boolean;
+  onMinimize: (minimized: boolean) => void;
+  /** The user left the chat. */
+  onLeave: () => void;
+}
+
+/** SPEC §2 Chat window (group): a full-screen modal over the meeting detail. */
+export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWindowProps) {
+  const api = useApi();
+  const profile = useProfile();
+  const conversationId = meeting.conversation?.id ?? null;
+  const conversation = useConversation(conversationId);
+  const rows = useChatMessages(conversationId);
+  const typingRows = useTyping(conversationId) ?? [];
+  const now = useNow(60_000);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [confirmLeave, setConfirmLeave] = useState(false);
+  const [startedAt, setStartedAt] = useState<string | null>(null);
+  const wasSoonStarting = useRef(false);
+  const [unseen, setUnseen] = useState(false);
+  const seenCount = useRef(0);
+
+  useEffect(() => {
+    if (conversationId === null) return;
+    api.openGroupChat(conversationId).catch((error: unknown) => console.error('openGroupChat', error));
+    return () => {
+      api.closeGroupChat(conversationId).catch((error: unknown) => console.error('closeGroupChat', error));
+    };
+  }, [api, conversationId]);
+
+  const soon = conversationId === null || !conversation || isGroupSoonStarting(conversation);
+  const active = isActive(conversation);
+  const ended = isResolvedOrClosed(conversation);
+
+  useEffect(() => {
+    if (soon) wasSoonStarting.current = true;
+    else if (active && wasSoonStarting.current && !startedAt) setStartedAt(new Date().toISOString());
+  }, [soon, active, startedAt]);
+
+  const entries = useMemo(() => {
+    const list = chatEntries(rows ?? [], profile?.contactId);
+    if (startedAt) {
+      const at = list.findIndex((e) => e.loggedDate > startedAt);
+      const notice = info('started', CHAT_TEXTS.started, startedAt);
+      if (at === -1) list.push(notice);
+      else list.splice(at, 0, notice);
+    }
+    if (soon) list.push(info('soon', CHAT_TEXTS.soonStarting, ''));
+    if (ended) list.push(info('ended', CHAT_TEXTS.ended, conversation?.closedDate ?? ''));
+    return list;
+  }, [rows, profile?.contactId, startedAt, soon, ended, conversation?.closedDate]);
+
+  const othersCount = entries.filter((e) => e.authorType !== 'me' && e.authorType !== 'info').length;
+  useEffect(() => {
+    if (!minimized) {
+      seenCount.current = othersCount;
+      setUnseen(false);
+    } else if (othersCount > seenCount.current) {
+      setUnseen(true);
+    }
+  }, [minimized, othersCount]);
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el || minimized) return;
+    if (!el.open) el.showModal();
+    return () => el.close();
+  }, [minimized]);
+
+  const duration = conversation ? differenceInMinutes(now, new Date(conversation.loggedDate)) : 0;
+  const statusLine = ended
+    ? CHAT_TEXTS.ended
+    : active
+      ? `${CHAT_TEXTS.live} ${minutesText(Math.max(0, duration))}`
+      : CHAT_TEXTS.soonStarting;
+  const placeholder = ended
+    ? CHAT_TEXTS.placeholderEnded
+    : active
+      ? CHAT_TEXTS.placeholderActive
+      : CHAT_TEXTS.placeholderSoon;
+
+  const barLabel = unseen ? CHAT_TEXTS.newMessages : ended ? CHAT_TEXTS.ended : CHAT_TEXTS.activeChat;
+
+  return (
+    <>
+      {minimized && <MinimizedBar label={barLabel} onRestore={() => onMinimize(false)} />}
+      {!minimized && (
+        <dialog
+          ref={dialog}
+          className={s.fullScreen}
+          aria-labelledby="chat-window-title"
+          onCancel={(e) => {
+            e.preventDefault();
+            onMinimize(true);
+          }}
+        >
+          <div className={s.header}>
+            <div className={s.headerInfo}>
+              <h2 id="chat-window-title">{meeting.subject}</h2>
+              <p role="status">{statusLine}</p>
+            </div>
+            <button
+              type="button"
+              className={iconButton}
+              aria-label={CHAT_TEXTS.minimize}
+              onClick={() => onMinimize(true)}
+            >
+              <svg
+                viewBox="0 0 24 24"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                aria-hidden="true"
+                focusable="false"
+              >
+                <path d="M5 18h14" />
+              </svg>
+            </button>
+            <button
+              type="button"
+              className={iconButton}
+              aria-label={ended ? CHAT_TEXTS.close : CHAT_TEXTS.leave}
+              onClick={() => (ended ? onLeave() : setConfirmLeave(true))}
+            >
+              <CloseIcon />
+            </button>
+          </div>
+          <MessageList entries={entries} />
+          <TypingIndicator rows={typingRows} myContactId={profile?.contactId} />
+          <MessageInput
+            enabled={active && conversationId !== null}
+            placeholder={placeholder}
+            onTyping={() => {
+              if (conversationId !== null) api.sendTyping(conversationId).catch(() => undefined);
+            }}
+            onSend={async (text) => {
+              if (conversationId !== null) await api.sendChatMessage(conversationId, text);
+            }}
+          />
+          <ConfirmationDialog
+            open={confirmLeave}
+            text={CHAT_TEXTS.leaveConfirm}
+            yes={CHAT_TEXTS.leaveYes}
+            no={CHAT_TEXTS.leaveNo}
+            onClose={() => setConfirmLeave(false)}
+            onResult={(yes) => yes && onLeave()}
+          />
+        </dialog>
+      )}
+    </>
+  );
+}

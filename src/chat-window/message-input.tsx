@@ -1,0 +1,94 @@
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { GROUP_CHAT_MAX_LENGTH } from '../../contract/conversations.ts';
+import { primaryButton } from '../styles/controls.ts';
+import * as s from './chat-window.styles.ts';
+import { CHAT_TEXTS } from './texts.ts';
+import { useDesktop } from './use-desktop.ts';
+
+/** SPEC §9: the textarea grows to at most 168 px. */
+export const TEXTAREA_MAX_HEIGHT_PX = 168;
+
+export interface MessageInputProps {
+  enabled: boolean;
+  placeholder: string;
+  onSend: (text: string) => Promise<void>;
+  onTyping: () => void;
+}
+
+export function MessageInput({ enabled, placeholder, onSend, onTyping }: MessageInputProps) {
+  const desktop = useDesktop();
+  const counterId = useId();
+  const area = useRef<HTMLTextAreaElement>(null);
+  const [text, setText] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [sendWithEnter, setSendWithEnter] = useState(true);
+  const valid = text.trim().length > 0 && text.length <= GROUP_CHAT_MAX_LENGTH;
+  const canSend = enabled && valid && !submitting;
+
+  const grow = () => {
+    const el = area.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${Math.min(el.scrollHeight, TEXTAREA_MAX_HEIGHT_PX)}px`;
+  };
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!canSend) return;
+    setSubmitting(true);
+    try {
+      await onSend(text.trim());
+      setText('');
+      requestAnimationFrame(grow);
+    } finally {
+      setSubmitting(false);
+      area.current?.focus();
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (sendWithEnter && event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+
+  return (
+    <form className={s.footer} onSubmit={(e) => void submit(e)}>
+      <textarea
+        ref={area}
+        rows={1}
+        value={text}
+        maxLength={GROUP_CHAT_MAX_LENGTH}
+        placeholder={placeholder}
+        aria-label={CHAT_TEXTS.messageLabel}
+        aria-describedby={desktop ? counterId : undefined}
+        disabled={!enabled || submitting}
+        onChange={(e) => {
+          setText(e.target.value);
+          grow();
+          onTyping();
+        }}
+        onKeyDown={onKeyDown}
+      />
+      <div className={s.footerRow}>
+        <label>
+          <input
+            type="checkbox"
+            checked={sendWithEnter}
+            onChange={(e) => setSendWithEnter(e.target.checked)}
+          />
+          {CHAT_TEXTS.sendWithEnter}
+        </label>
+        {desktop && (
+          <span id={counterId} className={s.counter}>
+            {CHAT_TEXTS.counter(text.length)}
+          </span>
+        )}
+        <button type="submit" className={`${primaryButton} ${s.send}`} disabled={!canSend}>
+          {CHAT_TEXTS.send}
+        </button>
+      </div>
+    </form>
+  );
+}

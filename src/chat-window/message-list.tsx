@@ -1,0 +1,92 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { chatTextToHtml } from '../group-support/chat-text.ts';
+import { secondaryButton } from '../styles/controls.ts';
+import type { ChatEntry } from './chat-messages.ts';
+import * as s from './chat-window.styles.ts';
+import { CHAT_TEXTS } from './texts.ts';
+
+/** SPEC §9: the new-message prompt shows when more than 72 px from the bottom. */
+export const NEW_MESSAGE_PROMPT_PX = 72;
+export const SCROLL_TO_BOTTOM_DELAY_MS = 250;
+
+function statusText(entry: ChatEntry): string | null {
+  if (entry.authorType !== 'me') return null;
+  if (entry.sendStatus === 'sending') return CHAT_TEXTS.sending;
+  if (entry.sendStatus === 'failed') return CHAT_TEXTS.sendFailed;
+  return CHAT_TEXTS.sent;
+}
+
+function authorLabel(entry: ChatEntry): string {
+  if (entry.authorType === 'me') return CHAT_TEXTS.me;
+  if (entry.authorType === 'info') return CHAT_TEXTS.info;
+  return entry.authorName;
+}
+
+function Message({ entry }: { entry: ChatEntry }) {
+  const status = statusText(entry);
+  const kind = entry.authorType === 'me' ? s.mine : entry.authorType === 'info' ? s.info : '';
+  return (
+    <li className={`${s.bubble} ${kind}`}>
+      {!entry.sameAuthorAsPreviousMessage && entry.authorType !== 'info' && (
+        <span className={s.author}>{authorLabel(entry)}</span>
+      )}
+      <p dangerouslySetInnerHTML={{ __html: chatTextToHtml(entry.content) }} />
+      {entry.createdAfterClosedConversation && <span className={s.status}>{CHAT_TEXTS.afterClosed}</span>}
+      {status && (
+        <span className={`${s.status} ${entry.sendStatus === 'failed' ? s.failed : ''}`} title={status}>
+          {status}
+        </span>
+      )}
+    </li>
+  );
+}
+
+/** The message list; keeps to the bottom unless the user scrolled up (then a prompt shows). */
+export function MessageList({ entries }: { entries: readonly ChatEntry[] }) {
+  const list = useRef<HTMLUListElement>(null);
+  const [away, setAway] = useState(false);
+  const awayRef = useRef(false);
+
+  const scrollToBottom = () => {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  };
+
+  useLayoutEffect(() => {
+    if (awayRef.current) return;
+    const timer = setTimeout(scrollToBottom, SCROLL_TO_BOTTOM_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [entries.length]);
+
+  useEffect(() => scrollToBottom(), []);
+
+  const onScroll = () => {
+    const el = list.current;
+    if (!el) return;
+    const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
+    awayRef.current = distance > NEW_MESSAGE_PROMPT_PX;
+    setAway(awayRef.current);
+  };
+
+  return (
+    <ul
+      ref={list}
+      className={s.messages}
+      aria-label={CHAT_TEXTS.messages}
+      aria-live="polite"
+      onScroll={onScroll}
+      tabIndex={0}
+    >
+      {entries.map((entry) => (
+        <Message key={entry.key} entry={entry} />
+      ))}
+      {away && (
+        <li className={s.newMessages}>
+          <button type="button" className={secondaryButton} onClick={scrollToBottom}>
+            {CHAT_TEXTS.showNewMessages}
+          </button>
+        </li>
+      )}
+    </ul>
+  );
+}

@@ -1,0 +1,22 @@
+import { primaryButton } from '../styles/controls.ts';
+import { minimizedBar } from './chat-window.styles.ts';
+import { CHAT_TEXTS } from './texts.ts';
+
+/** The minimised chat: one button that restores it; its label tells what is going on. */
+export function MinimizedBar({ label, onRestore }: { label: string; onRestore: () => void }) {
+  return (
+    <div className={minimizedBar}>
+      <button
+        type="button"
+        className={primaryButton}
+        onClick={onRestore}
+        aria-describedby="chat-minimized-hint"
+      >
+        {label}
+      </button>
+      <span id="chat-minimized-hint" className="visually-hidden">
+        {CHAT_TEXTS.restore}
+      </span>
+    </div>
+  );
+}

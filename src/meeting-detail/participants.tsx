@@ -1,0 +1,34 @@
+import { connectionState } from '../group-support/connection-state.ts';
+import { expandable, muted } from '../group-support/group-support.styles.ts';
+import { useConnections } from '../group-support/hooks.ts';
+import { useNow } from '../group-support/use-now.ts';
+import { dot, dotKinds, participants } from './meeting-detail.styles.ts';
+import { MEETING_DETAIL_TEXTS as T } from './texts.ts';
+
+/** 'Deltagare': each participant with a dot and its state in words (not colour only). */
+export function Participants({ conversationId }: { conversationId: number | null }) {
+  const now = useNow(30_000);
+  const rows = useConnections(conversationId) ?? [];
+  const sorted = [...rows].sort((a, b) => a.contactName.localeCompare(b.contactName, 'sv'));
+  return (
+    <details className={expandable}>
+      <summary>{T.participants}</summary>
+      {sorted.length === 0 ? (
+        <p className={muted}>{T.noParticipants}</p>
+      ) : (
+        <ul className={participants}>
+          {sorted.map((c) => {
+            const state = connectionState(c, now);
+            return (
+              <li key={c.key}>
+                <span className={`${dot} ${dotKinds[state]}`} aria-hidden="true" />
+                <span>{c.contactName}</span>
+                <span className={muted}>({T.connection[state]})</span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </details>
+  );
+}

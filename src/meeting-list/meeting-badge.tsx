@@ -1,0 +1,15 @@
+import { badge, badgeKinds } from '../group-support/group-support.styles.ts';
+
+export type BadgeKind = keyof typeof badgeKinds;
+
+/** A status badge: the text carries the meaning, the colour only repeats it. */
+export function MeetingBadge({ text, kind }: { text: string; kind: BadgeKind }) {
+  return <span className={`${badge} ${badgeKinds[kind]}`}>{text}</span>;
+}
+
+export function badgeKind(text: string): BadgeKind {
+  if (text === 'Pågående') return 'progress';
+  if (text === 'Kommande') return 'upcoming';
+  if (text === 'Chatten börjar strax') return 'soon';
+  return 'ended';
+}

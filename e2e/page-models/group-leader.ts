@@ -30,6 +30,26 @@ export class GroupLeader {
     return res;
   }
 
+  /** A new meeting of the demo series, starting in an hour; resolves with its id. */
+  async createMeeting(subject: string): Promise<number> {
+    const res = await this.post('', {
+      seriesId: 1,
+      subject,
+      description: 'En träff för hela gruppen.',
+      startDate: new Date(Date.now() + 3600_000).toISOString(),
+      duration: 60,
+    });
+    return ((await res.json()) as { id: number }).id;
+  }
+
+  /** The group chat's messages as the server has them. */
+  async chatMessages(conversationId: number): Promise<string[]> {
+    const res = await this.request.get(`/portal/groupconversationmessages?conversationId=${conversationId}`, {
+      headers: { Authorization: `Bearer ${this.token}`, 'X-App-Variant': 'Gruppstod' },
+    });
+    return ((await res.json()) as { value: Array<{ message: string }> }).value.map((m) => m.message);
+  }
+
   startMeeting(meetingId: number) {
     return this.post(`/${meetingId}/start`, {});
   }

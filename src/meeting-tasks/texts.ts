@@ -18,6 +18,10 @@ export const TASK_TEXTS = {
   uploadSuccess: 'Uppgiften har skickats in.',
   uploadFailureTitle: 'Fel',
   uploadFailure: 'Det gick inte att skicka in uppgiften. Försök igen senare.',
+  /** Not in SPEC §8: a refused file says why, so the user knows that trying again will not help. */
+  uploadTooLarge: `Filen är för stor. Den får vara högst ${megabytes(UPLOAD_LIMITS.maxBytes)}.`,
+  uploadWrongType:
+    'Den filtypen går inte att skicka in. Välj en PDF, en bild, ett Word-dokument eller en textfil.',
   downloadFailure: 'Något gick fel vid nedladdning av filen.',
   deleteFailure: 'Något gick fel vid borttagning av filen.',
 } as const;

@@ -26,7 +26,13 @@ export function UploadButton({ meetingId }: { meetingId: number }) {
       if (row.status === 'done') {
         showToast(TASK_TEXTS.uploadSuccess, { title: TASK_TEXTS.uploadSuccessTitle, kind: 'success' });
       } else {
-        showToast(TASK_TEXTS.uploadFailure, { title: TASK_TEXTS.uploadFailureTitle, kind: 'error' });
+        const text =
+          row.error === 'too_large'
+            ? TASK_TEXTS.uploadTooLarge
+            : row.error === 'unsupported_type'
+              ? TASK_TEXTS.uploadWrongType
+              : TASK_TEXTS.uploadFailure;
+        showToast(text, { title: TASK_TEXTS.uploadFailureTitle, kind: 'error' });
       }
     } catch {
       showToast(TASK_TEXTS.uploadFailure, { title: TASK_TEXTS.uploadFailureTitle, kind: 'error' });

@@ -22,7 +22,7 @@ export async function visibleSeriesIds(db: Db, accountId: number): Promise<numbe
 export async function meetingForUser(db: Db, principal: Principal, meetingId: number): Promise<MeetingRow> {
   if (!Number.isInteger(meetingId)) throw new ApiError('bad_request');
   const meeting = await db.selectFrom('meetings').selectAll().where('id', '=', meetingId).executeTakeFirst();
-  if (!meeting) throw new ApiError('not_found');
+  if (!meeting || meeting.deleted_date) throw new ApiError('not_found');
   const series = await visibleSeriesIds(db, principal.accountId);
   if (!series.includes(meeting.series_id)) throw new ApiError('forbidden');
   return meeting;

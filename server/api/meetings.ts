@@ -45,6 +45,7 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
       .selectFrom('meetings')
       .selectAll()
       .where('series_id', 'in', series)
+      .where('deleted_date', 'is', null)
       .orderBy('start_date', 'asc');
     if (Number.isInteger(only)) query = query.where('id', '=', only);
     const rows = await query.execute();

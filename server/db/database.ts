@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { initialMigration } from './migrations/0001-initial.ts';
+import { meetingDeletedDate } from './migrations/0002-meeting-deleted-date.ts';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -42,7 +43,12 @@ export function openDatabase(url: string): OpenDatabase {
 export async function migrateToLatest(open: OpenDatabase): Promise<void> {
   const migrator = new Migrator({
     db: open.db,
-    provider: { getMigrations: async () => ({ '0001-initial': initialMigration(open.kind) }) },
+    provider: {
+      getMigrations: async () => ({
+        '0001-initial': initialMigration(open.kind),
+        '0002-meeting-deleted-date': meetingDeletedDate,
+      }),
+    },
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -76,6 +76,7 @@ export interface Database {
     meeting_type: string;
     conversation_id: number | null;
     is_active: number;
+    deleted_date: string | null;
   };
   appendices: {
     id: Generated<number>;

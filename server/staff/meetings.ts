@@ -153,7 +153,7 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     const meeting = await ledMeeting(ctx, principalOf(req), idOf(req));
     await db
       .updateTable('meetings')
-      .set({ is_active: 0, state: 'Cancelled', session_state: 'Cancelled' })
+      .set({ is_active: 0, state: 'Cancelled', session_state: 'Cancelled', deleted_date: nowIso() })
       .where('id', '=', meeting.id)
       .execute();
     await publishMeetingEvent(ctx, HUB_EVENTS.meetingDeleted, meeting);

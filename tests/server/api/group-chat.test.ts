@@ -189,3 +189,47 @@ describe('a group meeting from start to end', () => {
     expect((await api(server.url, '/portal/staff/meetings')).status).toBe(401);
   });
 });
+
+describe('a deleted meeting', () => {
+  it('disappears from the participants’ list and answers 404, unlike a cancelled one', async () => {
+    const create = (subject: string) =>
+      api(server.url, '/portal/staff/meetings', {
+        token: leader,
+        body: {
+          seriesId: 1,
+          subject,
+          description: '',
+          startDate: new Date(Date.now() + 86_400_000).toISOString(),
+          duration: 60,
+        },
+      });
+    const gone = (await create('Ska tas bort')).body as unknown as Meeting;
+    const cancelled = (await create('Ställs in')).body as unknown as Meeting;
+    expect(
+      (await api(server.url, `/portal/staff/meetings/${gone.id}`, { method: 'DELETE', token: leader }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await api(server.url, `/portal/staff/meetings/${cancelled.id}/cancel`, { token: leader, body: {} }))
+        .status,
+    ).toBe(200);
+    const list = (
+      (
+        await api(server.url, '/portal/features/meetings/meetingsapplicationfeature-id/meetings', {
+          token: a,
+        })
+      ).body as { value: Meeting[] }
+    ).value;
+    expect(list.some((m) => m.id === gone.id)).toBe(false);
+    expect(list.find((m) => m.id === cancelled.id)?.state).toBe('Cancelled');
+    expect(
+      (
+        await api(
+          server.url,
+          `/portal/features/meetings/meetingsapplicationfeature-id/meeting?meetingId=${gone.id}`,
+          { token: a },
+        )
+      ).status,
+    ).toBe(404);
+  });
+});

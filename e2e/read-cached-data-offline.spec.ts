@@ -2,19 +2,13 @@ import { expect, test } from '@playwright/test';
 import { DEMO_USER } from './page-models/app-page.ts';
 import { MyPagesPage } from './page-models/my-pages-page.ts';
 import { StartPage } from './page-models/start-page.ts';
+import { runAsProductionApp } from './page-models/installed-app.ts';
 
 test('a signed-in user reloads my pages while offline and still sees the shell and their data', async ({
   page,
   context,
 }) => {
-  // The e2e server is not in production, so this page is told it is, and registers at once.
-  await page.addInitScript(() => {
-    window.__PWA_TEST_DELAY_MS__ = 0;
-  });
-  await page.route('**/config.json', async (route) => {
-    const response = await route.fetch();
-    await route.fulfill({ response, json: { ...(await response.json()), production: true } });
-  });
+  await runAsProductionApp(page);
 
   const start = new StartPage(page);
   await start.goto();

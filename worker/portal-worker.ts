@@ -1,59 +1,21 @@
-import type { StateStore } from 'oidc-client-ts';
-import type { RuntimeConfig } from '../contract/config.ts';
 import { HUB_EVENTS, entityKey } from '../contract/hub.ts';
 import { AuthSession } from './auth/auth-session.ts';
-import type {
-  ClientErrorReport,
-  LoginResult,
-  OutboxWriteRequest,
-  SignOutReason,
-  WorkerBroadcast,
-} from './client/api.ts';
-import type { PortalDb } from './client/db.ts';
+import type { HubEventHandler, PeerMessage, PortalWorkerDeps, SubscribeMode } from './portal-worker-deps.ts';
+import type { ClientErrorReport, LoginResult, OutboxWriteRequest, SignOutReason } from './client/api.ts';
 import { ClientLog } from './client-log.ts';
-import type { Clock, WithLock } from './clock.ts';
 import { HttpClient } from './http/http-client.ts';
 import { isHttpError } from './http/http-error.ts';
-import { HubClient, type HubDeps } from './hub/hub-client.ts';
+import { HubClient } from './hub/hub-client.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { GroupDeps } from './sync/group-deps.ts';
 import { GroupChatSync } from './sync/group-chat.ts';
 import { MEETING_MESSAGE_KIND, MeetingsSync, meetingMessageForm } from './sync/meetings.ts';
 import { refreshNotificationCount } from './sync/notification-count.ts';
-import { fetchUploader, xhrUploader, type Uploader } from './sync/upload.ts';
+import { fetchUploader, xhrUploader } from './sync/upload.ts';
 import { loadProfile } from './sync/profile.ts';
 import { updateRuntime, writeSession } from './sync/runtime.ts';
 
-/** Messages between the data workers of one browser (dedicated-worker fallback: one per tab). */
-export type PeerMessage =
-  | { type: 'signed-in' }
-  | { type: 'signed-out' }
-  | { type: 'outbox' }
-  | { type: 'subscribe'; entityKey: string; mode: SubscribeMode }
-  | { type: 'unsubscribe'; entityKey: string }
-  /** A new leader took the hub: the others send their tab's subscriptions again. */
-  | { type: 'leader' };
-
-export type SubscribeMode = 'default' | 'group';
-
-export type HubEventHandler = (data: unknown, entityKey: string) => void | Promise<void>;
-
-export interface PortalWorkerDeps {
-  config: RuntimeConfig;
-  origin: string;
-  db: PortalDb;
-  userStore: StateStore;
-  fetch: typeof fetch;
-  clock: Clock;
-  withLock: WithLock;
-  broadcast(message: WorkerBroadcast): void;
-  notifyPeers?(message: PeerMessage): void;
-  readCookie?(name: string): Promise<string | undefined>;
-  hub?: Pick<HubDeps, 'transport' | 'logLevel'>;
-  random?: () => number;
-  /** Homework uploads with progress; XMLHttpRequest in browsers, fetch where it is missing. */
-  upload?: Uploader;
-}
+export type { HubEventHandler, PeerMessage, PortalWorkerDeps, SubscribeMode } from './portal-worker-deps.ts';
 
 /** After a refresh the server could not be asked about, try again this soon. */
 const REFRESH_RETRY_MS = 30_000;

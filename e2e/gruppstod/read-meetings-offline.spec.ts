@@ -1,28 +1,18 @@
 import { expect, test } from '@playwright/test';
 import { GroupStartPage } from '../page-models/group-start-page.ts';
 import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
+import { runAsProductionApp } from '../page-models/installed-app.ts';
 
 test('a participant reloads the meeting detail offline and still sees the meeting and the list', async ({
   page,
   context,
 }) => {
-  // The e2e server is not in production, so this page is told it is, and registers at once.
-  await page.addInitScript(() => {
-    window.__PWA_TEST_DELAY_MS__ = 0;
-  });
-  await page.route('**/config.json', async (route) => {
-    const response = await route.fetch();
-    await route.fulfill({ response, json: { ...(await response.json()), production: true } });
-  });
+  await runAsProductionApp(page);
 
   const start = new GroupStartPage(page);
   await start.logIn();
   await expect(start.cards(start.upcoming).first()).toBeVisible();
-  await start
-    .cards(start.upcoming)
-    .first()
-    .getByRole('link', { name: /^Mer information/ })
-    .click();
+  await start.openFirstUpcoming();
   const detail = new MeetingDetailPage(page);
   await expect(detail.title).toHaveText('Träff 4: Familjen');
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);

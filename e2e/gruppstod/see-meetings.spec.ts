@@ -52,11 +52,7 @@ test('a participant sees the meetings in three sections and opens the one in pro
 test('the private message form validates its text', async ({ page }) => {
   const start = new GroupStartPage(page);
   await start.logIn();
-  await start
-    .cards(start.upcoming)
-    .first()
-    .getByRole('link', { name: /^Mer information/ })
-    .click();
+  await start.openFirstUpcoming();
 
   const detail = new MeetingDetailPage(page);
   await expect(detail.badge('Kommande')).toBeVisible();

@@ -9,11 +9,7 @@ test('a participant hands in homework, downloads it, keeps it from others and de
 }) => {
   const start = new GroupStartPage(page);
   await start.logIn();
-  await start
-    .cards(start.upcoming)
-    .first()
-    .getByRole('link', { name: /^Mer information/ })
-    .click();
+  await start.openFirstUpcoming();
 
   const detail = new MeetingDetailPage(page);
   await detail.tasks.click();
@@ -62,11 +58,7 @@ test('a participant hands in homework, downloads it, keeps it from others and de
 test('a file of a type that is not allowed is refused with a Swedish message', async ({ page }) => {
   const start = new GroupStartPage(page);
   await start.logIn();
-  await start
-    .cards(start.upcoming)
-    .first()
-    .getByRole('link', { name: /^Mer information/ })
-    .click();
+  await start.openFirstUpcoming();
   const detail = new MeetingDetailPage(page);
   await detail.tasks.click();
   // A program renamed to .pdf: the server looks at the content, not the name.

@@ -31,6 +31,14 @@ export class GroupStartPage extends AppPage {
     await this.page.getByRole('heading', { level: 1 }).waitFor();
   }
 
+  /** Opens the detail of the first upcoming meeting through its 'Mer information' link. */
+  async openFirstUpcoming() {
+    await this.cards(this.upcoming)
+      .first()
+      .getByRole('link', { name: /^Mer information/ })
+      .click();
+  }
+
   async logIn(code: string = DEMO_PERSONAL_CODE) {
     await this.goto();
     await new LoginPage(this.main).logInWithCode(code);

@@ -1,0 +1,38 @@
+import type { StateStore } from 'oidc-client-ts';
+import type { RuntimeConfig } from '../contract/config.ts';
+import type { WorkerBroadcast } from './client/api.ts';
+import type { PortalDb } from './client/db.ts';
+import type { Clock, WithLock } from './clock.ts';
+import type { HubDeps } from './hub/hub-client.ts';
+import type { Uploader } from './sync/upload.ts';
+
+/** Messages between the data workers of one browser (dedicated-worker fallback: one per tab). */
+export type PeerMessage =
+  | { type: 'signed-in' }
+  | { type: 'signed-out' }
+  | { type: 'outbox' }
+  | { type: 'subscribe'; entityKey: string; mode: SubscribeMode }
+  | { type: 'unsubscribe'; entityKey: string }
+  /** A new leader took the hub: the others send their tab's subscriptions again. */
+  | { type: 'leader' };
+
+export type SubscribeMode = 'default' | 'group';
+
+export type HubEventHandler = (data: unknown, entityKey: string) => void | Promise<void>;
+
+export interface PortalWorkerDeps {
+  config: RuntimeConfig;
+  origin: string;
+  db: PortalDb;
+  userStore: StateStore;
+  fetch: typeof fetch;
+  clock: Clock;
+  withLock: WithLock;
+  broadcast(message: WorkerBroadcast): void;
+  notifyPeers?(message: PeerMessage): void;
+  readCookie?(name: string): Promise<string | undefined>;
+  hub?: Pick<HubDeps, 'transport' | 'logLevel'>;
+  random?: () => number;
+  /** Homework uploads with progress; XMLHttpRequest in browsers, fetch where it is missing. */
+  upload?: Uploader;
+}

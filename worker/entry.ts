@@ -6,7 +6,10 @@ import { PortalDb } from './client/db.ts';
 import { delay, noLock, systemClock, type WithLock } from './clock.ts';
 import { loadRuntimeConfig } from './config.ts';
 import { PortalWorker, type PeerMessage } from './portal-worker.ts';
+import { accountApi } from './sync/account-api.ts';
 import { groupSupportApi } from './sync/group-api.ts';
+import { mailAndHistoryApi } from './sync/mail-and-history-api.ts';
+import { oneToOneChatApi } from './sync/one-to-one-api.ts';
 import { BUILD_CHANNEL, watchBuilds } from './tabs/build-watch.ts';
 import { TabChats } from './tabs/tab-chats.ts';
 import { TabRegistry, tabLockReleased } from './tabs/tab-registry.ts';
@@ -127,6 +130,9 @@ function apiFor(): WorkerApi {
   let tabId = '';
   return {
     ...groupSupportApi(ready),
+    ...oneToOneChatApi(ready),
+    ...mailAndHistoryApi(ready),
+    ...accountApi(ready),
     // Counted per tab as well, so a tab closed with the chat open still disconnects.
     async openGroupChat(id) {
       tabs.subscribed(tabId, tabChats.opened(tabId, id));

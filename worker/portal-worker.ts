@@ -8,7 +8,10 @@ import { isHttpError } from './http/http-error.ts';
 import { HubClient } from './hub/hub-client.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { GroupDeps } from './sync/group-deps.ts';
+import { AccountSync } from './sync/account.ts';
 import { GroupChatSync } from './sync/group-chat.ts';
+import { MailAndHistorySync } from './sync/mail-and-history.ts';
+import { OneToOneChatSync } from './sync/one-to-one-chat.ts';
 import { MEETING_MESSAGE_KIND, MeetingsSync, meetingMessageForm } from './sync/meetings.ts';
 import { refreshNotificationCount } from './sync/notification-count.ts';
 import { fetchUploader, xhrUploader } from './sync/upload.ts';
@@ -34,6 +37,10 @@ export class PortalWorker {
   /** Group support (SPEC §2 meetings, group chat); the API object calls these directly. */
   readonly meetings: MeetingsSync;
   readonly chat: GroupChatSync;
+  /** The child app: one-to-one chat, mail and history, account. */
+  readonly oneToOne: OneToOneChatSync;
+  readonly mailAndHistory: MailAndHistorySync;
+  readonly account: AccountSync;
   private authenticated = false;
   private runner = false;
   private readonly handlers = new Map<string, HubEventHandler[]>();
@@ -115,6 +122,9 @@ export class PortalWorker {
     };
     this.meetings = new MeetingsSync(groupDeps);
     this.chat = new GroupChatSync(groupDeps);
+    this.oneToOne = new OneToOneChatSync(groupDeps);
+    this.mailAndHistory = new MailAndHistorySync(groupDeps);
+    this.account = new AccountSync(groupDeps);
     this.on(HUB_EVENTS.notificationCreated, () => this.refreshNotifications());
     this.on(HUB_EVENTS.contactUpdated, async () => void (await this.refreshProfile()));
   }
@@ -347,6 +357,9 @@ export class PortalWorker {
       db.connections,
       db.typing,
       db.uploads,
+      db.chatState,
+      db.notifications,
+      db.contactMessages,
     ];
     await db.transaction('rw', tables, async () => {
       await Promise.all(tables.map((t) => t.clear()));
@@ -358,6 +371,7 @@ export class PortalWorker {
     this.authenticated = false;
     this.auth.stopRefresh();
     this.chat.reset();
+    this.oneToOne.reset();
     await this.hub.stop();
   }
 }

@@ -1,4 +1,5 @@
 import { useNotificationCount, useProfile } from '../data/index.ts';
+import { MyConversations } from '../my-conversations/my-conversations.tsx';
 import { PageLayout } from '../shell/page-layout.tsx';
 import { MY_PAGES_TEXTS } from './texts.ts';
 
@@ -14,6 +15,7 @@ export function MyPagesPage() {
           {MY_PAGES_TEXTS.signedInAs} <strong data-testid="my-pages-username">{profile.username}</strong>
         </p>
       )}
+      <MyConversations />
       <section id="notiser" aria-labelledby="my-pages-notifications">
         <h2 id="my-pages-notifications">{MY_PAGES_TEXTS.notifications}</h2>
         <p>{count > 0 ? MY_PAGES_TEXTS.newNotifications(count) : MY_PAGES_TEXTS.noNotifications}</p>

@@ -3,6 +3,8 @@ import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
 import { CreateAccountPage } from '../create-account/create-account-page.tsx';
 import { LoggedOutPage } from '../logged-out/logged-out-page.tsx';
+import { NewPostPage } from '../mail/new-post-page.tsx';
+import { ThreadPage } from '../mail/thread-page.tsx';
 import { MeetingDetailPage } from '../meeting-detail/meeting-detail-page.tsx';
 import { MyPagesPage } from '../my-pages/my-pages-page.tsx';
 import { SettingsPage } from '../settings/settings-page.tsx';
@@ -39,6 +41,18 @@ export function AppRoutes() {
         <RequireAuth>
           <SettingsPage />
         </RequireAuth>
+      </Route>
+      <Route path="/mina-sidor/nytt-inlagg">
+        <RequireAuth>
+          <NewPostPage />
+        </RequireAuth>
+      </Route>
+      <Route path="/mina-sidor/inlagg/:id">
+        {(params) => (
+          <RequireAuth>
+            <ThreadPage id={params.id} />
+          </RequireAuth>
+        )}
       </Route>
       <Route path="/mina-sidor">
         <RequireAuth>

@@ -35,9 +35,12 @@ export interface ClientErrorReport {
   status?: number;
 }
 
+import type { AccountApi } from './account.ts';
 import type { GroupSupportApi } from './group-support.ts';
+import type { MailAndHistoryApi } from './mail-and-history.ts';
+import type { OneToOneChatApi } from './one-to-one-chat.ts';
 
-export interface WorkerApi extends GroupSupportApi {
+export interface WorkerApi extends GroupSupportApi, OneToOneChatApi, MailAndHistoryApi, AccountApi {
   /** Build-id handshake: `ok` false means this tab and the worker are of different builds. */
   hello(buildId: string, tabId: string): Promise<{ buildId: string; ok: boolean }>;
   /** Password login; in group style `password` is null and `username` is the personal code. */

@@ -9,6 +9,8 @@ import type {
   TypingRow,
   UploadRow,
 } from './group-support.ts';
+import type { ContactMessageRow, NotificationRow } from './account.ts';
+import type { ChatStateRow } from './one-to-one-chat.ts';
 import type { AuthStatus, HubState, OutboxStatus, SignOutReason } from './api.ts';
 
 /**
@@ -79,6 +81,9 @@ export class PortalDb extends Dexie {
   connections!: EntityTable<ConnectionRow, 'key'>;
   typing!: EntityTable<TypingRow, 'key'>;
   uploads!: EntityTable<UploadRow, 'id'>;
+  chatState!: EntityTable<ChatStateRow, 'id'>;
+  notifications!: EntityTable<NotificationRow, 'id'>;
+  contactMessages!: EntityTable<ContactMessageRow, 'Id'>;
 
   constructor(name = 'portal-data') {
     super(name);
@@ -99,6 +104,13 @@ export class PortalDb extends Dexie {
       connections: 'key, conversation',
       typing: 'key, conversation',
       uploads: 'id, meetingId',
+    });
+    // The child app (SPEC §2 chat window, my pages): the one-to-one chat's local flags, notifications
+    // and contact messages. Mail and chat history live in `conversations` and `chatMessages`.
+    this.version(3).stores({
+      chatState: 'id',
+      notifications: 'id, isProcessed',
+      contactMessages: 'Id',
     });
   }
 }

@@ -185,14 +185,14 @@ export class GroupChatSync {
   }
 
   private async loadAll(conversationId: number): Promise<void> {
+    // The conversation row first: it decides which endpoint lists the messages.
     await Promise.all([
-      this.loadConversation(conversationId),
-      this.loadMessages(conversationId),
+      this.loadConversation(conversationId).then(() => this.loadMessages(conversationId)),
       this.loadConnections(conversationId),
     ]);
   }
 
-  private async loadConversation(conversationId: number): Promise<void> {
+  async loadConversation(conversationId: number): Promise<void> {
     const { value } = await this.deps.http.get<ValueList<Conversation>>(
       `${conversationsBase(this.deps)}/conversations`,
       { params: { conversation: conversationId } },
@@ -203,11 +203,24 @@ export class GroupChatSync {
     await this.deps.db.conversations.put({ ...conversation, fetchedAt: this.deps.clock.now() });
   }
 
-  private async loadMessages(conversationId: number): Promise<void> {
-    const { value } = await this.deps.http.get<ValueList<ConversationMessageWire>>(
-      '/groupconversationmessages',
-      { params: { conversationId } },
-    );
+  /**
+   * Fetches a conversation's messages into Dexie: a meeting's group chat from the group endpoint,
+   * a one-to-one chat or mail thread from the conversations feature (SPEC §7). Mail and history use
+   * it too; the conversation row should be in Dexie first (without it, the one-to-one path is used).
+   */
+  async loadMessages(conversationId: number): Promise<void> {
+    const row = await this.deps.db.conversations.get(conversationId);
+    const group = row ? row.meetingId !== null : false;
+    const { value } = group
+      ? await this.deps.http.get<ValueList<ConversationMessageWire>>('/groupconversationmessages', {
+          params: { conversationId },
+        })
+      : await this.deps.http.get<ValueList<ConversationMessageWire>>(
+          `${conversationsBase(this.deps)}/messages`,
+          {
+            params: { take: 9999, conversation: conversationId, selection: 'mine' },
+          },
+        );
     await reconcileMessages(this.deps.db, conversationId, value);
   }
 

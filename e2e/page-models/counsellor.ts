@@ -1,0 +1,70 @@
+import type { APIRequestContext } from '@playwright/test';
+
+interface QueueItem {
+  id: number;
+  systemType: string;
+  state: string;
+}
+
+/** The demo counsellor, answering children through the staff API (as the staff console would). */
+export class Counsellor {
+  private token = '';
+
+  constructor(private readonly request: APIRequestContext) {}
+
+  async logIn() {
+    const res = await this.request.post('/connect/token', {
+      form: {
+        grant_type: 'password',
+        client_id: 'portal-staff',
+        scope: 'openid profile portal offline_access',
+        username: 'kurator',
+        password: 'kurator-losenord',
+        portalId: 'portal',
+      },
+    });
+    if (!res.ok()) throw new Error(`counsellor login failed: ${res.status()}`);
+    this.token = ((await res.json()) as { access_token: string }).access_token;
+  }
+
+  private headers() {
+    return { Authorization: `Bearer ${this.token}`, 'X-App-Variant': 'Barn' };
+  }
+
+  async get<T>(path: string): Promise<T> {
+    const res = await this.request.get(`/portal/staff${path}`, { headers: this.headers() });
+    if (!res.ok()) throw new Error(`GET ${path} answered ${res.status()}`);
+    return (await res.json()) as T;
+  }
+
+  async post(path: string, data: unknown = {}) {
+    const res = await this.request.post(`/portal/staff${path}`, { headers: this.headers(), data });
+    if (!res.ok()) throw new Error(`POST ${path} answered ${res.status()}`);
+    return res;
+  }
+
+  /** The queued chats and unanswered mail, oldest first. */
+  async queue(): Promise<QueueItem[]> {
+    return (await this.get<{ value: QueueItem[] }>('/queue')).value;
+  }
+
+  accept(conversationId: number) {
+    return this.post(`/conversations/${conversationId}/accept`);
+  }
+
+  write(conversationId: number, content: string) {
+    return this.post(`/conversations/${conversationId}/messages`, { content });
+  }
+
+  resolve(conversationId: number) {
+    return this.post(`/conversations/${conversationId}/resolve`);
+  }
+
+  async messages(conversationId: number): Promise<{ message: string; authorKind: string }[]> {
+    return (
+      await this.get<{ value: { message: string; authorKind: string }[] }>(
+        `/conversations/${conversationId}/messages`,
+      )
+    ).value;
+  }
+}

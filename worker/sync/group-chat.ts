@@ -206,9 +206,10 @@ export class GroupChatSync {
   /**
    * Fetches a conversation's messages into Dexie: a meeting's group chat from the group endpoint,
    * a one-to-one chat or mail thread from the conversations feature (SPEC §7). Mail and history use
-   * it too; the conversation row should be in Dexie first (without it, the one-to-one path is used).
+   * it too. Without the conversation row in Dexie it is fetched first.
    */
   async loadMessages(conversationId: number): Promise<void> {
+    if (!(await this.deps.db.conversations.get(conversationId))) await this.loadConversation(conversationId);
     const row = await this.deps.db.conversations.get(conversationId);
     const group = row ? row.meetingId !== null : false;
     const { value } = group

@@ -122,7 +122,7 @@ export class PortalWorker {
     };
     this.meetings = new MeetingsSync(groupDeps);
     this.chat = new GroupChatSync(groupDeps);
-    this.oneToOne = new OneToOneChatSync(groupDeps);
+    this.oneToOne = new OneToOneChatSync(groupDeps, this.chat);
     this.mailAndHistory = new MailAndHistorySync(groupDeps);
     this.account = new AccountSync(groupDeps);
     this.on(HUB_EVENTS.notificationCreated, () => this.refreshNotifications());
@@ -188,6 +188,8 @@ export class PortalWorker {
   }
 
   async logout(reason: SignOutReason = 'user'): Promise<void> {
+    // SPEC §4: logout ends the chat (while the token still works).
+    if (reason === 'user') await this.oneToOne.endOnLogout().catch(() => undefined);
     await this.auth.signOut();
     await this.signedOut(reason);
   }
@@ -279,6 +281,8 @@ export class PortalWorker {
     await this.scheduleRefresh();
     await this.hub.start();
     void this.hub.subscribe(entityKey('Contact', profile.contactId));
+    // The child's ongoing chat (not in group support, where chats belong to meetings).
+    if (this.deps.config.variant !== 'Gruppstod') void this.oneToOne.resumeChat();
     await this.refreshNotifications();
   }
 
@@ -292,7 +296,8 @@ export class PortalWorker {
     }
   }
 
-  private async refreshNotifications(): Promise<void> {
+  /** The header dot; also after the account's notification and contact-message writes (SPEC §7). */
+  async refreshNotifications(): Promise<void> {
     await refreshNotificationCount(this.http, this.deps.db).catch((error: unknown) =>
       this.clientLog.report({ message: `Notification count: ${String(error)}` }),
     );

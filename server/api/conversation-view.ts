@@ -10,6 +10,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { queuePosition } from './queue.ts';
 
 type ConversationRow = Selectable<Database['conversations']>;
 type MessageRow = Selectable<Database['conversation_messages']>;
@@ -34,7 +35,8 @@ export async function toConversation(db: Db, c: ConversationRow): Promise<Conver
     messageCount: Number(count.n),
     lastAgentMessageDate: c.last_agent_message_date,
     lastContactMessageDate: c.last_contact_message_date,
-    queuePosition: null,
+    // A queued chat says where it stands, so a refetch never blanks the child's 'Köplats'.
+    queuePosition: await queuePosition(db, c.id),
     channel: c.channel_id,
     meetingId: c.meeting_id,
   };

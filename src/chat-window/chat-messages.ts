@@ -1,6 +1,7 @@
 import type { ChatMessageRow } from '../../worker/client/group-support.ts';
 
-export type AuthorType = 'me' | 'otherContact' | 'leader' | 'info';
+/** 'leader' is the staff author (group leader or counsellor); 'bot' marks queue messages. */
+export type AuthorType = 'me' | 'otherContact' | 'leader' | 'info' | 'bot';
 
 export interface ChatEntry {
   key: string;
@@ -11,6 +12,8 @@ export interface ChatEntry {
   sendStatus: ChatMessageRow['sendStatus'];
   createdAfterClosedConversation: boolean;
   sameAuthorAsPreviousMessage: boolean;
+  /** Overrides the author label (SPEC §2: 'Dina tankar', 'Kömeddelande', '{provider} Kurator'). */
+  label?: string;
 }
 
 /** Chat rows sorted by loggedDate, with author labels (leader = agentName, others = contactName, me). */

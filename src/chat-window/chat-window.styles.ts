@@ -156,3 +156,24 @@ export const minimizedBar = css`
   bottom: 1rem;
   z-index: 40;
 `;
+
+export const prompt = css`
+  margin: 0 0 0.25rem;
+  font-weight: 600;
+`;
+
+export const headerButton = css`
+  white-space: nowrap;
+`;
+
+export const choices = css`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 0.5rem;
+  padding: 0.5rem 1rem 1rem;
+  p {
+    flex-basis: 100%;
+    margin: 0;
+    font-weight: 600;
+  }
+`;

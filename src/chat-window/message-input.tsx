@@ -13,9 +13,20 @@ export interface MessageInputProps {
   placeholder: string;
   onSend: (text: string) => Promise<void>;
   onTyping: () => void;
+  /** The 'Skicka med Enter' checkbox (group chat); without it Enter always sends (SPEC §2). */
+  sendWithEnterOption?: boolean;
+  /** Shown above the textarea (the pre-submit prompt). */
+  prompt?: string;
 }
 
-export function MessageInput({ enabled, placeholder, onSend, onTyping }: MessageInputProps) {
+export function MessageInput({
+  enabled,
+  placeholder,
+  onSend,
+  onTyping,
+  sendWithEnterOption = true,
+  prompt,
+}: MessageInputProps) {
   const desktop = useDesktop();
   const counterId = useId();
   const area = useRef<HTMLTextAreaElement>(null);
@@ -47,7 +58,7 @@ export function MessageInput({ enabled, placeholder, onSend, onTyping }: Message
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (sendWithEnter && event.key === 'Enter' && !event.shiftKey) {
+    if ((sendWithEnter || !sendWithEnterOption) && event.key === 'Enter' && !event.shiftKey) {
       event.preventDefault();
       void submit();
     }
@@ -55,6 +66,7 @@ export function MessageInput({ enabled, placeholder, onSend, onTyping }: Message
 
   return (
     <form className={s.footer} onSubmit={(e) => void submit(e)}>
+      {prompt && <p className={s.prompt}>{prompt}</p>}
       <textarea
         ref={area}
         rows={1}
@@ -72,14 +84,16 @@ export function MessageInput({ enabled, placeholder, onSend, onTyping }: Message
         onKeyDown={onKeyDown}
       />
       <div className={s.footerRow}>
-        <label>
-          <input
-            type="checkbox"
-            checked={sendWithEnter}
-            onChange={(e) => setSendWithEnter(e.target.checked)}
-          />
-          {CHAT_TEXTS.sendWithEnter}
-        </label>
+        {sendWithEnterOption && (
+          <label>
+            <input
+              type="checkbox"
+              checked={sendWithEnter}
+              onChange={(e) => setSendWithEnter(e.target.checked)}
+            />
+            {CHAT_TEXTS.sendWithEnter}
+          </label>
+        )}
         {desktop && (
           <span id={counterId} className={s.counter}>
             {CHAT_TEXTS.counter(text.length)}

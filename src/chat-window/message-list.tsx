@@ -17,6 +17,7 @@ function statusText(entry: ChatEntry): string | null {
 }
 
 function authorLabel(entry: ChatEntry): string {
+  if (entry.label) return entry.label;
   if (entry.authorType === 'me') return CHAT_TEXTS.me;
   if (entry.authorType === 'info') return CHAT_TEXTS.info;
   return entry.authorName;
@@ -24,10 +25,15 @@ function authorLabel(entry: ChatEntry): string {
 
 function Message({ entry }: { entry: ChatEntry }) {
   const status = statusText(entry);
-  const kind = entry.authorType === 'me' ? s.mine : entry.authorType === 'info' ? s.info : '';
+  const kind =
+    entry.authorType === 'me'
+      ? s.mine
+      : entry.authorType === 'info' || entry.authorType === 'bot'
+        ? s.info
+        : '';
   return (
     <li className={`${s.bubble} ${kind}`}>
-      {!entry.sameAuthorAsPreviousMessage && entry.authorType !== 'info' && (
+      {(entry.label || (!entry.sameAuthorAsPreviousMessage && entry.authorType !== 'info')) && (
         <span className={s.author}>{authorLabel(entry)}</span>
       )}
       <p dangerouslySetInnerHTML={{ __html: chatTextToHtml(entry.content) }} />

@@ -5,6 +5,11 @@ export function isGroupStyle(config: RuntimeConfig): boolean {
   return config.variant === 'Gruppstod';
 }
 
+/** SPEC §4: 'chat mode' (the Chatt variant) leaves out the bot's queue explanation. */
+export function isChatOnly(config: RuntimeConfig): boolean {
+  return config.variant === 'Chatt';
+}
+
 /** Query value of the register link: peers, chat or mail depending on the variant (SPEC §2). */
 export function registerStyle(config: RuntimeConfig): 'peers' | 'chat' | 'mail' {
   if (config.variant === 'Peers') return 'peers';

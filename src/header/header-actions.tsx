@@ -2,7 +2,13 @@ import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useLocation } from 'wouter';
 import { assistantState, toggleAssistant } from '../assistant/assistant-state.ts';
+import { useConfig } from '../config/runtime-config.tsx';
+import { isGroupStyle } from '../config/variant.ts';
 import { useApi, useNotificationCount, useSession } from '../data/index.ts';
+import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
+import { phaseOf } from '../one-to-one-chat/child-chat-state.ts';
+import { hideChatWindow } from '../one-to-one-chat/chat-store.ts';
+import { useChildChat } from '../one-to-one-chat/use-child-chat.ts';
 import { LoginModal } from '../login/login-modal.tsx';
 import { AssistantIcon, BellIcon, GearIcon, LoginIcon, LogoutIcon, PersonIcon } from '../shell/icons.tsx';
 import { iconButton } from '../styles/controls.ts';
@@ -19,8 +25,18 @@ export function HeaderActions() {
   const [, navigate] = useLocation();
   const logout = useLogout();
   const [loginOpen, setLoginOpen] = useState(false);
+  const [confirmLogout, setConfirmLogout] = useState(false);
+  const group = isGroupStyle(useConfig());
+  const chat = useChildChat();
   const signedIn = status === 'authenticated';
   const assistant = assistantState.value;
+
+  // SPEC §4: with an active or queued chat (non-group), logging out asks first; it ends the chat.
+  const chatLive = !group && !!chat?.conversation && phaseOf(chat.conversation) !== 'ended';
+  const onLogout = () => {
+    if (chatLive) setConfirmLogout(true);
+    else void logout();
+  };
 
   const openMyPages = () => {
     api.clearMyPagesCache().catch((error: unknown) => console.error('clearMyPagesCache', error));
@@ -67,7 +83,7 @@ export function HeaderActions() {
         </button>
       )}
       {signedIn ? (
-        <button type="button" className={s.textButton} onClick={() => void logout()}>
+        <button type="button" className={s.textButton} onClick={onLogout}>
           <LogoutIcon />
           <span>{HEADER_TEXTS.logout}</span>
         </button>
@@ -78,6 +94,18 @@ export function HeaderActions() {
         </button>
       )}
       <LoginModal open={loginOpen} onClose={() => setLoginOpen(false)} />
+      <ConfirmationDialog
+        open={confirmLogout}
+        text={HEADER_TEXTS.logoutChatConfirm}
+        yes={HEADER_TEXTS.logoutChatYes}
+        no={HEADER_TEXTS.logoutChatNo}
+        onClose={() => setConfirmLogout(false)}
+        onResult={(yes) => {
+          if (!yes) return;
+          hideChatWindow();
+          void logout();
+        }}
+      />
     </div>
   );
 }

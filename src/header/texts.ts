@@ -17,4 +17,7 @@ export const HEADER_TEXTS = {
   leaveYes: 'Ja',
   leaveNo: 'Nej, stanna här',
   menu: 'Meny',
+  logoutChatConfirm: 'Är du säker på att du vill logga ut och avsluta chatten?',
+  logoutChatYes: 'Ja, avsluta chatt och logga ut',
+  logoutChatNo: 'Avbryt',
 } as const;

@@ -1,5 +1,8 @@
 import { useEffect, type ReactNode } from 'react';
 import { useConfig } from '../config/runtime-config.tsx';
+import { isGroupStyle } from '../config/variant.ts';
+import { useSession } from '../data/index.ts';
+import { ChildChat } from '../one-to-one-chat/child-chat-window.tsx';
 import { Toasts } from '../dialogs/toasts.tsx';
 import { startPwa } from '../pwa/index.ts';
 import { InstallModal } from '../pwa/install-modal.tsx';
@@ -14,6 +17,7 @@ import { SHELL_TEXTS } from './texts.ts';
 /** SPEC §2 Root shell: the routed page, the footer and the app-wide dialogs. */
 export function RootShell({ children }: { children: ReactNode }) {
   const config = useConfig();
+  const { status } = useSession();
 
   useEffect(() => watchFormInput(), []);
   useEffect(() => {
@@ -29,6 +33,7 @@ export function RootShell({ children }: { children: ReactNode }) {
       <SessionEffects />
       <div className={content}>{children}</div>
       <SiteFooter />
+      {status === 'authenticated' && !isGroupStyle(config) && <ChildChat />}
       <Toasts />
       <InstallModal />
     </div>

@@ -5,6 +5,7 @@ import { useProfile, useSession } from '../data/index.ts';
 import { LoginModal } from '../login/login-modal.tsx';
 import { safeRedirectPath } from '../routes/current-url.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
+import { ChildStartPage } from './child-start-page.tsx';
 import { GroupStartPage } from './group-start-page.tsx';
 import { START_TEXTS } from './texts.ts';
 
@@ -45,5 +46,11 @@ function MainStartPage() {
 /** Route '/' (and '/start' outside the group-support variant). */
 export function StartPage() {
   const config = useConfig();
-  return isGroupStyle(config) ? <GroupStartPage prompt={<LoginPrompt modal={false} />} /> : <MainStartPage />;
+  return isGroupStyle(config) ? (
+    <GroupStartPage prompt={<LoginPrompt modal={false} />} />
+  ) : config.variant === 'Main' ? (
+    <MainStartPage />
+  ) : (
+    <ChildStartPage prompt={<LoginPrompt modal />} />
+  );
 }

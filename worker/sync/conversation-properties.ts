@@ -1,5 +1,6 @@
 import type { RuntimeConfig } from '../../contract/config.ts';
 import type { ProfileRow } from '../client/db.ts';
+import type { DeviceInfo } from '../client/one-to-one-chat.ts';
 
 /**
  * SPEC §3 Conversation properties (child app): age, gender and a device string, sent with a new chat
@@ -43,12 +44,7 @@ export function deviceString(userAgent: string, platform: string, installed: boo
   return `${mobile}, ${os}, ${platform || 'Okänd'}, ${browserText}, PWA: ${installed ? 'Ja' : 'Nej'}`;
 }
 
-export interface DeviceInfo {
-  userAgent: string;
-  platform: string;
-  /** The UI knows whether it runs as an installed app (display-mode standalone). */
-  installed: boolean;
-}
+export type { DeviceInfo };
 
 export function conversationProperties(
   profile: Pick<ProfileRow, 'properties'> | undefined,

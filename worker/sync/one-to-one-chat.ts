@@ -1,13 +1,295 @@
+import type { Conversation } from '../../contract/conversations.ts';
+import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
+import type { ValueList } from '../../contract/meetings.ts';
 import type { LoadResult } from '../client/group-support.ts';
-import type { GroupDeps } from './group-deps.ts';
+import type { ChatAccountStatus, ChatStateRow, StartChatResult } from '../client/one-to-one-chat.ts';
+import { isHttpError } from '../http/http-error.ts';
+import { delay } from '../clock.ts';
+import { conversationProperties, type DeviceInfo } from './conversation-properties.ts';
+import { conversationsBase, idOf, type GroupDeps } from './group-deps.ts';
+import type { GroupChatSync } from './group-chat.ts';
+import { asLoadResult } from './load-result.ts';
 
-/** SPEC §2 Chat window and §4 Conversation for the child's one-to-one chat. */
+/** SPEC §9 timings of the child's chat. */
+export const QUEUE_POSITION_MS = 15_000;
+export const PING_MS = 30_000;
+export const STATUS_REFRESH_MS = 30_000;
+export const MESSAGES_POLL_MS = 45_000;
+/** SPEC §4: leaving a chat younger than 5 s waits 3 s first. */
+export const YOUNG_CHAT_MS = 5_000;
+export const LEAVE_DELAY_MS = 3_000;
+/** SPEC §7: the fixed cancel reason. */
+export const CANCEL_REASON = 'Konversationen togs bort av barnet.';
+/** SPEC §4: what the conversation log says when the child logs out of a chat. */
+export const LOGOUT_LOG = 'Användaren loggade ut';
+
+const FINAL_STATES = new Set<Conversation['state']>(['Resolved', 'Closed', 'Cancelled']);
+const isFinal = (c: Pick<Conversation, 'state'>) => FINAL_STATES.has(c.state);
+
+const EMPTY_STATE: ChatStateRow = {
+  id: 'current',
+  conversationId: null,
+  preSubmitted: false,
+  cancelledByUser: false,
+  activeSince: null,
+  wasLive: false,
+};
+
+/**
+ * SPEC §2 Chat window and §4 Conversation for the child's one-to-one chat. Messages, typing and
+ * sending are the group chat's (one Dexie shape for both); this adds the queue: create, queue
+ * position, ping, leave, end and the local flags of `chatState`.
+ */
 export class OneToOneChatSync {
-  constructor(readonly deps: GroupDeps) {}
+  private timers: unknown[] = [];
+  private watching: number | null = null;
 
-  async resumeChat(): Promise<LoadResult> {
-    return 'ok';
+  constructor(
+    private readonly deps: GroupDeps,
+    private readonly chat: GroupChatSync,
+  ) {
+    deps.on(HUB_EVENTS.agentIsTyping, (data) => this.agentTyping(data));
+    // A refetched conversation that ended stops the timers (the row itself is the group sync's).
+    deps.on(HUB_EVENTS.conversationUpdated, async (data) => {
+      const id = idOf(data, 'conversationId', 'conversation', 'id');
+      if (id === null || id !== this.watching) return;
+      await this.chat.loadConversation(id);
+      this.afterChange();
+    });
   }
 
-  reset(): void {}
+  async state(): Promise<ChatStateRow> {
+    return (await this.deps.db.chatState.get('current')) ?? EMPTY_STATE;
+  }
+
+  private async patchState(patch: Partial<ChatStateRow>): Promise<void> {
+    await this.deps.db.chatState.put({ ...(await this.state()), ...patch });
+  }
+
+  /** POST {api}/chat with the conversation properties; then the chat is watched. */
+  async startChat(text: string | null, device: DeviceInfo): Promise<StartChatResult> {
+    const { db, http, config, clock } = this.deps;
+    const profile = await db.profile.get('current');
+    const properties = conversationProperties(profile, config.propertyIds, device, new Date(clock.now()));
+    const trimmed = text?.trim() ?? '';
+    try {
+      const conversation = await http.post<Conversation>(
+        '/chat',
+        { subject: 'Chatt', text: trimmed, properties },
+        { headers: { 'Idempotency-Key': crypto.randomUUID() } },
+      );
+      await db.conversations.put({ ...conversation, fetchedAt: clock.now() });
+      await db.chatState.put({
+        ...EMPTY_STATE,
+        conversationId: conversation.id,
+        preSubmitted: trimmed !== '',
+        wasLive: true,
+      });
+      await this.watch(conversation.id);
+      return { ok: true, conversationId: conversation.id };
+    } catch (error) {
+      if (isHttpError(error) && error.status === 409) {
+        const status = (error.body as { status?: unknown } | null)?.status;
+        if (status === 'HasCompletedAConversation' || status === 'HasActive') {
+          // Someone (another device) already has a chat going: show that one instead.
+          if (status === 'HasActive') await this.resumeChat();
+          return { ok: false, error: status };
+        }
+      }
+      if (isHttpError(error) && error.status === 0) return { ok: false, error: 'offline' };
+      return { ok: false, error: 'failed' };
+    }
+  }
+
+  /** GET {api}/chatAccountStatus: what the start page may offer. */
+  async chatAccountStatus(): Promise<ChatAccountStatus> {
+    try {
+      await this.deps.http.get('/chatAccountStatus', { report: false });
+      return 'NoCompletedConversation';
+    } catch (error) {
+      const status = isHttpError(error) ? (error.body as { status?: unknown } | null)?.status : null;
+      return status === 'HasCompletedAConversation' || status === 'HasActive' ? status : 'Error';
+    }
+  }
+
+  /**
+   * Reads the child's ongoing chat (selection=active) into Dexie and watches it; keeps a stored chat
+   * that ended so the window can show how it ended. Called at sign-in and when the app opens.
+   */
+  async resumeChat(): Promise<LoadResult> {
+    return asLoadResult(async () => {
+      const { value } = await this.deps.http.get<ValueList<Conversation>>(
+        `${conversationsBase(this.deps)}/conversations`,
+        { params: { take: 999, skip: 0, selection: 'active' } },
+      );
+      const ongoing = value.find((c) => c.systemType === 'chat' && c.meetingId === null && !isFinal(c));
+      const stored = await this.state();
+      if (ongoing) {
+        await this.deps.db.conversations.put({ ...ongoing, fetchedAt: this.deps.clock.now() });
+        // SPEC §4: a chat id other than the stored one means the old chat's data is cleaned first.
+        if (stored.conversationId !== ongoing.id) {
+          await this.deps.db.chatState.put({ ...EMPTY_STATE, conversationId: ongoing.id, wasLive: true });
+        }
+        await this.watch(ongoing.id);
+      } else if (stored.conversationId !== null) {
+        await this.chat.loadConversation(stored.conversationId).catch(() => undefined);
+        this.afterChange();
+      }
+    });
+  }
+
+  /** The pre-submit message (one, while in queue): sent through the outbox, flagged so it is not repeated. */
+  async preSubmit(conversationId: number, text: string): Promise<string> {
+    await this.patchState({ preSubmitted: true });
+    return this.chat.sendChatMessage(conversationId, text);
+  }
+
+  /**
+   * SPEC §4 leave queue: a chat younger than 5 s waits 3 s first; if cancel fails the conversation is
+   * deleted, and either way it counts as cancelled by the user.
+   */
+  async leaveQueue(conversationId: number): Promise<void> {
+    const { db, http, clock } = this.deps;
+    await this.patchState({ cancelledByUser: true });
+    const row = await db.conversations.get(conversationId);
+    if (row && clock.now() - Date.parse(row.loggedDate) < YOUNG_CHAT_MS) await delay(clock, LEAVE_DELAY_MS);
+    const base = conversationsBase(this.deps);
+    const cancelled = await http
+      .put(`${base}/cancel`, { conversation: conversationId, reason: CANCEL_REASON })
+      .then(() => true)
+      .catch(() => false);
+    if (!cancelled) await http.put(`${base}/delete`, { conversation: conversationId }).catch(() => undefined);
+    await db.conversations.update(conversationId, {
+      state: 'Cancelled',
+      closedDate: new Date(clock.now()).toISOString(),
+    });
+    await this.chat.loadConversation(conversationId).catch(() => undefined);
+    this.stop();
+  }
+
+  /** SPEC §4: ending an active chat resolves it. */
+  async endChat(conversationId: number): Promise<boolean> {
+    await this.patchState({ cancelledByUser: true });
+    try {
+      await this.deps.http.put(`${conversationsBase(this.deps)}/resolve`, { conversation: conversationId });
+    } catch {
+      await this.patchState({ cancelledByUser: false });
+      return false;
+    }
+    await this.chat.loadConversation(conversationId).catch(() => undefined);
+    this.stop();
+    return true;
+  }
+
+  /**
+   * SPEC §4 logout with a chat: log 'Användaren loggade ut' to the conversation, then end it (resolve
+   * when active, cancel when queued). Best effort: the sign-out goes on whatever the server says.
+   */
+  async endOnLogout(): Promise<void> {
+    const { conversationId } = await this.state();
+    if (conversationId === null) return;
+    const row = await this.deps.db.conversations.get(conversationId);
+    if (!row || isFinal(row)) return;
+    const base = conversationsBase(this.deps);
+    await this.patchState({ cancelledByUser: true });
+    await this.deps.http
+      .post(`${base}/activity`, { conversation: conversationId, type: 'Log', content: LOGOUT_LOG })
+      .catch(() => undefined);
+    if (row.lastAgentMessageDate !== null && row.state === 'InProgress')
+      await this.deps.http.put(`${base}/resolve`, { conversation: conversationId }).catch(() => undefined);
+    else
+      await this.deps.http
+        .put(`${base}/cancel`, { conversation: conversationId, reason: CANCEL_REASON })
+        .catch(() => undefined);
+    this.stop();
+  }
+
+  /** 'Stäng' on an ended chat: forget it, so the start page offers a new one. */
+  async closeChat(): Promise<void> {
+    this.stop();
+    await this.deps.db.chatState.put(EMPTY_STATE);
+  }
+
+  /** The UI saw the chat go from waiting to active (the active-chat indicator and its time). */
+  async markActive(at: string): Promise<void> {
+    if (!(await this.state()).activeSince) await this.patchState({ activeSince: at });
+  }
+
+  reset(): void {
+    this.stop();
+  }
+
+  /** Subscribes and starts SPEC §9's timers for the chat (idempotent per conversation). */
+  private async watch(conversationId: number): Promise<void> {
+    if (this.watching === conversationId) return;
+    this.stop();
+    this.watching = conversationId;
+    await this.deps.subscribe(entityKey('Conversation', conversationId));
+    if (this.watching !== conversationId) return;
+    // What was written between the create and the subscription.
+    await this.chat.loadMessages(conversationId).catch(() => undefined);
+    const base = conversationsBase(this.deps);
+    this.every(QUEUE_POSITION_MS, true, async () => {
+      const row = await this.deps.db.conversations.get(conversationId);
+      if (!row || row.lastAgentMessageDate !== null) return;
+      const { queuePosition } = await this.deps.http.get<{ queuePosition: number | null }>(
+        `${base}/queuePosition`,
+        { params: { conversation: conversationId, channel: row.channel ?? '' } },
+      );
+      await this.deps.db.conversations.update(conversationId, { queuePosition });
+    });
+    this.every(PING_MS, false, () =>
+      this.deps.http.post(`${base}/activity`, { conversation: conversationId, type: 'Ping', content: '' }),
+    );
+    this.every(STATUS_REFRESH_MS, false, async () => {
+      await this.chat.loadConversation(conversationId);
+      this.afterChange();
+    });
+    this.every(MESSAGES_POLL_MS, false, () => this.chat.loadMessages(conversationId));
+  }
+
+  private afterChange(): void {
+    const id = this.watching;
+    void (async () => {
+      const stateId = id ?? (await this.state()).conversationId;
+      if (stateId === null) return;
+      const row = await this.deps.db.conversations.get(stateId);
+      if (row && isFinal(row)) {
+        this.stop();
+        await this.chat.loadMessages(stateId).catch(() => undefined);
+      }
+    })();
+  }
+
+  private stop(): void {
+    for (const t of this.timers) this.deps.clock.clearTimeout(t);
+    this.timers = [];
+    const id = this.watching;
+    this.watching = null;
+    if (id !== null) void this.deps.unsubscribe(entityKey('Conversation', id)).catch(() => undefined);
+  }
+
+  private every(ms: number, now: boolean, run: () => Promise<unknown>): void {
+    const index = this.timers.length;
+    const watching = this.watching;
+    const tick = () => {
+      if (this.watching !== watching) return;
+      void run().catch(() => undefined);
+      this.timers[index] = this.deps.clock.setTimeout(tick, ms);
+    };
+    this.timers[index] = this.deps.clock.setTimeout(tick, ms);
+    if (now) void run().catch(() => undefined);
+  }
+
+  private async agentTyping(data: unknown): Promise<void> {
+    const conversation = idOf(data, 'conversationId', 'conversation');
+    if (conversation === null) return;
+    await this.deps.db.typing.put({
+      key: `${conversation}:agent`,
+      conversation,
+      contactId: -1,
+      contactName: '',
+      at: this.deps.clock.now(),
+    });
+  }
 }

@@ -1,0 +1,151 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { registerChild, type ChildAccount } from './page-models/child-account.ts';
+import { ChildChatPage } from './page-models/child-chat-page.ts';
+import { Counsellor } from './page-models/counsellor.ts';
+
+async function violations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
+}
+
+async function childInBrowser(browser: Browser, account: ChildAccount) {
+  const context = await browser.newContext();
+  const chat = new ChildChatPage(await context.newPage());
+  await chat.logIn(account);
+  return { context, chat };
+}
+
+/** Earlier specs may have left chats waiting: the counsellor answers and closes them first. */
+async function emptyQueue(counsellor: Counsellor) {
+  for (const item of await counsellor.queue()) {
+    if (item.systemType !== 'chat') continue;
+    await counsellor.accept(item.id);
+    await counsellor.resolve(item.id);
+  }
+}
+
+test('two children queue, a counsellor chats with the first, messages written offline arrive once and in order', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const counsellor = new Counsellor(request);
+  await counsellor.logIn();
+  await emptyQueue(counsellor);
+
+  const first = await childInBrowser(browser, await registerChild(request, 'forst'));
+  const second = await childInBrowser(browser, await registerChild(request, 'andra'));
+
+  await first.chat.startChat();
+  await first.chat.expectInQueue(1);
+  await second.chat.startChat();
+  await second.chat.expectInQueue(2);
+  // The queue's bot messages come one by one (2 s, 6 s, 4 s, 0.5 s), then the place in the queue.
+  await expect(first.chat.messages).toContainText('Du har plats 1 i kön', { timeout: 20_000 });
+  await expect(first.chat.dialog.getByText('Vill du beskriva vad du vill chatta om?')).toBeVisible();
+  await first.chat.dialog.getByRole('button', { name: 'Ja, det vill jag' }).click();
+  await expect(first.chat.input).toHaveAttribute('placeholder', 'Vad vill du chatta om?');
+  await first.chat.send('Jag är ledsen för att jag bråkat med en kompis.');
+  await expect(first.chat.message('Jag är ledsen för att jag bråkat med en kompis.')).toContainText(
+    'Dina tankar',
+  );
+  await expect(first.chat.messages).toContainText('Ditt meddelande har skickats');
+  await expect(first.chat.input).toBeDisabled();
+  expect(await violations(first.chat.page)).toEqual([]);
+
+  const [waiting] = (await counsellor.queue()).filter((q) => q.systemType === 'chat');
+  expect(waiting).toBeDefined();
+  const conversationId = waiting!.id;
+  await counsellor.accept(conversationId);
+  await counsellor.write(conversationId, 'Hej! Jag heter Kim och är kurator. Berätta mer.');
+
+  await first.chat.expectMessage('Hej! Jag heter Kim och är kurator. Berätta mer.');
+  await first.chat.expectActive();
+  await expect(first.chat.messages).toContainText('Du har nu kopplats fram till en kurator');
+  await expect(first.chat.messages).not.toContainText('Du har plats 1 i kön');
+  await expect(first.chat.input).toHaveAttribute('placeholder', 'Skriv ditt meddelande');
+  await first.chat.send('Vi var osams på rasten.');
+  await expect(first.chat.message('Vi var osams på rasten.')).toContainText('Skickat');
+  await counsellor.write(conversationId, 'Vad hände sen?');
+  await first.chat.expectMessage('Vad hände sen?');
+
+  // Offline mid-chat: two messages wait in the outbox and go once, in order, when the network returns.
+  await first.context.setOffline(true);
+  await first.chat.send('Hon sa något elakt.');
+  await first.chat.send('Sen gick jag hem.');
+  await expect(first.chat.message('Sen gick jag hem.')).toContainText('Skickar...');
+  await first.context.setOffline(false);
+  await expect(first.chat.message('Hon sa något elakt.')).toContainText('Skickat');
+  await expect(first.chat.message('Sen gick jag hem.')).toContainText('Skickat');
+  await expect
+    .poll(async () => (await counsellor.messages(conversationId)).map((m) => m.message))
+    .toEqual([
+      'Jag är ledsen för att jag bråkat med en kompis.',
+      'Hej! Jag heter Kim och är kurator. Berätta mer.',
+      'Vi var osams på rasten.',
+      'Vad hände sen?',
+      'Hon sa något elakt.',
+      'Sen gick jag hem.',
+    ]);
+  await expect(
+    first.chat.messages.getByRole('listitem').filter({ hasText: 'Hon sa något elakt.' }),
+  ).toHaveCount(1);
+
+  await counsellor.resolve(conversationId);
+  await first.chat.expectEnded();
+  const closed = first.chat.page.getByRole('dialog', { name: 'Chatt avslutad' });
+  await expect(closed).toContainText(
+    'Det verkar som att chatten har avslutats eller som att vi fått tekniska problem.',
+  );
+  await closed.getByRole('button', { name: 'OK' }).click();
+  await expect(first.chat.input).toHaveAttribute('placeholder', 'Chatten är avslutad');
+  await first.chat.close();
+  await expect(first.chat.dialog).toBeHidden();
+
+  await second.chat.leaveQueue();
+  await second.chat.expectEnded();
+  await first.context.close();
+  await second.context.close();
+});
+
+test('a child leaves the queue and the chat is cancelled on the server', async ({ page, request }) => {
+  const counsellor = new Counsellor(request);
+  await counsellor.logIn();
+  const chat = new ChildChatPage(page);
+  await chat.logIn(await registerChild(request, 'lamnar'));
+  await chat.startChat();
+  await chat.expectInQueue();
+  const mine = (await counsellor.queue()).filter((q) => q.systemType === 'chat').at(-1);
+  expect(mine).toBeDefined();
+
+  await chat.leaveQueue();
+  await expect(chat.dialog.getByRole('button', { name: 'Lämnar kön' })).toBeVisible();
+  await chat.expectEnded();
+  // Left by the child: no 'unexpected cancel' notice and no closed modal.
+  await expect(chat.messages).not.toContainText('du står inte längre i kön');
+  await expect(page.getByRole('dialog', { name: 'Chatt avslutad' })).toHaveCount(0);
+  expect((await counsellor.queue()).map((q) => q.id)).not.toContain(mine!.id);
+
+  await chat.close();
+  await expect(chat.startButton).toBeEnabled();
+});
+
+test('logging out with a chat in the queue asks first, then ends the chat', async ({ page, request }) => {
+  const counsellor = new Counsellor(request);
+  await counsellor.logIn();
+  const chat = new ChildChatPage(page);
+  await chat.logIn(await registerChild(request, 'utlogg'));
+  await chat.startChat();
+  await chat.expectInQueue();
+  const mine = (await counsellor.queue()).filter((q) => q.systemType === 'chat').at(-1);
+  await chat.minimize();
+  await expect(chat.minimizedBar).toBeVisible();
+
+  await chat.logoutButton.click();
+  const confirm = page.getByRole('dialog', { name: 'Bekräfta' });
+  await expect(confirm).toContainText('Är du säker på att du vill logga ut och avsluta chatten?');
+  await confirm.getByRole('button', { name: 'Ja, avsluta chatt och logga ut' }).click();
+  await expect(page).toHaveURL(/\/utloggad$/);
+  expect((await counsellor.queue()).map((q) => q.id)).not.toContain(mine!.id);
+});

@@ -1,0 +1,280 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { differenceInMinutes } from 'date-fns';
+import type { ConversationRow } from '../../worker/client/group-support.ts';
+import type { ChatStateRow } from '../../worker/client/one-to-one-chat.ts';
+import { isChatOnly } from '../config/variant.ts';
+import { useConfig } from '../config/runtime-config.tsx';
+import { useApi, useProfile } from '../data/index.ts';
+import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
+import { Modal } from '../dialogs/modal.tsx';
+import { showToast } from '../dialogs/toast-store.ts';
+import { minutesText } from '../group-support/conversation-state.ts';
+import { useChatMessages, useTyping } from '../group-support/hooks.ts';
+import { useNow } from '../group-support/use-now.ts';
+import * as s from '../chat-window/chat-window.styles.ts';
+import { MessageInput } from '../chat-window/message-input.tsx';
+import { MessageList } from '../chat-window/message-list.tsx';
+import { MinimizedBar } from '../chat-window/minimized-bar.tsx';
+import { TypingIndicator } from '../chat-window/typing-indicator.tsx';
+import { actions } from '../dialogs/modal.styles.ts';
+import { iconButton, primaryButton, secondaryButton } from '../styles/controls.ts';
+import { chatWindowMinimized, chatWindowOpen, hideChatWindow, showChatWindow } from './chat-store.ts';
+import {
+  botTexts,
+  canPreSubmit,
+  childEntries,
+  minimizedLabel,
+  phaseOf,
+  placeholderOf,
+  showsClosedModal,
+} from './child-chat-state.ts';
+import { CHILD_CHAT_TEXTS as T } from './texts.ts';
+import { useBotMessages } from './use-bot-messages.ts';
+import { useChildChat } from './use-child-chat.ts';
+
+/** The child's chat, app-wide: the full-screen window, or its minimised bar while the chat lasts. */
+export function ChildChat() {
+  useSignals();
+  const chat = useChildChat();
+  if (!chat?.state || !chat.conversation) return null;
+  return <ChildChatWindow state={chat.state} conversation={chat.conversation} />;
+}
+
+function MinimizeIcon() {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d="M5 18h14" />
+    </svg>
+  );
+}
+
+function ChildChatWindow({ state, conversation }: { state: ChatStateRow; conversation: ConversationRow }) {
+  useSignals();
+  const api = useApi();
+  const config = useConfig();
+  const profile = useProfile();
+  const rows = useChatMessages(conversation.id);
+  const typingRows = useTyping(conversation.id) ?? [];
+  const now = useNow(60_000);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const phase = phaseOf(conversation);
+  const open = chatWindowOpen.value;
+  const minimized = !open || chatWindowMinimized.value;
+  const counsellorName = `${config.providerName} ${T.counsellor}`;
+
+  const [confirm, setConfirm] = useState<'leave' | 'end' | null>(null);
+  const [busy, setBusy] = useState<'leaving' | 'ending' | null>(null);
+  const [preSubmitChoice, setPreSubmitChoice] = useState<'yes' | 'no' | null>(null);
+  const [closedModal, setClosedModal] = useState(false);
+  const [unseen, setUnseen] = useState(false);
+  const seenAgentCount = useRef<number | null>(null);
+  const previousPhase = useRef(phase);
+
+  const bots = useMemo(() => botTexts(config.providerName, isChatOnly(config)), [config]);
+  const { shown, done } = useBotMessages(bots, phase === 'queue');
+
+  // SPEC §4: the active indicator when waiting turns active; the closed modal when it ends unasked.
+  useEffect(() => {
+    const before = previousPhase.current;
+    previousPhase.current = phase;
+    if (before === 'queue' && phase === 'active') void api.markActive(new Date().toISOString());
+    if (before !== 'ended' && phase === 'ended' && showsClosedModal(conversation, state))
+      setClosedModal(true);
+  }, [api, phase, conversation, state]);
+
+  const entries = useMemo(
+    () =>
+      childEntries({
+        rows: rows ?? [],
+        myContactId: profile?.contactId,
+        conversation,
+        state,
+        providerName: config.providerName,
+        botsShown: shown,
+        botsDone: done,
+      }),
+    [rows, profile?.contactId, conversation, state, config.providerName, shown, done],
+  );
+
+  // New counsellor messages while minimised: the bar says so, and a system notification if allowed.
+  const agentCount = (rows ?? []).filter((r) => r.authorKind === 'agent').length;
+  useEffect(() => {
+    if (!minimized || seenAgentCount.current === null) {
+      seenAgentCount.current = agentCount;
+      setUnseen(false);
+      return;
+    }
+    if (agentCount > seenAgentCount.current) {
+      seenAgentCount.current = agentCount;
+      setUnseen(true);
+      if (typeof Notification !== 'undefined' && Notification.permission === 'granted')
+        new Notification(T.newMessages, { body: counsellorName, tag: `chat-${conversation.id}` });
+    }
+  }, [minimized, agentCount, counsellorName, conversation.id]);
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el || minimized) return;
+    if (!el.open) el.showModal();
+    return () => el.close();
+  }, [minimized]);
+
+  const preSubmitAllowed = canPreSubmit(conversation, state);
+  const preSubmitting = phase === 'queue' && preSubmitAllowed && preSubmitChoice === 'yes';
+  const inputEnabled = phase === 'active' || preSubmitting;
+  const activeSince = state.activeSince ?? conversation.lastAgentMessageDate ?? conversation.loggedDate;
+  const minutes = Math.max(0, differenceInMinutes(now, new Date(activeSince)));
+
+  const leave = async () => {
+    setBusy('leaving');
+    try {
+      await api.leaveQueue(conversation.id);
+    } finally {
+      setBusy(null);
+    }
+  };
+  const end = async () => {
+    setBusy('ending');
+    try {
+      if (!(await api.endChat(conversation.id))) showToast(T.endFailed, { kind: 'error' });
+    } finally {
+      setBusy(null);
+    }
+  };
+  const close = async () => {
+    await api.closeChat();
+    hideChatWindow();
+  };
+
+  const typing = typingRows.map((r) => (r.contactId === -1 ? { ...r, contactName: counsellorName } : r));
+  const barLabel = minimizedLabel(phase, unseen, conversation.queuePosition);
+
+  return (
+    <>
+      {minimized && <MinimizedBar label={barLabel} onRestore={() => showChatWindow()} />}
+      {!minimized && (
+        <dialog
+          ref={dialog}
+          className={s.fullScreen}
+          aria-labelledby="child-chat-title"
+          onCancel={(e) => {
+            e.preventDefault();
+            chatWindowMinimized.value = true;
+          }}
+        >
+          <div className={s.header}>
+            <div className={s.headerInfo}>
+              <h2 id="child-chat-title">{T.title}</h2>
+              <p role="status" data-testid="chat-status">
+                {phase === 'queue' && (
+                  <>
+                    {T.waiting}
+                    {conversation.queuePosition ? <> · {T.queuePlace(conversation.queuePosition)}</> : null}
+                  </>
+                )}
+                {phase === 'active' && `${T.live} ${minutesText(minutes)}`}
+                {phase === 'ended' && T.ended}
+              </p>
+            </div>
+            <button
+              type="button"
+              className={iconButton}
+              aria-label={T.minimize}
+              onClick={() => (chatWindowMinimized.value = true)}
+            >
+              <MinimizeIcon />
+            </button>
+            {phase === 'queue' && (
+              <button
+                type="button"
+                className={`${secondaryButton} ${s.headerButton}`}
+                disabled={busy !== null}
+                onClick={() => setConfirm('leave')}
+              >
+                {busy === 'leaving' ? T.leavingQueue : T.leaveQueue}
+              </button>
+            )}
+            {phase === 'active' && (
+              <button
+                type="button"
+                className={`${secondaryButton} ${s.headerButton}`}
+                disabled={busy !== null}
+                onClick={() => setConfirm('end')}
+              >
+                {busy === 'ending' ? T.ending : T.end}
+              </button>
+            )}
+            {phase === 'ended' && (
+              <button
+                type="button"
+                className={`${primaryButton} ${s.headerButton}`}
+                onClick={() => void close()}
+              >
+                {T.close}
+              </button>
+            )}
+          </div>
+          <MessageList entries={entries} />
+          <TypingIndicator rows={typing} myContactId={profile?.contactId} />
+          {phase === 'queue' && preSubmitAllowed && done && preSubmitChoice === null && (
+            <div className={s.choices} role="group" aria-labelledby="pre-submit-question">
+              <p id="pre-submit-question">{T.preSubmitQuestion}</p>
+              <button type="button" className={primaryButton} onClick={() => setPreSubmitChoice('yes')}>
+                {T.preSubmitYes}
+              </button>
+              <button type="button" className={secondaryButton} onClick={() => setPreSubmitChoice('no')}>
+                {T.preSubmitNo}
+              </button>
+            </div>
+          )}
+          <MessageInput
+            enabled={inputEnabled}
+            placeholder={placeholderOf(phase, preSubmitting)}
+            sendWithEnterOption={false}
+            {...(preSubmitting ? { prompt: T.preSubmitPrompt } : {})}
+            onTyping={() => {
+              if (phase === 'active') api.sendTyping(conversation.id).catch(() => undefined);
+            }}
+            onSend={async (text) => {
+              if (phase === 'active') await api.sendChatMessage(conversation.id, text);
+              else if (preSubmitting) await api.preSubmit(conversation.id, text);
+            }}
+          />
+          <ConfirmationDialog
+            open={confirm !== null}
+            text={confirm === 'end' ? T.endConfirm : T.leaveConfirm}
+            yes={confirm === 'end' ? T.endYes : T.leaveYes}
+            no={T.cancel}
+            onClose={() => setConfirm(null)}
+            onResult={(yes) => {
+              if (!yes) return;
+              if (phase === 'active') void end();
+              else if (phase === 'queue') void leave();
+            }}
+          />
+          <Modal
+            open={closedModal}
+            onClose={() => setClosedModal(false)}
+            title={T.closedModalTitle}
+            titleSize="small"
+          >
+            <p>{T.closedModalText}</p>
+            <div className={actions}>
+              <button type="button" className={primaryButton} onClick={() => setClosedModal(false)}>
+                {T.closedModalOk}
+              </button>
+            </div>
+          </Modal>
+        </dialog>
+      )}
+    </>
+  );
+}

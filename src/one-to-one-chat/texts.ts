@@ -1,0 +1,54 @@
+/**
+ * Swedish texts of the child's one-to-one chat (SPEC §2 Chat window, §4 Conversation, §8 modals).
+ * Texts the spec does not give (bot messages, notices) are written here in the same voice.
+ */
+export const CHILD_CHAT_TEXTS = {
+  title: 'Chatt',
+  waiting: 'Du väntar på din tur',
+  queuePlace: (n: number) => `Köplats: ${n}`,
+  live: 'Chatt live',
+  minimize: 'Minimera chatten',
+  end: 'Avsluta',
+  ending: 'Avslutar',
+  close: 'Stäng',
+  leaveQueue: 'Lämna kön',
+  leavingQueue: 'Lämnar kön',
+  newMessages: 'Nya meddelanden!',
+  queueBar: 'Chattkö',
+  ended: 'Chatten är avslutad',
+  activeChat: 'Aktiv chatt',
+  connected: 'Du har nu kopplats fram till en kurator',
+  counsellor: 'Kurator',
+  presubmittedLabel: 'Dina tankar',
+  queueMessageLabel: 'Kömeddelande',
+  preSubmitQuestion: 'Vill du beskriva vad du vill chatta om?',
+  preSubmitYes: 'Ja, det vill jag',
+  preSubmitNo: 'Nej, det vill jag inte',
+  preSubmitPrompt: 'Formulera dina tankar (max ett meddelande)',
+  preSubmitSent: 'Ditt meddelande har skickats',
+  placeholderActive: 'Skriv ditt meddelande',
+  placeholderPreSubmit: 'Vad vill du chatta om?',
+  placeholderQueue: 'Du väntar på din tur. Kom tillbaka hit var 5:e minut för att stå kvar i kön',
+  placeholderEnded: 'Chatten är avslutad',
+  queuePosition: (n: number) => `Du har plats ${n} i kön`,
+  bot: {
+    welcome: (provider: string) => `Hej och välkommen till ${provider}s chatt!`,
+    queue:
+      'Just nu pratar alla våra kuratorer med andra barn. Du står i kö och får chatta så snart någon av oss blir ledig.',
+    returnReminder: 'Kom tillbaka hit minst var 5:e minut, annars förlorar du din plats i kön.',
+    tip: 'Tips: medan du väntar kan du skriva ett första meddelande om vad du vill prata om. Du kan chatta i högst 45 minuter en gång per dag.',
+  },
+  unexpectedCancel:
+    'Chatten avslutades och du står inte längre i kön. Det kan bero på att anslutningen bröts eller att du lämnat sidan i mer än 5 minuter.',
+  closedModalTitle: 'Chatt avslutad',
+  closedModalText: 'Det verkar som att chatten har avslutats eller som att vi fått tekniska problem.',
+  closedModalOk: 'OK',
+  leaveConfirm: 'Är du säker på att du vill lämna kön?',
+  leaveYes: 'Ja, lämna',
+  endConfirm: 'Är du säker på att du vill avsluta chatten?',
+  endYes: 'Ja, avsluta',
+  cancel: 'Avbryt',
+  endFailed: 'Det gick inte att avsluta chatten. Försök igen.',
+  connectionTrouble:
+    'Internetuppkopplingen verkar svajig. Testa att ladda om sidan om upplever problem med chatten',
+} as const;

@@ -1,0 +1,140 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link } from 'wouter';
+import type { ChatAccountStatus } from '../../worker/client/one-to-one-chat.ts';
+import { useConfig } from '../config/runtime-config.tsx';
+import { registerStyle } from '../config/variant.ts';
+import { useApi, useProfile, useSession } from '../data/index.ts';
+import { installedAsApp } from '../header/installed-as-app.ts';
+import { LoginModal } from '../login/login-modal.tsx';
+import { showChatWindow } from '../one-to-one-chat/chat-store.ts';
+import { phaseOf } from '../one-to-one-chat/child-chat-state.ts';
+import { CHILD_CHAT_TEXTS } from '../one-to-one-chat/texts.ts';
+import { useChildChat } from '../one-to-one-chat/use-child-chat.ts';
+import { PageLayout } from '../shell/page-layout.tsx';
+import { primaryButton, secondaryButton } from '../styles/controls.ts';
+import * as s from './child-start-page.styles.ts';
+import { START_TEXTS as T } from './texts.ts';
+
+function device() {
+  return { userAgent: navigator.userAgent, platform: navigator.platform, installed: installedAsApp() };
+}
+
+/** The chat card: start a chat, or the state of the one going on (SPEC §1, §4). */
+function ChatCard() {
+  const api = useApi();
+  const chat = useChildChat();
+  const [status, setStatus] = useState<ChatAccountStatus | null>(null);
+  const [starting, setStarting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const conversation = chat?.conversation ?? null;
+  const phase = conversation ? phaseOf(conversation) : null;
+  const live = phase === 'queue' || phase === 'active';
+
+  useEffect(() => {
+    if (live) return;
+    let current = true;
+    void api.chatAccountStatus().then((s) => current && setStatus(s));
+    return () => {
+      current = false;
+    };
+  }, [api, live]);
+
+  const start = async () => {
+    setStarting(true);
+    setError(null);
+    try {
+      if (conversation) await api.closeChat();
+      const result = await api.startChat(null, device());
+      if (result.ok) showChatWindow();
+      else if (result.error === 'HasCompletedAConversation') setStatus('HasCompletedAConversation');
+      else if (result.error === 'HasActive') showChatWindow();
+      else setError(result.error === 'offline' ? T.startOffline : T.startFailed);
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  return (
+    <section className={s.card} aria-labelledby="start-chat-heading">
+      <h2 id="start-chat-heading">{T.chatHeading}</h2>
+      {live && conversation ? (
+        <>
+          <p role="status">
+            {phase === 'queue' ? T.inQueue : T.activeChat}
+            {phase === 'queue' && conversation.queuePosition ? (
+              <> {CHILD_CHAT_TEXTS.queuePlace(conversation.queuePosition)}</>
+            ) : null}
+          </p>
+          <button type="button" className={primaryButton} onClick={() => showChatWindow()}>
+            {T.openChat}
+          </button>
+        </>
+      ) : (
+        <>
+          <p>{status === 'HasCompletedAConversation' ? T.chattedToday : T.chatText}</p>
+          <button
+            type="button"
+            className={primaryButton}
+            disabled={starting || status === null || status === 'HasCompletedAConversation'}
+            onClick={() => void start()}
+          >
+            {starting ? T.startingChat : T.startChat}
+          </button>
+          {error && (
+            <p role="alert" className={s.error}>
+              {error}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Route '/' and '/start' in the child app: chat, write, and the way back to history. */
+export function ChildStartPage({ prompt }: { prompt: ReactNode }) {
+  const config = useConfig();
+  const { status } = useSession();
+  const profile = useProfile();
+  const [loginOpen, setLoginOpen] = useState(false);
+
+  if (status !== 'authenticated') {
+    return (
+      <PageLayout>
+        <h1>{config.providerName}</h1>
+        <p>{T.signedOutText}</p>
+        <div className={s.buttons}>
+          <button type="button" className={primaryButton} onClick={() => setLoginOpen(true)}>
+            {T.login}
+          </button>
+          <Link className={secondaryButton} href={`/skapa-konto?style=${registerStyle(config)}`}>
+            {T.createAccount}
+          </Link>
+        </div>
+        <LoginModal open={loginOpen} onClose={() => setLoginOpen(false)} />
+        {prompt}
+      </PageLayout>
+    );
+  }
+
+  return (
+    <PageLayout>
+      <h1>{profile ? T.childHeading(profile.username) : config.providerName}</h1>
+      <p>{T.childIntro}</p>
+      <div className={s.cards}>
+        <ChatCard />
+        <section className={s.card} aria-labelledby="start-mail-heading">
+          <h2 id="start-mail-heading">{T.mailHeading}</h2>
+          <p>{T.mailText}</p>
+          <Link className={primaryButton} href="/mina-sidor/nytt-inlagg">
+            {T.writeMail}
+          </Link>
+        </section>
+      </div>
+      <p>
+        <Link href="/mina-sidor#historik">{T.historyLink}</Link>
+      </p>
+      {prompt}
+    </PageLayout>
+  );
+}

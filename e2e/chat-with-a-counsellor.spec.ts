@@ -9,8 +9,11 @@ async function violations(page: Page) {
   return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
 }
 
-async function childInBrowser(browser: Browser, account: ChildAccount) {
+async function childInBrowser(browser: Browser, account: ChildAccount, dedicatedWorker = false) {
   const context = await browser.newContext();
+  // As on browsers without SharedWorker: the data worker then runs as the page's dedicated worker,
+  // which the browser's offline emulation reaches (it does not reach a SharedWorker).
+  if (dedicatedWorker) await context.addInitScript(() => Reflect.deleteProperty(window, 'SharedWorker'));
   const chat = new ChildChatPage(await context.newPage());
   await chat.logIn(account);
   return { context, chat };
@@ -34,7 +37,7 @@ test('two children queue, a counsellor chats with the first, messages written of
   await counsellor.logIn();
   await emptyQueue(counsellor);
 
-  const first = await childInBrowser(browser, await registerChild(request, 'forst'));
+  const first = await childInBrowser(browser, await registerChild(request, 'forst'), true);
   const second = await childInBrowser(browser, await registerChild(request, 'andra'));
 
   await first.chat.startChat();
@@ -67,7 +70,12 @@ test('two children queue, a counsellor chats with the first, messages written of
   await expect(first.chat.input).toHaveAttribute('placeholder', 'Skriv ditt meddelande');
   await first.chat.send('Vi var osams på rasten.');
   await expect(first.chat.message('Vi var osams på rasten.')).toContainText('Skickat');
+  // Minimised, a new counsellor message shows on the bar.
+  await first.chat.minimize();
+  await expect(first.chat.minimizedBar).toHaveText('Aktiv chatt');
   await counsellor.write(conversationId, 'Vad hände sen?');
+  await expect(first.chat.minimizedBar).toHaveText('Nya meddelanden!');
+  await first.chat.minimizedBar.click();
   await first.chat.expectMessage('Vad hände sen?');
 
   // Offline mid-chat: two messages wait in the outbox and go once, in order, when the network returns.

@@ -15,6 +15,9 @@ import { primaryButton, secondaryButton } from '../styles/controls.ts';
 import * as s from './child-start-page.styles.ts';
 import { START_TEXTS as T } from './texts.ts';
 
+/** SPEC §2: Peers opens the chat minimised. */
+const opensMinimized = (variant: string) => variant === 'Peers';
+
 function device() {
   return { userAgent: navigator.userAgent, platform: navigator.platform, installed: installedAsApp() };
 }
@@ -22,6 +25,7 @@ function device() {
 /** The chat card: start a chat, or the state of the one going on (SPEC §1, §4). */
 function ChatCard() {
   const api = useApi();
+  const minimized = opensMinimized(useConfig().variant);
   const chat = useChildChat();
   const [status, setStatus] = useState<ChatAccountStatus | null>(null);
   const [starting, setStarting] = useState(false);
@@ -45,9 +49,9 @@ function ChatCard() {
     try {
       if (conversation) await api.closeChat();
       const result = await api.startChat(null, device());
-      if (result.ok) showChatWindow();
+      if (result.ok) showChatWindow(minimized);
       else if (result.error === 'HasCompletedAConversation') setStatus('HasCompletedAConversation');
-      else if (result.error === 'HasActive') showChatWindow();
+      else if (result.error === 'HasActive') showChatWindow(minimized);
       else setError(result.error === 'offline' ? T.startOffline : T.startFailed);
     } finally {
       setStarting(false);

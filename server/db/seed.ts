@@ -47,6 +47,8 @@ export async function seedDemoData(db: Db, now = new Date()): Promise<void> {
       .onConflict((oc) => oc.doNothing())
       .execute();
 
+    await ensureContactMessage(trx, await contactOf(trx, child), now);
+
     const seriesId = await ensureGroup(trx, [leader, ...participants], leader);
     await retimeMeetings(trx, seriesId, now);
   });
@@ -102,6 +104,32 @@ async function ensureAccount(
     .values(roles.map((role) => ({ account_id: account.id, role })))
     .execute();
   return account.id;
+}
+
+/**
+ * One message from the organisation to the demo child (SPEC §3 Contact message), so my pages shows
+ * one; there is no API that sends them. Once read or deleted it stays so across restarts.
+ */
+async function ensureContactMessage(db: Db, contactId: number, now: Date) {
+  const any = await db
+    .selectFrom('contact_messages')
+    .select('id')
+    .where('contact_id', '=', contactId)
+    .executeTakeFirst();
+  if (any) return;
+  await db
+    .insertInto('contact_messages')
+    .values({
+      contact_id: contactId,
+      is_active: 1,
+      is_read: 0,
+      message_date: now.toISOString(),
+      subject: 'Välkommen till Stödlinjen',
+      text: 'Hej och välkommen!\nHär får du meddelanden från oss.\nDu kan alltid chatta eller skriva till en kurator.',
+      thread: null,
+      thread_post: null,
+    })
+    .execute();
 }
 
 async function ensureChannels(db: Db) {

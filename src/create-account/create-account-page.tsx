@@ -1,7 +1,9 @@
 import { Redirect, useSearch } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle, registerStyle } from '../config/variant.ts';
+import { useSession } from '../data/index.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
+import { CreateAccountForm } from './create-account-form.tsx';
 import { CREATE_ACCOUNT_TEXTS } from './texts.ts';
 
 type Style = keyof typeof CREATE_ACCOUNT_TEXTS.purpose;
@@ -13,6 +15,7 @@ function isStyle(value: string | null): value is Style {
 /** Route '/skapa-konto?style=peers|chat|mail'; there is no registration in group support. */
 export function CreateAccountPage() {
   const config = useConfig();
+  const { status } = useSession();
   const requested = new URLSearchParams(useSearch()).get('style');
   if (isGroupStyle(config)) return <Redirect to="/" replace />;
   const style = isStyle(requested) ? requested : registerStyle(config);
@@ -20,7 +23,14 @@ export function CreateAccountPage() {
     <PageLayout title={CREATE_ACCOUNT_TEXTS.heading} backButton>
       <h1>{CREATE_ACCOUNT_TEXTS.heading}</h1>
       <p>{CREATE_ACCOUNT_TEXTS.purpose[style]}</p>
-      <p>{CREATE_ACCOUNT_TEXTS.comingSoon}</p>
+      {status === 'authenticated' ? (
+        <p>{CREATE_ACCOUNT_TEXTS.alreadyLoggedIn}</p>
+      ) : (
+        <>
+          <p>{CREATE_ACCOUNT_TEXTS.anonymous}</p>
+          <CreateAccountForm />
+        </>
+      )}
     </PageLayout>
   );
 }

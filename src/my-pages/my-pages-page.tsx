@@ -1,6 +1,8 @@
 import { useNotificationCount, useProfile } from '../data/index.ts';
 import { MyConversations } from '../my-conversations/my-conversations.tsx';
 import { PageLayout } from '../shell/page-layout.tsx';
+import { ContactMessageList } from './contact-message-list.tsx';
+import { NotificationList } from './notification-list.tsx';
 import { MY_PAGES_TEXTS } from './texts.ts';
 
 /** Route '/mina-sidor': the signed-in user's own area; '#notiser' is the notifications button's anchor. */
@@ -18,7 +20,14 @@ export function MyPagesPage() {
       <MyConversations />
       <section id="notiser" aria-labelledby="my-pages-notifications">
         <h2 id="my-pages-notifications">{MY_PAGES_TEXTS.notifications}</h2>
-        <p>{count > 0 ? MY_PAGES_TEXTS.newNotifications(count) : MY_PAGES_TEXTS.noNotifications}</p>
+        <p role="status">
+          {count > 0 ? MY_PAGES_TEXTS.newNotifications(count) : MY_PAGES_TEXTS.noNotifications}
+        </p>
+        <NotificationList />
+      </section>
+      <section id="meddelanden" aria-labelledby="my-pages-contact-messages">
+        <h2 id="my-pages-contact-messages">{MY_PAGES_TEXTS.contactMessages}</h2>
+        <ContactMessageList />
       </section>
     </PageLayout>
   );

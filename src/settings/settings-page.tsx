@@ -1,7 +1,10 @@
 import { useConfig } from '../config/runtime-config.tsx';
 import { useProfile } from '../data/index.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
+import { ChangePasswordForm } from './change-password-form.tsx';
+import { DeleteAccount } from './delete-account.tsx';
 import { SETTINGS_TEXTS } from './texts.ts';
+import * as s from './settings.styles.ts';
 
 /** Route '/installningar' (the header's gear button). */
 export function SettingsPage() {
@@ -10,7 +13,7 @@ export function SettingsPage() {
   return (
     <PageLayout title={SETTINGS_TEXTS.heading} backButton>
       <h1>{SETTINGS_TEXTS.heading}</h1>
-      <section aria-labelledby="settings-account">
+      <section className={s.section} aria-labelledby="settings-account">
         <h2 id="settings-account">{SETTINGS_TEXTS.account}</h2>
         {profile && (
           <p>
@@ -18,7 +21,12 @@ export function SettingsPage() {
           </p>
         )}
       </section>
-      <section aria-labelledby="settings-app">
+      <section className={s.section} aria-labelledby="settings-change-password">
+        <h2 id="settings-change-password">{SETTINGS_TEXTS.changePassword}</h2>
+        <ChangePasswordForm />
+      </section>
+      <DeleteAccount />
+      <section className={s.section} aria-labelledby="settings-app">
         <h2 id="settings-app">{SETTINGS_TEXTS.app}</h2>
         <p>
           {config.providerName}, {SETTINGS_TEXTS.version.toLowerCase()} {config.version}

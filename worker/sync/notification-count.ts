@@ -14,7 +14,8 @@ interface CountItem {
 export async function refreshNotificationCount(http: HttpClient, db: PortalDb): Promise<void> {
   let body: CountItem[] | { value?: CountItem[] };
   try {
-    body = await http.get('/api/notifications/count', { report: false });
+    // Only unprocessed notifications light the dot; read ones stay listed but count no more.
+    body = await http.get('/api/notifications/count', { params: { isProcessed: false }, report: false });
   } catch (error) {
     if (isHttpError(error) && error.status === 404) return;
     throw error;

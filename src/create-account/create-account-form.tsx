@@ -1,0 +1,246 @@
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useLocation } from 'wouter';
+import { MIN_PASSWORD_LENGTH, USERNAME_PATTERN } from '../../worker/client/account.ts';
+import { useConfig } from '../config/runtime-config.tsx';
+import { useApi } from '../data/index.ts';
+import { showToast } from '../dialogs/toast-store.ts';
+import { clearClientStorage } from '../login/clear-client-storage.ts';
+import { field, fieldError, primaryButton } from '../styles/controls.ts';
+import { CREATE_ACCOUNT_TEXTS as T, type Gender } from './texts.ts';
+import { useUsernameAvailability } from './use-username-availability.ts';
+import * as s from './create-account.styles.ts';
+
+interface Values {
+  username: string;
+  password: string;
+  repeatPassword: string;
+  birthYear: string;
+  gender: Gender | '';
+  consent: boolean;
+}
+
+/** Children and young people: birth years from 6 to 30 years back. */
+const YOUNGEST_AGE = 6;
+const OLDEST_AGE = 30;
+const GENDERS = Object.keys(T.genders) as Gender[];
+
+const normalised = (username: string) => username.trim().toLowerCase();
+
+function usernameError(value: string): string | true {
+  const name = normalised(value);
+  if (!name) return T.required;
+  if (name.length < 3 || name.length > 30) return T.usernameLength;
+  return USERNAME_PATTERN.test(name) || T.usernameCharacters;
+}
+
+/** The registration form: availability check, password twice, birth year, gender and consent. */
+export function CreateAccountForm() {
+  const api = useApi();
+  const config = useConfig();
+  const [, navigate] = useLocation();
+  const [failure, setFailure] = useState<string | null>(null);
+  const ids = {
+    username: useId(),
+    password: useId(),
+    repeatPassword: useId(),
+    birthYear: useId(),
+    gender: useId(),
+    consent: useId(),
+    failure: useId(),
+  };
+  const { register, handleSubmit, watch, setError, formState } = useForm<Values>({
+    mode: 'onTouched',
+    defaultValues: {
+      username: '',
+      password: '',
+      repeatPassword: '',
+      birthYear: '',
+      gender: '',
+      consent: false,
+    },
+  });
+  const { errors, isSubmitting } = formState;
+  const typed = watch('username');
+  const availability = useUsernameAvailability(usernameError(typed) === true ? normalised(typed) : null);
+  const thisYear = new Date().getFullYear();
+  const years = Array.from({ length: OLDEST_AGE - YOUNGEST_AGE + 1 }, (_, i) => thisYear - YOUNGEST_AGE - i);
+
+  const submit = handleSubmit(async (values) => {
+    setFailure(null);
+    if (availability === 'taken') {
+      setError('username', { message: T.usernameTaken }, { shouldFocus: true });
+      return;
+    }
+    // SPEC §4: a login starts from clean storage, and a registration ends in a login.
+    clearClientStorage();
+    const { propertyIds } = config;
+    try {
+      const result = await api.register({
+        username: normalised(values.username),
+        password: values.password,
+        properties: {
+          [propertyIds.birthYear]: values.birthYear,
+          [propertyIds.gender]: values.gender,
+          [propertyIds.consentDate]: new Date().toISOString(),
+        },
+      });
+      if (result.ok) {
+        showToast(T.created, { kind: 'success' });
+        navigate('/start');
+      } else if (result.error === 'username_taken') {
+        setError('username', { message: T.errors.username_taken }, { shouldFocus: true });
+      } else {
+        setFailure(T.errors[result.error]);
+      }
+    } catch (error) {
+      console.error('Registration failed', error);
+      setFailure(T.errors.failed);
+    }
+  });
+
+  const describedBy = (...parts: (string | false | undefined)[]) =>
+    parts.filter(Boolean).join(' ') || undefined;
+  const errorOf = (name: keyof Values) =>
+    errors[name] && (
+      <p id={`${ids[name]}-error`} className={fieldError} role="alert">
+        {errors[name].message}
+      </p>
+    );
+
+  return (
+    <form className={s.form} onSubmit={(e) => void submit(e)} noValidate aria-label={T.formLabel}>
+      <div className={field}>
+        <label htmlFor={ids.username}>{T.username}</label>
+        <input
+          id={ids.username}
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          aria-required="true"
+          aria-invalid={errors.username || availability === 'taken' ? true : undefined}
+          aria-describedby={describedBy(
+            `${ids.username}-hint`,
+            `${ids.username}-status`,
+            errors.username && `${ids.username}-error`,
+          )}
+          {...register('username', { validate: usernameError })}
+        />
+        <p id={`${ids.username}-hint`} className={s.hint}>
+          {T.usernameHint}
+        </p>
+        {errorOf('username')}
+        <p
+          id={`${ids.username}-status`}
+          className={
+            availability === 'taken' ? fieldError : availability === 'available' ? s.available : s.hint
+          }
+          aria-live="polite"
+        >
+          {!errors.username && availability === 'checking' && T.usernameChecking}
+          {!errors.username && availability === 'available' && T.usernameAvailable}
+          {!errors.username && availability === 'taken' && T.usernameTaken}
+        </p>
+      </div>
+
+      <div className={field}>
+        <label htmlFor={ids.password}>{T.password}</label>
+        <input
+          id={ids.password}
+          type="password"
+          autoComplete="new-password"
+          aria-required="true"
+          aria-invalid={errors.password ? true : undefined}
+          aria-describedby={describedBy(`${ids.password}-hint`, errors.password && `${ids.password}-error`)}
+          {...register('password', {
+            validate: (v) => (v ? v.length >= MIN_PASSWORD_LENGTH || T.passwordTooShort : T.required),
+          })}
+        />
+        <p id={`${ids.password}-hint`} className={s.hint}>
+          {T.passwordHint}
+        </p>
+        {errorOf('password')}
+      </div>
+
+      <div className={field}>
+        <label htmlFor={ids.repeatPassword}>{T.repeatPassword}</label>
+        <input
+          id={ids.repeatPassword}
+          type="password"
+          autoComplete="new-password"
+          aria-required="true"
+          aria-invalid={errors.repeatPassword ? true : undefined}
+          aria-describedby={describedBy(errors.repeatPassword && `${ids.repeatPassword}-error`)}
+          {...register('repeatPassword', {
+            validate: (v, all) => (v ? v === all.password || T.passwordsDiffer : T.required),
+          })}
+        />
+        {errorOf('repeatPassword')}
+      </div>
+
+      <div className={field}>
+        <label htmlFor={ids.birthYear}>{T.birthYear}</label>
+        <select
+          id={ids.birthYear}
+          aria-required="true"
+          aria-invalid={errors.birthYear ? true : undefined}
+          aria-describedby={describedBy(errors.birthYear && `${ids.birthYear}-error`)}
+          {...register('birthYear', { validate: (v) => v !== '' || T.required })}
+        >
+          <option value="">{T.birthYearChoose}</option>
+          {years.map((year) => (
+            <option key={year} value={String(year)}>
+              {year}
+            </option>
+          ))}
+        </select>
+        {errorOf('birthYear')}
+      </div>
+
+      <fieldset
+        className={s.choices}
+        role="radiogroup"
+        aria-required="true"
+        aria-describedby={describedBy(errors.gender && `${ids.gender}-error`)}
+      >
+        <legend>{T.gender}</legend>
+        {GENDERS.map((gender) => (
+          <label key={gender}>
+            <input
+              type="radio"
+              value={gender}
+              aria-invalid={errors.gender ? true : undefined}
+              {...register('gender', { validate: (v) => v !== '' || T.required })}
+            />
+            {T.genders[gender]}
+          </label>
+        ))}
+        {errorOf('gender')}
+      </fieldset>
+
+      <div className={s.consentRow}>
+        <label className={s.consent}>
+          <input
+            id={ids.consent}
+            type="checkbox"
+            aria-required="true"
+            aria-invalid={errors.consent ? true : undefined}
+            aria-describedby={describedBy(errors.consent && `${ids.consent}-error`)}
+            {...register('consent', { validate: (v) => v || T.consentRequired })}
+          />
+          <span>{T.consent}</span>
+        </label>
+        {errorOf('consent')}
+      </div>
+
+      {failure && (
+        <p id={ids.failure} className={s.failure} role="alert">
+          {failure}
+        </p>
+      )}
+      <button type="submit" className={primaryButton} disabled={isSubmitting}>
+        {isSubmitting ? T.submitting : T.submit}
+      </button>
+    </form>
+  );
+}

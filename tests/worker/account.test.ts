@@ -1,0 +1,190 @@
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AccountApi } from '../../worker/client/account.ts';
+import { accountApi } from '../../worker/sync/account-api.ts';
+import { api, login, startTestServer, type TestServer } from '../server/test-server.ts';
+import { waitForQuery } from './helpers.ts';
+import { createWorker, type WorkerFixture } from './worker-fixture.ts';
+
+/*
+ * The server allows 5 registrations per client address in 15 minutes, so each group of tests gets a
+ * server of its own.
+ */
+const PASSWORD = 'hemligt-123';
+const fixtures: WorkerFixture[] = [];
+
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((f) => f.dispose()));
+});
+
+/** Every request the worker makes, with whether it carried a bearer token. */
+function recordingFetch() {
+  const calls: { url: string; bearer: boolean }[] = [];
+  const fetchFn: typeof fetch = (input, init) => {
+    const headers = new Headers(init?.headers);
+    calls.push({ url: String(input), bearer: headers.has('Authorization') });
+    return fetch(input, init);
+  };
+  return { calls, fetchFn };
+}
+
+async function startedWorker(server: TestServer, fetchFn?: typeof fetch) {
+  const fixture = await createWorker(server, fetchFn ? { fetch: fetchFn } : {});
+  fixtures.push(fixture);
+  await fixture.worker.start(true);
+  return { ...fixture, account: accountApi(Promise.resolve(fixture.worker)) };
+}
+
+async function registered(account: AccountApi, username: string) {
+  expect(await account.register({ username, password: PASSWORD, properties: {} })).toEqual({ ok: true });
+}
+
+describe('registration and password', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server?.dispose());
+
+  it('registers with public calls, logs in, and refuses a taken username', async () => {
+    const recorder = recordingFetch();
+    const { account, db } = await startedWorker(server, recorder.fetchFn);
+
+    expect(await account.verifyUsername('ny.anvandare')).toBe('available');
+    expect(
+      await account.register({
+        username: 'Ny.Anvandare',
+        password: PASSWORD,
+        properties: { birthYear: '2011', gender: 'non-binary', unknownProperty: 'x' },
+      }),
+    ).toEqual({ ok: true });
+
+    expect((await db.session.get('current'))?.status).toBe('authenticated');
+    const profile = await db.profile.get('current');
+    expect(profile?.username).toBe('ny.anvandare');
+    expect(profile?.properties).toEqual({ birthYear: '2011', gender: 'non-binary' });
+
+    // Signed in now, the public calls still carry no user token.
+    expect(await account.verifyUsername('ny.anvandare')).toBe('taken');
+    const accountCalls = recorder.calls.filter((c) => c.url.includes('/api/accounts/'));
+    expect(accountCalls.length).toBe(3);
+    expect(accountCalls.every((c) => !c.bearer)).toBe(true);
+
+    expect(await account.register({ username: 'ny.anvandare', password: PASSWORD, properties: {} })).toEqual({
+      ok: false,
+      error: 'username_taken',
+    });
+  });
+
+  it('changes the password only with the current one, and the new one logs in', async () => {
+    const { account, worker } = await startedWorker(server);
+    await registered(account, 'byter.losen');
+
+    expect(await account.changePassword('fel-losenord', 'nytt-losenord-1')).toBe('wrong_password');
+    expect(await account.changePassword(PASSWORD, 'kort')).toBe('weak_password');
+    expect(await account.changePassword(PASSWORD, 'nytt-losenord-1')).toBe('ok');
+
+    await worker.logout();
+    expect(await worker.login('byter.losen', PASSWORD)).toEqual({
+      ok: false,
+      error: 'invalid_username_or_password',
+    });
+    expect(await worker.login('byter.losen', 'nytt-losenord-1')).toEqual({ ok: true });
+  });
+});
+
+describe('notifications, contact messages and deleting the account', () => {
+  let server: TestServer;
+  let counsellor: string;
+  beforeAll(async () => {
+    server = await startTestServer();
+    counsellor = (await login(server.url, 'kurator', 'kurator-losenord', 'portal-staff')).access_token;
+  });
+  afterAll(async () => server?.dispose());
+
+  it('lists a new notification from the hub, marks it read and deletes it, keeping the count right', async () => {
+    const { account, db } = await startedWorker(server);
+    await registered(account, 'far.svar');
+    expect(await account.loadNotifications()).toBe('ok');
+    expect(await db.notifications.count()).toBe(0);
+
+    const child = (await login(server.url, 'far.svar', PASSWORD)).access_token;
+    const mail = await api(server.url, '/portal/mail', {
+      token: child,
+      body: { subject: 'Fråga', text: 'Hej, jag undrar en sak.' },
+    });
+    expect(mail.status).toBe(200);
+    const conversationId = (mail.body as { id: number }).id;
+    const answer = await api(server.url, `/portal/staff/conversations/${conversationId}/messages`, {
+      token: counsellor,
+      body: { content: 'Hej! Här är ett svar.' },
+    });
+    expect(answer.status).toBe(201);
+
+    // The hub event alone brings both the header count and the list.
+    await waitForQuery(
+      () => db.runtime.get('current'),
+      (row) => row?.notificationCount === 1,
+    );
+    const [notification] = await waitForQuery(
+      () => db.notifications.toArray(),
+      (rows) => rows.length === 1,
+    );
+    expect(notification).toMatchObject({
+      entity: `Conversation:${conversationId}`,
+      notificationType: 'NewMessage',
+      isProcessed: false,
+    });
+
+    expect(await account.processNotification(notification!.id)).toBe('ok');
+    expect((await db.notifications.get(notification!.id))?.isProcessed).toBe(true);
+    expect((await db.runtime.get('current'))?.notificationCount).toBe(0);
+    expect(await account.loadNotifications()).toBe('ok');
+    expect((await db.notifications.get(notification!.id))?.isProcessed).toBe(true);
+
+    expect(await account.deleteNotification(notification!.id)).toBe('ok');
+    expect(await db.notifications.count()).toBe(0);
+    expect(await account.loadNotifications()).toBe('ok');
+    expect(await db.notifications.count()).toBe(0);
+  });
+
+  it("reads and deletes the demo child's contact message", async () => {
+    const { account, worker, db } = await startedWorker(server);
+    expect(await worker.login('demo', 'demo-losenord')).toEqual({ ok: true });
+
+    expect(await account.loadContactMessages()).toBe('ok');
+    const [message] = await db.contactMessages.toArray();
+    expect(message).toMatchObject({ IsActive: true, IsRead: false, Subject: 'Välkommen till Stödlinjen' });
+    expect(message!.Text).toContain('\n');
+
+    expect(await account.processContactMessage(message!.Id)).toBe('ok');
+    expect((await db.contactMessages.get(message!.Id))?.IsRead).toBe(true);
+    expect(await account.loadContactMessages()).toBe('ok');
+    expect((await db.contactMessages.get(message!.Id))?.IsRead).toBe(true);
+
+    expect(await account.deleteContactMessage(message!.Id)).toBe('ok');
+    expect(await db.contactMessages.count()).toBe(0);
+    expect(await account.loadContactMessages()).toBe('ok');
+    expect(await db.contactMessages.count()).toBe(0);
+    // Someone else's (or a gone) message is refused, and the cache is left alone.
+    expect(await account.deleteContactMessage(message!.Id + 1000)).toBe('failed');
+  });
+
+  it('deletes the account: signed out by choice, and the login no longer works', async () => {
+    const { account, worker, db } = await startedWorker(server);
+    await registered(account, 'tar.bort');
+    await waitForQuery(
+      () => db.runtime.get('current'),
+      (row) => row?.hubState === 'Connected',
+    );
+
+    expect(await account.deleteAccount()).toBe('ok');
+    const session = await db.session.get('current');
+    expect(session).toMatchObject({ status: 'anonymous', signOutReason: 'user' });
+    expect(await db.profile.count()).toBe(0);
+    expect(await worker.login('tar.bort', PASSWORD)).toEqual({
+      ok: false,
+      error: 'invalid_username_or_password',
+    });
+  });
+});

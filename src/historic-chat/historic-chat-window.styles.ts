@@ -6,3 +6,21 @@ export const footer = css`
   color: ${colors.muted};
   text-align: center;
 `;
+
+export const toolbar = css`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 0.5rem;
+`;
+
+/** The star and the trash sit at the far end of the toolbar. */
+export const toolbarEnd = css`
+  display: flex;
+  gap: 0.25rem;
+  margin-left: auto;
+`;
+
+export const favouriteOn = css`
+  color: #8a5a00;
+`;

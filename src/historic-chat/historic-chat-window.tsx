@@ -1,18 +1,13 @@
 import { useEffect, useMemo } from 'react';
-import { format } from 'date-fns';
 import type { MeetingRow } from '../../worker/client/group-support.ts';
 import { useApi, useProfile } from '../data/index.ts';
-import { Modal } from '../dialogs/modal.tsx';
 import { useChatMessages, useConversation } from '../group-support/hooks.ts';
-import { secondaryButton } from '../styles/controls.ts';
 import { chatEntries } from '../chat-window/chat-messages.ts';
-import { MessageList } from '../chat-window/message-list.tsx';
-import { HISTORIC_CHAT_TEXTS } from './texts.ts';
-import { footer } from './historic-chat-window.styles.ts';
+import { HistoricChatView } from './historic-chat-view.tsx';
 
 /**
- * SPEC §2 Historic chat window: read-only. Renders the cached messages from Dexie at once; the
- * worker refreshes them when online.
+ * SPEC §2 Historic chat window of a meeting's group chat: read-only, no star or trash. Renders the
+ * cached messages from Dexie at once; the worker refreshes them when online.
  */
 export function HistoricChatWindow({ meeting, onClose }: { meeting: MeetingRow; onClose: () => void }) {
   const api = useApi();
@@ -30,19 +25,13 @@ export function HistoricChatWindow({ meeting, onClose }: { meeting: MeetingRow; 
   }, [api, conversationId]);
 
   const entries = useMemo(() => chatEntries(rows ?? [], profile?.contactId), [rows, profile?.contactId]);
-  const date = conversation?.loggedDate ?? meeting.startDate;
 
   return (
-    <Modal open onClose={onClose} title={meeting.subject} titleSize="small" colour="chat" extraWide hideClose>
-      <button type="button" className={secondaryButton} onClick={onClose}>
-        {HISTORIC_CHAT_TEXTS.back}
-      </button>
-      {rows !== undefined && entries.length === 0 ? (
-        <p>{HISTORIC_CHAT_TEXTS.empty}</p>
-      ) : (
-        <MessageList entries={entries} />
-      )}
-      <p className={footer}>{HISTORIC_CHAT_TEXTS.footer(format(new Date(date), 'yyyy-MM-dd'))}</p>
-    </Modal>
+    <HistoricChatView
+      title={meeting.subject}
+      entries={rows === undefined ? undefined : entries}
+      date={conversation?.loggedDate ?? meeting.startDate}
+      onClose={onClose}
+    />
   );
 }

@@ -1,6 +1,124 @@
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useLocation } from 'wouter';
+import { useConfig } from '../config/runtime-config.tsx';
+import { useApi } from '../data/index.ts';
+import { showToast } from '../dialogs/toast-store.ts';
+import { installedAsApp } from '../header/installed-as-app.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
+import { field, fieldError, primaryButton } from '../styles/controls.ts';
+import { lengthError, MAIL_SUBJECT_MAX_LENGTH, MAIL_TEXT_MAX_LENGTH } from './mail-limits.ts';
+import { MAIL_TEXTS as T } from './texts.ts';
+import * as s from './mail.styles.ts';
+
+interface Values {
+  subject: string;
+  text: string;
+}
 
 /** Route '/mina-sidor/nytt-inlagg': write a new mail-style message to a counsellor. */
 export function NewPostPage() {
-  return <PageLayout backButton>{null}</PageLayout>;
+  const api = useApi();
+  const config = useConfig();
+  const [, navigate] = useLocation();
+  const ids = {
+    subject: useId(),
+    subjectError: useId(),
+    text: useId(),
+    textError: useId(),
+    counter: useId(),
+  };
+  const [failed, setFailed] = useState(false);
+  const { register, handleSubmit, watch, formState } = useForm<Values>({
+    mode: 'onTouched',
+    defaultValues: { subject: '', text: '' },
+  });
+  const { errors, isSubmitting } = formState;
+  const length = watch('text').length;
+
+  const onSubmit = async ({ subject, text }: Values) => {
+    setFailed(false);
+    const device = {
+      userAgent: navigator.userAgent,
+      platform: navigator.platform,
+      installed: installedAsApp(),
+    };
+    const result = await api.sendMail(subject.trim(), text.trim(), device).catch(() => null);
+    if (result?.status === 'sent') {
+      showToast(T.sent, { kind: 'success' });
+      // Replace: going back from the thread leads to my pages, not to an emptied form.
+      navigate(`/mina-sidor/inlagg/${result.conversationId}`, { replace: true });
+    } else if (result?.status === 'queued') {
+      showToast(T.queued);
+      navigate('/mina-sidor', { replace: true });
+    } else setFailed(true);
+  };
+
+  return (
+    <PageLayout title={T.newPostHeading} backButton>
+      <h1>{T.newPostHeading}</h1>
+      <p>{T.newPostIntro(config.providerName)}</p>
+      <form
+        className={s.form}
+        onSubmit={(e) => void handleSubmit(onSubmit)(e)}
+        noValidate
+        aria-label={T.newPostHeading}
+      >
+        <div className={field}>
+          <label htmlFor={ids.subject}>{T.subject}</label>
+          <input
+            id={ids.subject}
+            type="text"
+            autoComplete="off"
+            aria-invalid={errors.subject ? true : undefined}
+            aria-describedby={errors.subject ? ids.subjectError : undefined}
+            {...register('subject', {
+              validate: (v) =>
+                lengthError(v, MAIL_SUBJECT_MAX_LENGTH, {
+                  required: T.subjectRequired,
+                  tooLong: T.subjectTooLong,
+                }) ?? true,
+            })}
+          />
+          {errors.subject && (
+            <p id={ids.subjectError} className={fieldError} role="alert">
+              {errors.subject.message}
+            </p>
+          )}
+        </div>
+        <label htmlFor={ids.text}>
+          <strong>{T.text}</strong>
+        </label>
+        <textarea
+          id={ids.text}
+          className={s.textarea}
+          aria-invalid={errors.text ? true : undefined}
+          aria-describedby={[ids.counter, errors.text ? ids.textError : ''].join(' ').trim()}
+          {...register('text', {
+            validate: (v) =>
+              lengthError(v, MAIL_TEXT_MAX_LENGTH, { required: T.textRequired, tooLong: T.textTooLong }) ??
+              true,
+          })}
+        />
+        <p id={ids.counter} className={s.counter}>
+          {T.counter(length)}
+        </p>
+        {errors.text && (
+          <p id={ids.textError} className={fieldError} role="alert">
+            {errors.text.message}
+          </p>
+        )}
+        {failed && (
+          <p className={fieldError} role="alert">
+            {T.sendFailed}
+          </p>
+        )}
+        <div className={s.actions}>
+          <button type="submit" className={primaryButton} disabled={isSubmitting}>
+            {isSubmitting ? T.sending : T.send}
+          </button>
+        </div>
+      </form>
+    </PageLayout>
+  );
 }

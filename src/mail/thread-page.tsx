@@ -1,7 +1,79 @@
+import { useEffect, useMemo, useState } from 'react';
+import { format } from 'date-fns';
+import { Link } from 'wouter';
+import type { LoadResult } from '../../worker/client/group-support.ts';
+import { useConfig } from '../config/runtime-config.tsx';
+import { useApi, useProfile } from '../data/index.ts';
+import { chatEntries } from '../chat-window/chat-messages.ts';
+import { MessageList } from '../chat-window/message-list.tsx';
+import { useChatMessages, useConversation } from '../group-support/hooks.ts';
+import { withCounsellorLabels } from '../historic-chat/counsellor-label.ts';
+import { conversationType } from '../my-conversations/conversation-lists.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
+import { Spinner } from '../shell/spinner.tsx';
+import { ReplyForm } from './reply-form.tsx';
+import { MAIL_TEXTS as T } from './texts.ts';
+import * as s from './mail.styles.ts';
 
-/** Route '/mina-sidor/inlagg/:id': one mail thread. */
+/** Route '/mina-sidor/inlagg/:id': one mail thread, followed live while it is open. */
 export function ThreadPage({ id }: { id: string }) {
-  void id;
-  return <PageLayout backButton>{null}</PageLayout>;
+  const conversationId = /^\d{1,15}$/.test(id) ? Number(id) : null;
+  return (
+    <PageLayout title={T.threadFallbackTitle} backButton>
+      {conversationId === null ? <p>{T.notFound}</p> : <Thread conversationId={conversationId} />}
+      <p>
+        <Link href="/mina-sidor">{T.backToMyPages}</Link>
+      </p>
+    </PageLayout>
+  );
+}
+
+function Thread({ conversationId }: { conversationId: number }) {
+  const api = useApi();
+  const config = useConfig();
+  const profile = useProfile();
+  const conversation = useConversation(conversationId);
+  const rows = useChatMessages(conversationId);
+  const [result, setResult] = useState<LoadResult | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    api
+      .openConversation(conversationId)
+      .then((r) => current && setResult(r))
+      .catch(() => current && setResult('failed'));
+    return () => {
+      current = false;
+      api
+        .closeConversation(conversationId)
+        .catch((error: unknown) => console.error('closeConversation', error));
+    };
+  }, [api, conversationId]);
+
+  const entries = useMemo(
+    () =>
+      withCounsellorLabels(chatEntries(rows ?? [], profile?.contactId), config.providerName, T.counsellor),
+    [rows, profile?.contactId, config.providerName],
+  );
+
+  if (!conversation) {
+    if (result === null || conversation === undefined) return <Spinner label={T.loading} />;
+    return (
+      <p role="alert">
+        {result === 'ok' || result === 'forbidden' || result === 'not_found' ? T.notFound : T.loadFailed}
+      </p>
+    );
+  }
+
+  return (
+    <>
+      <h1>{conversation.subject || T.threadFallbackTitle}</h1>
+      <p className={s.meta}>{T.started(format(new Date(conversation.loggedDate), 'yyyy-MM-dd'))}</p>
+      {result === 'offline' && <p role="status">{T.offline}</p>}
+      <div className={s.thread}>
+        {entries.length === 0 ? <p>{T.empty}</p> : <MessageList entries={entries} />}
+      </div>
+      {conversationType(conversation) === 'mail' && <ReplyForm conversationId={conversationId} />}
+    </>
+  );
 }

@@ -1,4 +1,107 @@
+import { useEffect, useState } from 'react';
+import { format } from 'date-fns';
+import { Link } from 'wouter';
+import type { LoadResult } from '../../worker/client/group-support.ts';
+import { useApi } from '../data/index.ts';
+import { ConversationHistoryWindow } from '../historic-chat/conversation-history-window.tsx';
+import { StarIcon } from '../historic-chat/history-icons.tsx';
+import { Spinner } from '../shell/spinner.tsx';
+import { primaryButton } from '../styles/controls.ts';
+import {
+  chatHistory,
+  hasUnreadMessages,
+  isFavorite,
+  lastActivity,
+  mailThreads,
+} from './conversation-lists.ts';
+import { useConversations, usePendingMails } from './hooks.ts';
+import { MY_CONVERSATIONS_TEXTS as T } from './texts.ts';
+import * as s from './my-conversations.styles.ts';
+
+const day = (iso: string) => format(new Date(iso), 'yyyy-MM-dd');
+
 /** My pages: the child's mail threads and chat history (rendered inside the my-pages page). */
 export function MyConversations() {
-  return null;
+  const api = useApi();
+  const rows = useConversations();
+  const pending = usePendingMails();
+  const [result, setResult] = useState<LoadResult | null>(null);
+  const [openId, setOpenId] = useState<number | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    api
+      .loadConversations('mine')
+      .then((r) => current && setResult(r))
+      .catch(() => current && setResult('failed'));
+    return () => {
+      current = false;
+    };
+  }, [api]);
+
+  const threads = mailThreads(rows ?? []);
+  const history = chatHistory(rows ?? []);
+  const loading = result === null && (rows === undefined || rows.length === 0);
+
+  return (
+    <>
+      <section className={s.section} aria-labelledby="my-mail-heading">
+        <h2 id="my-mail-heading">{T.mailHeading}</h2>
+        <Link href="/mina-sidor/nytt-inlagg" className={primaryButton}>
+          {T.newPost}
+        </Link>
+        {result === 'offline' && <p role="status">{T.offline}</p>}
+        {(result === 'failed' || result === 'forbidden') && <p role="alert">{T.loadFailed}</p>}
+        {loading ? (
+          <Spinner label={T.loading} />
+        ) : threads.length === 0 && !pending?.length ? (
+          <p>{T.noMail}</p>
+        ) : (
+          <ul className={s.list} aria-label={T.mailHeading}>
+            {pending?.map((mail) => (
+              <li key={mail.clientId} className={s.item}>
+                <span className={s.itemLink}>{mail.subject || T.noSubject}</span>
+                <span className={s.pending}>{T.pending}</span>
+              </li>
+            ))}
+            {threads.map((c) => (
+              <li key={c.id} className={s.item}>
+                <Link href={`/mina-sidor/inlagg/${c.id}`} className={s.itemLink}>
+                  {c.subject || T.noSubject}
+                </Link>
+                <span className={s.date}>{day(lastActivity(c))}</span>
+                {hasUnreadMessages(c) && <span className={s.badge}>{T.unread}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section id="historik" className={s.section} aria-labelledby="my-history-heading">
+        <h2 id="my-history-heading">{T.historyHeading}</h2>
+        {loading ? null : history.length === 0 ? (
+          <p>{T.noHistory}</p>
+        ) : (
+          <ul className={s.list} aria-label={T.historyHeading}>
+            {history.map((c) => (
+              <li key={c.id} className={s.item}>
+                <button type="button" className={s.historyButton} onClick={() => setOpenId(c.id)}>
+                  {T.chatFrom(day(c.loggedDate))}
+                </button>
+                <span className={s.date}>{T.at(format(new Date(c.loggedDate), 'HH:mm'))}</span>
+                {isFavorite(c) && (
+                  <span className={s.star}>
+                    <StarIcon filled />
+                    <span className="visually-hidden">{T.favourite}</span>
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {openId !== null && (
+        <ConversationHistoryWindow conversationId={openId} onClose={() => setOpenId(null)} />
+      )}
+    </>
+  );
 }

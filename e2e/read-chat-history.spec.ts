@@ -1,0 +1,106 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { childToken, registerChild, type ChildAccount } from './page-models/child-account.ts';
+import { logInChild } from './page-models/child-login.ts';
+import { ChildServerView } from './page-models/child-server-view.ts';
+import { Counsellor } from './page-models/counsellor.ts';
+import { HistoricChatWindow } from './page-models/historic-chat-window.ts';
+import { MyConversationsPage } from './page-models/my-conversations.ts';
+
+async function violations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
+}
+
+const COUNSELLOR_TEXT = 'Hej! Jag heter Kim och jag är kurator.';
+const CHILD_TEXT = 'Hej, jag vill prata om min kompis.';
+
+// One child with one finished chat; the last test deletes it, so the tests run in this order.
+test.describe.configure({ mode: 'serial' });
+let account: ChildAccount;
+let server: ChildServerView;
+let chatId: number;
+
+test.beforeAll(async ({ playwright }, testInfo) => {
+  const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
+  account = await registerChild(request, 'historik');
+  server = new ChildServerView(request, await childToken(request, account));
+  const chat = await server.startChat(CHILD_TEXT);
+  const counsellor = new Counsellor(request);
+  await counsellor.logIn();
+  await counsellor.accept(chat.id);
+  await counsellor.write(chat.id, COUNSELLOR_TEXT);
+  await counsellor.resolve(chat.id);
+  chatId = chat.id;
+});
+
+for (const width of [320, 1280]) {
+  test(`my pages with the chat history and the historic chat window have no accessibility violations at ${width} px`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await logInChild(page, account);
+    const myPages = new MyConversationsPage(page);
+    await myPages.goto();
+    await expect(myPages.historyItems).toHaveCount(1);
+    expect(await violations(page)).toEqual([]);
+
+    await myPages.openNewestChat();
+    const window = new HistoricChatWindow(page);
+    await expect(window.message(COUNSELLOR_TEXT)).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
+}
+
+test('a child stars a finished chat, un-stars it and deletes it from the account', async ({ page }) => {
+  await logInChild(page, account);
+  const myPages = new MyConversationsPage(page);
+  await myPages.goto();
+  await expect(myPages.history.getByRole('heading', { name: 'Chatthistorik' })).toBeVisible();
+  await myPages.openNewestChat();
+
+  const window = new HistoricChatWindow(page);
+  await expect(window.message(CHILD_TEXT)).toBeVisible();
+  await expect(window.message(COUNSELLOR_TEXT)).toContainText('Stödlinjen Kurator');
+  await expect(window.footer).toBeVisible();
+  await expect(window.star).toHaveAttribute('aria-pressed', 'false');
+
+  await window.star.click();
+  await expect(window.star).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(async () => (await server.conversation(chatId))?.rating).toBe(5);
+
+  // The star stays after a reload: in the list and in the window.
+  await page.reload();
+  await expect(myPages.historyItems.first().getByText('Favorit')).toBeAttached();
+  await myPages.openNewestChat();
+  await expect(window.star).toHaveAttribute('aria-pressed', 'true');
+
+  await window.star.click();
+  await expect(window.star).toHaveAttribute('aria-pressed', 'false');
+  await expect.poll(async () => (await server.conversation(chatId))?.rating).toBe(1);
+  await window.back.click();
+  await expect(window.dialog).toBeHidden();
+  await expect(myPages.historyItems.first().getByText('Favorit')).not.toBeAttached();
+
+  await myPages.openNewestChat();
+  await window.trash.click();
+  await expect(window.confirm).toContainText(
+    'Är du säker på att du vill ta bort chatten? Den försvinner från ditt konto, kopplas bort från ditt användarnamn och rensas från personuppgifter.',
+  );
+  await window.confirm.getByRole('button', { name: 'Avbryt' }).click();
+  await expect(window.confirm).toBeHidden();
+  await expect(window.dialog).toBeVisible();
+  expect(await server.conversation(chatId)).toBeDefined();
+
+  await window.trash.click();
+  await window.confirm.getByRole('button', { name: 'Ja, ta bort' }).click();
+  await expect(window.dialog).toBeHidden();
+  await expect(myPages.history.getByText('Du har inga avslutade chattar.')).toBeVisible();
+  await expect(myPages.historyItems).toHaveCount(0);
+
+  // The server no longer gives the chat or its content to the child.
+  expect(await server.conversation(chatId)).toBeUndefined();
+  expect(await server.messages(chatId)).toBeNull();
+  await page.reload();
+  await expect(myPages.history.getByText('Du har inga avslutade chattar.')).toBeVisible();
+});

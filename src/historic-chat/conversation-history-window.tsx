@@ -1,0 +1,116 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useConfig } from '../config/runtime-config.tsx';
+import { useApi, useProfile } from '../data/index.ts';
+import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
+import { showToast } from '../dialogs/toast-store.ts';
+import { useChatMessages, useConversation } from '../group-support/hooks.ts';
+import { chatEntries } from '../chat-window/chat-messages.ts';
+import { isFavorite } from '../my-conversations/conversation-lists.ts';
+import { iconButton } from '../styles/controls.ts';
+import { withCounsellorLabels } from './counsellor-label.ts';
+import { HistoricChatView } from './historic-chat-view.tsx';
+import { StarIcon, TrashIcon } from './history-icons.tsx';
+import { favouriteOn } from './historic-chat-window.styles.ts';
+import { HISTORIC_CHAT_TEXTS as T } from './texts.ts';
+
+/**
+ * SPEC §2 Historic chat window of a finished one-to-one chat: read-only, with the favourite star
+ * (rating 5 / 1, toggles) and delete (trash) after a confirmation.
+ */
+export function ConversationHistoryWindow({
+  conversationId,
+  onClose,
+}: {
+  conversationId: number;
+  onClose: () => void;
+}) {
+  const api = useApi();
+  const config = useConfig();
+  const profile = useProfile();
+  const conversation = useConversation(conversationId);
+  const rows = useChatMessages(conversationId);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    api.openConversation(conversationId).catch((error: unknown) => console.error('openConversation', error));
+    return () => {
+      api
+        .closeConversation(conversationId)
+        .catch((error: unknown) => console.error('closeConversation', error));
+    };
+  }, [api, conversationId]);
+
+  const entries = useMemo(
+    () =>
+      withCounsellorLabels(chatEntries(rows ?? [], profile?.contactId), config.providerName, T.counsellor),
+    [rows, profile?.contactId, config.providerName],
+  );
+
+  if (!conversation) return null;
+  const favourite = isFavorite(conversation);
+
+  const toggleFavourite = async () => {
+    setBusy(true);
+    const saved = await api.setFavourite(conversationId, !favourite).catch(() => false);
+    setBusy(false);
+    if (!saved) showToast(T.favouriteFailed, { kind: 'error' });
+  };
+
+  const remove = async (confirmed: boolean) => {
+    if (!confirmed) return;
+    setBusy(true);
+    const deleted = await api.deleteConversation(conversationId).catch(() => false);
+    setBusy(false);
+    if (deleted) {
+      showToast(T.deleted, { kind: 'success' });
+      onClose();
+    } else showToast(T.deleteFailed, { kind: 'error' });
+  };
+
+  const actions = (
+    <>
+      <button
+        type="button"
+        className={`${iconButton} ${favourite ? favouriteOn : ''}`}
+        aria-pressed={favourite}
+        aria-label={T.favourite}
+        disabled={busy}
+        onClick={() => void toggleFavourite()}
+      >
+        <StarIcon filled={favourite} />
+      </button>
+      <button
+        type="button"
+        className={iconButton}
+        aria-label={T.delete}
+        disabled={busy}
+        onClick={() => setConfirming(true)}
+      >
+        <TrashIcon />
+      </button>
+    </>
+  );
+
+  // The confirmation is a sibling dialog, so its Escape or backdrop click never reaches the window.
+  return (
+    <>
+      <HistoricChatView
+        title={T.title}
+        entries={rows === undefined ? undefined : entries}
+        date={conversation.loggedDate}
+        onClose={onClose}
+        actions={actions}
+      />
+      <ConfirmationDialog
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        onResult={(confirmed) => void remove(confirmed)}
+        title={T.deleteTitle}
+        text={T.deleteConfirm}
+        yes={T.deleteYes}
+        no={T.deleteNo}
+      />
+    </>
+  );
+}

@@ -1,0 +1,32 @@
+import { MAIL_SUBJECT_MAX_LENGTH, MAIL_TEXT_MAX_LENGTH } from './mail-limits.ts';
+
+/** Swedish texts of the new post and thread pages (SPEC §2 nytt-inlagg, inlagg). */
+export const MAIL_TEXTS = {
+  newPostHeading: 'Nytt meddelande',
+  newPostIntro: (provider: string) =>
+    `Skriv till en kurator på ${provider}. Svaret kommer här på Mina sidor.`,
+  subject: 'Ämne',
+  subjectRequired: 'Ämne måste anges.',
+  subjectTooLong: `Max ${MAIL_SUBJECT_MAX_LENGTH} tecken.`,
+  text: 'Meddelande',
+  textRequired: 'Meddelande måste anges.',
+  textTooLong: `Max ${MAIL_TEXT_MAX_LENGTH} tecken.`,
+  counter: (count: number) => `Antal tecken: ${count} av ${MAIL_TEXT_MAX_LENGTH}`,
+  send: 'Skicka',
+  sending: 'Skickar...',
+  sendFailed: 'Något blev fel. Försök igen.',
+  queued: 'Du verkar vara offline. Meddelandet är sparat och skickas när du är uppkopplad igen.',
+  sent: 'Meddelandet har skickats.',
+  threadFallbackTitle: 'Meddelande',
+  started: (date: string) => `Skickat ${date}`,
+  loading: 'Hämtar meddelandet...',
+  notFound: 'Hittade inget meddelande.',
+  loadFailed: 'Det gick inte att hämta meddelandet. Försök igen senare.',
+  offline: 'Du verkar vara offline. Det du ser kan vara gammalt.',
+  backToMyPages: 'Till Mina sidor',
+  reply: 'Svara',
+  replyLabel: 'Ditt svar',
+  replySend: 'Skicka svar',
+  counsellor: 'Kurator',
+  empty: 'Inga meddelanden.',
+} as const;

@@ -1,0 +1,59 @@
+import type { Conversation } from '../../contract/conversations.ts';
+import { isEnded } from '../group-support/conversation-state.ts';
+
+/** SPEC §3 Conversation: derived fields of the child's mail threads and chat history. */
+type Row = Pick<
+  Conversation,
+  | 'id'
+  | 'state'
+  | 'systemType'
+  | 'meetingId'
+  | 'loggedDate'
+  | 'readDate'
+  | 'rating'
+  | 'lastAgentMessageDate'
+  | 'lastContactMessageDate'
+>;
+
+export type ConversationType = 'chat' | 'mail' | 'groupchat';
+
+/** SPEC §9: a rating above 3 is a favourite (the star sets 5, un-starring 1). */
+export const FAVOURITE_THRESHOLD = 3;
+
+/** chat when the system type contains 'chat', else mail; a meeting's chat is the third kind. */
+export function conversationType(c: Pick<Row, 'systemType' | 'meetingId'>): ConversationType {
+  if (c.meetingId !== null || c.systemType === 'groupchat') return 'groupchat';
+  return c.systemType.includes('chat') ? 'chat' : 'mail';
+}
+
+/** An agent message exists and the child has not read the thread since it was written. */
+export function hasUnreadMessages(c: Pick<Row, 'lastAgentMessageDate' | 'readDate'>): boolean {
+  if (!c.lastAgentMessageDate) return false;
+  if (!c.readDate) return true;
+  return Date.parse(c.readDate) < Date.parse(c.lastAgentMessageDate);
+}
+
+export function isFavorite(c: Pick<Row, 'rating'>): boolean {
+  return (c.rating ?? 0) > FAVOURITE_THRESHOLD;
+}
+
+/** The latest thing that happened in a conversation (its place in a list). */
+export function lastActivity(c: Row): string {
+  return [c.loggedDate, c.lastAgentMessageDate, c.lastContactMessageDate]
+    .filter((d): d is string => !!d)
+    .reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
+}
+
+const newestFirst = (by: (c: Row) => string) => (a: Row, b: Row) => Date.parse(by(b)) - Date.parse(by(a));
+
+/** Mail threads, the most recently active first. */
+export function mailThreads<T extends Row>(rows: readonly T[]): T[] {
+  return rows.filter((c) => conversationType(c) === 'mail').sort(newestFirst(lastActivity));
+}
+
+/** Finished one-to-one chats (resolved, closed, cancelled), the newest first. */
+export function chatHistory<T extends Row>(rows: readonly T[]): T[] {
+  return rows
+    .filter((c) => conversationType(c) === 'chat' && isEnded(c))
+    .sort(newestFirst((c) => c.loggedDate));
+}

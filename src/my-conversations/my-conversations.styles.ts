@@ -1,0 +1,76 @@
+import { css } from '@linaria/core';
+import { colors } from '../styles/theme.ts';
+
+export const section = css`
+  margin: 1.5rem 0;
+`;
+
+export const list = css`
+  margin: 0.75rem 0;
+  padding: 0;
+  list-style: none;
+`;
+
+export const item = css`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 0.25rem 0.75rem;
+  min-height: 44px;
+  padding: 0.5rem 0.75rem;
+  border-bottom: 1px solid ${colors.border};
+  background: ${colors.surface};
+  a,
+  button {
+    overflow-wrap: anywhere;
+  }
+`;
+
+export const itemLink = css`
+  flex: 1 1 12rem;
+  font-weight: 600;
+`;
+
+export const historyButton = css`
+  flex: 1 1 12rem;
+  min-height: 44px;
+  padding: 0;
+  border: 0;
+  background: none;
+  color: ${colors.brand};
+  font: inherit;
+  font-weight: 600;
+  text-align: left;
+  text-decoration: underline;
+  cursor: pointer;
+`;
+
+export const date = css`
+  color: ${colors.muted};
+  font-size: 0.9375rem;
+`;
+
+export const badge = css`
+  padding: 0.125rem 0.5rem;
+  border-radius: 999px;
+  background: ${colors.brand};
+  color: #fff;
+  font-size: 0.875rem;
+  font-weight: 600;
+`;
+
+export const pending = css`
+  color: ${colors.muted};
+  font-style: italic;
+`;
+
+export const star = css`
+  display: inline-flex;
+  align-items: center;
+  gap: 0.25rem;
+  color: #8a5a00;
+  svg {
+    width: 20px;
+    height: 20px;
+  }
+`;

@@ -1,0 +1,193 @@
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Conversation, ConversationMessageWire } from '../../contract/conversations.ts';
+import type { MailDeviceInfo } from '../../worker/client/mail-and-history.ts';
+import { api, login, startTestServer, type TestServer } from '../server/test-server.ts';
+import { CONV, signedInWorker } from './group/group-helpers.ts';
+import { waitForQuery } from './helpers.ts';
+import type { WorkerFixture } from './worker-fixture.ts';
+
+let server: TestServer;
+let counsellor: string;
+const fixtures: WorkerFixture[] = [];
+const PASSWORD = 'hemligt-123';
+const DEVICE: MailDeviceInfo = {
+  userAgent:
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  platform: 'Linux x86_64',
+  installed: false,
+};
+
+beforeAll(async () => {
+  server = await startTestServer();
+  counsellor = (await login(server.url, 'kurator', 'kurator-losenord', 'portal-staff')).access_token;
+});
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((f) => f.dispose()));
+});
+afterAll(async () => server?.dispose());
+
+/** A fresh child (born 2011, a girl) signed in through the worker core. */
+async function child(username: string, options: { fetch?: typeof fetch } = {}) {
+  const registered = await api(server.url, '/portal/api/accounts/registercontact', {
+    body: { username, password: PASSWORD, properties: { birthYear: '2011', gender: 'female' } },
+  });
+  expect(registered.status).toBe(201);
+  const fixture = await signedInWorker(server, username, PASSWORD, options);
+  fixtures.push(fixture);
+  const token = (await login(server.url, username, PASSWORD)).access_token;
+  return { ...fixture, token };
+}
+
+const staff = (path: string, body?: unknown) =>
+  api(server.url, `/portal/staff${path}`, { token: counsellor, ...(body ? { body } : {}) });
+
+const staffMessages = async (id: number) =>
+  ((await staff(`/conversations/${id}/messages`)).body as { value: ConversationMessageWire[] }).value;
+
+const serverConversations = async (token: string) =>
+  (
+    (await api(server.url, `${CONV}/conversations?take=9999&skip=0&selection=mine`, { token })).body as {
+      value: Conversation[];
+    }
+  ).value;
+
+describe('mail', () => {
+  it('sends a mail with the conversation properties, follows the answer, marks it read and replies', async () => {
+    const { worker, db, token } = await child('mejl-barn');
+    const result = await worker.mailAndHistory.sendMail(
+      'Skolan',
+      'Jag är orolig för provet.',
+      DEVICE,
+      worker.chat,
+    );
+    expect(result.status).toBe('sent');
+    const id = result.status === 'sent' ? result.conversationId : -1;
+    expect(await db.conversations.get(id)).toMatchObject({ systemType: 'mail', subject: 'Skolan' });
+    expect((await db.chatMessages.where('conversation').equals(id).toArray()).map((m) => m.message)).toEqual([
+      'Jag är orolig för provet.',
+    ]);
+
+    const queue = (await staff('/queue')).body as {
+      value: Array<Conversation & { properties: Record<string, string> }>;
+    };
+    const queued = queue.value.find((c) => c.id === id);
+    expect(queued?.properties.gender).toBe('female');
+    expect(Number(queued?.properties.age)).toBe(new Date().getFullYear() - 2011);
+    expect(queued?.properties.device).toBe('Desktop, Linux, Linux x86_64, Chrome, 120.0.0.0, PWA: Nej');
+
+    // The answer notifies the child: the list is refreshed and the thread shows as unread.
+    expect((await staff(`/conversations/${id}/messages`, { content: 'Hej! Berätta mer.' })).status).toBe(201);
+    const unread = await waitForQuery(
+      () => db.conversations.get(id),
+      (c) => c?.lastAgentMessageDate != null,
+    );
+    expect(unread?.readDate).toBeNull();
+
+    expect(await worker.mailAndHistory.openConversation(id, worker.chat)).toBe('ok');
+    const read = await db.conversations.get(id);
+    expect(read?.readDate).not.toBeNull();
+    expect(Date.parse(read!.readDate!)).toBeGreaterThanOrEqual(Date.parse(read!.lastAgentMessageDate!));
+    expect(
+      (await db.chatMessages.where('conversation').equals(id).sortBy('loggedDate')).map((m) => m.message),
+    ).toEqual(['Jag är orolig för provet.', 'Hej! Berätta mer.']);
+
+    // While the thread is open a new answer arrives live (the conversation's hub events).
+    await staff(`/conversations/${id}/messages`, { content: 'Finns du kvar?' });
+    await waitForQuery(
+      () => db.chatMessages.where('conversation').equals(id).toArray(),
+      (rows) => rows.some((m) => m.message === 'Finns du kvar?'),
+    );
+
+    const clientId = await worker.chat.sendChatMessage(id, 'Ja, det är matteprovet.');
+    await waitForQuery(
+      () => db.chatMessages.where('clientId').equals(clientId).first(),
+      (row) => row?.sendStatus === 'sent',
+    );
+    expect((await staffMessages(id)).map((m) => m.message)).toContain('Ja, det är matteprovet.');
+    expect((await serverConversations(token)).filter((c) => c.systemType === 'mail')).toHaveLength(1);
+    await worker.mailAndHistory.closeConversation(id);
+  });
+
+  it('keeps a mail whose answer was lost and sends it once when retried', async () => {
+    let dropFirstAnswer = true;
+    const flaky: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (dropFirstAnswer && String(input).endsWith('/portal/mail')) {
+        dropFirstAnswer = false;
+        throw new TypeError('Failed to fetch');
+      }
+      return response;
+    };
+    const { worker, db, token } = await child('mejl-tappat', { fetch: flaky });
+    const result = await worker.mailAndHistory.sendMail(
+      'Hemma',
+      'Det är bråkigt hemma.',
+      DEVICE,
+      worker.chat,
+    );
+    expect(result.status).toBe('queued');
+    const clientId = result.status === 'queued' ? result.clientId : '';
+    expect(await db.outbox.get(clientId)).toMatchObject({ kind: 'mail', status: 'failed' });
+
+    await worker.flushOutbox();
+    expect(await db.outbox.get(clientId)).toMatchObject({ status: 'sent' });
+    const mails = (await serverConversations(token)).filter((c) => c.systemType === 'mail');
+    expect(mails.map((c) => c.subject)).toEqual(['Hemma']);
+    expect(await worker.mailAndHistory.loadConversations()).toBe('ok');
+    expect((await db.conversations.toArray()).map((c) => c.id)).toEqual([mails[0]!.id]);
+  });
+});
+
+describe('chat history', () => {
+  it('stars and unstars a finished chat, then deletes it from the account', async () => {
+    const { worker, db, token } = await child('historik-barn');
+    const chat = (await api(server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: 'Hej' } }))
+      .body as unknown as Conversation;
+    await staff(`/conversations/${chat.id}/accept`, {});
+    await staff(`/conversations/${chat.id}/messages`, { content: 'Hej, jag heter Kim.' });
+    await staff(`/conversations/${chat.id}/resolve`, {});
+
+    expect(await worker.mailAndHistory.loadConversations()).toBe('ok');
+    expect(await db.conversations.get(chat.id)).toMatchObject({ systemType: 'chat', state: 'Resolved' });
+    const rating = async () => (await serverConversations(token)).find((c) => c.id === chat.id)?.rating;
+
+    expect(await worker.mailAndHistory.setFavourite(chat.id, true)).toBe(true);
+    expect((await db.conversations.get(chat.id))?.rating).toBe(5);
+    expect(await rating()).toBe(5);
+    expect(await worker.mailAndHistory.setFavourite(chat.id, false)).toBe(true);
+    expect((await db.conversations.get(chat.id))?.rating).toBe(1);
+    expect(await rating()).toBe(1);
+
+    expect(await worker.mailAndHistory.openConversation(chat.id, worker.chat)).toBe('ok');
+    expect(await db.chatMessages.where('conversation').equals(chat.id).count()).toBe(2);
+    expect(await worker.mailAndHistory.deleteConversation(chat.id)).toBe(true);
+    expect(await db.conversations.get(chat.id)).toBeUndefined();
+    expect(await db.chatMessages.where('conversation').equals(chat.id).count()).toBe(0);
+    expect((await serverConversations(token)).map((c) => c.id)).not.toContain(chat.id);
+    const messages = await api(
+      server.url,
+      `${CONV}/messages?take=9999&conversation=${chat.id}&selection=mine`,
+      {
+        token,
+      },
+    );
+    expect(messages.status).toBe(403);
+    expect((await staffMessages(chat.id)).every((m) => m.message === '')).toBe(true);
+  });
+
+  it('drops a conversation deleted on another device at the next list load, and refuses a rating it cannot save', async () => {
+    const { worker, db, token } = await child('historik-tva');
+    const chat = (await api(server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: '' } }))
+      .body as unknown as Conversation;
+    await api(server.url, `${CONV}/cancel`, { token, method: 'PUT', body: { conversation: chat.id } });
+    expect(await worker.mailAndHistory.loadConversations('resolved')).toBe('ok');
+    expect(await db.conversations.get(chat.id)).toMatchObject({ state: 'Cancelled' });
+
+    await api(server.url, `${CONV}/delete`, { token, method: 'PUT', body: { conversation: chat.id } });
+    expect(await worker.mailAndHistory.setFavourite(chat.id, true)).toBe(false);
+    expect((await db.conversations.get(chat.id))?.rating).toBeNull();
+    expect(await worker.mailAndHistory.loadConversations()).toBe('ok');
+    expect(await db.conversations.get(chat.id)).toBeUndefined();
+  });
+});

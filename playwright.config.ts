@@ -21,6 +21,8 @@ const server = (port: number, variant: string) => ({
     DATABASE_URL: path.join(runDir, `${variant}.db`),
     DEMO_SEED: '1',
     APP_VARIANT: variant,
+    // Every spec registers its own children; the whole run comes from one address.
+    REGISTRATIONS_PER_ADDRESS: '500',
   },
 });
 

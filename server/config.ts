@@ -22,6 +22,8 @@ export interface ServerConfig {
   production: boolean;
   /** Where the built client lives; served when present. */
   clientDir: string;
+  /** Registrations allowed per address per 15 minutes (a school behind one address needs room). */
+  registrationsPerAddress: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -41,5 +43,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     demoSeed,
     production,
     clientDir: path.resolve(env.CLIENT_DIR ?? 'dist'),
+    registrationsPerAddress: Math.max(1, Number(env.REGISTRATIONS_PER_ADDRESS) || 20),
   };
 }

@@ -377,6 +377,7 @@ export class PortalWorker {
     this.auth.stopRefresh();
     this.chat.reset();
     this.oneToOne.reset();
+    this.mailAndHistory.reset();
     await this.hub.stop();
   }
 }

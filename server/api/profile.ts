@@ -12,7 +12,6 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso, type Db } from '../db/database.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { isStaff } from '../auth/principal.ts';
 import { principalOf, requireAuth } from './guard.ts';
 import { shareSeries } from './entity-access.ts';
 import { PROPERTY_IDS } from './runtime-config.ts';
@@ -20,7 +19,6 @@ import { PROPERTY_IDS } from './runtime-config.ts';
 const FEATURE_IDS = new Set<string>(Object.values(CONTACTS_FEATURE_IDS));
 const USERNAME = /^[a-z0-9._-]{3,30}$/;
 export const MIN_PASSWORD_LENGTH = 8;
-const REGISTRATIONS_PER_ADDRESS = 5;
 
 function featureId(params: unknown): void {
   if (!FEATURE_IDS.has((params as { featureId: string }).featureId)) throw new ApiError('not_found');
@@ -95,9 +93,10 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
     const principal = principalOf(req);
     const contactId = Number((req.query as { contactId?: string }).contactId);
     if (!Number.isInteger(contactId)) throw new ApiError('bad_request');
+    // A counsellor may name any child; a group leader only the members of the groups they lead.
     const allowed =
       contactId === principal.contactId ||
-      isStaff(principal) ||
+      principal.roles.includes('counsellor') ||
       (await shareSeries(db, principal.accountId, contactId));
     if (!allowed) throw new ApiError('forbidden');
     return { name: (await contactInfo(db, contactId)).name };
@@ -185,7 +184,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post('/portal/api/accounts/registercontact', async (req, reply) => {
     const key = `reg:${req.ip}` as const;
-    const wait = await ctx.throttle.blockedFor([[key, REGISTRATIONS_PER_ADDRESS]]);
+    const wait = await ctx.throttle.blockedFor([[key, ctx.config.registrationsPerAddress]]);
     if (wait > 0) {
       reply.header('Retry-After', String(wait));
       throw new ApiError('too_many_requests');

@@ -1,0 +1,169 @@
+import 'fake-indexeddb/auto';
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CANCEL_REASON, LEAVE_DELAY_MS } from '../../worker/sync/one-to-one-chat.ts';
+import { api, login, startTestServer, type TestServer } from '../server/test-server.ts';
+import { ManualClock, waitForQuery } from './helpers.ts';
+import { createWorker, type WorkerFixture } from './worker-fixture.ts';
+
+let server: TestServer;
+let counsellor: string;
+const fixtures: WorkerFixture[] = [];
+const DEVICE = {
+  userAgent:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+  platform: 'Linux armv8l',
+  installed: true,
+};
+
+beforeAll(async () => {
+  server = await startTestServer();
+  counsellor = (await login(server.url, 'kurator', 'kurator-losenord', 'portal-staff')).access_token;
+});
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((f) => f.dispose()));
+});
+afterAll(async () => server?.dispose());
+
+async function newChild() {
+  const username = `barn-${randomUUID().slice(0, 8)}`;
+  const res = await api(server.url, '/portal/api/accounts/registercontact', {
+    body: { username, password: 'hemligt-123', properties: { birthYear: '2012', gender: 'non-binary' } },
+  });
+  expect(res.status).toBe(201);
+  return username;
+}
+
+/** A signed-in worker core; `calls` records every request it makes ('PUT cancel', ...). */
+async function signedIn(username: string, options: { clock?: ManualClock; fail?: RegExp } = {}) {
+  const calls: string[] = [];
+  const fixture = await createWorker(server, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    fetch: (input, init) => {
+      const url = new URL(String(input));
+      const call = `${init?.method ?? 'GET'} ${url.pathname.split('/').at(-1)}`;
+      calls.push(call);
+      if (options.fail?.test(call)) return Promise.resolve(new Response('{}', { status: 500 }));
+      return fetch(input, init);
+    },
+  });
+  fixtures.push(fixture);
+  await fixture.worker.start(true);
+  expect((await fixture.worker.login(username, 'hemligt-123')).ok).toBe(true);
+  return { ...fixture, calls };
+}
+
+const staffQueue = async () =>
+  (
+    (await api(server.url, '/portal/staff/queue', { token: counsellor })).body as {
+      value: { id: number; state: string; properties: Record<string, string> }[];
+    }
+  ).value;
+
+describe('the child one-to-one chat in the worker', () => {
+  it('creates a chat with the conversation properties and keeps its queue place in Dexie', async () => {
+    const child = await signedIn(await newChild());
+    const result = await child.worker.oneToOne.startChat(null, DEVICE);
+    expect(result.ok).toBe(true);
+    const id = result.ok ? result.conversationId : -1;
+
+    const state = await child.db.chatState.get('current');
+    expect(state).toMatchObject({ conversationId: id, preSubmitted: false, cancelledByUser: false });
+    const row = await waitForQuery(
+      () => child.db.conversations.get(id),
+      (c) => c?.queuePosition === 1 || c?.queuePosition === 2,
+    );
+    expect(row?.state).toBe('New');
+
+    const queued = (await staffQueue()).find((q) => q.id === id);
+    expect(queued?.properties).toEqual({
+      age: String(new Date().getFullYear() - 2012),
+      gender: 'non-binary',
+      device: 'Mobile, Android, Linux armv8l, Chrome, 131.0.0.0, PWA: Ja',
+    });
+
+    // A second start while one is going: the server's HasActive, and the same chat stays.
+    expect(await child.worker.oneToOne.startChat(null, DEVICE)).toEqual({ ok: false, error: 'HasActive' });
+    expect(await child.worker.oneToOne.chatAccountStatus()).toBe('HasActive');
+    await child.worker.oneToOne.leaveQueue(id);
+  });
+
+  it('waits 3 s before leaving a chat younger than 5 s, then cancels it with the fixed reason', async () => {
+    const clock = new ManualClock();
+    const child = await signedIn(await newChild(), { clock });
+    const result = await child.worker.oneToOne.startChat(null, DEVICE);
+    const id = result.ok ? result.conversationId : -1;
+    // The server stamped the chat with its own (real) time; the manual clock starts there too.
+    const leaving = child.worker.oneToOne.leaveQueue(id);
+    // The wait is the earliest timer (queue position 15 s and ping 30 s come later).
+    await vi.waitFor(() => expect(clock.nextAt()).toBe(clock.now() + LEAVE_DELAY_MS));
+    expect(child.calls).not.toContain('PUT cancel');
+    clock.advance(LEAVE_DELAY_MS);
+    await leaving;
+    expect(child.calls).toContain('PUT cancel');
+    expect(child.calls).not.toContain('PUT delete');
+    expect((await child.db.conversations.get(id))?.state).toBe('Cancelled');
+    expect((await child.db.chatState.get('current'))?.cancelledByUser).toBe(true);
+    expect((await staffQueue()).map((q) => q.id)).not.toContain(id);
+    expect(CANCEL_REASON).toMatch(/barnet/);
+  });
+
+  it('deletes the conversation when the cancel call fails', async () => {
+    const child = await signedIn(await newChild(), { fail: /^PUT cancel$/ });
+    const result = await child.worker.oneToOne.startChat(null, DEVICE);
+    const id = result.ok ? result.conversationId : -1;
+    await child.worker.oneToOne.leaveQueue(id);
+    expect(child.calls).toContain('PUT delete');
+    expect((await staffQueue()).map((q) => q.id)).not.toContain(id);
+    expect((await child.db.chatState.get('current'))?.cancelledByUser).toBe(true);
+  });
+
+  it('finds the ongoing chat again on another device, follows the counsellor and resolves on end', async () => {
+    const username = await newChild();
+    const phone = await signedIn(username);
+    const started = await phone.worker.oneToOne.startChat('Jag vill prata om skolan.', DEVICE);
+    const id = started.ok ? started.conversationId : -1;
+    expect((await phone.db.chatState.get('current'))?.preSubmitted).toBe(true);
+
+    const laptop = await signedIn(username);
+    await waitForQuery(
+      () => laptop.db.chatState.get('current'),
+      (s) => s?.conversationId === id,
+    );
+    await api(server.url, `/portal/staff/conversations/${id}/accept`, { token: counsellor, body: {} });
+    await api(server.url, `/portal/staff/conversations/${id}/messages`, {
+      token: counsellor,
+      body: { content: 'Hej, jag lyssnar.' },
+    });
+    // Hub events reach both devices: the conversation turns active and the message is there.
+    for (const device of [phone, laptop]) {
+      await waitForQuery(
+        () => device.db.conversations.get(id),
+        (c) => c?.state === 'InProgress' && c.lastAgentMessageDate !== null,
+      );
+      await waitForQuery(
+        () => device.db.chatMessages.where('conversation').equals(id).toArray(),
+        (rows) => rows.some((r) => r.message === 'Hej, jag lyssnar.'),
+      );
+    }
+
+    expect(await laptop.worker.oneToOne.endChat(id)).toBe(true);
+    await waitForQuery(
+      () => phone.db.conversations.get(id),
+      (c) => c?.state === 'Resolved',
+    );
+    expect(await laptop.worker.oneToOne.chatAccountStatus()).toBe('HasCompletedAConversation');
+  });
+
+  it('logging out ends a queued chat and leaves no chat data behind', async () => {
+    const child = await signedIn(await newChild());
+    const result = await child.worker.oneToOne.startChat(null, DEVICE);
+    const id = result.ok ? result.conversationId : -1;
+    await child.worker.logout('user');
+    expect(child.calls).toContain('POST activity');
+    expect(child.calls).toContain('PUT cancel');
+    expect((await staffQueue()).map((q) => q.id)).not.toContain(id);
+    expect(await child.db.chatState.count()).toBe(0);
+    expect(await child.db.conversations.count()).toBe(0);
+  });
+});

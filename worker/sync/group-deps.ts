@@ -10,7 +10,10 @@ import type { Uploader } from './upload.ts';
 export interface GroupDeps {
   http: HttpClient;
   db: PortalDb;
-  config: Pick<RuntimeConfig, 'meetingsFeatureId' | 'applicationId' | 'propertyIds' | 'variant' | 'contactsFeatureId'>;
+  config: Pick<
+    RuntimeConfig,
+    'meetingsFeatureId' | 'applicationId' | 'propertyIds' | 'variant' | 'contactsFeatureId'
+  >;
   clock: Clock;
   on(eventName: string, handler: HubEventHandler): void;
   subscribe(key: string, mode?: SubscribeMode): Promise<boolean>;

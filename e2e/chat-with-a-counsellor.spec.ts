@@ -68,6 +68,8 @@ test('two children queue, a counsellor chats with the first, messages written of
   await expect(first.chat.messages).toContainText('Du har nu kopplats fram till en kurator');
   await expect(first.chat.messages).not.toContainText('Du har plats 1 i kön');
   await expect(first.chat.input).toHaveAttribute('placeholder', 'Skriv ditt meddelande');
+  await counsellor.typing(conversationId);
+  await expect(first.chat.dialog.getByText('Stödlinjen Kurator skriver')).toBeVisible();
   await first.chat.send('Vi var osams på rasten.');
   await expect(first.chat.message('Vi var osams på rasten.')).toContainText('Skickat');
   // Minimised, a new counsellor message shows on the bar.
@@ -117,12 +119,23 @@ test('two children queue, a counsellor chats with the first, messages written of
   await second.context.close();
 });
 
-test('a child leaves the queue and the chat is cancelled on the server', async ({ page, request }) => {
+test('a child leaves the queue and the chat is cancelled on the server', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
   const counsellor = new Counsellor(request);
   await counsellor.logIn();
   const chat = new ChildChatPage(page);
+  // An open virtual assistant is minimised when a chat opens (SPEC §4); the state is a session cookie.
+  await context.addCookies([{ name: 'assistant-state', value: 'Active', url: baseURL! }]);
   await chat.logIn(await registerChild(request, 'lamnar'));
+  await expect(chat.header.getByRole('button', { name: 'Minimera den virtuella assistenten' })).toBeVisible();
   await chat.startChat();
+  const assistant = (await context.cookies()).find((c) => c.name === 'assistant-state');
+  expect(assistant?.value).toBe('Minimized');
+  expect(assistant?.expires).toBe(-1);
   await chat.expectInQueue();
   const mine = (await counsellor.queue()).filter((q) => q.systemType === 'chat').at(-1);
   expect(mine).toBeDefined();

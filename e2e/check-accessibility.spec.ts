@@ -1,5 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { registerChild } from './page-models/child-account.ts';
+import { ChildChatPage } from './page-models/child-chat-page.ts';
 import { LoggedOutPage } from './page-models/logged-out-page.ts';
 import { StartPage } from './page-models/start-page.ts';
 
@@ -25,6 +27,22 @@ for (const width of [320, 1280]) {
       const login = await start.openLoginModal();
       await login.pressSubmit();
       await expect(login.alerts).toHaveCount(2);
+      expect(await violations(page)).toEqual([]);
+    });
+
+    test('the signed-in start page and the chat window in the queue have no accessibility violations', async ({
+      page,
+      request,
+    }) => {
+      const chat = new ChildChatPage(page);
+      await chat.logIn(await registerChild(request, 'axe'));
+      await expect(chat.startButton).toBeEnabled();
+      expect(await violations(page)).toEqual([]);
+      await chat.startChat();
+      await chat.expectInQueue();
+      expect(await violations(page)).toEqual([]);
+      await chat.leaveQueue();
+      await chat.expectEnded();
       expect(await violations(page)).toEqual([]);
     });
 

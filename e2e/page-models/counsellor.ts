@@ -56,6 +56,10 @@ export class Counsellor {
     return this.post(`/conversations/${conversationId}/messages`, { content });
   }
 
+  typing(conversationId: number) {
+    return this.post(`/conversations/${conversationId}/typing`);
+  }
+
   resolve(conversationId: number) {
     return this.post(`/conversations/${conversationId}/resolve`);
   }

@@ -5,6 +5,20 @@ export type AssistantState = 'Inactive' | 'Active' | 'Minimized';
 
 const COOKIE = 'assistant-state';
 
+/**
+ * The transitions of SPEC §4: the header toggle switches Active and Minimized (Inactive stays until
+ * the assistant is opened); opening a chat minimises an Active assistant.
+ */
+export function assistantAfter(
+  state: AssistantState,
+  event: 'toggle' | 'chat-opened' | 'open',
+): AssistantState {
+  if (event === 'open') return 'Active';
+  if (event === 'chat-opened') return state === 'Active' ? 'Minimized' : state;
+  if (state === 'Inactive') return state;
+  return state === 'Active' ? 'Minimized' : 'Active';
+}
+
 function readCookie(): AssistantState {
   const value = document.cookie
     .split(';')
@@ -14,7 +28,9 @@ function readCookie(): AssistantState {
   return value === 'Active' || value === 'Minimized' ? value : 'Inactive';
 }
 
-export const assistantState = signal<AssistantState>(readCookie());
+export const assistantState = signal<AssistantState>(
+  typeof document === 'undefined' ? 'Inactive' : readCookie(),
+);
 
 /** Every change is kept in a session cookie (its name contains 'assistant', so login keeps it). */
 export function setAssistantState(state: AssistantState) {
@@ -24,5 +40,11 @@ export function setAssistantState(state: AssistantState) {
 
 /** The header toggle switches between Active and Minimized. */
 export function toggleAssistant() {
-  setAssistantState(assistantState.value === 'Active' ? 'Minimized' : 'Active');
+  setAssistantState(assistantAfter(assistantState.value, 'toggle'));
+}
+
+/** SPEC §4: opening a chat minimises an Active assistant. */
+export function chatOpened() {
+  const next = assistantAfter(assistantState.value, 'chat-opened');
+  if (next !== assistantState.value) setAssistantState(next);
 }

@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals-react';
-import { assistantState, setAssistantState } from '../assistant/assistant-state.ts';
+import { chatOpened } from '../assistant/assistant-state.ts';
 
 /**
  * The child's chat window (SPEC §4 Chat modal): shown or not, minimised or not. The chat itself lives
@@ -10,7 +10,7 @@ export const chatWindowMinimized = signal(false);
 
 /** SPEC §4: opening a chat minimises an Active assistant; Peers opens minimised. */
 export function showChatWindow(minimized = false) {
-  if (assistantState.value === 'Active') setAssistantState('Minimized');
+  chatOpened();
   chatWindowOpen.value = true;
   chatWindowMinimized.value = minimized;
 }

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { assistantAfter } from '../../src/assistant/assistant-state.ts';
+
+describe('the virtual assistant (SPEC §4)', () => {
+  it('stays Inactive until opened, and the header toggle switches Active and Minimized', () => {
+    expect(assistantAfter('Inactive', 'toggle')).toBe('Inactive');
+    expect(assistantAfter('Inactive', 'open')).toBe('Active');
+    expect(assistantAfter('Active', 'toggle')).toBe('Minimized');
+    expect(assistantAfter('Minimized', 'toggle')).toBe('Active');
+  });
+
+  it('is minimised when a chat opens, and only then', () => {
+    expect(assistantAfter('Active', 'chat-opened')).toBe('Minimized');
+    expect(assistantAfter('Minimized', 'chat-opened')).toBe('Minimized');
+    expect(assistantAfter('Inactive', 'chat-opened')).toBe('Inactive');
+  });
+});

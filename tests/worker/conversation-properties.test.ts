@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ageOf,
+  conversationGender,
+  conversationProperties,
+  deviceString,
+} from '../../worker/sync/conversation-properties.ts';
+
+const IDS = {
+  consentDate: 'consentDate',
+  gender: 'gender',
+  birthYear: 'birthYear',
+  device: 'device',
+  age: 'age',
+};
+const NOW = new Date('2026-11-22T12:00:00Z');
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const WINDOWS =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.86';
+
+describe('conversation properties (SPEC §3, child app)', () => {
+  it('maps gender to female, male, non-binary or x', () => {
+    expect(['female', 'male', 'non-binary', 'annat', undefined].map(conversationGender)).toEqual([
+      'female',
+      'male',
+      'non-binary',
+      'x',
+      'x',
+    ]);
+  });
+
+  it('counts the age from the birth year, 0 when unknown', () => {
+    expect(ageOf('2012', NOW)).toBe(14);
+    expect(ageOf(undefined, NOW)).toBe(0);
+    expect(ageOf('not a year', NOW)).toBe(0);
+  });
+
+  it('describes the device with form, OS, platform, browser, version and the PWA flag', () => {
+    expect(deviceString(IPHONE, 'iPhone', true)).toBe('Mobile, iOS, iPhone, Safari, 17.5, PWA: Ja');
+    expect(deviceString(WINDOWS, 'Win32', false)).toBe(
+      'Desktop, Windows, Win32, Edge, 131.0.2903.86, PWA: Nej',
+    );
+  });
+
+  it('builds the properties under the runtime config ids', () => {
+    expect(
+      conversationProperties(
+        { properties: { birthYear: '2010', gender: 'male' } },
+        IDS,
+        {
+          userAgent: WINDOWS,
+          platform: 'Win32',
+          installed: false,
+        },
+        NOW,
+      ),
+    ).toEqual({
+      age: '16',
+      gender: 'male',
+      device: 'Desktop, Windows, Win32, Edge, 131.0.2903.86, PWA: Nej',
+    });
+  });
+});

@@ -177,3 +177,9 @@ export const choices = css`
     font-weight: 600;
   }
 `;
+
+/** A second status line in the header (the queue place under 'Du väntar på din tur'). */
+export const statusLine = css`
+  display: block;
+  font-weight: 600;
+`;

@@ -177,7 +177,9 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
                 {phase === 'queue' && (
                   <>
                     {T.waiting}
-                    {conversation.queuePosition ? <> · {T.queuePlace(conversation.queuePosition)}</> : null}
+                    {conversation.queuePosition ? (
+                      <span className={s.statusLine}> {T.queuePlace(conversation.queuePosition)}</span>
+                    ) : null}
                   </>
                 )}
                 {phase === 'active' && `${T.live} ${minutesText(minutes)}`}

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import wyw from '@wyw-in-js/vite';
@@ -11,13 +12,25 @@ export default defineConfig({
   plugins: [
     react(),
     wyw({
-      include: ['src/**/*.{ts,tsx}'],
+      include: ['src/**/*.{ts,tsx}', 'staff-console/**/*.{ts,tsx}'],
       babelOptions: { presets: ['@babel/preset-typescript', '@babel/preset-react'] },
     }),
     // dist/sw.js with the precache list of the finished dist/ (runs after the app is written).
-    serviceWorkerPlugin({ entry: 'sw/service-worker.ts' }),
+    // The staff console's own chunks are no part of the child app's offline shell.
+    serviceWorkerPlugin({ entry: 'sw/service-worker.ts', otherPages: ['personal/index.html'] }),
   ],
-  build: { outDir: 'dist', sourcemap: true, emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    emptyOutDir: true,
+    // Two pages: the child app and the staff console (/personal), each with its own bundle.
+    rolldownOptions: {
+      input: {
+        index: fileURLToPath(new URL('index.html', import.meta.url)),
+        personal: fileURLToPath(new URL('personal/index.html', import.meta.url)),
+      },
+    },
+  },
   worker: { format: 'es' },
   server: {
     proxy: {

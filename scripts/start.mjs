@@ -5,7 +5,18 @@ import path from 'node:path';
 import { register } from 'tsx/esm/api';
 
 const root = path.resolve(import.meta.dirname, '..');
-const SOURCES = ['src', 'worker', 'sw', 'contract', 'public', 'index.html', 'vite.config.ts', 'package.json'];
+const SOURCES = [
+  'src',
+  'worker',
+  'sw',
+  'contract',
+  'public',
+  'staff-console',
+  'personal',
+  'index.html',
+  'vite.config.ts',
+  'package.json',
+];
 
 function newest(p) {
   if (!fs.existsSync(p)) return 0;

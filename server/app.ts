@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { ServerConfig } from './config.ts';
@@ -28,6 +28,7 @@ import { cancelAbandonedChats } from './api/queue.ts';
 import { registerRuntimeConfigRoute } from './api/runtime-config.ts';
 import { Metrics } from './metrics.ts';
 import { pruneIdempotencyKeys, storeIdempotentReply } from './api/idempotency.ts';
+import { API_SCOPE } from './auth/principal.ts';
 
 export interface BuildOptions {
   logger?: boolean;
@@ -67,7 +68,10 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     forceCloseConnections: true,
   });
   const hub = createHub({
-    authenticate: (token) => tokens.verifyAccessToken(token),
+    authenticate: async (token) => {
+      const principal = await tokens.verifyAccessToken(token);
+      return principal?.scopes.includes(API_SCOPE) ? principal : null;
+    },
     canSubscribe: (principal, key) => canSeeEntity(database.db, principal, key),
     redisUrl: config.redisUrl,
     ...options.hub,
@@ -167,7 +171,11 @@ async function registerClient(app: FastifyInstance, clientDir: string) {
       }
     },
   });
-  app.get('/', (_req, reply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html'));
+  // cacheControl: false keeps @fastify/static from replacing no-cache with its own max-age=0.
+  app.get('/', (_req, reply) =>
+    reply.header('Cache-Control', 'no-cache').sendFile('index.html', { cacheControl: false }),
+  );
+  registerStaffConsolePage(app, clientDir);
   app.setNotFoundHandler((req, reply) => {
     if (
       req.method !== 'GET' ||
@@ -176,6 +184,25 @@ async function registerClient(app: FastifyInstance, clientDir: string) {
     ) {
       return reply.code(404).send(new ApiError('not_found').toBody());
     }
-    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
+}
+
+/**
+ * The staff console (/personal) is a page of its own with its own bundle: every /personal route
+ * gets dist/personal/index.html (its router lives in the browser); a file name there that does not
+ * exist is a 404, as elsewhere.
+ */
+function registerStaffConsolePage(app: FastifyInstance, clientDir: string) {
+  if (!fs.existsSync(path.join(clientDir, 'personal', 'index.html'))) return;
+  const page = (req: { url: string }, reply: FastifyReply) => {
+    const pathname = req.url.split('?')[0] ?? '';
+    if (path.extname(pathname) && pathname !== '/personal/index.html') {
+      return reply.code(404).send(new ApiError('not_found').toBody());
+    }
+    // cacheControl: false keeps @fastify/static from replacing no-cache with its own max-age=0.
+    return reply.header('Cache-Control', 'no-cache').sendFile('personal/index.html', { cacheControl: false });
+  };
+  app.get('/personal', page);
+  app.get('/personal/*', page);
 }

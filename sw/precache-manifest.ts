@@ -15,6 +15,8 @@ export interface PrecacheManifestOptions {
   assetsDir?: string;
   /** Files left out, matched against the path relative to the dist folder (with `/`). */
   exclude?: RegExp[];
+  /** Further files left out by exact relative path (e.g. the staff console's chunks). */
+  excludeFiles?: ReadonlySet<string>;
 }
 
 /** Source maps, the service worker itself and the staff console (no part of the child app). */
@@ -34,12 +36,12 @@ export function revisionOf(content: Uint8Array): string {
 /** Every file of `distDir` except the excluded ones, sorted so that one build gives one manifest. */
 export async function buildPrecacheManifest(
   distDir: string,
-  { assetsDir = 'assets', exclude = DEFAULT_EXCLUDE }: PrecacheManifestOptions = {},
+  { assetsDir = 'assets', exclude = DEFAULT_EXCLUDE, excludeFiles = new Set() }: PrecacheManifestOptions = {},
 ): Promise<PrecacheManifestEntry[]> {
   const files = (await readdir(distDir, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(distDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
-    .filter((file) => !exclude.some((pattern) => pattern.test(file)))
+    .filter((file) => !excludeFiles.has(file) && !exclude.some((pattern) => pattern.test(file)))
     .sort();
   return Promise.all(
     files.map(async (url) => ({

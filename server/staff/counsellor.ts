@@ -7,6 +7,7 @@ import { principalOf, requireStaff } from '../api/guard.ts';
 import { idempotent } from '../api/idempotency.ts';
 import {
   addMessage,
+  FINAL_STATES,
   listMessages,
   publishConversationUpdated,
   resolveConversation,
@@ -27,10 +28,102 @@ async function oneToOne(ctx: AppContext, id: number) {
   return row;
 }
 
+/** A conversation as the staff API lists it: with the child's conversation properties. */
+async function withProperties(ctx: AppContext, row: Parameters<typeof toConversation>[1]) {
+  const props = await ctx.db
+    .selectFrom('conversation_properties')
+    .selectAll()
+    .where('conversation_id', '=', row.id)
+    .execute();
+  return {
+    ...(await toConversation(ctx.db, row)),
+    properties: Object.fromEntries(props.map((p) => [p.property_id, p.value])),
+  };
+}
+
+/**
+ * Tells every counsellor's hub connections that a one-to-one conversation changed, so the console's
+ * queue updates live: `Conversation.Updated` with the conversation's entity key, sent per account
+ * (no subscription needed; a counsellor cannot subscribe to a conversation that does not exist yet).
+ */
+export async function publishToCounsellors(ctx: AppContext, conversationId: number) {
+  const accounts = await ctx.db
+    .selectFrom('account_roles')
+    .innerJoin('accounts', 'accounts.id', 'account_roles.account_id')
+    .select('account_roles.account_id')
+    .where('account_roles.role', '=', 'counsellor')
+    .where('accounts.deleted_date', 'is', null)
+    .execute();
+  const key = entityKey('Conversation', conversationId);
+  await Promise.all(
+    accounts.map((a) =>
+      ctx.hub.publishToAccount(a.account_id, HUB_EVENTS.conversationUpdated, { conversationId }, key),
+    ),
+  );
+}
+
+/**
+ * The child's calls that change what waits in the counsellors' queue: a new chat or mail, a message
+ * in a mail thread (unanswered again), leaving the queue, resolving, deleting. The keys are Fastify
+ * route patterns, so a change of those routes shows up in tests/server/staff/counsellor-console-api.test.ts.
+ */
+const QUEUE_CHANGING_ROUTES: Record<string, 'created' | 'body'> = {
+  'POST /portal/chat': 'created',
+  'POST /portal/mail': 'created',
+  'POST /portal/conversationmessage': 'body',
+  'PUT /portal/features/conversations/:appId/cancel': 'body',
+  'PUT /portal/features/conversations/:appId/resolve': 'body',
+  'PUT /portal/features/conversations/:appId/delete': 'body',
+};
+
+/** The conversation a successful queue-changing call was about, or null. */
+function changedConversation(req: FastifyRequest, statusCode: number, payload: unknown): number | null {
+  if (statusCode < 200 || statusCode >= 300) return null;
+  const kind = QUEUE_CHANGING_ROUTES[`${req.method} ${req.routeOptions.url ?? ''}`];
+  if (kind === 'body') return Number((req.body as { conversation?: unknown } | undefined)?.conversation);
+  if (kind !== 'created' || typeof payload !== 'string') return null;
+  try {
+    return Number((JSON.parse(payload) as { id?: unknown }).id);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Announces queue changes made by the child's routes (server/api/chat.ts, conversations.ts) from
+ * here, after the reply is sent, so those routes stay unaware of the staff side. A queued chat the
+ * server cancels on its own (no ping for 5 minutes) reaches the console through its subscription to
+ * that conversation instead.
+ */
+function announceQueueChanges(app: FastifyInstance, ctx: AppContext) {
+  const changed = new WeakMap<FastifyRequest, number>();
+  app.addHook('onSend', async (req, reply, payload) => {
+    const id = changedConversation(req, reply.statusCode, payload);
+    if (id !== null && Number.isInteger(id) && id > 0) changed.set(req, id);
+    return payload;
+  });
+  app.addHook('onResponse', async (req) => {
+    const id = changed.get(req);
+    if (id === undefined) return;
+    const row = await ctx.db
+      .selectFrom('conversations')
+      .select(['meeting_id', 'system_type'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row || row.meeting_id !== null) return;
+    // A chat message changes nothing in the queue; the open chat hears it through its subscription.
+    if (req.routeOptions.url === '/portal/conversationmessage' && row.system_type !== 'mail') return;
+    await publishToCounsellors(ctx, id).catch((error: unknown) =>
+      req.log.error({ err: error }, 'queue announcement failed'),
+    );
+  });
+}
+
 /** The counsellor's side of one-to-one chat and mail (ARCHITECTURE.md staff API). */
 export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
   const staff = requireStaff(ctx);
+  announceQueueChanges(app, ctx);
 
   /** Queued chats per channel in arrival order, plus unanswered mail. */
   app.get('/portal/staff/queue', { preHandler: staff }, async (req) => {
@@ -40,24 +133,24 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
       .selectAll()
       .where('meeting_id', 'is', null)
       .where('contact_id', 'is not', null)
-      .where('state', 'in', [...QUEUED_STATES])
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('system_type', '=', 'chat'), eb('state', 'in', [...QUEUED_STATES])]),
+          // Mail waits until a counsellor has answered the child's latest message.
+          eb.and([
+            eb('system_type', '=', 'mail'),
+            eb('state', 'not in', [...FINAL_STATES]),
+            eb.or([
+              eb('last_agent_message_date', 'is', null),
+              eb('last_contact_message_date', '>', eb.ref('last_agent_message_date')),
+            ]),
+          ]),
+        ]),
+      )
       .orderBy('logged_date', 'asc')
       .orderBy('id', 'asc')
       .execute();
-    const value = await Promise.all(
-      rows.map(async (r) => {
-        const props = await db
-          .selectFrom('conversation_properties')
-          .selectAll()
-          .where('conversation_id', '=', r.id)
-          .execute();
-        return {
-          ...(await toConversation(db, r)),
-          properties: Object.fromEntries(props.map((p) => [p.property_id, p.value])),
-        };
-      }),
-    );
-    return { value };
+    return { value: await Promise.all(rows.map((r) => withProperties(ctx, r))) };
   });
 
   app.get('/portal/staff/conversations', { preHandler: staff }, async (req) => {
@@ -71,7 +164,8 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
       .orderBy('logged_date', 'desc')
       .limit(200)
       .execute();
-    return { value: await Promise.all(rows.map((r) => toConversation(db, r))) };
+    // With the child's properties, so an accepted chat still shows who the counsellor talks to.
+    return { value: await Promise.all(rows.map((r) => withProperties(ctx, r))) };
   });
 
   app.get('/portal/staff/conversations/:id/messages', { preHandler: staff }, async (req) => {
@@ -92,6 +186,7 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) throw new ApiError('conflict', 'not in the queue');
     await publishConversationUpdated(ctx, row.id);
+    await publishToCounsellors(ctx, row.id);
     const fresh = await db
       .selectFrom('conversations')
       .selectAll()
@@ -139,6 +234,7 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
           .where('contact_id', '=', row.contact_id)
           .executeTakeFirst();
         if (owner) await notify(ctx, owner.id, entityKey('Conversation', row.id), 'NewMessage');
+        await publishToCounsellors(ctx, row.id);
       }
       await publishConversationUpdated(ctx, row.id);
       return reply.code(201).send(message);

@@ -6,7 +6,6 @@ import { UPLOAD_LIMITS } from '../../contract/meetings.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
-import type { Principal } from '../auth/principal.ts';
 import { principalOf, requireStaff } from '../api/guard.ts';
 import { idempotent } from '../api/idempotency.ts';
 import { publishMeetingEvent } from '../api/meeting-events.ts';
@@ -14,6 +13,9 @@ import { ownMessagesQuery, toMeeting, toMeetingMessages } from '../api/meeting-v
 import { addMessage, publishConversationUpdated } from '../api/conversation-view.ts';
 import { contentTypeOf, detectFileKind, safeFileName } from '../files/file-type.ts';
 import { saveBlob } from '../files/file-store.ts';
+import { assertLeads, ledMeeting, ledSeriesIds } from './leader-access.ts';
+import { registerGroupLeaderSeriesRoutes } from './group-leader-series.ts';
+import { registerGroupLeaderMeetingReads } from './group-leader-meeting-reads.ts';
 
 const BASE = '/portal/staff/meetings';
 const idOf = (req: FastifyRequest) => Number((req.params as { id: string }).id);
@@ -24,29 +26,6 @@ interface MeetingInput {
   description?: string;
   startDate?: string;
   duration?: number;
-}
-
-/** A group leader acts only on the series they lead. */
-async function ledMeeting(ctx: AppContext, principal: Principal, meetingId: number) {
-  if (!principal.roles.includes('group_leader')) throw new ApiError('forbidden');
-  const meeting = await ctx.db
-    .selectFrom('meetings')
-    .selectAll()
-    .where('id', '=', meetingId)
-    .executeTakeFirst();
-  if (!meeting) throw new ApiError('not_found');
-  await assertLeads(ctx, principal, meeting.series_id);
-  return meeting;
-}
-
-async function assertLeads(ctx: AppContext, principal: Principal, seriesId: number) {
-  const row = await ctx.db
-    .selectFrom('series_memberships')
-    .select('role')
-    .where('series_id', '=', seriesId)
-    .where('account_id', '=', principal.accountId)
-    .executeTakeFirst();
-  if (row?.role !== 'leader') throw new ApiError('forbidden');
 }
 
 function validTimes(input: MeetingInput) {
@@ -65,24 +44,20 @@ function validTimes(input: MeetingInput) {
 export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
   const staff = requireStaff(ctx);
+  registerGroupLeaderSeriesRoutes(app, ctx);
+  registerGroupLeaderMeetingReads(app, ctx);
 
   app.get(BASE, { preHandler: staff }, async (req) => {
     const principal = principalOf(req);
-    const led = await db
-      .selectFrom('series_memberships')
-      .select('series_id')
-      .where('account_id', '=', principal.accountId)
-      .where('role', '=', 'leader')
-      .execute();
+    if (!principal.roles.includes('group_leader')) throw new ApiError('forbidden');
+    const led = await ledSeriesIds(ctx, principal.accountId);
     if (led.length === 0) return { value: [] };
+    // A deleted meeting disappears from every list, the leader's too.
     const rows = await db
       .selectFrom('meetings')
       .selectAll()
-      .where(
-        'series_id',
-        'in',
-        led.map((s) => s.series_id),
-      )
+      .where('series_id', 'in', led)
+      .where('deleted_date', 'is', null)
       .orderBy('start_date')
       .execute();
     return { value: await Promise.all(rows.map((m) => toMeeting(db, principal, m))) };
@@ -92,8 +67,6 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     const principal = principalOf(req);
     const input = (req.body ?? {}) as MeetingInput;
     const seriesId = Number(input.seriesId);
-    if (!principal.roles.includes('group_leader') || !Number.isInteger(seriesId))
-      throw new ApiError('forbidden');
     await assertLeads(ctx, principal, seriesId);
     const subject = String(input.subject ?? '').trim();
     if (!subject || subject.length > 200) throw new ApiError('validation');
@@ -252,7 +225,22 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
       .selectAll()
       .orderBy('created_date')
       .execute();
-    return { value: await toMeetingMessages(db, rows) };
+    // The leader needs to know who wrote: participants' names are shown beside their messages.
+    const senders = rows.length
+      ? await db
+          .selectFrom('accounts')
+          .innerJoin('contacts', 'contacts.id', 'accounts.contact_id')
+          .select(['accounts.id', 'contacts.name'])
+          .where('accounts.id', 'in', [...new Set(rows.map((r) => r.account_id))])
+          .execute()
+      : [];
+    const messages = await toMeetingMessages(db, rows);
+    return {
+      value: messages.map((m, i) => ({
+        ...m,
+        senderName: senders.find((s) => s.id === rows[i]?.account_id)?.name ?? '',
+      })),
+    };
   });
 
   await app.register(async (scope) => {

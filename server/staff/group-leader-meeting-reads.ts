@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { principalOf, requireStaff } from '../api/guard.ts';
+import { listMessages } from '../api/conversation-view.ts';
+import { toAppendix } from '../api/meeting-view.ts';
+import { readBlob, sendAttachment } from '../files/file-store.ts';
+import { ledMeeting } from './leader-access.ts';
+
+const BASE = '/portal/staff/meetings';
+
+interface FileParams {
+  id: string;
+  messageId: string;
+  fileName: string;
+}
+
+/** What a group leader reads of their meetings: the group chat and the participants' homework files. */
+export function registerGroupLeaderMeetingReads(app: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+  const staff = requireStaff(ctx);
+
+  // Before the chat is started there is no conversation, so the list is simply empty.
+  app.get(`${BASE}/:id/messages`, { preHandler: staff }, async (req) => {
+    const meeting = await ledMeeting(ctx, principalOf(req), Number((req.params as { id: string }).id));
+    if (meeting.conversation_id === null) return { value: [], conversationId: null };
+    return {
+      value: await listMessages(db, meeting.conversation_id),
+      conversationId: meeting.conversation_id,
+    };
+  });
+
+  app.get(`${BASE}/:id/appendices`, { preHandler: staff }, async (req) => {
+    const meeting = await ledMeeting(ctx, principalOf(req), Number((req.params as { id: string }).id));
+    const rows = await db
+      .selectFrom('appendices')
+      .innerJoin('file_blobs', 'file_blobs.id', 'appendices.blob_id')
+      .selectAll('appendices')
+      .select('file_blobs.size')
+      .where('meeting_id', '=', meeting.id)
+      .where('is_active', '=', 1)
+      .orderBy('order_index')
+      .execute();
+    return { value: rows.map(toAppendix) };
+  });
+
+  app.get(
+    `${BASE}/:id/files/:messageId/:fileName`,
+    { preHandler: staff },
+    async (req: FastifyRequest, reply) => {
+      const params = req.params as FileParams;
+      const meeting = await ledMeeting(ctx, principalOf(req), Number(params.id));
+      const message = await db
+        .selectFrom('meeting_messages')
+        .select('id')
+        .where('id', '=', Number(params.messageId))
+        .where('meeting_id', '=', meeting.id)
+        .where('deleted_date', 'is', null)
+        .executeTakeFirst();
+      if (!message) throw new ApiError('not_found');
+      const file = await db
+        .selectFrom('meeting_message_files')
+        .selectAll()
+        .where('meeting_message_id', '=', message.id)
+        .where('name', '=', params.fileName)
+        .executeTakeFirst();
+      const data = file ? await readBlob(db, file.blob_id) : null;
+      if (!file || !data) throw new ApiError('not_found');
+      return sendAttachment(reply, file.name, file.content_type, data);
+    },
+  );
+}

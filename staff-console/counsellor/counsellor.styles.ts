@@ -1,0 +1,208 @@
+import { css } from '@linaria/core';
+import { colors, wide } from '../styles.ts';
+
+export const layout = css`
+  display: grid;
+  gap: 1rem;
+  ${wide} {
+    grid-template-columns: minmax(280px, 340px) 1fr;
+    align-items: start;
+  }
+`;
+
+export const section = css`
+  & h2 {
+    margin: 0 0 0.5rem;
+    font-size: 1.25rem;
+  }
+  & h3 {
+    margin: 0;
+    font-size: 1.1rem;
+  }
+`;
+
+export const queueHead = css`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: 0.5rem;
+  margin: 1rem 0 0.5rem;
+`;
+
+export const queueList = css`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  display: grid;
+  gap: 0.5rem;
+`;
+
+export const queueEntry = css`
+  display: grid;
+  gap: 0.25rem;
+  padding: 0.75rem;
+  border: 1px solid #d9d4e2;
+  border-radius: 8px;
+  background: ${colors.surface};
+  & p {
+    margin: 0;
+  }
+`;
+
+export const properties = css`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 0 1rem;
+  margin: 0;
+  & div {
+    display: flex;
+    gap: 0.25rem;
+  }
+  & dt {
+    font-weight: 600;
+  }
+  & dt::after {
+    content: ':';
+  }
+  & dd {
+    margin: 0;
+  }
+`;
+
+export const workspace = css`
+  display: grid;
+  gap: 1rem;
+  ${wide} {
+    grid-template-columns: repeat(auto-fill, minmax(340px, 1fr));
+  }
+`;
+
+export const panel = css`
+  display: flex;
+  flex-direction: column;
+  gap: 0.5rem;
+  min-width: 0;
+  padding: 0.75rem;
+  border: 2px solid ${colors.chat};
+  border-radius: 12px;
+  background: ${colors.surface};
+`;
+
+export const mailPanel = css`
+  border-color: ${colors.mail};
+`;
+
+export const panelHead = css`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: 0.5rem;
+`;
+
+export const messageList = css`
+  list-style: none;
+  margin: 0;
+  padding: 0.5rem;
+  display: flex;
+  flex-direction: column;
+  gap: 0.5rem;
+  max-height: 50vh;
+  min-height: 8rem;
+  overflow-y: auto;
+  background: ${colors.background};
+  border-radius: 8px;
+`;
+
+export const bubble = css`
+  max-width: 85%;
+  padding: 0.5rem 0.75rem;
+  border-radius: 12px;
+  background: ${colors.surface};
+  border: 1px solid #d9d4e2;
+  overflow-wrap: anywhere;
+  white-space: pre-wrap;
+  & p {
+    margin: 0;
+  }
+`;
+
+export const mine = css`
+  align-self: flex-end;
+  background: #e8f3f6;
+  border-color: ${colors.chat};
+`;
+
+export const infoBubble = css`
+  align-self: center;
+  max-width: 100%;
+  background: transparent;
+  border: none;
+  font-style: italic;
+`;
+
+export const meta = css`
+  display: block;
+  font-size: 0.875rem;
+  color: ${colors.muted};
+  white-space: normal;
+`;
+
+export const failed = css`
+  color: ${colors.danger};
+  font-weight: 600;
+`;
+
+export const typing = css`
+  min-height: 1.5rem;
+  margin: 0;
+  color: ${colors.muted};
+  font-style: italic;
+`;
+
+export const composer = css`
+  display: grid;
+  gap: 0.5rem;
+  & label {
+    font-weight: 600;
+  }
+  & textarea {
+    width: 100%;
+    min-height: 4.5rem;
+    max-height: 168px;
+    padding: 0.5rem 0.75rem;
+    border: 1px solid ${colors.border};
+    border-radius: 8px;
+    font: inherit;
+    resize: vertical;
+  }
+`;
+
+export const composerRow = css`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: 0.5rem;
+`;
+
+export const dialog = css`
+  max-width: min(28rem, calc(100vw - 2rem));
+  border: none;
+  border-radius: 12px;
+  padding: 1.25rem;
+  &::backdrop {
+    background: rgb(0 0 0 / 45%);
+  }
+  & h2 {
+    margin-top: 0;
+  }
+`;
+
+export const dialogButtons = css`
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: flex-end;
+  gap: 0.5rem;
+`;

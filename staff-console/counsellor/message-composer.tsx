@@ -1,0 +1,76 @@
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { button } from '../styles.ts';
+import { composer, composerRow, meta } from './counsellor.styles.ts';
+import { COUNSELLOR_TEXTS as T } from './texts.ts';
+
+/** The server's limit for one message (server/staff/counsellor.ts). */
+export const MESSAGE_MAX_LENGTH = 4000;
+/** SPEC §9: a typing signal at most every 5 s. */
+const TYPING_SIGNAL_MS = 5000;
+
+/**
+ * Textarea with send. In a chat, Enter sends and Shift+Enter breaks the line (as the child's
+ * non-group chat); in mail, Enter is a line break and only the button sends.
+ */
+export function MessageComposer({
+  label,
+  disabled,
+  enterSends,
+  onSend,
+  onTyping,
+}: {
+  label: string;
+  disabled: boolean;
+  enterSends: boolean;
+  onSend(content: string): void;
+  onTyping?(): void;
+}) {
+  const [text, setText] = useState('');
+  const lastTyping = useRef(0);
+  const id = useId();
+  const counterId = useId();
+
+  function submit(e?: FormEvent) {
+    e?.preventDefault();
+    const content = text.trim();
+    if (!content || disabled) return;
+    onSend(content);
+    setText('');
+  }
+
+  function keyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (enterSends && e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      submit();
+    }
+  }
+
+  return (
+    <form className={composer} onSubmit={submit}>
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        value={text}
+        maxLength={MESSAGE_MAX_LENGTH}
+        disabled={disabled}
+        aria-describedby={counterId}
+        onKeyDown={keyDown}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (onTyping && Date.now() - lastTyping.current > TYPING_SIGNAL_MS) {
+            lastTyping.current = Date.now();
+            onTyping();
+          }
+        }}
+      />
+      <div className={composerRow}>
+        <span id={counterId} className={meta}>
+          {T.counter(text.length, MESSAGE_MAX_LENGTH)}
+        </span>
+        <button type="submit" className={button} disabled={disabled || !text.trim()}>
+          {T.send}
+        </button>
+      </div>
+    </form>
+  );
+}

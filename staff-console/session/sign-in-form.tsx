@@ -1,0 +1,111 @@
+import { css } from '@linaria/core';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { button, card, errorText, field, noticeText } from '../styles.ts';
+import { SESSION_TEXTS as T } from './texts.ts';
+import { SignInError, useSessionState, type SessionNotice } from './staff-session.tsx';
+
+const page = css`
+  display: flex;
+  justify-content: center;
+  padding: 2rem 1rem;
+`;
+
+const form = css`
+  width: 100%;
+  max-width: 24rem;
+  & h1 {
+    margin-top: 0;
+  }
+`;
+
+function failureText(error: unknown): string {
+  if (!(error instanceof SignInError)) return T.failed;
+  if (error.failure === 'invalid') return T.invalid;
+  if (error.failure === 'throttled') return T.throttled;
+  if (error.failure === 'notStaff') return T.notStaff;
+  return T.failed;
+}
+
+/** Password sign-in for counsellors and group leaders (client `portal-staff`). */
+export function SignInForm({ notice }: { notice: SessionNotice }) {
+  const { signIn } = useSessionState();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const usernameRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const errorId = useId();
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!username.trim()) {
+      setError(T.usernameRequired);
+      usernameRef.current?.focus();
+      return;
+    }
+    if (!password) {
+      setError(T.passwordRequired);
+      passwordRef.current?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await signIn(username.trim(), password);
+    } catch (err) {
+      setError(failureText(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main className={page}>
+      <form
+        className={`${card} ${form}`}
+        onSubmit={submit}
+        noValidate
+        aria-describedby={error ? errorId : undefined}
+      >
+        <h1>{T.heading}</h1>
+        <p>{T.intro}</p>
+        {notice === 'expired' && <p className={noticeText}>{T.expired}</p>}
+        {notice === 'signedOut' && <p className={noticeText}>{T.signedOut}</p>}
+        <div className={field}>
+          <label htmlFor="staff-username">{T.username}</label>
+          <input
+            id="staff-username"
+            ref={usernameRef}
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            aria-invalid={error === T.usernameRequired || undefined}
+          />
+        </div>
+        <div className={field}>
+          <label htmlFor="staff-password">{T.password}</label>
+          <input
+            id="staff-password"
+            ref={passwordRef}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            aria-invalid={error === T.passwordRequired || undefined}
+          />
+        </div>
+        {error && (
+          <p id={errorId} className={errorText} role="alert">
+            {error}
+          </p>
+        )}
+        <button className={button} type="submit" disabled={busy}>
+          {busy ? T.submitting : T.submit}
+        </button>
+      </form>
+    </main>
+  );
+}

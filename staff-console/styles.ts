@@ -1,0 +1,177 @@
+import { css } from '@linaria/core';
+
+/**
+ * The console's own small style set. The colours are the child app's (src/styles/theme.ts), copied
+ * rather than imported so that no module is shared between the two bundles.
+ */
+export const colors = {
+  brand: '#5b2a86',
+  brandDark: '#3f1d5e',
+  text: '#1f1f24',
+  muted: '#55555f',
+  surface: '#ffffff',
+  background: '#f6f3fa',
+  danger: '#b3261e',
+  success: '#1e7a3c',
+  border: '#8a8a96',
+  focus: '#1a5fb4',
+  chat: '#0b5e73',
+  mail: '#7a3b00',
+} as const;
+
+/** Side by side from here; stacked below (320 px phones and narrow windows). */
+export const wide = '@media (min-width: 900px)';
+
+export const globalStyles = css`
+  :global() {
+    *,
+    *::before,
+    *::after {
+      box-sizing: border-box;
+    }
+    body {
+      margin: 0;
+      font-family:
+        system-ui,
+        -apple-system,
+        'Segoe UI',
+        Roboto,
+        sans-serif;
+      color: #1f1f24;
+      background: #f6f3fa;
+      line-height: 1.5;
+    }
+    a {
+      color: #5b2a86;
+    }
+    :focus-visible {
+      outline: 3px solid #1a5fb4;
+      outline-offset: 2px;
+    }
+    .visually-hidden {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      margin: -1px;
+      padding: 0;
+      overflow: hidden;
+      clip: rect(0 0 0 0);
+      white-space: nowrap;
+      border: 0;
+    }
+  }
+`;
+
+export const button = css`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  gap: 0.5rem;
+  min-height: 44px;
+  padding: 0.5rem 1rem;
+  border: 2px solid ${colors.brand};
+  border-radius: 8px;
+  background: ${colors.brand};
+  color: #fff;
+  font: inherit;
+  font-weight: 600;
+  cursor: pointer;
+  &:hover:not(:disabled) {
+    background: ${colors.brandDark};
+    border-color: ${colors.brandDark};
+  }
+  &:disabled {
+    opacity: 0.65;
+    cursor: default;
+  }
+`;
+
+export const secondaryButton = css`
+  background: ${colors.surface};
+  color: ${colors.brand};
+  &:hover:not(:disabled) {
+    background: ${colors.background};
+    color: ${colors.brandDark};
+  }
+`;
+
+export const dangerButton = css`
+  background: ${colors.surface};
+  color: ${colors.danger};
+  border-color: ${colors.danger};
+  &:hover:not(:disabled) {
+    background: #fbeceb;
+    border-color: ${colors.danger};
+  }
+`;
+
+export const field = css`
+  display: flex;
+  flex-direction: column;
+  gap: 0.25rem;
+  margin-bottom: 1rem;
+  & label {
+    font-weight: 600;
+  }
+  & input,
+  & textarea {
+    width: 100%;
+    min-height: 44px;
+    padding: 0.5rem 0.75rem;
+    border: 1px solid ${colors.border};
+    border-radius: 8px;
+    font: inherit;
+    color: ${colors.text};
+    background: ${colors.surface};
+  }
+`;
+
+export const errorText = css`
+  margin: 0.5rem 0;
+  color: ${colors.danger};
+  font-weight: 600;
+`;
+
+export const noticeText = css`
+  margin: 0.5rem 0;
+  padding: 0.5rem 0.75rem;
+  border-left: 4px solid ${colors.focus};
+  background: ${colors.surface};
+`;
+
+export const card = css`
+  background: ${colors.surface};
+  border: 1px solid #d9d4e2;
+  border-radius: 12px;
+  padding: 1rem;
+`;
+
+export const mutedText = css`
+  color: ${colors.muted};
+`;
+
+export const spinner = css`
+  display: flex;
+  align-items: center;
+  justify-content: center;
+  gap: 0.75rem;
+  padding: 1.5rem 1rem;
+  color: ${colors.text};
+`;
+
+export const spinnerWheel = css`
+  width: 1.5rem;
+  height: 1.5rem;
+  border: 3px solid ${colors.background};
+  border-top-color: ${colors.brand};
+  border-radius: 50%;
+  animation: staff-spin 0.8s linear infinite;
+  @keyframes staff-spin {
+    to {
+      transform: rotate(360deg);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    animation: none;
+  }
+`;

@@ -1,20 +1,25 @@
 import { parseEntityKey } from '../../contract/hub.ts';
 import type { Db } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { isStaff } from '../auth/principal.ts';
 
 /**
  * Who may see an entity, for hub subscriptions and reads alike: its owner, a member of its meeting's
- * series, or staff. Anything unknown is refused.
+ * series (group leaders are members of the series they lead), or a counsellor for one-to-one chats.
+ * Staff roles are kept apart: a group leader never reads a child's one-to-one chat and a counsellor
+ * never reads a support group. Anything unknown is refused.
  */
 export async function canSeeEntity(db: Db, principal: Principal, key: string): Promise<boolean> {
   const entity = parseEntityKey(key);
   if (!entity) return false;
   switch (entity.type) {
     case 'Contact':
-      return entity.id === principal.contactId || isStaff(principal);
+      return (
+        entity.id === principal.contactId ||
+        principal.roles.includes('counsellor') ||
+        (await shareSeries(db, principal.accountId, entity.id))
+      );
     case 'Series':
-      return isStaff(principal) || (await isSeriesMember(db, principal.accountId, entity.id));
+      return isSeriesMember(db, principal.accountId, entity.id);
     case 'Meeting':
       return canSeeMeeting(db, principal, entity.id);
     case 'Conversation':
@@ -39,7 +44,7 @@ export async function canSeeMeeting(db: Db, principal: Principal, meetingId: num
     .where('id', '=', meetingId)
     .executeTakeFirst();
   if (!meeting) return false;
-  return isStaff(principal) || isSeriesMember(db, principal.accountId, meeting.series_id);
+  return isSeriesMember(db, principal.accountId, meeting.series_id);
 }
 
 export async function canSeeConversation(db: Db, principal: Principal, conversationId: number) {
@@ -49,9 +54,8 @@ export async function canSeeConversation(db: Db, principal: Principal, conversat
     .where('id', '=', conversationId)
     .executeTakeFirst();
   if (!conversation) return false;
-  if (isStaff(principal)) return true;
   if (conversation.meeting_id !== null) return canSeeMeeting(db, principal, conversation.meeting_id);
-  return conversation.contact_id === principal.contactId;
+  return conversation.contact_id === principal.contactId || principal.roles.includes('counsellor');
 }
 
 /** Whether two contacts share a support-group series (so one may read the other's name). */

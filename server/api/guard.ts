@@ -3,7 +3,7 @@ import { APP_VARIANTS, VARIANT_HEADER } from '../../contract/variant.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
-import { isStaff } from '../auth/principal.ts';
+import { API_SCOPE, isStaff } from '../auth/principal.ts';
 import { principalFromHeader } from '../auth/routes.ts';
 
 /** preHandler for every non-public {api} route: a valid, unrevoked bearer token or 401. */
@@ -11,6 +11,8 @@ export function requireAuth(ctx: AppContext) {
   return async (req: FastifyRequest) => {
     const principal = await principalFromHeader(ctx, req);
     if (!principal) throw new ApiError('unauthorized');
+    // A token granted without the 'portal' scope (e.g. only 'openid' for userinfo) is no API key.
+    if (!principal.scopes.includes(API_SCOPE)) throw new ApiError('forbidden');
     req.principal = principal;
   };
 }

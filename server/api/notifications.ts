@@ -93,18 +93,21 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext
     else if (body.entity) q = q.where('entity', '=', String(body.entity));
     else throw new ApiError('validation');
     if (body.notificationType) q = q.where('notification_type', '=', String(body.notificationType));
-    await q.execute();
+    const res = await q.executeTakeFirst();
+    // An id that is not one of the caller's notifications is unknown to them, as for contact messages.
+    if (body.id !== undefined && Number(res.numUpdatedRows) === 0) throw new ApiError('not_found');
     return { success: true };
   });
 
   app.post('/portal/api/notifications/delete', { preHandler: auth }, async (req) => {
     const id = Number((req.body as { NotificationId?: number } | undefined)?.NotificationId);
     if (!Number.isInteger(id)) throw new ApiError('validation');
-    await db
+    const res = await db
       .deleteFrom('notifications')
       .where('id', '=', id)
       .where('account_id', '=', principalOf(req).accountId)
-      .execute();
+      .executeTakeFirst();
+    if (Number(res.numDeletedRows) === 0) throw new ApiError('not_found');
     return { success: true };
   });
 }

@@ -9,7 +9,12 @@ export interface Principal {
   tokenId: string;
   /** Expiry of the access token, epoch seconds. */
   expiresAt: number;
+  /** The scopes the token was granted; the API and the hub need 'portal'. */
+  scopes: readonly string[];
 }
+
+/** The scope every {api} call and the hub require (SPEC §9 scope 'openid profile portal offline_access'). */
+export const API_SCOPE = 'portal';
 
 export const isStaff = (p: Principal): boolean =>
   p.roles.includes('counsellor') || p.roles.includes('group_leader');

@@ -193,6 +193,7 @@ export class TokenService {
         roles: (payload.role as Role[] | undefined) ?? [],
         tokenId: payload.jti,
         expiresAt: payload.exp,
+        scopes: typeof payload.scope === 'string' ? payload.scope.split(' ') : [],
       };
     } catch {
       return null;

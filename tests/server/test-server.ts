@@ -30,6 +30,16 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
       async drop() {
         const c = new pg.Client({ connectionString: base.replace(/\/[^/]*$/, '/postgres') });
         await c.connect();
+        // pg's Pool.end() resolves before its sockets have closed; forcing the drop while they
+        // close makes the server kill them, and the pool reports that as an unhandled error.
+        for (let i = 0; i < 50; i++) {
+          const { rows } = await c.query<{ n: string }>(
+            'SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          );
+          if (Number(rows[0]?.n) === 0) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await c.end();
       },

@@ -21,6 +21,7 @@ export const principal = (accountId: number, tokenId: string): Principal => ({
   roles: ['participant'],
   tokenId,
   expiresAt: Math.floor(Date.now() / 1000) + 3600,
+  scopes: ['openid', 'profile', 'portal', 'offline_access'],
 });
 
 /** Tokens of account 1 (two of them) and account 2, with per-run unique token ids. */

@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_ERRORS } from '../../../server/errors.ts';
+import {
+  fillTemplate,
+  leaked,
+  routeKey,
+  send,
+  summary,
+  type Answer,
+  type Call,
+  type RegisteredRoute,
+} from './route-walk.ts';
+import { MEETINGS, OWNER, startBarn, startGruppstod, type ActorName, type Fixture } from './walk-fixtures.ts';
+import type { Expectation, ProtectedEntry } from './walk-entry.ts';
+import { BARN_ROUTES, GROUP_ROUTES, HUB_ROUTES } from './walk-child-routes.ts';
+import { PUBLIC_ROUTES } from './walk-public-routes.ts';
+import { STAFF_ROUTES, areaOf } from './walk-staff-routes.ts';
+
+/**
+ * Walks every route the server registers - collected from Fastify itself, so a new route without an
+ * entry fails the walk - with no token, with the tokens of people who must not reach the owner's
+ * data, and with the owner's token.
+ */
+const PROTECTED: ProtectedEntry[] = [...BARN_ROUTES, ...HUB_ROUTES, ...GROUP_ROUTES, ...STAFF_ROUTES];
+
+let fx: Fixture;
+beforeAll(async () => {
+  // One after the other: route capture listens to every Fastify instance created meanwhile.
+  const barn = await startBarn();
+  fx = { barn, gruppstod: await startGruppstod() };
+});
+afterAll(async () => {
+  await fx?.barn.dispose();
+  await fx?.gruppstod.dispose();
+});
+
+const methodOf = (route: string) => route.split(' ')[0]!;
+const isStaffUrl = (url: string) => url === '/portal/staff' || url.startsWith('/portal/staff/');
+const writes = (method: string) => method === 'POST' || method === 'PUT' || method === 'PATCH';
+
+function registered(): Map<string, RegisteredRoute> {
+  return new Map([...fx.barn.routes, ...fx.gruppstod.routes].map((r) => [routeKey(r), r]));
+}
+
+/** A request to a route that needs no particular body: the refusal must come before the body matters. */
+const generic = (r: RegisteredRoute, params: Record<string, string | number>): Call => ({
+  path: fillTemplate(r.url, params),
+  ...(writes(r.method) ? { json: {} } : {}),
+});
+
+function meets(expectation: Exclude<Expectation, { skip: string }>, status: number) {
+  if (expectation === 'denied') return status === 403 || status === 404;
+  if (expectation === 'own') return status >= 200 && status < 300;
+  return status === expectation.status;
+}
+
+const UNAUTHORIZED = { error: 'unauthorized', message: API_ERRORS.unauthorized.message };
+function isBareRefusal(a: Answer) {
+  if (a.body === '') return true;
+  try {
+    return JSON.stringify(JSON.parse(a.body)) === JSON.stringify(UNAUTHORIZED);
+  } catch {
+    return false;
+  }
+}
+
+describe('authorization walk over every route', () => {
+  it('has an entry for every registered route and none for a route that is gone', () => {
+    const routes = registered();
+    const entries = [...PUBLIC_ROUTES, ...PROTECTED].map((e) => e.route);
+    const known = new Set(entries);
+    const missing = [...routes.values()]
+      .filter((r) => (isStaffUrl(r.url) ? !areaOf(r.url) : !known.has(routeKey(r))))
+      .map(routeKey);
+    const live = [...PUBLIC_ROUTES.filter((e) => !e.onlyWithClient), ...PROTECTED].map((e) => e.route);
+    const stale = live.filter((key) => !routes.has(key));
+    const twice = entries.filter((key, i) => entries.indexOf(key) !== i);
+    expect({ missing, stale, twice }).toEqual({ missing: [], stale: [], twice: [] });
+    // Both variants run the same server: a route only one of them has would escape half the walk.
+    expect(fx.gruppstod.routes.map(routeKey).sort()).toEqual(fx.barn.routes.map(routeKey).sort());
+  });
+
+  it('answers 401 with no data to every protected route without a valid token; public routes answer', async () => {
+    const failures: string[] = [];
+    for (const r of registered().values()) {
+      const key = routeKey(r);
+      const area = isStaffUrl(r.url) ? areaOf(r.url) : undefined;
+      const entry = PROTECTED.find((e) => e.route === key);
+      if (!area && !entry) continue;
+      const world = fx[area ? area.server : entry!.server];
+      const tokens = { none: undefined, garbage: 'not-a-token', revoked: world.revoked };
+      for (const [kind, token] of Object.entries(tokens)) {
+        const call = area ? generic(r, area.params(fx)) : await entry!.call(fx, 'none');
+        const answer = await send(world.server.url, r.method, call, token, world.variant);
+        const leaks = leaked(answer.body, world.secrets);
+        if (answer.status !== 401 || !isBareRefusal(answer) || leaks.length > 0)
+          failures.push(`${kind} token ${key}: ${summary(answer)}`);
+      }
+    }
+    for (const entry of PUBLIC_ROUTES.filter((e) => registered().has(e.route))) {
+      const world = fx[entry.server];
+      const answer = await send(
+        world.server.url,
+        methodOf(entry.route),
+        entry.call(fx),
+        undefined,
+        world.variant,
+      );
+      if (answer.status !== entry.status) failures.push(`public ${entry.route}: ${summary(answer)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses an unknown X-App-Variant on every /portal route and takes a missing one as the server’s own', async () => {
+    const failures: string[] = [];
+    for (const world of [fx.barn, fx.gruppstod]) {
+      for (const r of world.routes.filter((x) => x.url.startsWith('/portal/'))) {
+        // Reads carry the owner's token (still no data); writes none, so a regression cannot write.
+        const token = writes(r.method) || r.method === 'DELETE' ? undefined : world.tokens.owner;
+        const answer = await send(world.server.url, r.method, generic(r, {}), token, 'Okand');
+        const body = answer.body ? (JSON.parse(answer.body) as { error?: string }) : {};
+        if (
+          answer.status !== 400 ||
+          body.error !== 'unknown_variant' ||
+          leaked(answer.body, world.secrets).length
+        )
+          failures.push(`${world.name} ${routeKey(r)}: ${summary(answer)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    // README: "a missing one is taken as the server's own variant", so tools such as curl work.
+    const barn = await send(
+      fx.barn.server.url,
+      'GET',
+      { path: '/portal/accounts' },
+      fx.barn.tokens.owner,
+      null,
+    );
+    expect(barn.status).toBe(200);
+    expect(barn.body).toContain(OWNER.username);
+    const group = fx.gruppstod;
+    const meetings = await send(
+      group.server.url,
+      'GET',
+      { path: `${MEETINGS}/meetings` },
+      group.tokens.owner,
+      null,
+    );
+    expect(meetings.status).toBe(200);
+    expect(meetings.body).toContain(group.secrets[0]);
+  });
+
+  it('shows other callers none of the owner’s data and lets none of them change it', async () => {
+    const snapshot = async () => [await fx.barn.snapshot(), await fx.gruppstod.snapshot()];
+    const before = await snapshot();
+    const failures: string[] = [];
+    const check = async (
+      label: string,
+      entry: { server: 'barn' | 'gruppstod'; method: string; call: () => Call | Promise<Call> },
+      actor: ActorName,
+      expectation: Exclude<Expectation, { skip: string }>,
+    ) => {
+      const world = fx[entry.server];
+      const token = world.tokens[actor];
+      if (!token) return failures.push(`${label}: no ${actor} in ${world.name}`);
+      const answer = await send(world.server.url, entry.method, await entry.call(), token, world.variant);
+      const leaks = leaked(answer.body, actor === 'peer' ? world.peerSecrets : world.secrets);
+      if (!meets(expectation, answer.status) || leaks.length > 0) {
+        const leak = leaks.length ? ` LEAKS ${leaks.join(', ')}` : '';
+        failures.push(
+          `${actor} ${label}: wanted ${JSON.stringify(expectation)}, got ${summary(answer)}${leak}`,
+        );
+      }
+    };
+
+    for (const e of PROTECTED) {
+      for (const [actor, expectation] of Object.entries(e.others) as Array<[ActorName, Expectation]>) {
+        if (typeof expectation === 'object' && 'skip' in expectation) continue;
+        const entry = { server: e.server, method: methodOf(e.route), call: () => e.call(fx, actor) };
+        await check(e.route, entry, actor, expectation);
+      }
+    }
+    for (const r of [...registered().values()].filter((x) => isStaffUrl(x.url))) {
+      const area = areaOf(r.url);
+      if (!area) continue;
+      const wrongRole = area.role === 'counsellor' ? 'leader' : 'counsellor';
+      const entry = { server: area.server, method: r.method, call: () => generic(r, area.params(fx)) };
+      for (const actor of ['other', 'participant', wrongRole] as const)
+        await check(routeKey(r), entry, actor, { status: 403 });
+    }
+
+    expect(failures).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('serves every protected route to its owner, so the refusals above mean something', async () => {
+    const failures: string[] = [];
+    for (const e of PROTECTED) {
+      const world = fx[e.server];
+      const actor = e.owner.as ?? 'owner';
+      const call = await e.call(fx, actor);
+      const answer = await send(
+        world.server.url,
+        methodOf(e.route),
+        call,
+        world.tokens[actor],
+        world.variant,
+      );
+      const seen = e.owner.sees?.(fx);
+      if (answer.status !== e.owner.status || (seen !== undefined && !answer.body.includes(seen)))
+        failures.push(
+          `${actor} ${e.route}: wanted ${e.owner.status}${seen ? ` with ${seen}` : ''}, got ${summary(answer)}`,
+        );
+    }
+    expect(failures).toEqual([]);
+  });
+});

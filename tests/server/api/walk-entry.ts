@@ -1,0 +1,45 @@
+import type { Call } from './route-walk.ts';
+import type { ActorName, Fixture, ServerName } from './walk-fixtures.ts';
+
+/**
+ * What a caller other than the owner must get: `denied` is 403 or 404; `own` is 2xx about the
+ * caller's own data; a status for anything else; `skip` with the reason when there is nothing to try.
+ * Whatever it is, none of the owner's secrets may appear in the answer.
+ */
+export type Expectation = 'denied' | 'own' | { status: number } | { skip: string };
+
+/** A route that needs a token: one entry per registered route. */
+export interface ProtectedEntry {
+  /** `METHOD /template` exactly as registered, e.g. `GET /portal/staff/meetings/:id/messages`. */
+  route: string;
+  server: ServerName;
+  /** The request `actor` makes; the owner's may prepare an entity of its own first. */
+  call(fx: Fixture, actor: ActorName | 'none'): Call | Promise<Call>;
+  /** The owner's answer proves the route works, so the refusals of others mean something. */
+  owner: { as?: ActorName; status: number; sees?: (fx: Fixture) => string };
+  /** Callers other than the owner. Staff routes leave this empty: their area covers them. */
+  others: Partial<Record<ActorName, Expectation>>;
+}
+
+/** A route anyone may call, with the reason. */
+export interface PublicEntry {
+  route: string;
+  server: ServerName;
+  public: string;
+  call(fx: Fixture): Call;
+  status: number;
+  /** Registered only when a built client is served (never in these tests). */
+  onlyWithClient?: true;
+}
+
+/**
+ * Every route under /portal/staff belongs to one area: the role that may use it, the world whose
+ * entities fill its parameters. Each is walked generically: 401 without a token, 403 for a child, a
+ * participant and the other staff role - so a new staff route is covered the moment it exists.
+ */
+export interface StaffArea {
+  prefix: string;
+  role: 'counsellor' | 'leader';
+  server: ServerName;
+  params(fx: Fixture): Record<string, string | number>;
+}

@@ -1,0 +1,356 @@
+import pg from 'pg';
+import { nowIso } from '../../../server/db/database.ts';
+import { api, createTestDatabase, login, startTestServer, type TestServer } from '../test-server.ts';
+import { captureRoutes, send, type RegisteredRoute } from './route-walk.ts';
+
+export type ServerName = 'barn' | 'gruppstod';
+/**
+ * Who calls. `owner` owns the entities the walk aims at; `other` is another child (in the group
+ * world: a child outside the group); `peer` is another participant of the owner's group.
+ */
+export type ActorName =
+  'owner' | 'other' | 'peer' | 'participant' | 'counsellor' | 'leader' | 'throwaway' | 'demo';
+
+/** Strings only the owner (and the staff serving them) may ever read. */
+export const SECRET = {
+  device: 'HEMLIG-enhet-Q7',
+  chatSubject: 'HEMLIGT-chattämne-Q7',
+  chatText: 'HEMLIG-chattext-Q7',
+  counsellorReply: 'HEMLIGT-kuratorsvar-Q7',
+  mailSubject: 'HEMLIGT-brevämne-Q7',
+  mailText: 'HEMLIG-brevtext-Q7',
+  contactMessageSubject: 'HEMLIGT-meddelandeämne-Q7',
+  contactMessageText: 'HEMLIG-meddelandetext-Q7',
+  groupText: 'HEMLIG-gruppchatt-Q7',
+  groupReply: 'HEMLIGT-gruppsvar-Q7',
+  homeworkText: 'HEMLIG-läxtext-Q7',
+  homeworkFile: 'walk-hemlig-laxa.pdf',
+  homeworkContent: 'HEMLIGT-filinnehall-Q7',
+  appendixName: 'walk-hemlig-bilaga.pdf',
+} as const;
+export const OWNER = { username: 'walk-owner', password: 'walk-losenord-1' };
+export const MEETINGS = '/portal/features/meetings/meetingsapplicationfeature-id';
+export const CONVERSATIONS = '/portal/features/conversations/conversationsapplication-id';
+export const CONTACTS = '/portal/features/contacts/contactsapplicationfeature-id';
+export const HUB = '/hubs/portalaccountevents';
+
+export const pdf = (content: string) =>
+  new Blob([`%PDF-1.4\n% ${content}\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n`], { type: 'application/pdf' });
+
+export interface World {
+  name: ServerName;
+  server: TestServer;
+  /** The X-App-Variant value the world's client sends. */
+  variant: 'Barn' | 'Gruppstod';
+  routes: RegisteredRoute[];
+  tokens: Partial<Record<ActorName, string>>;
+  /** An access token of the owner's that has been revoked: worth no more than none. */
+  revoked: string;
+  /** What nobody but the owner (and their staff) may read; `peer` legitimately sees the rest. */
+  secrets: string[];
+  peerSecrets: string[];
+  /** Everything the owner and their staff see, to prove that other callers changed nothing. */
+  snapshot(): Promise<unknown>;
+  dispose(): Promise<void>;
+}
+
+export interface BarnWorld extends World {
+  ownerChat: number;
+  ownerMail: number;
+  ownerContact: number;
+  notification: number;
+  contactMessage: number;
+  freshMail(): Promise<number>;
+  /** A new hub connection of the owner; `bound` also makes its first long poll (binds the transport). */
+  hubConnection(bound: boolean): Promise<string>;
+}
+
+export interface GruppstodWorld extends World {
+  meeting: number;
+  series: number;
+  groupConversation: number;
+  homework: number;
+  appendix: number;
+  freshHomework(): Promise<number>;
+  scratchMeeting(started: boolean): Promise<number>;
+}
+
+export interface Fixture {
+  barn: BarnWorld;
+  gruppstod: GruppstodWorld;
+}
+
+type Req = { token?: string; body?: unknown; method?: string };
+
+function caller(server: TestServer, variant: string) {
+  /** A setup call that must succeed: setup failures are the fixture's bugs, not findings. */
+  return async (path: string, req: Req = {}) => {
+    const res = await api(server.url, path, { ...req, variant });
+    if (res.status >= 300) throw new Error(`setup ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as Record<string, unknown> & { value: Array<Record<string, unknown>> };
+  };
+}
+
+/**
+ * A server on a database of the walk's own. pg's Pool.end() resolves before its clients have said
+ * goodbye, and dropping a PostgreSQL database WITH (FORCE) then kills them mid-way (unhandled
+ * "terminating connection" errors); so the database is dropped only when no connection is left.
+ */
+async function startServer(variant: 'barn' | 'gruppstod') {
+  const database = await createTestDatabase();
+  const { result: server, routes } = await captureRoutes(() =>
+    startTestServer({ variant, databaseUrl: database.url }),
+  );
+  const dispose = async () => {
+    await server.dispose();
+    if (database.url.startsWith('postgres')) await untilNoConnections(database.url);
+    await database.drop();
+  };
+  return { server, routes, dispose };
+}
+
+async function untilNoConnections(url: string) {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
+  await admin.connect();
+  try {
+    for (let i = 0; i < 100; i++) {
+      const res = await admin.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+        [name],
+      );
+      if (res.rows[0]?.n === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+async function revokedToken(url: string, username: string, password = '') {
+  const token = (await login(url, username, password)).access_token;
+  const res = await send(
+    url,
+    'POST',
+    { path: '/connect/revocation', urlencoded: { token } },
+    undefined,
+    null,
+  );
+  if (res.status !== 200) throw new Error(`setup revocation: ${res.status}`);
+  return token;
+}
+
+async function staffLogins(url: string) {
+  return {
+    counsellor: (await login(url, 'kurator', 'kurator-losenord', 'portal-staff')).access_token,
+    leader: (await login(url, 'gruppledare', 'gruppledare-losenord', 'portal-staff')).access_token,
+  };
+}
+
+export async function startBarn(): Promise<BarnWorld> {
+  const { server, routes, dispose } = await startServer('barn');
+  const call = caller(server, 'Barn');
+  const register = async (username: string, password: string, properties = {}) => {
+    await call('/portal/api/accounts/registercontact', { body: { username, password, properties } });
+    return (await login(server.url, username, password)).access_token;
+  };
+  const owner = await register(OWNER.username, OWNER.password, { device: SECRET.device });
+  const tokens = {
+    owner,
+    other: await register('walk-other', 'walk-losenord-2'),
+    throwaway: await register('walk-throwaway', 'walk-losenord-3'),
+    demo: (await login(server.url, 'demo', 'demo-losenord')).access_token,
+    participant: (await login(server.url, 'DEMOKOD-0003')).access_token,
+    ...(await staffLogins(server.url)),
+  };
+  const staff = { token: tokens.counsellor };
+
+  const chat = await call('/portal/chat', {
+    token: owner,
+    body: { subject: SECRET.chatSubject, text: SECRET.chatText },
+  });
+  const ownerChat = Number(chat.id);
+  await call(`/portal/staff/conversations/${ownerChat}/accept`, { ...staff, body: {} });
+  await call(`/portal/staff/conversations/${ownerChat}/messages`, {
+    ...staff,
+    body: { content: SECRET.counsellorReply },
+  });
+  const mail = await call('/portal/mail', {
+    token: owner,
+    body: { subject: SECRET.mailSubject, text: SECRET.mailText },
+  });
+  const ownerMail = Number(mail.id);
+  // The counsellor's answer to mail is what gives the owner a notification.
+  await call(`/portal/staff/conversations/${ownerMail}/messages`, { ...staff, body: { content: 'Svar' } });
+  const notification = Number((await call('/portal/api/notifications', { token: owner })).value[0]!.id);
+  const ownerContact = Number((await call('/portal/accounts', { token: owner })).contactId);
+  // No API creates contact messages: the organisation writes them into the database.
+  const contactMessage = await server.ctx.db
+    .insertInto('contact_messages')
+    .values({
+      contact_id: ownerContact,
+      is_active: 1,
+      is_read: 0,
+      message_date: nowIso(),
+      subject: SECRET.contactMessageSubject,
+      text: SECRET.contactMessageText,
+      thread: null,
+      thread_post: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+
+  const ownerReads = [
+    `${CONVERSATIONS}/conversations`,
+    `${CONVERSATIONS}/messages?conversation=${ownerChat}`,
+    `${CONVERSATIONS}/messages?conversation=${ownerMail}`,
+    '/portal/api/notifications',
+    '/portal/contactmessages',
+    `${CONTACTS}/detail`,
+    '/portal/accounts',
+  ];
+  return {
+    name: 'barn',
+    server,
+    dispose,
+    variant: 'Barn',
+    routes,
+    tokens,
+    revoked: await revokedToken(server.url, OWNER.username, OWNER.password),
+    secrets: [OWNER.username, ...Object.values(SECRET)],
+    peerSecrets: [],
+    ownerChat,
+    ownerMail,
+    ownerContact,
+    notification,
+    contactMessage: contactMessage.id,
+    async snapshot() {
+      const reads = await Promise.all(ownerReads.map((p) => call(p, { token: owner })));
+      return [...reads, await call('/portal/staff/conversations', staff)];
+    },
+    async freshMail() {
+      return Number((await call('/portal/mail', { token: owner, body: { text: 'Ny fråga' } })).id);
+    },
+    async hubConnection(bound) {
+      const res = await send(
+        server.url,
+        'POST',
+        { path: `${HUB}/negotiate?negotiateVersion=1` },
+        owner,
+        null,
+      );
+      const connectionToken = String((JSON.parse(res.body) as { connectionToken: string }).connectionToken);
+      if (bound) await send(server.url, 'GET', { path: `${HUB}?id=${connectionToken}` }, owner, null);
+      return connectionToken;
+    },
+  };
+}
+
+/** A private message to the group leaders, with a file when `file` is given. */
+export function homeworkForm(meeting: number, text: string, file?: { name: string; content: string }) {
+  const form = new FormData();
+  form.set('Subject', 'Uppgift');
+  form.set('Text', text);
+  form.set('MessageType', '1');
+  form.set('MeetingRuid', String(meeting));
+  if (file) {
+    form.set('DocumentName', file.name);
+    form.set('DocumentContent', pdf(file.content), file.name);
+  }
+  return form;
+}
+
+export async function startGruppstod(): Promise<GruppstodWorld> {
+  const { server, routes, dispose } = await startServer('gruppstod');
+  const call = caller(server, 'Gruppstod');
+  const owner = (await login(server.url, 'DEMOKOD-0001')).access_token;
+  const tokens = {
+    owner,
+    // The owner is the participant whose access to the leaders' API the walk checks.
+    participant: owner,
+    peer: (await login(server.url, 'DEMOKOD-0002')).access_token,
+    other: (await login(server.url, 'demo', 'demo-losenord')).access_token,
+    ...(await staffLogins(server.url)),
+  };
+  const leader = { token: tokens.leader };
+  const list = (await call(`${MEETINGS}/meetings`, { token: owner })).value;
+  const running = list.find((m) => m.state === 'InProgress')!;
+  const meeting = Number(running.id);
+  const series = Number((running.series as { id: number }).id);
+  const started = await call(`/portal/staff/meetings/${meeting}/start`, { ...leader, body: {} });
+  const groupConversation = Number((started.conversation as { id: number }).id);
+  await call(`/portal/staff/meetings/${meeting}/messages`, {
+    ...leader,
+    body: { content: SECRET.groupText },
+  });
+  await call('/portal/conversationmessage', {
+    token: owner,
+    body: { conversation: groupConversation, content: SECRET.groupReply },
+  });
+  const upload = async (path: string, token: string, form: FormData) => {
+    const res = await send(server.url, 'POST', { path, form }, token, 'Gruppstod');
+    if (res.status >= 300) throw new Error(`setup ${path}: ${res.status} ${res.body}`);
+    return Number((JSON.parse(res.body) as { value: number }).value);
+  };
+  const homework = await upload(
+    `${MEETINGS}/meetingmessage`,
+    owner,
+    homeworkForm(meeting, SECRET.homeworkText, {
+      name: SECRET.homeworkFile,
+      content: SECRET.homeworkContent,
+    }),
+  );
+  const appendixForm = new FormData();
+  appendixForm.set('name', SECRET.appendixName);
+  appendixForm.set('file', pdf('bilaga'), SECRET.appendixName);
+  const appendix = await upload(`/portal/staff/meetings/${meeting}/appendices`, tokens.leader, appendixForm);
+
+  const ownerReads = [
+    `${MEETINGS}/meetings`,
+    `${MEETINGS}/meetingmessages?meetingId=${meeting}`,
+    `${MEETINGS}/appendices?MeetingId=${meeting}`,
+    `/portal/groupconversationmessages?conversationId=${groupConversation}`,
+    `${CONVERSATIONS}/conversations`,
+  ];
+  return {
+    name: 'gruppstod',
+    server,
+    dispose,
+    variant: 'Gruppstod',
+    routes,
+    tokens,
+    revoked: await revokedToken(server.url, 'DEMOKOD-0001'),
+    secrets: [String(running.subject), ...Object.values(SECRET)],
+    peerSecrets: [SECRET.homeworkText, SECRET.homeworkFile, SECRET.homeworkContent],
+    meeting,
+    series,
+    groupConversation,
+    homework,
+    appendix,
+    async snapshot() {
+      const reads = await Promise.all(ownerReads.map((p) => call(p, { token: owner })));
+      const staffReads = await Promise.all(
+        ['/portal/staff/meetings', `/portal/staff/meetings/${meeting}/private-messages`].map((p) =>
+          call(p, leader),
+        ),
+      );
+      return [...reads, ...staffReads];
+    },
+    freshHomework: () => upload(`${MEETINGS}/meetingmessage`, owner, homeworkForm(meeting, 'Till radering')),
+    async scratchMeeting(start) {
+      const created = await call('/portal/staff/meetings', {
+        ...leader,
+        body: {
+          seriesId: series,
+          subject: 'Extraträff',
+          description: '',
+          startDate: new Date(Date.now() + 3600_000).toISOString(),
+          duration: 60,
+        },
+      });
+      const id = Number(created.id);
+      if (start) await call(`/portal/staff/meetings/${id}/start`, { ...leader, body: {} });
+      return id;
+    },
+  };
+}

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
@@ -77,7 +78,9 @@ test('in production the app registers its service worker and then opens offline'
 /** Serves a changed dist/sw.js while `run` runs: the browser fetches the script for an update check
  * itself, past any Playwright route, so only a changed file on the server is a new version. */
 async function withNewVersionOnServer(run: () => Promise<void>) {
-  const serviceWorkerFile = fileURLToPath(new URL('../dist/sw.js', import.meta.url));
+  // The servers serve CLIENT_DIR when it is set (a build of one's own), else dist/.
+  const clientDir = process.env.CLIENT_DIR ?? fileURLToPath(new URL('../dist', import.meta.url));
+  const serviceWorkerFile = path.join(clientDir, 'sw.js');
   const original = await readFile(serviceWorkerFile, 'utf8');
   const changed = `${original}\n// next version\n`;
   try {

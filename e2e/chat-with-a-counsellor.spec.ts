@@ -112,6 +112,9 @@ test('two children queue, a counsellor chats with the first, messages written of
   await expect(first.chat.input).toHaveAttribute('placeholder', 'Chatten är avslutad');
   await first.chat.close();
   await expect(first.chat.dialog).toBeHidden();
+  // SPEC §9: one chat of at most 45 minutes a day; the start page says so and offers mail instead.
+  await expect(first.chat.page.getByText('Du har redan chattat idag.', { exact: false })).toBeVisible();
+  await expect(first.chat.startButton).toBeDisabled();
 
   await second.chat.leaveQueue();
   await second.chat.expectEnded();

@@ -175,3 +175,61 @@ export const spinnerWheel = css`
     animation: none;
   }
 `;
+
+/** Items spread over one row (a heading and its buttons), wrapping on narrow screens. */
+export const spreadRow = css`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: 0.5rem;
+`;
+
+/** A chat's messages, scrolling inside their box. */
+export const chatList = css`
+  list-style: none;
+  margin: 0;
+  padding: 0.5rem;
+  display: flex;
+  flex-direction: column;
+  gap: 0.5rem;
+  overflow-y: auto;
+  background: ${colors.background};
+  border-radius: 8px;
+`;
+
+/** A chat message in the counsellor's and the group leader's chats. */
+export const bubble = css`
+  max-width: 85%;
+  padding: 0.5rem 0.75rem;
+  border-radius: 12px;
+  background: ${colors.surface};
+  border: 1px solid #d9d4e2;
+  overflow-wrap: anywhere;
+  white-space: pre-wrap;
+  & p {
+    margin: 0;
+  }
+`;
+
+/** A message's author, time and send status. */
+export const meta = css`
+  display: block;
+  font-size: 0.875rem;
+  color: ${colors.muted};
+  white-space: normal;
+`;
+
+/** The confirmation dialogs. */
+export const dialog = css`
+  max-width: min(28rem, calc(100vw - 2rem));
+  border: none;
+  border-radius: 12px;
+  padding: 1.25rem;
+  &::backdrop {
+    background: rgb(0 0 0 / 45%);
+  }
+  & h2 {
+    margin-top: 0;
+  }
+`;

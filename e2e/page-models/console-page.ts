@@ -24,8 +24,10 @@ export class ConsolePage {
     this.nav = page.getByRole('navigation', { name: 'Delar av konsolen' });
   }
 
+  /** Opens a console page and waits until it has rendered (its h1: sign-in form or a screen). */
   async goto(path = '') {
     await this.page.goto(`/personal${path}`);
+    await this.page.getByRole('heading', { level: 1 }).first().waitFor();
   }
 
   async signIn(username: string, password: string) {

@@ -11,7 +11,7 @@ import {
 } from '../group-support/conversation-state.ts';
 import { useChatMessages, useConversation, useTyping } from '../group-support/hooks.ts';
 import { useNow } from '../group-support/use-now.ts';
-import { CloseIcon } from '../shell/icons.tsx';
+import { CloseIcon, MinimizeIcon } from '../shell/icons.tsx';
 import { iconButton } from '../styles/controls.ts';
 import { chatEntries, type ChatEntry } from './chat-messages.ts';
 import * as s from './chat-window.styles.ts';
@@ -141,16 +141,7 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
               aria-label={CHAT_TEXTS.minimize}
               onClick={() => onMinimize(true)}
             >
-              <svg
-                viewBox="0 0 24 24"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-                aria-hidden="true"
-                focusable="false"
-              >
-                <path d="M5 18h14" />
-              </svg>
+              <MinimizeIcon />
             </button>
             <button
               type="button"

@@ -6,7 +6,8 @@ import { useConfig } from '../config/runtime-config.tsx';
 import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';
 import { clearClientStorage } from '../login/clear-client-storage.ts';
-import { field, fieldError, primaryButton } from '../styles/controls.ts';
+import { fieldError, primaryButton } from '../styles/controls.ts';
+import { FormField } from './form-field.tsx';
 import { CREATE_ACCOUNT_TEXTS as T, type Gender } from './texts.ts';
 import { useUsernameAvailability } from './use-username-availability.ts';
 import * as s from './create-account.styles.ts';
@@ -110,92 +111,76 @@ export function CreateAccountForm() {
 
   return (
     <form className={s.form} onSubmit={(e) => void submit(e)} noValidate aria-label={T.formLabel}>
-      <div className={field}>
-        <label htmlFor={ids.username}>{T.username}</label>
-        <input
-          id={ids.username}
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          aria-required="true"
-          aria-invalid={errors.username || availability === 'taken' ? true : undefined}
-          aria-describedby={describedBy(
-            `${ids.username}-hint`,
-            `${ids.username}-status`,
-            errors.username && `${ids.username}-error`,
-          )}
-          {...register('username', { validate: usernameError })}
-        />
-        <p id={`${ids.username}-hint`} className={s.hint}>
-          {T.usernameHint}
-        </p>
-        {errorOf('username')}
-        <p
-          id={`${ids.username}-status`}
-          className={
-            availability === 'taken' ? fieldError : availability === 'available' ? s.available : s.hint
-          }
-          aria-live="polite"
-        >
-          {!errors.username && availability === 'checking' && T.usernameChecking}
-          {!errors.username && availability === 'available' && T.usernameAvailable}
-          {!errors.username && availability === 'taken' && T.usernameTaken}
-        </p>
-      </div>
+      <FormField
+        id={ids.username}
+        label={T.username}
+        hint={T.usernameHint}
+        error={errors.username}
+        invalid={availability === 'taken'}
+        statusId={`${ids.username}-status`}
+        after={
+          <p
+            id={`${ids.username}-status`}
+            className={
+              availability === 'taken' ? fieldError : availability === 'available' ? s.available : s.hint
+            }
+            aria-live="polite"
+          >
+            {!errors.username && availability === 'checking' && T.usernameChecking}
+            {!errors.username && availability === 'available' && T.usernameAvailable}
+            {!errors.username && availability === 'taken' && T.usernameTaken}
+          </p>
+        }
+      >
+        {(control) => (
+          <input
+            {...control}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            {...register('username', { validate: usernameError })}
+          />
+        )}
+      </FormField>
 
-      <div className={field}>
-        <label htmlFor={ids.password}>{T.password}</label>
-        <input
-          id={ids.password}
-          type="password"
-          autoComplete="new-password"
-          aria-required="true"
-          aria-invalid={errors.password ? true : undefined}
-          aria-describedby={describedBy(`${ids.password}-hint`, errors.password && `${ids.password}-error`)}
-          {...register('password', {
-            validate: (v) => (v ? v.length >= MIN_PASSWORD_LENGTH || T.passwordTooShort : T.required),
-          })}
-        />
-        <p id={`${ids.password}-hint`} className={s.hint}>
-          {T.passwordHint}
-        </p>
-        {errorOf('password')}
-      </div>
+      <FormField id={ids.password} label={T.password} hint={T.passwordHint} error={errors.password}>
+        {(control) => (
+          <input
+            {...control}
+            type="password"
+            autoComplete="new-password"
+            {...register('password', {
+              validate: (v) => (v ? v.length >= MIN_PASSWORD_LENGTH || T.passwordTooShort : T.required),
+            })}
+          />
+        )}
+      </FormField>
 
-      <div className={field}>
-        <label htmlFor={ids.repeatPassword}>{T.repeatPassword}</label>
-        <input
-          id={ids.repeatPassword}
-          type="password"
-          autoComplete="new-password"
-          aria-required="true"
-          aria-invalid={errors.repeatPassword ? true : undefined}
-          aria-describedby={describedBy(errors.repeatPassword && `${ids.repeatPassword}-error`)}
-          {...register('repeatPassword', {
-            validate: (v, all) => (v ? v === all.password || T.passwordsDiffer : T.required),
-          })}
-        />
-        {errorOf('repeatPassword')}
-      </div>
+      <FormField id={ids.repeatPassword} label={T.repeatPassword} error={errors.repeatPassword}>
+        {(control) => (
+          <input
+            {...control}
+            type="password"
+            autoComplete="new-password"
+            {...register('repeatPassword', {
+              validate: (v, all) => (v ? v === all.password || T.passwordsDiffer : T.required),
+            })}
+          />
+        )}
+      </FormField>
 
-      <div className={field}>
-        <label htmlFor={ids.birthYear}>{T.birthYear}</label>
-        <select
-          id={ids.birthYear}
-          aria-required="true"
-          aria-invalid={errors.birthYear ? true : undefined}
-          aria-describedby={describedBy(errors.birthYear && `${ids.birthYear}-error`)}
-          {...register('birthYear', { validate: (v) => v !== '' || T.required })}
-        >
-          <option value="">{T.birthYearChoose}</option>
-          {years.map((year) => (
-            <option key={year} value={String(year)}>
-              {year}
-            </option>
-          ))}
-        </select>
-        {errorOf('birthYear')}
-      </div>
+      <FormField id={ids.birthYear} label={T.birthYear} error={errors.birthYear}>
+        {(control) => (
+          <select {...control} {...register('birthYear', { validate: (v) => v !== '' || T.required })}>
+            <option value="">{T.birthYearChoose}</option>
+            {years.map((year) => (
+              <option key={year} value={String(year)}>
+                {year}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
 
       <fieldset
         className={s.choices}

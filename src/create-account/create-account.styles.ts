@@ -1,38 +1,11 @@
 import { css } from '@linaria/core';
+import { goodNews, hint } from '../styles/form-notes.ts';
 import { colors } from '../styles/theme.ts';
 
-export const form = css`
-  display: flex;
-  flex-direction: column;
-  max-width: 28rem;
-  button[type='submit'] {
-    align-self: flex-start;
-  }
-  select {
-    min-height: 44px;
-    padding: 0.5rem 0.75rem;
-    border: 1px solid ${colors.border};
-    border-radius: 6px;
-    font: inherit;
-    color: ${colors.text};
-    background: ${colors.surface};
-  }
-  select[aria-invalid='true'] {
-    border: 2px solid ${colors.danger};
-  }
-`;
+export { form, failure } from '../login/login-form.styles.ts';
+export { hint } from '../styles/form-notes.ts';
 
-export const hint = css`
-  margin: 0;
-  color: ${colors.muted};
-  font-size: 0.9375rem;
-`;
-
-export const available = css`
-  margin: 0;
-  color: ${colors.success};
-  font-size: 0.9375rem;
-`;
+export const available = `${hint} ${goodNews}`;
 
 export const choices = css`
   margin: 0 0 1rem;
@@ -73,12 +46,4 @@ export const consent = css`
     margin: 0.125rem 0 0;
     accent-color: ${colors.brand};
   }
-`;
-
-export const failure = css`
-  margin: 0 0 1rem;
-  padding: 0.5rem 0.75rem;
-  border-left: 4px solid ${colors.danger};
-  background: #fdeceb;
-  color: ${colors.danger};
 `;

@@ -9,7 +9,7 @@ import { isFavorite } from '../my-conversations/conversation-lists.ts';
 import { iconButton } from '../styles/controls.ts';
 import { withCounsellorLabels } from './counsellor-label.ts';
 import { HistoricChatView } from './historic-chat-view.tsx';
-import { StarIcon, TrashIcon } from './history-icons.tsx';
+import { StarIcon, TrashIcon } from '../shell/icons.tsx';
 import { favouriteOn } from './historic-chat-window.styles.ts';
 import { HISTORIC_CHAT_TEXTS as T } from './texts.ts';
 

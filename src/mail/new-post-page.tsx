@@ -7,7 +7,8 @@ import { showToast } from '../dialogs/toast-store.ts';
 import { installedAsApp } from '../header/installed-as-app.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
 import { field, fieldError, primaryButton } from '../styles/controls.ts';
-import { lengthError, MAIL_SUBJECT_MAX_LENGTH, MAIL_TEXT_MAX_LENGTH } from './mail-limits.ts';
+import { lengthError, MAIL_SUBJECT_MAX_LENGTH } from './mail-limits.ts';
+import { MailTextField, validateMailText } from './mail-text-field.tsx';
 import { MAIL_TEXTS as T } from './texts.ts';
 import * as s from './mail.styles.ts';
 
@@ -24,9 +25,6 @@ export function NewPostPage() {
   const ids = {
     subject: useId(),
     subjectError: useId(),
-    text: useId(),
-    textError: useId(),
-    counter: useId(),
   };
   const [failed, setFailed] = useState(false);
   const { register, handleSubmit, watch, formState } = useForm<Values>({
@@ -86,28 +84,13 @@ export function NewPostPage() {
             </p>
           )}
         </div>
-        <label htmlFor={ids.text}>
-          <strong>{T.text}</strong>
-        </label>
-        <textarea
-          id={ids.text}
+        <MailTextField
+          label={T.text}
           className={s.textarea}
-          aria-invalid={errors.text ? true : undefined}
-          aria-describedby={[ids.counter, errors.text ? ids.textError : ''].join(' ').trim()}
-          {...register('text', {
-            validate: (v) =>
-              lengthError(v, MAIL_TEXT_MAX_LENGTH, { required: T.textRequired, tooLong: T.textTooLong }) ??
-              true,
-          })}
+          registration={register('text', { validate: validateMailText })}
+          error={errors.text}
+          length={length}
         />
-        <p id={ids.counter} className={s.counter}>
-          {T.counter(length)}
-        </p>
-        {errors.text && (
-          <p id={ids.textError} className={fieldError} role="alert">
-            {errors.text.message}
-          </p>
-        )}
         {failed && (
           <p className={fieldError} role="alert">
             {T.sendFailed}

@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import type { LoadResult } from '../../worker/client/group-support.ts';
 import { useApi } from '../data/index.ts';
 import { ConversationHistoryWindow } from '../historic-chat/conversation-history-window.tsx';
-import { StarIcon } from '../historic-chat/history-icons.tsx';
+import { StarIcon } from '../shell/icons.tsx';
 import { Spinner } from '../shell/spinner.tsx';
 import { primaryButton } from '../styles/controls.ts';
 import {

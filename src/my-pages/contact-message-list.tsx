@@ -2,30 +2,24 @@ import { Fragment, useState } from 'react';
 import type { ContactMessageRow } from '../../worker/client/account.ts';
 import { useApi } from '../data/index.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
-import { Spinner } from '../shell/spinner.tsx';
-import { secondaryButton } from '../styles/controls.ts';
+import { AccountList, ReadStatus, RowActions, RowCard, useRowWrite } from './account-list.tsx';
 import { MY_PAGES_TEXTS as T } from './texts.ts';
 import { useContactMessages } from './use-account-lists.ts';
-import { runWrite, when } from './write-feedback.ts';
-import * as s from './my-pages.styles.ts';
+
+const LIST_TEXTS = {
+  label: T.contactMessages,
+  loading: T.contactMessagesLoading,
+  failed: T.contactMessagesFailed,
+  empty: T.contactMessagesEmpty,
+};
 
 /** SPEC §3 Contact message: 'Meddelanden från oss', read (processmessage) and delete (deletemessage). */
 export function ContactMessageList() {
   const { rows, result } = useContactMessages();
-  if (!rows?.length) {
-    if (result === null) return <Spinner label={T.contactMessagesLoading} />;
-    if (result !== 'ok' && result !== 'offline') return <p className={s.error}>{T.contactMessagesFailed}</p>;
-    return <p className={s.notice}>{T.contactMessagesEmpty}</p>;
-  }
   return (
-    <>
-      {result === 'offline' && <p className={s.notice}>{T.offline}</p>}
-      <ul className={s.list} aria-label={T.contactMessages}>
-        {rows.map((row) => (
-          <ContactMessageItem key={row.Id} row={row} />
-        ))}
-      </ul>
-    </>
+    <AccountList rows={rows} result={result} texts={LIST_TEXTS}>
+      {(row) => <ContactMessageItem key={row.Id} row={row} />}
+    </AccountList>
   );
 }
 
@@ -46,47 +40,22 @@ function MessageText({ text }: { text: string }) {
 
 function ContactMessageItem({ row }: { row: ContactMessageRow }) {
   const api = useApi();
-  const [busy, setBusy] = useState(false);
+  const { busy, act } = useRowWrite();
   const [confirming, setConfirming] = useState(false);
   const subjectId = `contact-message-${row.Id}`;
-  const act = async (write: () => Promise<'ok' | 'offline' | 'failed'>) => {
-    setBusy(true);
-    await runWrite(write);
-    setBusy(false);
-  };
 
   return (
-    <li className={row.IsRead ? s.card : `${s.card} ${s.unreadCard}`}>
+    <RowCard read={row.IsRead}>
       <h3 id={subjectId}>{row.Subject}</h3>
-      <p className={s.meta}>
-        <span className={row.IsRead ? `${s.badge} ${s.readBadge}` : s.badge}>
-          {row.IsRead ? T.read : T.unread}
-        </span>
-        <span>{when(row.MessageDate)}</span>
-      </p>
+      <ReadStatus read={row.IsRead} date={row.MessageDate} />
       <MessageText text={row.Text} />
-      <div className={s.actions}>
-        {!row.IsRead && (
-          <button
-            type="button"
-            className={secondaryButton}
-            disabled={busy}
-            aria-describedby={subjectId}
-            onClick={() => void act(() => api.processContactMessage(row.Id))}
-          >
-            {T.markRead}
-          </button>
-        )}
-        <button
-          type="button"
-          className={secondaryButton}
-          disabled={busy}
-          aria-describedby={subjectId}
-          onClick={() => setConfirming(true)}
-        >
-          {T.remove}
-        </button>
-      </div>
+      <RowActions
+        read={row.IsRead}
+        busy={busy}
+        describedBy={subjectId}
+        onMarkRead={() => void act(() => api.processContactMessage(row.Id))}
+        onRemove={() => setConfirming(true)}
+      />
       <ConfirmationDialog
         open={confirming}
         onClose={() => setConfirming(false)}
@@ -98,6 +67,6 @@ function ContactMessageItem({ row }: { row: ContactMessageRow }) {
         yes={T.deleteMessageYes}
         no={T.deleteMessageNo}
       />
-    </li>
+    </RowCard>
   );
 }

@@ -1,4 +1,5 @@
 import { css } from '@linaria/core';
+import { badge as groupBadge, badgeKinds, card as groupCard } from '../group-support/group-support.styles.ts';
 import { colors } from '../styles/theme.ts';
 
 export const list = css`
@@ -7,15 +8,9 @@ export const list = css`
   list-style: none;
 `;
 
-export const card = css`
-  padding: 1rem 1.25rem;
-  margin-bottom: 1rem;
-  border-radius: 12px;
-  background: ${colors.surface};
-  box-shadow: 0 1px 4px rgb(0 0 0 / 12%);
+/** The group-support card, with long words in a subject or text wrapped at 320 px. */
+const cardText = css`
   h3 {
-    margin: 0 0 0.25rem;
-    font-size: 1.125rem;
     overflow-wrap: anywhere;
   }
   p {
@@ -23,6 +18,8 @@ export const card = css`
     overflow-wrap: anywhere;
   }
 `;
+
+export const card = `${groupCard} ${cardText}`;
 
 export const unreadCard = css`
   border-left: 4px solid ${colors.brand};
@@ -37,19 +34,9 @@ export const meta = css`
   font-size: 0.9375rem;
 `;
 
-export const badge = css`
-  display: inline-block;
-  padding: 0.125rem 0.625rem;
-  border-radius: 999px;
-  font-size: 0.875rem;
-  font-weight: 600;
-  color: #fff;
-  background: ${colors.brand};
-`;
-
-export const readBadge = css`
-  background: ${colors.muted};
-`;
+/** The group-support badge: muted once read, in the brand colour while unread. */
+export const readBadge = groupBadge;
+export const unreadBadge = `${groupBadge} ${badgeKinds.progress}`;
 
 export const actions = css`
   display: flex;

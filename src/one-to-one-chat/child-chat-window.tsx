@@ -16,6 +16,7 @@ import * as s from '../chat-window/chat-window.styles.ts';
 import { MessageInput } from '../chat-window/message-input.tsx';
 import { MessageList } from '../chat-window/message-list.tsx';
 import { MinimizedBar } from '../chat-window/minimized-bar.tsx';
+import { MinimizeIcon } from '../shell/icons.tsx';
 import { TypingIndicator } from '../chat-window/typing-indicator.tsx';
 import { actions } from '../dialogs/modal.styles.ts';
 import { iconButton, primaryButton, secondaryButton } from '../styles/controls.ts';
@@ -39,21 +40,6 @@ export function ChildChat() {
   const chat = useChildChat();
   if (!chat?.state || !chat.conversation) return null;
   return <ChildChatWindow state={chat.state} conversation={chat.conversation} />;
-}
-
-function MinimizeIcon() {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M5 18h14" />
-    </svg>
-  );
 }
 
 function ChildChatWindow({ state, conversation }: { state: ChatStateRow; conversation: ConversationRow }) {

@@ -1,67 +1,101 @@
+import { Suspense, useEffect } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
-import { CreateAccountPage } from '../create-account/create-account-page.tsx';
 import { LoggedOutPage } from '../logged-out/logged-out-page.tsx';
-import { NewPostPage } from '../mail/new-post-page.tsx';
-import { ThreadPage } from '../mail/thread-page.tsx';
-import { MeetingDetailPage } from '../meeting-detail/meeting-detail-page.tsx';
-import { MyPagesPage } from '../my-pages/my-pages-page.tsx';
-import { SettingsPage } from '../settings/settings-page.tsx';
 import { StartPage } from '../start/start-page.tsx';
+import { lazyPage, preloadPages } from '../shell/lazy-pages.ts';
+import { PageErrorBoundary } from '../shell/page-error-boundary.tsx';
+import { Spinner } from '../shell/spinner.tsx';
+import { SHELL_TEXTS } from '../shell/texts.ts';
 import { RequireAuth } from './guard.tsx';
+
+// Pages beyond the start page load on first use, so the first screen a child sees comes quickly;
+// once it is up, the rest are fetched in the background (see lazyPage).
+const CreateAccountPage = lazyPage(
+  () => import('../create-account/create-account-page.tsx'),
+  (m) => m.CreateAccountPage,
+);
+const NewPostPage = lazyPage(
+  () => import('../mail/new-post-page.tsx'),
+  (m) => m.NewPostPage,
+);
+const ThreadPage = lazyPage(
+  () => import('../mail/thread-page.tsx'),
+  (m) => m.ThreadPage,
+);
+const MeetingDetailPage = lazyPage(
+  () => import('../meeting-detail/meeting-detail-page.tsx'),
+  (m) => m.MeetingDetailPage,
+);
+const MyPagesPage = lazyPage(
+  () => import('../my-pages/my-pages-page.tsx'),
+  (m) => m.MyPagesPage,
+);
+const SettingsPage = lazyPage(
+  () => import('../settings/settings-page.tsx'),
+  (m) => m.SettingsPage,
+);
 
 /** The routes of SPEC §2; anything else goes to the start page. */
 export function AppRoutes() {
   const group = isGroupStyle(useConfig());
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1000));
+    idle(() => preloadPages());
+  }, []);
   return (
-    <Switch>
-      <Route path="/">
-        <StartPage />
-      </Route>
-      <Route path="/start">{group ? <Redirect to="/" replace /> : <StartPage />}</Route>
-      <Route path="/tillfalle/:id">
-        {(params) =>
-          params.id ? (
+    <PageErrorBoundary>
+      <Suspense fallback={<Spinner label={SHELL_TEXTS.loading} fullPage />}>
+        <Switch>
+          <Route path="/">
+            <StartPage />
+          </Route>
+          <Route path="/start">{group ? <Redirect to="/" replace /> : <StartPage />}</Route>
+          <Route path="/tillfalle/:id">
+            {(params) =>
+              params.id ? (
+                <RequireAuth>
+                  <MeetingDetailPage id={params.id} />
+                </RequireAuth>
+              ) : (
+                <Redirect to="/" replace />
+              )
+            }
+          </Route>
+          <Route path="/utloggad">
+            <LoggedOutPage />
+          </Route>
+          <Route path="/skapa-konto">
+            <CreateAccountPage />
+          </Route>
+          <Route path="/installningar">
             <RequireAuth>
-              <MeetingDetailPage id={params.id} />
+              <SettingsPage />
             </RequireAuth>
-          ) : (
+          </Route>
+          <Route path="/mina-sidor/nytt-inlagg">
+            <RequireAuth>
+              <NewPostPage />
+            </RequireAuth>
+          </Route>
+          <Route path="/mina-sidor/inlagg/:id">
+            {(params) => (
+              <RequireAuth>
+                <ThreadPage id={params.id} />
+              </RequireAuth>
+            )}
+          </Route>
+          <Route path="/mina-sidor">
+            <RequireAuth>
+              <MyPagesPage />
+            </RequireAuth>
+          </Route>
+          <Route>
             <Redirect to="/" replace />
-          )
-        }
-      </Route>
-      <Route path="/utloggad">
-        <LoggedOutPage />
-      </Route>
-      <Route path="/skapa-konto">
-        <CreateAccountPage />
-      </Route>
-      <Route path="/installningar">
-        <RequireAuth>
-          <SettingsPage />
-        </RequireAuth>
-      </Route>
-      <Route path="/mina-sidor/nytt-inlagg">
-        <RequireAuth>
-          <NewPostPage />
-        </RequireAuth>
-      </Route>
-      <Route path="/mina-sidor/inlagg/:id">
-        {(params) => (
-          <RequireAuth>
-            <ThreadPage id={params.id} />
-          </RequireAuth>
-        )}
-      </Route>
-      <Route path="/mina-sidor">
-        <RequireAuth>
-          <MyPagesPage />
-        </RequireAuth>
-      </Route>
-      <Route>
-        <Redirect to="/" replace />
-      </Route>
-    </Switch>
+          </Route>
+        </Switch>
+      </Suspense>
+    </PageErrorBoundary>
   );
 }

@@ -1,46 +1,25 @@
 import { css } from '@linaria/core';
+import { secondaryButton } from '../styles/controls.ts';
 import { colors } from '../styles/theme.ts';
 
-export const form = css`
-  display: flex;
-  flex-direction: column;
-  max-width: 28rem;
-  button[type='submit'] {
-    align-self: flex-start;
+export { form, failure } from '../login/login-form.styles.ts';
+export { hint } from '../styles/form-notes.ts';
+
+/**
+ * The secondary button in the danger colour. `&&` outweighs the secondary button's own rules
+ * whatever order the two style sheets load in.
+ */
+const danger = css`
+  && {
+    border-color: ${colors.danger};
+    color: ${colors.danger};
   }
-`;
-
-export const hint = css`
-  margin: 0;
-  color: ${colors.muted};
-  font-size: 0.9375rem;
-`;
-
-export const failure = css`
-  margin: 0 0 1rem;
-  padding: 0.5rem 0.75rem;
-  border-left: 4px solid ${colors.danger};
-  background: #fdeceb;
-  color: ${colors.danger};
-`;
-
-export const dangerButton = css`
-  display: inline-flex;
-  align-items: center;
-  justify-content: center;
-  min-height: 44px;
-  padding: 0.5rem 1.25rem;
-  border: 2px solid ${colors.danger};
-  border-radius: 999px;
-  background: ${colors.surface};
-  color: ${colors.danger};
-  font: inherit;
-  font-weight: 600;
-  cursor: pointer;
-  &:hover {
+  &&:hover {
     background: #fdeceb;
   }
 `;
+
+export const dangerButton = `${secondaryButton} ${danger}`;
 
 export const section = css`
   margin-bottom: 2rem;

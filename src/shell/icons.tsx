@@ -69,6 +69,26 @@ export const BackIcon = () => (
   </Icon>
 );
 
+/** Square ends ('butt'), as the chat windows' minimise line has always been drawn. */
+export const MinimizeIcon = () => (
+  <Icon strokeLinecap="butt">
+    <path d="M5 18h14" />
+  </Icon>
+);
+
+/** The chat history's favourite star: filled when the conversation is a favourite. */
+export const StarIcon = ({ filled }: { filled: boolean }) => (
+  <Icon fill={filled ? 'currentColor' : 'none'}>
+    <path d="M12 2.5l2.9 6 6.6.9-4.8 4.6 1.2 6.5L12 17.4l-5.9 3.1 1.2-6.5-4.8-4.6 6.6-.9z" />
+  </Icon>
+);
+
+export const TrashIcon = () => (
+  <Icon>
+    <path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6M10 11v6M14 11v6" />
+  </Icon>
+);
+
 /** A logo is an image with a name, or decoration when its link or button already has the name. */
 function imageName(label: string | undefined) {
   return label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true, focusable: false };

@@ -1,18 +1,25 @@
-import { useEffect, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
 import { useSession } from '../data/index.ts';
-import { ChildChat } from '../one-to-one-chat/child-chat-window.tsx';
 import { Toasts } from '../dialogs/toasts.tsx';
 import { startPwa } from '../pwa/index.ts';
 import { InstallModal } from '../pwa/install-modal.tsx';
 import { NavigationEffects } from '../routes/navigation-effects.tsx';
 import { SessionEffects } from '../routes/session-effects.tsx';
 import { globalStyles } from '../styles/theme.ts';
+import { lazyPage } from './lazy-pages.ts';
+import { PageErrorBoundary } from './page-error-boundary.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { hasUnsavedFormData, watchFormInput } from './unsaved-form-data.ts';
 import { shell, skipLink, content } from './root-shell.styles.ts';
 import { SHELL_TEXTS } from './texts.ts';
+
+// The chat window loads once a signed-in child app needs it (never in group support).
+const ChildChat = lazyPage(
+  () => import('../one-to-one-chat/child-chat-window.tsx'),
+  (m) => m.ChildChat,
+);
 
 /** SPEC §2 Root shell: the routed page, the footer and the app-wide dialogs. */
 export function RootShell({ children }: { children: ReactNode }) {
@@ -33,7 +40,13 @@ export function RootShell({ children }: { children: ReactNode }) {
       <SessionEffects />
       <div className={content}>{children}</div>
       <SiteFooter />
-      {status === 'authenticated' && !isGroupStyle(config) && <ChildChat />}
+      {status === 'authenticated' && !isGroupStyle(config) && (
+        <PageErrorBoundary>
+          <Suspense fallback={null}>
+            <ChildChat />
+          </Suspense>
+        </PageErrorBoundary>
+      )}
       <Toasts />
       <InstallModal />
     </div>

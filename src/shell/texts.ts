@@ -1,6 +1,8 @@
 /** Swedish texts of the root shell and its footer (SPEC §2 Root shell). */
 export const SHELL_TEXTS = {
   loading: 'Laddar...',
+  pageFailed: 'Sidan kunde inte laddas. Kontrollera din internetuppkoppling och försök igen.',
+  tryAgain: 'Försök igen',
   backTo: 'Gå tillbaka till',
   copyright: '© 2024',
   homeLogo: 'Till startsidan',

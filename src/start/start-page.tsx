@@ -1,13 +1,22 @@
+import { Suspense } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
 import { useProfile, useSession } from '../data/index.ts';
 import { LoginModal } from '../login/login-modal.tsx';
 import { safeRedirectPath } from '../routes/current-url.ts';
+import { lazyPage } from '../shell/lazy-pages.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
+import { Spinner } from '../shell/spinner.tsx';
+import { SHELL_TEXTS } from '../shell/texts.ts';
 import { ChildStartPage } from './child-start-page.tsx';
-import { GroupStartPage } from './group-start-page.tsx';
 import { START_TEXTS } from './texts.ts';
+
+// Group support is its own variant: its start page (and meeting list) loads only there.
+const GroupStartPage = lazyPage(
+  () => import('./group-start-page.tsx'),
+  (m) => m.GroupStartPage,
+);
 
 /**
  * The guard sends a signed-out visitor here with promptLogin=true&redirectUrl=...: the login modal
@@ -47,7 +56,9 @@ function MainStartPage() {
 export function StartPage() {
   const config = useConfig();
   return isGroupStyle(config) ? (
-    <GroupStartPage prompt={<LoginPrompt modal={false} />} />
+    <Suspense fallback={<Spinner label={SHELL_TEXTS.loading} fullPage />}>
+      <GroupStartPage prompt={<LoginPrompt modal={false} />} />
+    </Suspense>
   ) : config.variant === 'Main' ? (
     <MainStartPage />
   ) : (

@@ -74,7 +74,8 @@ export const field = css`
   label {
     font-weight: 600;
   }
-  input {
+  input,
+  select {
     min-height: 44px;
     padding: 0.5rem 0.75rem;
     border: 1px solid ${colors.border};
@@ -86,7 +87,8 @@ export const field = css`
   input::placeholder {
     color: ${colors.muted};
   }
-  input[aria-invalid='true'] {
+  input[aria-invalid='true'],
+  select[aria-invalid='true'] {
     border: 2px solid ${colors.danger};
   }
 `;

@@ -1,5 +1,7 @@
 import { css } from '@linaria/core';
-import { colors, wide } from '../styles.ts';
+import { chatList, colors, spreadRow, wide } from '../styles.ts';
+
+export { bubble, dialog, meta } from '../styles.ts';
 
 export const layout = css`
   display: grid;
@@ -21,14 +23,11 @@ export const section = css`
   }
 `;
 
-export const queueHead = css`
-  display: flex;
-  flex-wrap: wrap;
-  align-items: center;
-  justify-content: space-between;
-  gap: 0.5rem;
+const queueHeadSpacing = css`
   margin: 1rem 0 0.5rem;
 `;
+
+export const queueHead = `${spreadRow} ${queueHeadSpacing}`;
 
 export const queueList = css`
   list-style: none;
@@ -93,40 +92,15 @@ export const mailPanel = css`
   border-color: ${colors.mail};
 `;
 
-export const panelHead = css`
-  display: flex;
-  flex-wrap: wrap;
-  align-items: center;
-  justify-content: space-between;
-  gap: 0.5rem;
-`;
+/** A panel's title and its buttons, and the composer's counter and send button: one row each. */
+export const panelHead = spreadRow;
 
-export const messageList = css`
-  list-style: none;
-  margin: 0;
-  padding: 0.5rem;
-  display: flex;
-  flex-direction: column;
-  gap: 0.5rem;
+const messageListSize = css`
   max-height: 50vh;
   min-height: 8rem;
-  overflow-y: auto;
-  background: ${colors.background};
-  border-radius: 8px;
 `;
 
-export const bubble = css`
-  max-width: 85%;
-  padding: 0.5rem 0.75rem;
-  border-radius: 12px;
-  background: ${colors.surface};
-  border: 1px solid #d9d4e2;
-  overflow-wrap: anywhere;
-  white-space: pre-wrap;
-  & p {
-    margin: 0;
-  }
-`;
+export const messageList = `${chatList} ${messageListSize}`;
 
 export const mine = css`
   align-self: flex-end;
@@ -140,13 +114,6 @@ export const infoBubble = css`
   background: transparent;
   border: none;
   font-style: italic;
-`;
-
-export const meta = css`
-  display: block;
-  font-size: 0.875rem;
-  color: ${colors.muted};
-  white-space: normal;
 `;
 
 export const failed = css`
@@ -179,26 +146,7 @@ export const composer = css`
   }
 `;
 
-export const composerRow = css`
-  display: flex;
-  flex-wrap: wrap;
-  align-items: center;
-  justify-content: space-between;
-  gap: 0.5rem;
-`;
-
-export const dialog = css`
-  max-width: min(28rem, calc(100vw - 2rem));
-  border: none;
-  border-radius: 12px;
-  padding: 1.25rem;
-  &::backdrop {
-    background: rgb(0 0 0 / 45%);
-  }
-  & h2 {
-    margin-top: 0;
-  }
-`;
+export const composerRow = spreadRow;
 
 export const dialogButtons = css`
   display: flex;

@@ -1,5 +1,7 @@
 import { css } from '@linaria/core';
-import { colors, wide } from '../styles.ts';
+import { chatList as sharedChatList, colors, wide } from '../styles.ts';
+
+export { bubble, dialog, meta } from '../styles.ts';
 
 export const screen = css`
   display: flex;
@@ -123,43 +125,16 @@ export const dotKinds = {
   `,
 };
 
-export const chatList = css`
-  list-style: none;
-  margin: 0;
-  padding: 0.5rem;
-  display: flex;
-  flex-direction: column;
-  gap: 0.5rem;
+const chatListFrame = css`
   max-height: 24rem;
-  overflow-y: auto;
   border: 1px solid #d9d4e2;
-  border-radius: 8px;
-  background: ${colors.background};
 `;
 
-export const bubble = css`
-  max-width: 85%;
-  padding: 0.5rem 0.75rem;
-  border-radius: 12px;
-  background: ${colors.surface};
-  border: 1px solid #d9d4e2;
-  overflow-wrap: anywhere;
-  white-space: pre-wrap;
-  & p {
-    margin: 0;
-  }
-`;
+export const chatList = `${sharedChatList} ${chatListFrame}`;
 
 export const ownBubble = css`
   align-self: flex-end;
   background: #ece3f5;
-`;
-
-export const meta = css`
-  display: block;
-  font-size: 0.875rem;
-  color: ${colors.muted};
-  white-space: normal;
 `;
 
 export const code = css`
@@ -173,19 +148,6 @@ export const code = css`
   border-radius: 8px;
   user-select: all;
   overflow-wrap: anywhere;
-`;
-
-export const dialog = css`
-  max-width: min(28rem, calc(100vw - 2rem));
-  border: none;
-  border-radius: 12px;
-  padding: 1.25rem;
-  &::backdrop {
-    background: rgb(0 0 0 / 45%);
-  }
-  & h2 {
-    margin-top: 0;
-  }
 `;
 
 export const progress = css`

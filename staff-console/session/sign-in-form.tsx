@@ -1,5 +1,5 @@
 import { css } from '@linaria/core';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { button, card, errorText, field, noticeText } from '../styles.ts';
 import { SESSION_TEXTS as T } from './texts.ts';
 import { SignInError, useSessionState, type SessionNotice } from './staff-session.tsx';
@@ -24,6 +24,42 @@ function failureText(error: unknown): string {
   if (error.failure === 'throttled') return T.throttled;
   if (error.failure === 'notStaff') return T.notStaff;
   return T.failed;
+}
+
+/** A labelled input; the form's one error message says what is wrong with it. */
+function TextField({
+  id,
+  label,
+  inputRef,
+  value,
+  onChange,
+  invalid,
+  ...input
+}: {
+  id: string;
+  name: string;
+  label: string;
+  inputRef: RefObject<HTMLInputElement | null>;
+  value: string;
+  onChange: (value: string) => void;
+  invalid: boolean;
+  type?: 'password';
+  autoComplete: string;
+  autoCapitalize?: string;
+}) {
+  return (
+    <div className={field}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        ref={inputRef}
+        {...input}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={invalid || undefined}
+      />
+    </div>
+  );
 }
 
 /** Password sign-in for counsellors and group leaders (client `portal-staff`). */
@@ -71,32 +107,28 @@ export function SignInForm({ notice }: { notice: SessionNotice }) {
         <p>{T.intro}</p>
         {notice === 'expired' && <p className={noticeText}>{T.expired}</p>}
         {notice === 'signedOut' && <p className={noticeText}>{T.signedOut}</p>}
-        <div className={field}>
-          <label htmlFor="staff-username">{T.username}</label>
-          <input
-            id="staff-username"
-            ref={usernameRef}
-            name="username"
-            autoComplete="username"
-            autoCapitalize="none"
-            value={username}
-            onChange={(e) => setUsername(e.target.value)}
-            aria-invalid={error === T.usernameRequired || undefined}
-          />
-        </div>
-        <div className={field}>
-          <label htmlFor="staff-password">{T.password}</label>
-          <input
-            id="staff-password"
-            ref={passwordRef}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-invalid={error === T.passwordRequired || undefined}
-          />
-        </div>
+        <TextField
+          id="staff-username"
+          name="username"
+          label={T.username}
+          inputRef={usernameRef}
+          autoComplete="username"
+          autoCapitalize="none"
+          value={username}
+          onChange={setUsername}
+          invalid={error === T.usernameRequired}
+        />
+        <TextField
+          id="staff-password"
+          name="password"
+          label={T.password}
+          inputRef={passwordRef}
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+          invalid={error === T.passwordRequired}
+        />
         {error && (
           <p id={errorId} className={errorText} role="alert">
             {error}

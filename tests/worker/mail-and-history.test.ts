@@ -1,15 +1,14 @@
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Conversation, ConversationMessageWire } from '../../contract/conversations.ts';
 import type { MailDeviceInfo } from '../../worker/client/mail-and-history.ts';
-import { api, login, startTestServer, type TestServer } from '../server/test-server.ts';
+import { api, login } from '../server/test-server.ts';
+import { useCounsellorTestEnv } from './child-helpers.ts';
 import { CONV, signedInWorker } from './group/group-helpers.ts';
 import { waitForQuery } from './helpers.ts';
-import type { WorkerFixture } from './worker-fixture.ts';
 
-let server: TestServer;
-let counsellor: string;
-const fixtures: WorkerFixture[] = [];
+const env = useCounsellorTestEnv();
+const { fixtures } = env;
 const PASSWORD = 'hemligt-123';
 const DEVICE: MailDeviceInfo = {
   userAgent:
@@ -18,36 +17,27 @@ const DEVICE: MailDeviceInfo = {
   installed: false,
 };
 
-beforeAll(async () => {
-  server = await startTestServer();
-  counsellor = (await login(server.url, 'kurator', 'kurator-losenord', 'portal-staff')).access_token;
-});
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((f) => f.dispose()));
-});
-afterAll(async () => server?.dispose());
-
 /** A fresh child (born 2011, a girl) signed in through the worker core. */
 async function child(username: string, options: { fetch?: typeof fetch } = {}) {
-  const registered = await api(server.url, '/portal/api/accounts/registercontact', {
+  const registered = await api(env.server.url, '/portal/api/accounts/registercontact', {
     body: { username, password: PASSWORD, properties: { birthYear: '2011', gender: 'female' } },
   });
   expect(registered.status).toBe(201);
-  const fixture = await signedInWorker(server, username, PASSWORD, options);
+  const fixture = await signedInWorker(env.server, username, PASSWORD, options);
   fixtures.push(fixture);
-  const token = (await login(server.url, username, PASSWORD)).access_token;
+  const token = (await login(env.server.url, username, PASSWORD)).access_token;
   return { ...fixture, token };
 }
 
 const staff = (path: string, body?: unknown) =>
-  api(server.url, `/portal/staff${path}`, { token: counsellor, ...(body ? { body } : {}) });
+  api(env.server.url, `/portal/staff${path}`, { token: env.counsellor, ...(body ? { body } : {}) });
 
 const staffMessages = async (id: number) =>
   ((await staff(`/conversations/${id}/messages`)).body as { value: ConversationMessageWire[] }).value;
 
 const serverConversations = async (token: string) =>
   (
-    (await api(server.url, `${CONV}/conversations?take=9999&skip=0&selection=mine`, { token })).body as {
+    (await api(env.server.url, `${CONV}/conversations?take=9999&skip=0&selection=mine`, { token })).body as {
       value: Conversation[];
     }
   ).value;
@@ -142,8 +132,9 @@ describe('mail', () => {
 describe('chat history', () => {
   it('stars and unstars a finished chat, then deletes it from the account', async () => {
     const { worker, db, token } = await child('historik-barn');
-    const chat = (await api(server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: 'Hej' } }))
-      .body as unknown as Conversation;
+    const chat = (
+      await api(env.server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: 'Hej' } })
+    ).body as unknown as Conversation;
     await staff(`/conversations/${chat.id}/accept`, {});
     await staff(`/conversations/${chat.id}/messages`, { content: 'Hej, jag heter Kim.' });
     await staff(`/conversations/${chat.id}/resolve`, {});
@@ -166,7 +157,7 @@ describe('chat history', () => {
     expect(await db.chatMessages.where('conversation').equals(chat.id).count()).toBe(0);
     expect((await serverConversations(token)).map((c) => c.id)).not.toContain(chat.id);
     const messages = await api(
-      server.url,
+      env.server.url,
       `${CONV}/messages?take=9999&conversation=${chat.id}&selection=mine`,
       {
         token,
@@ -178,13 +169,13 @@ describe('chat history', () => {
 
   it('drops a conversation deleted on another device at the next list load, and refuses a rating it cannot save', async () => {
     const { worker, db, token } = await child('historik-tva');
-    const chat = (await api(server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: '' } }))
+    const chat = (await api(env.server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: '' } }))
       .body as unknown as Conversation;
-    await api(server.url, `${CONV}/cancel`, { token, method: 'PUT', body: { conversation: chat.id } });
+    await api(env.server.url, `${CONV}/cancel`, { token, method: 'PUT', body: { conversation: chat.id } });
     expect(await worker.mailAndHistory.loadConversations('resolved')).toBe('ok');
     expect(await db.conversations.get(chat.id)).toMatchObject({ state: 'Cancelled' });
 
-    await api(server.url, `${CONV}/delete`, { token, method: 'PUT', body: { conversation: chat.id } });
+    await api(env.server.url, `${CONV}/delete`, { token, method: 'PUT', body: { conversation: chat.id } });
     expect(await worker.mailAndHistory.setFavourite(chat.id, true)).toBe(false);
     expect((await db.conversations.get(chat.id))?.rating).toBeNull();
     expect(await worker.mailAndHistory.loadConversations()).toBe('ok');

@@ -1,14 +1,14 @@
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CANCEL_REASON, LEAVE_DELAY_MS } from '../../worker/sync/one-to-one-chat.ts';
-import { api, login, startTestServer, type TestServer } from '../server/test-server.ts';
+import { api } from '../server/test-server.ts';
+import { useCounsellorTestEnv } from './child-helpers.ts';
 import { ManualClock, waitForQuery } from './helpers.ts';
-import { createWorker, type WorkerFixture } from './worker-fixture.ts';
+import { createWorker } from './worker-fixture.ts';
 
-let server: TestServer;
-let counsellor: string;
-const fixtures: WorkerFixture[] = [];
+const env = useCounsellorTestEnv();
+const { fixtures } = env;
 const DEVICE = {
   userAgent:
     'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
@@ -16,18 +16,9 @@ const DEVICE = {
   installed: true,
 };
 
-beforeAll(async () => {
-  server = await startTestServer();
-  counsellor = (await login(server.url, 'kurator', 'kurator-losenord', 'portal-staff')).access_token;
-});
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((f) => f.dispose()));
-});
-afterAll(async () => server?.dispose());
-
 async function newChild() {
   const username = `barn-${randomUUID().slice(0, 8)}`;
-  const res = await api(server.url, '/portal/api/accounts/registercontact', {
+  const res = await api(env.server.url, '/portal/api/accounts/registercontact', {
     body: { username, password: 'hemligt-123', properties: { birthYear: '2012', gender: 'non-binary' } },
   });
   expect(res.status).toBe(201);
@@ -37,7 +28,7 @@ async function newChild() {
 /** A signed-in worker core; `calls` records every request it makes ('PUT cancel', ...). */
 async function signedIn(username: string, options: { clock?: ManualClock; fail?: RegExp } = {}) {
   const calls: string[] = [];
-  const fixture = await createWorker(server, {
+  const fixture = await createWorker(env.server, {
     ...(options.clock ? { clock: options.clock } : {}),
     fetch: (input, init) => {
       const url = new URL(String(input));
@@ -55,7 +46,7 @@ async function signedIn(username: string, options: { clock?: ManualClock; fail?:
 
 const staffQueue = async () =>
   (
-    (await api(server.url, '/portal/staff/queue', { token: counsellor })).body as {
+    (await api(env.server.url, '/portal/staff/queue', { token: env.counsellor })).body as {
       value: { id: number; state: string; properties: Record<string, string> }[];
     }
   ).value;
@@ -130,9 +121,12 @@ describe('the child one-to-one chat in the worker', () => {
       () => laptop.db.chatState.get('current'),
       (s) => s?.conversationId === id,
     );
-    await api(server.url, `/portal/staff/conversations/${id}/accept`, { token: counsellor, body: {} });
-    await api(server.url, `/portal/staff/conversations/${id}/messages`, {
-      token: counsellor,
+    await api(env.server.url, `/portal/staff/conversations/${id}/accept`, {
+      token: env.counsellor,
+      body: {},
+    });
+    await api(env.server.url, `/portal/staff/conversations/${id}/messages`, {
+      token: env.counsellor,
       body: { content: 'Hej, jag lyssnar.' },
     });
     // Hub events reach both devices: the conversation turns active and the message is there.

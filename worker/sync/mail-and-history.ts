@@ -30,6 +30,8 @@ const NOT_FAVOURITE_RATING = 1;
 export class MailAndHistorySync {
   /** Opens per conversation (several tabs may show one thread); the last close unsubscribes. */
   private readonly open = new Map<number, number>();
+  /** The load each opened conversation started, so a favourite click waits for it. */
+  private readonly loading = new Map<number, Promise<LoadResult>>();
   private readonly refreshList: (key: string) => void;
   private readonly markReadSoon: (key: string) => void;
 
@@ -81,10 +83,13 @@ export class MailAndHistorySync {
     const count = this.open.get(conversationId) ?? 0;
     this.open.set(conversationId, count + 1);
     if (count === 0) void this.deps.subscribe(entityKey('Conversation', conversationId));
-    const result = await asLoadResult(async () => {
+    const loading = asLoadResult(async () => {
       await chat.loadConversation(conversationId);
       await chat.loadMessages(conversationId);
     });
+    this.loading.set(conversationId, loading);
+    const result = await loading;
+    if (this.loading.get(conversationId) === loading) this.loading.delete(conversationId);
     if (result === 'ok') await this.markRead(conversationId).catch(() => undefined);
     return result;
   }
@@ -132,6 +137,8 @@ export class MailAndHistorySync {
 
   async setFavourite(conversationId: number, favourite: boolean): Promise<boolean> {
     const { db } = this.deps;
+    // A load that started before the click would write the old rating over the new one.
+    await this.loading.get(conversationId);
     const before = await db.conversations.get(conversationId);
     const rating = favourite ? FAVOURITE_RATING : NOT_FAVOURITE_RATING;
     // The star turns at once; a refusal turns it back.

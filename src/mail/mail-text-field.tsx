@@ -1,0 +1,50 @@
+import { useId } from 'react';
+import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import { fieldError } from '../styles/controls.ts';
+import { lengthError, MAIL_TEXT_MAX_LENGTH } from './mail-limits.ts';
+import { MAIL_TEXTS as T } from './texts.ts';
+import * as s from './mail.styles.ts';
+
+/** The rule a message's text follows, in a new post and in a reply alike. */
+export const validateMailText = (v: string) =>
+  lengthError(v, MAIL_TEXT_MAX_LENGTH, { required: T.textRequired, tooLong: T.textTooLong }) ?? true;
+
+/** A message's textarea with its character counter and its error, both read out with the field. */
+export function MailTextField({
+  label,
+  className,
+  registration,
+  error,
+  length,
+}: {
+  label: string;
+  className: string;
+  /** `register('text', { validate: validateMailText })` of the form. */
+  registration: UseFormRegisterReturn;
+  error: FieldError | undefined;
+  length: number;
+}) {
+  const ids = { text: useId(), error: useId(), counter: useId() };
+  return (
+    <>
+      <label htmlFor={ids.text}>
+        <strong>{label}</strong>
+      </label>
+      <textarea
+        id={ids.text}
+        className={className}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[ids.counter, error ? ids.error : ''].join(' ').trim()}
+        {...registration}
+      />
+      <p id={ids.counter} className={s.counter}>
+        {T.counter(length)}
+      </p>
+      {error && (
+        <p id={ids.error} className={fieldError} role="alert">
+          {error.message}
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { login, startTestServer, type TestServer } from '../server/test-server.ts';
+import type { WorkerFixture } from './worker-fixture.ts';
+
+export interface CounsellorTestEnv {
+  server: TestServer;
+  /** The demo counsellor's staff token, to answer the child's chats and mails. */
+  counsellor: string;
+  /** Worker cores of the running test, disposed after each test. */
+  fixtures: WorkerFixture[];
+}
+
+/**
+ * One real server per test file with the demo counsellor signed in. Registers the vitest hooks, so
+ * call it at the top of the file; the fields are filled once `beforeAll` has run.
+ */
+export function useCounsellorTestEnv(): CounsellorTestEnv {
+  const env = { counsellor: '', fixtures: [] } as unknown as CounsellorTestEnv;
+  beforeAll(async () => {
+    env.server = await startTestServer();
+    env.counsellor = (
+      await login(env.server.url, 'kurator', 'kurator-losenord', 'portal-staff')
+    ).access_token;
+  });
+  afterEach(async () => {
+    await Promise.all(env.fixtures.splice(0).map((f) => f.dispose()));
+  });
+  afterAll(async () => env.server?.dispose());
+  return env;
+}

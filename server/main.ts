@@ -10,6 +10,7 @@ export async function main() {
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
   const db = config.databaseUrl.startsWith('postgres') ? 'PostgreSQL' : `SQLite (${config.databaseUrl})`;
   console.info(`\nThe app (variant ${config.variant}) runs at ${url}  - database: ${db}`);
+  console.info(`The staff console (counsellors, group leaders) is at ${url}/personal`);
   if (config.redisUrl) console.info('Hub fan-out goes through Redis.');
   if (config.demoSeed) {
     console.info('\nDemo logins:');
@@ -18,10 +19,10 @@ export async function main() {
       `  group support:    personal codes ${DEMO_LOGINS.participantCodes.join(', ')} (APP_VARIANT=gruppstod)`,
     );
     console.info(
-      `  counsellor:       ${DEMO_LOGINS.counsellor.username} / ${DEMO_LOGINS.counsellor.password}`,
+      `  counsellor:       ${DEMO_LOGINS.counsellor.username} / ${DEMO_LOGINS.counsellor.password} (staff console)`,
     );
     console.info(
-      `  group leader:     ${DEMO_LOGINS.groupLeader.username} / ${DEMO_LOGINS.groupLeader.password}`,
+      `  group leader:     ${DEMO_LOGINS.groupLeader.username} / ${DEMO_LOGINS.groupLeader.password} (staff console)`,
     );
   }
   console.info('\nPress Ctrl-C to stop.');

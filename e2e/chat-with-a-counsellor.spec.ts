@@ -85,9 +85,12 @@ test('two children queue, a counsellor chats with the first, messages written of
   await first.chat.send('Hon sa något elakt.');
   await first.chat.send('Sen gick jag hem.');
   await expect(first.chat.message('Sen gick jag hem.')).toContainText('Skickar...');
+  const trouble = first.chat.dialog.getByText('Internetuppkopplingen verkar svajig.', { exact: false });
+  await expect(trouble).toBeVisible({ timeout: 15_000 });
   await first.context.setOffline(false);
   await expect(first.chat.message('Hon sa något elakt.')).toContainText('Skickat');
   await expect(first.chat.message('Sen gick jag hem.')).toContainText('Skickat');
+  await expect(trouble).toBeHidden({ timeout: 15_000 });
   await expect
     .poll(async () => (await counsellor.messages(conversationId)).map((m) => m.message))
     .toEqual([
@@ -172,4 +175,27 @@ test('logging out with a chat in the queue asks first, then ends the chat', asyn
   await confirm.getByRole('button', { name: 'Ja, avsluta chatt och logga ut' }).click();
   await expect(page).toHaveURL(/\/utloggad$/);
   expect((await counsellor.queue()).map((q) => q.id)).not.toContain(mine!.id);
+});
+
+test('a child ends an active chat and it is resolved', async ({ page, request }) => {
+  const counsellor = new Counsellor(request);
+  await counsellor.logIn();
+  const chat = new ChildChatPage(page);
+  await chat.logIn(await registerChild(request, 'avslutar'));
+  await chat.startChat();
+  await chat.expectInQueue();
+  const mine = (await counsellor.queue()).filter((q) => q.systemType === 'chat').at(-1)!;
+  await counsellor.accept(mine.id);
+  await counsellor.write(mine.id, 'Hej, vad vill du prata om?');
+  await chat.expectActive();
+
+  await chat.endChat();
+  const ended = page.getByRole('dialog', { name: 'Avslutad' });
+  await expect(ended).toContainText('chatten är avslutad');
+  await ended.getByRole('button', { name: 'OK' }).click();
+  await chat.expectEnded();
+  // The child ended it: no 'Chatt avslutad' (technical problems) modal.
+  await expect(page.getByRole('dialog', { name: 'Chatt avslutad' })).toHaveCount(0);
+  const mineNow = (await counsellor.get<{ value: { id: number; state: string }[] }>('/conversations')).value;
+  expect(mineNow.find((c) => c.id === mine.id)?.state).toBe('Resolved');
 });

@@ -8,6 +8,8 @@ test('a signed-in user reloads my pages while offline and still sees the shell a
   page,
   context,
 }) => {
+  // Installing the service worker precaches every page's chunk; on a busy machine that takes a while.
+  test.setTimeout(60_000);
   await runAsProductionApp(page);
 
   const start = new StartPage(page);
@@ -17,7 +19,7 @@ test('a signed-in user reloads my pages while offline and still sees the shell a
   const myPages = new MyPagesPage(page);
   await myPages.goto();
   await expect(myPages.username).toHaveText('Demo');
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 45_000 });
 
   await context.setOffline(true);
   const reloaded = await page.reload();

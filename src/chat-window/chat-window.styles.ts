@@ -183,3 +183,11 @@ export const statusLine = css`
   display: block;
   font-weight: 600;
 `;
+
+export const notice = css`
+  margin: 0;
+  padding: 0.5rem 1rem;
+  background: #fff4ce;
+  color: #4a3b00;
+  font-size: 0.9375rem;
+`;

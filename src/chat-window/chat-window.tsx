@@ -15,6 +15,7 @@ import { CloseIcon, MinimizeIcon } from '../shell/icons.tsx';
 import { iconButton } from '../styles/controls.ts';
 import { chatEntries, type ChatEntry } from './chat-messages.ts';
 import * as s from './chat-window.styles.ts';
+import { ConnectionNotice } from './connection-notice.tsx';
 import { MessageInput } from './message-input.tsx';
 import { MessageList } from './message-list.tsx';
 import { MinimizedBar } from './minimized-bar.tsx';
@@ -152,6 +153,7 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
               <CloseIcon />
             </button>
           </div>
+          <ConnectionNotice />
           <MessageList entries={entries} />
           <TypingIndicator rows={typingRows} myContactId={profile?.contactId} />
           <MessageInput

@@ -31,4 +31,6 @@ export const CHAT_TEXTS = {
   leaveConfirm: 'Är du säker på att du vill lämna chatten?',
   leaveYes: 'Ja, lämna',
   leaveNo: 'Avbryt',
+  connectionTrouble:
+    'Internetuppkopplingen verkar svajig. Testa att ladda om sidan om upplever problem med chatten',
 } as const;

@@ -13,6 +13,7 @@ import { minutesText } from '../group-support/conversation-state.ts';
 import { useChatMessages, useTyping } from '../group-support/hooks.ts';
 import { useNow } from '../group-support/use-now.ts';
 import * as s from '../chat-window/chat-window.styles.ts';
+import { ConnectionNotice } from '../chat-window/connection-notice.tsx';
 import { MessageInput } from '../chat-window/message-input.tsx';
 import { MessageList } from '../chat-window/message-list.tsx';
 import { MinimizedBar } from '../chat-window/minimized-bar.tsx';
@@ -60,6 +61,7 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
   const [busy, setBusy] = useState<'leaving' | 'ending' | null>(null);
   const [preSubmitChoice, setPreSubmitChoice] = useState<'yes' | 'no' | null>(null);
   const [closedModal, setClosedModal] = useState(false);
+  const [endedModal, setEndedModal] = useState(false);
   const [unseen, setUnseen] = useState(false);
   const seenAgentCount = useRef<number | null>(null);
   const previousPhase = useRef(phase);
@@ -130,7 +132,9 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
   const end = async () => {
     setBusy('ending');
     try {
-      if (!(await api.endChat(conversation.id))) showToast(T.endFailed, { kind: 'error' });
+      // SPEC §8 'Avslutad / chatten är avslutad': the child's own end is confirmed.
+      if (await api.endChat(conversation.id)) setEndedModal(true);
+      else showToast(T.endFailed, { kind: 'error' });
     } finally {
       setBusy(null);
     }
@@ -210,6 +214,7 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
               </button>
             )}
           </div>
+          <ConnectionNotice />
           <MessageList entries={entries} />
           <TypingIndicator rows={typing} myContactId={profile?.contactId} />
           {phase === 'queue' && preSubmitAllowed && done && preSubmitChoice === null && (
@@ -248,6 +253,19 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
               else if (phase === 'queue') void leave();
             }}
           />
+          <Modal
+            open={endedModal}
+            onClose={() => setEndedModal(false)}
+            title={T.endedModalTitle}
+            titleSize="small"
+          >
+            <p>{T.endedModalText}</p>
+            <div className={actions}>
+              <button type="button" className={primaryButton} onClick={() => setEndedModal(false)}>
+                {T.closedModalOk}
+              </button>
+            </div>
+          </Modal>
           <Modal
             open={closedModal}
             onClose={() => setClosedModal(false)}

@@ -43,12 +43,12 @@ export const CHILD_CHAT_TEXTS = {
   closedModalTitle: 'Chatt avslutad',
   closedModalText: 'Det verkar som att chatten har avslutats eller som att vi fått tekniska problem.',
   closedModalOk: 'OK',
+  endedModalTitle: 'Avslutad',
+  endedModalText: 'chatten är avslutad',
   leaveConfirm: 'Är du säker på att du vill lämna kön?',
   leaveYes: 'Ja, lämna',
   endConfirm: 'Är du säker på att du vill avsluta chatten?',
   endYes: 'Ja, avsluta',
   cancel: 'Avbryt',
   endFailed: 'Det gick inte att avsluta chatten. Försök igen.',
-  connectionTrouble:
-    'Internetuppkopplingen verkar svajig. Testa att ladda om sidan om upplever problem med chatten',
 } as const;

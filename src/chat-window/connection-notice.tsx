@@ -1,0 +1,49 @@
+import { useEffect, useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useData } from '../data/index.ts';
+import { notice } from './chat-window.styles.ts';
+import { isConnectionTrouble } from './connection-trouble.ts';
+import { CHAT_TEXTS } from './texts.ts';
+
+/** A short drop (a reconnect that succeeds at once) should not flash a warning. */
+export const TROUBLE_GRACE_MS = 3000;
+
+/** The page's own view of the network (a worker does not always hear of it). */
+function useBrowserOnline(): boolean {
+  const [online, setOnline] = useState(() => navigator.onLine);
+  useEffect(() => {
+    const update = () => setOnline(navigator.onLine);
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+  return online;
+}
+
+/** The chat window's notice while the connection is unsteady. */
+export function ConnectionNotice() {
+  const { db } = useData();
+  const runtime = useLiveQuery(() => db.runtime.get('current'), [db]);
+  const browserOnline = useBrowserOnline();
+  const trouble = !browserOnline || (runtime ? isConnectionTrouble(runtime.online, runtime.hubState) : false);
+  const [shown, setShown] = useState(false);
+
+  useEffect(() => {
+    if (!trouble) {
+      setShown(false);
+      return;
+    }
+    const timer = setTimeout(() => setShown(true), TROUBLE_GRACE_MS);
+    return () => clearTimeout(timer);
+  }, [trouble]);
+
+  if (!shown) return null;
+  return (
+    <p className={notice} role="status">
+      {CHAT_TEXTS.connectionTrouble}
+    </p>
+  );
+}

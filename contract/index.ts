@@ -6,3 +6,4 @@ export * from './hub.ts';
 export * from './errors.ts';
 export * from './meetings.ts';
 export * from './conversations.ts';
+export * from './connection-state.ts';

@@ -6,7 +6,7 @@ import { personalCodeDigest } from '../auth/passwords.ts';
 import { principalOf, requireStaff } from '../api/guard.ts';
 import { assertLeads, ledSeriesIds } from './leader-access.ts';
 import { newPersonalCode } from './personal-code.ts';
-import { presenceOf, type Presence } from './presence.ts';
+import { connectionState, type ConnectionState } from '../../contract/connection-state.ts';
 
 const BASE = '/portal/staff/series';
 const NAME_MAX_LENGTH = 100;
@@ -23,7 +23,7 @@ export interface SeriesParticipant {
   accountId: number;
   contactId: number;
   name: string;
-  presence: Presence;
+  presence: ConnectionState;
   connectedDate: string | null;
   lastPingedDate: string | null;
   disconnectedDate: string | null;
@@ -111,7 +111,7 @@ export function registerGroupLeaderSeriesRoutes(app: FastifyInstance, ctx: AppCo
         disconnectedDate: c?.disconnected_date ?? null,
       };
       // Someone who never opened this chat is not "away": they are not there at all.
-      return { ...m, ...dates, presence: c ? presenceOf(dates, now) : 'Disconnected' };
+      return { ...m, ...dates, presence: c ? connectionState(dates, now) : 'Disconnected' };
     });
     return { value, meetingId: meeting?.id ?? null, conversationId: meeting?.conversation_id ?? null };
   });

@@ -1,4 +1,4 @@
-import { connectionState } from '../group-support/connection-state.ts';
+import { connectionState } from '../../contract/connection-state.ts';
 import { expandable, muted } from '../group-support/group-support.styles.ts';
 import { useConnections } from '../group-support/hooks.ts';
 import { useNow } from '../group-support/use-now.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionState } from '../../src/group-support/connection-state.ts';
+import { connectionState } from '../../contract/connection-state.ts';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 const ago = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();

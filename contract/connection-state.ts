@@ -1,23 +1,27 @@
-import type { ConversationConnectionWire } from '../../contract/conversations.ts';
+import type { ConversationConnectionWire } from './conversations.ts';
 
-/** SPEC §4 Connection state of a participant. */
+/**
+ * SPEC §4 Connection state of a participant: last connect or ping within 2 minutes Connected,
+ * within 5 minutes Away, older Disconnected; a disconnect after the latest connect or ping is
+ * Disconnected; no connect date is Away. The participant's app and the group leader's console
+ * both show it, so the rule lives here once.
+ */
 export type ConnectionState = 'Connected' | 'Away' | 'Disconnected';
 
 export const CONNECTED_WITHIN_MS = 2 * 60_000;
 export const AWAY_WITHIN_MS = 5 * 60_000;
 
-type ConnectionLike = Pick<
+export type ConnectionDates = Pick<
   ConversationConnectionWire,
   'connectedDate' | 'lastPingedDate' | 'disconnectedDate'
 >;
 
 const ms = (iso: string | null) => (iso ? new Date(iso).getTime() : null);
 
-export function connectionState(connection: ConnectionLike, now: Date = new Date()): ConnectionState {
+export function connectionState(connection: ConnectionDates, now: Date = new Date()): ConnectionState {
   const connected = ms(connection.connectedDate);
   if (connected === null) return 'Away';
-  const pinged = ms(connection.lastPingedDate);
-  const latest = Math.max(connected, pinged ?? connected);
+  const latest = Math.max(connected, ms(connection.lastPingedDate) ?? connected);
   const disconnected = ms(connection.disconnectedDate);
   if (disconnected !== null && disconnected > latest) return 'Disconnected';
   const age = now.getTime() - latest;

@@ -20,10 +20,13 @@ async function violations(page: Page) {
   return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
 }
 
-const notificationsButton = (page: Page, something: boolean) =>
-  page
-    .getByRole('banner')
-    .getByRole('button', { name: something ? 'Notiser, det finns något nytt' : 'Notiser', exact: true });
+/** The header's 'Notiser' button; with something new it is described so (and shows its dot). */
+const notificationsButton = (page: Page, something: boolean) => {
+  const button = page.getByRole('banner').getByRole('button', { name: 'Notiser', exact: true });
+  return something
+    ? button.and(page.locator('[aria-describedby]')).filter({ hasText: 'Det finns något nytt' })
+    : button.and(page.locator(':not([aria-describedby])'));
+};
 
 test('a child creates an account, logs in with it, changes the password and logs in with the new one', async ({
   page,

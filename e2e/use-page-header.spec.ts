@@ -48,3 +48,17 @@ test('the header hides when scrolling down and comes back when scrolling up', as
   await page.mouse.wheel(0, -100);
   await expect(header).toBeInViewport();
 });
+
+test('the product logo reloads the start page, and leads to it from another page', async ({ page }) => {
+  const start = new StartPage(page);
+  await start.goto();
+  await page.evaluate(() => Object.assign(window, { beforeLogo: true }));
+  const reloaded = page.waitForEvent('load');
+  await start.header.getByRole('link', { name: 'Stödlinjen, till startsidan' }).click();
+  await reloaded;
+  expect(await page.evaluate(() => 'beforeLogo' in window)).toBe(false);
+
+  await page.goto('/skapa-konto');
+  await start.header.getByRole('link', { name: 'Stödlinjen, till startsidan' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});

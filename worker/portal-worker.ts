@@ -86,7 +86,10 @@ export class PortalWorker {
           console.warn('Hub state not written', error),
         ),
       onEvent: (name, data, key) => void this.route(name, data, key),
-      onError: (message) => deps.broadcast({ type: 'hub-error', message }),
+      onError: (message) => {
+        deps.broadcast({ type: 'hub-error', message });
+        void this.oneToOne.logRealtimeError(message);
+      },
       onUnauthorized: () => void this.tokenRefused(),
       ...deps.hub,
     });

@@ -3,9 +3,14 @@ import { colors } from '../styles/theme.ts';
 
 export const stack = css`
   position: fixed;
-  right: 1rem;
-  bottom: 1rem;
-  left: 1rem;
+  inset: auto 1rem 1rem 1rem;
+  width: auto;
+  height: auto;
+  margin: 0;
+  padding: 0;
+  border: 0;
+  overflow: visible;
+  background: transparent;
   z-index: 50;
   display: flex;
   flex-direction: column;

@@ -49,11 +49,17 @@ export function HeaderActions() {
         <button
           type="button"
           className={iconButton}
-          aria-label={notificationCount > 0 ? HEADER_TEXTS.notificationsNew : HEADER_TEXTS.notifications}
+          aria-label={HEADER_TEXTS.notifications}
+          aria-describedby={notificationCount > 0 ? 'header-notifications-new' : undefined}
           onClick={() => navigate('/mina-sidor#notiser')}
         >
           <BellIcon />
           {notificationCount > 0 && <span className={s.dot} aria-hidden="true" />}
+          {notificationCount > 0 && (
+            <span id="header-notifications-new" className="visually-hidden">
+              {HEADER_TEXTS.notificationsNew}
+            </span>
+          )}
         </button>
       )}
       {signedIn && (

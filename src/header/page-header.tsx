@@ -28,7 +28,8 @@ export function PageHeader({ title, backButton = false }: PageHeaderProps) {
   const onLogo = (event: MouseEvent) => {
     event.preventDefault();
     api.clearThreadCache().catch((error: unknown) => console.error('clearThreadCache', error));
-    if (path === '/') window.scrollTo(0, 0);
+    // SPEC §2: the logo reloads the start page, or navigates to it from elsewhere.
+    if (path === '/') window.location.reload();
     else navigate('/');
   };
 
@@ -36,10 +37,14 @@ export function PageHeader({ title, backButton = false }: PageHeaderProps) {
     <header className={`${s.header} ${hidden ? s.hidden : ''}`}>
       <div className={s.bar}>
         <OrganisationLogoButton />
-        <a href="/" className={s.logo} onClick={onLogo}>
+        <a
+          href="/"
+          className={s.logo}
+          onClick={onLogo}
+          aria-label={`${config.providerName}, ${HEADER_TEXTS.home.toLowerCase()}`}
+        >
           <ProductLogo />
           <span className={s.logoName}>{config.providerName}</span>
-          <span className="visually-hidden">, {HEADER_TEXTS.home.toLowerCase()}</span>
         </a>
         {showsVersion(config, location.hostname) && (
           <span className={s.version}>

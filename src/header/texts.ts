@@ -4,7 +4,7 @@ export const HEADER_TEXTS = {
   home: 'Till startsidan',
   version: 'Version',
   notifications: 'Notiser',
-  notificationsNew: 'Notiser, det finns något nytt',
+  notificationsNew: 'Det finns något nytt',
   settings: 'Inställningar',
   assistantOpen: 'Öppna den virtuella assistenten',
   assistantMinimize: 'Minimera den virtuella assistenten',

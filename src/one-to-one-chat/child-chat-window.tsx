@@ -166,7 +166,7 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
               <p role="status" data-testid="chat-status">
                 {phase === 'queue' && (
                   <>
-                    {T.waiting}
+                    <span>{T.waiting}</span>
                     {conversation.queuePosition ? (
                       <span className={s.statusLine}> {T.queuePlace(conversation.queuePosition)}</span>
                     ) : null}

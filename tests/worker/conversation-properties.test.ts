@@ -41,6 +41,7 @@ describe('conversation properties (SPEC §3, child app)', () => {
     expect(deviceString(WINDOWS, 'Win32', false)).toBe(
       'Desktop, Windows, Win32, Edge, 131.0.2903.86, PWA: Nej',
     );
+    expect(deviceString('curl/8.5', '', false)).toBe('Desktop, Okänt, Okänd, Okänd webbläsare, PWA: Nej');
   });
 
   it('builds the properties under the runtime config ids', () => {

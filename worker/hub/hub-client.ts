@@ -95,6 +95,11 @@ export class HubClient {
   }
 
   private async startOnce(): Promise<void> {
+    // SPEC §8: without a hub URL or a token the connection is skipped with a console warning.
+    if (!this.deps.signalHubUrl || !(await this.deps.accessToken())) {
+      console.warn('Real-time connection skipped: no hub URL or not signed in');
+      return;
+    }
     const connection = (this.connection ??= this.build());
     if (connection.state !== HubConnectionState.Disconnected) return;
     this.deps.onState('Connecting');

@@ -60,7 +60,8 @@ export class AccountSync {
     try {
       const { available } = await this.deps.http.post<VerifyUsernameResponse>(
         '/api/accounts/verifyusername',
-        { username: username.trim().toLowerCase() },
+        // SPEC §7 names a `token` beside the username (an anti-bot token elsewhere); none here.
+        { username: username.trim().toLowerCase(), token: '' },
         { public: true, report: false },
       );
       return available ? 'available' : 'taken';

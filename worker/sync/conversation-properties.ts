@@ -40,7 +40,7 @@ export function deviceString(userAgent: string, platform: string, installed: boo
   const mobile = /Mobi|Android|iPhone|iPad|iPod/.test(userAgent) ? 'Mobile' : 'Desktop';
   const os = SYSTEMS.find(([re]) => re.test(userAgent))?.[1] ?? 'Okänt';
   const browser = BROWSERS.map(([re, name]) => [userAgent.match(re), name] as const).find(([m]) => m);
-  const browserText = browser ? `${browser[1]}, ${browser[0]?.[1] ?? ''}` : 'Okänd, ';
+  const browserText = browser ? `${browser[1]}, ${browser[0]?.[1] ?? ''}` : 'Okänd webbläsare';
   return `${mobile}, ${os}, ${platform || 'Okänd'}, ${browserText}, PWA: ${installed ? 'Ja' : 'Nej'}`;
 }
 

@@ -195,7 +195,7 @@ export class GroupChatSync {
   async loadConversation(conversationId: number): Promise<void> {
     const { value } = await this.deps.http.get<ValueList<Conversation>>(
       `${conversationsBase(this.deps)}/conversations`,
-      { params: { conversation: conversationId } },
+      { params: { take: 9999, skip: 0, selection: 'mine', conversation: conversationId } },
     );
     const conversation = value[0];
     // The list answers nothing for a conversation the user may not see.

@@ -186,7 +186,7 @@ export class MailAndHistorySync {
     });
     const { value } = await this.deps.http.get<ValueList<Conversation>>(
       `${conversationsBase(this.deps)}/conversations`,
-      { params: { conversation: conversationId } },
+      { params: { take: 9999, skip: 0, selection: 'mine', conversation: conversationId } },
     );
     const fresh = value[0];
     // Deleted meanwhile: do not bring the row back.

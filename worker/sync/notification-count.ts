@@ -3,6 +3,9 @@ import type { HttpClient } from '../http/http-client.ts';
 import { isHttpError } from '../http/http-error.ts';
 import { updateRuntime } from './runtime.ts';
 
+/** SPEC §9: notifications of the last 30 days. */
+export const NOTIFICATION_DAYS = 30;
+
 interface CountItem {
   count?: number;
 }
@@ -15,7 +18,12 @@ export async function refreshNotificationCount(http: HttpClient, db: PortalDb): 
   let body: CountItem[] | { value?: CountItem[] };
   try {
     // Only unprocessed notifications light the dot; read ones stay listed but count no more.
-    body = await http.get('/api/notifications/count', { params: { isProcessed: false }, report: false });
+    // The same window as the list: the last 30 days (SPEC §9).
+    const fromDate = new Date(Date.now() - NOTIFICATION_DAYS * 24 * 3600_000).toISOString();
+    body = await http.get('/api/notifications/count', {
+      params: { isProcessed: false, fromDate },
+      report: false,
+    });
   } catch (error) {
     if (isHttpError(error) && error.status === 404) return;
     throw error;

@@ -23,6 +23,10 @@ export const CANCEL_REASON = 'Konversationen togs bort av barnet.';
 /** SPEC §4: what the conversation log says when the child logs out of a chat. */
 export const LOGOUT_LOG = 'Användaren loggade ut';
 
+/** SPEC §8: a 409 carries a status string, as the body itself or as its `status`. */
+const statusOf = (body: unknown): unknown =>
+  typeof body === 'string' ? body.replaceAll('"', '') : (body as { status?: unknown } | null)?.status;
+
 const FINAL_STATES = new Set<Conversation['state']>(['Resolved', 'Closed', 'Cancelled']);
 const isFinal = (c: Pick<Conversation, 'state'>) => FINAL_STATES.has(c.state);
 
@@ -89,7 +93,7 @@ export class OneToOneChatSync {
       return { ok: true, conversationId: conversation.id };
     } catch (error) {
       if (isHttpError(error) && error.status === 409) {
-        const status = (error.body as { status?: unknown } | null)?.status;
+        const status = statusOf(error.body);
         if (status === 'HasCompletedAConversation' || status === 'HasActive') {
           // Someone (another device) already has a chat going: show that one instead.
           if (status === 'HasActive') await this.resumeChat();
@@ -107,7 +111,7 @@ export class OneToOneChatSync {
       await this.deps.http.get('/chatAccountStatus', { report: false });
       return 'NoCompletedConversation';
     } catch (error) {
-      const status = isHttpError(error) ? (error.body as { status?: unknown } | null)?.status : null;
+      const status = isHttpError(error) ? statusOf(error.body) : null;
       return status === 'HasCompletedAConversation' || status === 'HasActive' ? status : 'Error';
     }
   }
@@ -202,6 +206,19 @@ export class OneToOneChatSync {
         .put(`${base}/cancel`, { conversation: conversationId, reason: CANCEL_REASON })
         .catch(() => undefined);
     this.stop();
+  }
+
+  /** SPEC §8: real-time errors while a chat is queued or active go to the conversation's log. */
+  async logRealtimeError(message: string): Promise<void> {
+    const id = this.watching;
+    if (id === null) return;
+    await this.deps.http
+      .post(
+        `${conversationsBase(this.deps)}/activity`,
+        { conversation: id, type: 'Error', content: message },
+        { report: false },
+      )
+      .catch(() => undefined);
   }
 
   /** 'Stäng' on an ended chat: forget it, so the start page offers a new one. */

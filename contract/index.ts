@@ -7,3 +7,4 @@ export * from './errors.ts';
 export * from './meetings.ts';
 export * from './conversations.ts';
 export * from './connection-state.ts';
+export * from './notifications.ts';

@@ -1,4 +1,5 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { staffToken } from './staff-token.ts';
 
 /** The group leader's part of the staff console at /personal (staff-console/group-leader/). */
 export class ConsoleGroupLeaderPage {
@@ -113,17 +114,7 @@ function localInput(d: Date): string {
 
 /** Clean-up only (the console offers no delete): removes a meeting through the staff API. */
 export async function deleteMeetingThroughApi(request: APIRequestContext, meetingId: number) {
-  const login = await request.post('/connect/token', {
-    form: {
-      grant_type: 'password',
-      client_id: 'portal-staff',
-      scope: 'openid profile portal offline_access',
-      username: 'gruppledare',
-      password: 'gruppledare-losenord',
-      portalId: 'portal',
-    },
-  });
-  const token = ((await login.json()) as { access_token: string }).access_token;
+  const token = await staffToken(request, 'gruppledare', 'gruppledare-losenord');
   const res = await request.delete(`/portal/staff/meetings/${meetingId}`, {
     headers: { Authorization: `Bearer ${token}`, 'X-App-Variant': 'Gruppstod' },
   });

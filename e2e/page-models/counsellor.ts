@@ -1,4 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
+import { staffToken } from './staff-token.ts';
 
 interface QueueItem {
   id: number;
@@ -13,18 +14,7 @@ export class Counsellor {
   constructor(private readonly request: APIRequestContext) {}
 
   async logIn() {
-    const res = await this.request.post('/connect/token', {
-      form: {
-        grant_type: 'password',
-        client_id: 'portal-staff',
-        scope: 'openid profile portal offline_access',
-        username: 'kurator',
-        password: 'kurator-losenord',
-        portalId: 'portal',
-      },
-    });
-    if (!res.ok()) throw new Error(`counsellor login failed: ${res.status()}`);
-    this.token = ((await res.json()) as { access_token: string }).access_token;
+    this.token = await staffToken(this.request, 'kurator', 'kurator-losenord');
   }
 
   private headers() {

@@ -1,4 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
+import { staffToken } from './staff-token.ts';
 
 /** The demo group leader, driving a meeting through the staff API (as the staff console would). */
 export class GroupLeader {
@@ -7,18 +8,7 @@ export class GroupLeader {
   constructor(private readonly request: APIRequestContext) {}
 
   async logIn() {
-    const res = await this.request.post('/connect/token', {
-      form: {
-        grant_type: 'password',
-        client_id: 'portal-staff',
-        scope: 'openid profile portal offline_access',
-        username: 'gruppledare',
-        password: 'gruppledare-losenord',
-        portalId: 'portal',
-      },
-    });
-    if (!res.ok()) throw new Error(`leader login failed: ${res.status()}`);
-    this.token = ((await res.json()) as { access_token: string }).access_token;
+    this.token = await staffToken(this.request, 'gruppledare', 'gruppledare-losenord');
   }
 
   private async post(path: string, data: unknown) {

@@ -1,23 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { ContactMessageWire } from '../../contract/notifications.ts';
 import { CONTACTS_FEATURE_IDS } from '../../contract/profile.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf, requireAuth } from './guard.ts';
 
 const FEATURE_IDS = new Set<string>(Object.values(CONTACTS_FEATURE_IDS));
-
-/** SPEC §3 Contact message: PascalCase fields, as the product reads them. */
-export interface ContactMessageWire {
-  Id: number;
-  IsActive: boolean;
-  Contact: number;
-  MessageDate: string;
-  Subject: string;
-  Text: string;
-  Thread: string | null;
-  ThreadPost: string | null;
-  IsRead: boolean;
-}
 
 /** SPEC §7: messages from the organisation to the child, read and deleted by their owner only. */
 export function registerContactMessageRoutes(app: FastifyInstance, ctx: AppContext) {

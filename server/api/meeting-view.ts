@@ -145,3 +145,17 @@ export function toAppendix(row: Selectable<Database['appendices']> & { size: num
     createdBy: row.created_by,
   };
 }
+
+/** A meeting's active appendices in their order (SPEC §7 appendices), for participants and leaders. */
+export async function listAppendices(db: Db, meetingId: number): Promise<MeetingAppendix[]> {
+  const rows = await db
+    .selectFrom('appendices')
+    .innerJoin('file_blobs', 'file_blobs.id', 'appendices.blob_id')
+    .selectAll('appendices')
+    .select('file_blobs.size')
+    .where('meeting_id', '=', meetingId)
+    .where('is_active', '=', 1)
+    .orderBy('order_index')
+    .execute();
+  return rows.map(toAppendix);
+}

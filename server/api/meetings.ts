@@ -13,7 +13,7 @@ import { MEETINGS_FEATURE_ID } from './runtime-config.ts';
 import {
   meetingForUser,
   ownMessagesQuery,
-  toAppendix,
+  listAppendices,
   toMeeting,
   toMeetingMessages,
   visibleSeriesIds,
@@ -61,16 +61,7 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
   app.get(`${BASE}/appendices`, { preHandler: auth }, async (req) => {
     checkFeature(req);
     const meeting = await meetingForUser(db, principalOf(req), num(q(req).MeetingId));
-    const rows = await db
-      .selectFrom('appendices')
-      .innerJoin('file_blobs', 'file_blobs.id', 'appendices.blob_id')
-      .selectAll('appendices')
-      .select('file_blobs.size')
-      .where('meeting_id', '=', meeting.id)
-      .where('is_active', '=', 1)
-      .orderBy('order_index')
-      .execute();
-    return { value: rows.map(toAppendix) };
+    return { value: await listAppendices(db, meeting.id) };
   });
 
   app.get(`${BASE}/meetingmessages`, { preHandler: auth }, async (req) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { HUB_EVENTS } from '../../contract/hub.ts';
+import type { NotificationWire } from '../../contract/notifications.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
@@ -65,7 +66,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext
       .limit(take)
       .execute();
     return {
-      value: rows.map((r) => ({
+      value: rows.map((r): NotificationWire => ({
         id: r.id,
         entity: r.entity,
         notificationType: r.notification_type,

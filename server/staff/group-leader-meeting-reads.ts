@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf, requireStaff } from '../api/guard.ts';
 import { listMessages } from '../api/conversation-view.ts';
-import { toAppendix } from '../api/meeting-view.ts';
+import { listAppendices } from '../api/meeting-view.ts';
 import { readBlob, sendAttachment } from '../files/file-store.ts';
 import { ledMeeting } from './leader-access.ts';
 
@@ -32,16 +32,7 @@ export function registerGroupLeaderMeetingReads(app: FastifyInstance, ctx: AppCo
 
   app.get(`${BASE}/:id/appendices`, { preHandler: staff }, async (req) => {
     const meeting = await ledMeeting(ctx, principalOf(req), Number((req.params as { id: string }).id));
-    const rows = await db
-      .selectFrom('appendices')
-      .innerJoin('file_blobs', 'file_blobs.id', 'appendices.blob_id')
-      .selectAll('appendices')
-      .select('file_blobs.size')
-      .where('meeting_id', '=', meeting.id)
-      .where('is_active', '=', 1)
-      .orderBy('order_index')
-      .execute();
-    return { value: rows.map(toAppendix) };
+    return { value: await listAppendices(db, meeting.id) };
   });
 
   app.get(

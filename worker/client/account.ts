@@ -1,3 +1,4 @@
+import type { ContactMessageWire, NotificationWire } from '../../contract/notifications.ts';
 import type { LoadResult } from './group-support.ts';
 
 /** What a registration sends (README "Decisions where the spec is silent"). */
@@ -54,25 +55,6 @@ export interface AccountApi {
   deleteContactMessage(id: number): Promise<AccountWriteResult>;
 }
 
-/** SPEC §3 Notification, as listed by GET {api}/api/notifications. */
-export interface NotificationRow {
-  id: number;
-  /** An entity key such as `Conversation:12`. */
-  entity: string;
-  notificationType: string;
-  isProcessed: boolean;
-  createdDate: string;
-}
-
-/** SPEC §3 Contact message (PascalCase, as the server sends it). */
-export interface ContactMessageRow {
-  Id: number;
-  IsActive: boolean;
-  Contact: number;
-  MessageDate: string;
-  Subject: string;
-  Text: string;
-  Thread: string | null;
-  ThreadPost: string | null;
-  IsRead: boolean;
-}
+/** Notifications and contact messages are kept in Dexie as the server sends them. */
+export type NotificationRow = NotificationWire;
+export type ContactMessageRow = ContactMessageWire;

@@ -32,6 +32,7 @@ export class GroupChatSync {
   /** Opens per conversation: several tabs may show one chat; the last close disconnects. */
   private readonly open = new Map<number, OpenChat>();
   private readonly lastTyping = new Map<number, number>();
+  private readonly loadedListeners: ((conversation: Conversation) => Promise<void> | void)[] = [];
   private readonly refetchMessages: (key: string) => void;
   private readonly refetchConversation: (key: string) => void;
   private readonly refetchConnections: (key: string) => void;
@@ -201,6 +202,12 @@ export class GroupChatSync {
     // The list answers nothing for a conversation the user may not see.
     if (!conversation) throw new HttpError(403, 'forbidden', 'GET', 'conversations');
     await this.deps.db.conversations.put({ ...conversation, fetchedAt: this.deps.clock.now() });
+    for (const listener of this.loadedListeners) await listener(conversation);
+  }
+
+  /** Told of every conversation this sync (re)loads, e.g. after a hub event (the child's chat ending). */
+  onConversationLoaded(listener: (conversation: Conversation) => Promise<void> | void): void {
+    this.loadedListeners.push(listener);
   }
 
   /**

@@ -25,7 +25,7 @@ export const LOGOUT_LOG = 'Användaren loggade ut';
 
 /** SPEC §8: a 409 carries a status string, as the body itself or as its `status`. */
 const statusOf = (body: unknown): unknown =>
-  typeof body === 'string' ? body.replaceAll('"', '') : (body as { status?: unknown } | null)?.status;
+  typeof body === 'string' ? body : (body as { status?: unknown } | null)?.status;
 
 const FINAL_STATES = new Set<Conversation['state']>(['Resolved', 'Closed', 'Cancelled']);
 const isFinal = (c: Pick<Conversation, 'state'>) => FINAL_STATES.has(c.state);
@@ -53,12 +53,11 @@ export class OneToOneChatSync {
     private readonly chat: GroupChatSync,
   ) {
     deps.on(HUB_EVENTS.agentIsTyping, (data) => this.agentTyping(data));
-    // A refetched conversation that ended stops the timers (the row itself is the group sync's).
-    deps.on(HUB_EVENTS.conversationUpdated, async (data) => {
-      const id = idOf(data, 'conversationId', 'conversation', 'id');
-      if (id === null || id !== this.watching) return;
-      await this.chat.loadConversation(id);
-      this.afterChange();
+    // Every reload of the conversation (hub event, status refresh) tells whether the chat has ended.
+    chat.onConversationLoaded(async (conversation) => {
+      if (conversation.id !== this.watching || !isFinal(conversation)) return;
+      this.stop();
+      await chat.loadMessages(conversation.id).catch(() => undefined);
     });
   }
 
@@ -136,8 +135,9 @@ export class OneToOneChatSync {
         }
         await this.watch(ongoing.id);
       } else if (stored.conversationId !== null) {
+        // A stored chat that ended while the app was away: show how it ended.
         await this.chat.loadConversation(stored.conversationId).catch(() => undefined);
-        this.afterChange();
+        await this.chat.loadMessages(stored.conversationId).catch(() => undefined);
       }
     });
   }
@@ -258,24 +258,8 @@ export class OneToOneChatSync {
     this.every(PING_MS, false, () =>
       this.deps.http.post(`${base}/activity`, { conversation: conversationId, type: 'Ping', content: '' }),
     );
-    this.every(STATUS_REFRESH_MS, false, async () => {
-      await this.chat.loadConversation(conversationId);
-      this.afterChange();
-    });
+    this.every(STATUS_REFRESH_MS, false, () => this.chat.loadConversation(conversationId));
     this.every(MESSAGES_POLL_MS, false, () => this.chat.loadMessages(conversationId));
-  }
-
-  private afterChange(): void {
-    const id = this.watching;
-    void (async () => {
-      const stateId = id ?? (await this.state()).conversationId;
-      if (stateId === null) return;
-      const row = await this.deps.db.conversations.get(stateId);
-      if (row && isFinal(row)) {
-        this.stop();
-        await this.chat.loadMessages(stateId).catch(() => undefined);
-      }
-    })();
   }
 
   private stop(): void {

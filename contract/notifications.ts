@@ -1,0 +1,23 @@
+/** SPEC §3 Notification and Contact message, as {api} sends them (§7 Contact messages and notifications). */
+
+export interface NotificationWire {
+  id: number;
+  /** An entity key such as `Conversation:12`. */
+  entity: string;
+  notificationType: string;
+  isProcessed: boolean;
+  createdDate: string;
+}
+
+/** PascalCase, as the product reads a contact message. */
+export interface ContactMessageWire {
+  Id: number;
+  IsActive: boolean;
+  Contact: number;
+  MessageDate: string;
+  Subject: string;
+  Text: string;
+  Thread: string | null;
+  ThreadPost: string | null;
+  IsRead: boolean;
+}

@@ -21,8 +21,10 @@ const server = (port: number, variant: string) => ({
     DATABASE_URL: path.join(runDir, `${variant}.db`),
     DEMO_SEED: '1',
     APP_VARIANT: variant,
-    // Every spec registers its own children; the whole run comes from one address.
+    // Every spec registers its own children and writes at test speed; the whole run comes from one
+    // address. The limits themselves are tested in tests/server/security.
     REGISTRATIONS_PER_ADDRESS: '500',
+    RATE_LIMIT_FACTOR: '50',
   },
 });
 

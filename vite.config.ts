@@ -12,7 +12,7 @@ export default defineConfig({
   plugins: [
     react(),
     wyw({
-      include: ['src/**/*.{ts,tsx}', 'staff-console/**/*.{ts,tsx}'],
+      include: ['src/**/*.{ts,tsx}', 'staff-console/**/*.{ts,tsx}', 'client-kit/**/*.{ts,tsx}'],
       babelOptions: { presets: ['@babel/preset-typescript', '@babel/preset-react'] },
     }),
     // dist/sw.js with the precache list of the finished dist/ (runs after the app is written).
@@ -21,7 +21,8 @@ export default defineConfig({
   ],
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // No source maps in the served build: they would hand out the source of every page.
+    sourcemap: false,
     emptyOutDir: true,
     // Two pages: the child app and the staff console (/personal), each with its own bundle.
     rolldownOptions: {

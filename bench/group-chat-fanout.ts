@@ -6,7 +6,7 @@
  */
 import WebSocket from 'ws';
 import { api, createTestDatabase, login } from '../tests/server/test-server.ts';
-import { startServerProcess } from '../tests/server/server-process.ts';
+import { BENCH_LIMITS, startServerProcess } from '../tests/server/server-process.ts';
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -55,7 +55,11 @@ const percentile = (sorted: number[], p: number) =>
 
 async function main() {
   const database = await createTestDatabase();
-  const server = await startServerProcess({ DATABASE_URL: database.url, APP_VARIANT: 'gruppstod' });
+  const server = await startServerProcess({
+    DATABASE_URL: database.url,
+    APP_VARIANT: 'gruppstod',
+    ...BENCH_LIMITS,
+  });
   try {
     const leader = (await login(server.url, 'gruppledare', 'gruppledare-losenord', 'portal-staff'))
       .access_token;

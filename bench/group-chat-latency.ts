@@ -7,7 +7,7 @@
  */
 import { chromium, type Page } from '@playwright/test';
 import { api, createTestDatabase, login } from '../tests/server/test-server.ts';
-import { startServerProcess } from '../tests/server/server-process.ts';
+import { BENCH_LIMITS, startServerProcess } from '../tests/server/server-process.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20);
 const CODES = ['DEMOKOD-0001', 'DEMOKOD-0002', 'DEMOKOD-0003'];
@@ -49,6 +49,7 @@ async function main() {
     DATABASE_URL: database.url,
     APP_VARIANT: 'gruppstod',
     CLIENT_DIR: 'dist',
+    ...BENCH_LIMITS,
   });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',

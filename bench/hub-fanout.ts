@@ -10,7 +10,7 @@
  */
 import WebSocket from 'ws';
 import { createTestDatabase, login, api } from '../tests/server/test-server.ts';
-import { startServerProcess } from '../tests/server/server-process.ts';
+import { BENCH_LIMITS, startServerProcess } from '../tests/server/server-process.ts';
 
 const IDLE = Number(process.env.BENCH_IDLE ?? 10_000);
 const SUBSCRIBERS = Math.min(IDLE, Number(process.env.BENCH_SUBSCRIBERS ?? 1_000));
@@ -73,7 +73,11 @@ const percentile = (sorted: number[], p: number) =>
 
 async function main() {
   const database = await createTestDatabase();
-  const server = await startServerProcess({ DATABASE_URL: database.url, NODE_OPTIONS: '--expose-gc' });
+  const server = await startServerProcess({
+    DATABASE_URL: database.url,
+    NODE_OPTIONS: '--expose-gc',
+    ...BENCH_LIMITS,
+  });
   try {
     const { access_token } = await login(server.url, 'demo', 'demo-losenord');
     const detail = await api(server.url, '/portal/features/contacts/contactsapplicationfeature-id/detail', {

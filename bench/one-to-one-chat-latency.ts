@@ -7,7 +7,7 @@
  */
 import { chromium } from '@playwright/test';
 import { api, createTestDatabase, login } from '../tests/server/test-server.ts';
-import { startServerProcess } from '../tests/server/server-process.ts';
+import { BENCH_LIMITS, startServerProcess } from '../tests/server/server-process.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 30);
 const percentile = (sorted: number[], p: number) =>
@@ -18,6 +18,7 @@ async function main() {
   const server = await startServerProcess({
     DATABASE_URL: database.url,
     APP_VARIANT: 'barn',
+    ...BENCH_LIMITS,
     CLIENT_DIR: process.env.CLIENT_DIR ?? 'dist',
   });
   const browser = await chromium.launch({

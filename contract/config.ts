@@ -1,4 +1,4 @@
-import type { AppVariant } from './variant.ts';
+import type { AppVariant, VariantFeatures } from './variant.ts';
 
 /** `GET /config.json`: the client's runtime configuration (SPEC §3 Config, ARCHITECTURE.md). */
 export interface RuntimeConfig {
@@ -16,7 +16,7 @@ export interface RuntimeConfig {
   providerName: string;
   providerUrl: string;
   version: string;
-  features: { supportGroup: boolean; assistant: boolean; child: boolean; peers: boolean; chat: boolean };
+  features: VariantFeatures;
   propertyIds: { consentDate: string; gender: string; birthYear: string; device: string; age: string };
 }
 

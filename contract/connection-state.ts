@@ -1,4 +1,5 @@
 import type { ConversationConnectionWire } from './conversations.ts';
+import { AWAY_WITHIN_MS, CONNECTED_WITHIN_MS } from './timings.ts';
 
 /**
  * SPEC §4 Connection state of a participant: last connect or ping within 2 minutes Connected,
@@ -7,9 +8,6 @@ import type { ConversationConnectionWire } from './conversations.ts';
  * both show it, so the rule lives here once.
  */
 export type ConnectionState = 'Connected' | 'Away' | 'Disconnected';
-
-export const CONNECTED_WITHIN_MS = 2 * 60_000;
-export const AWAY_WITHIN_MS = 5 * 60_000;
 
 export type ConnectionDates = Pick<
   ConversationConnectionWire,

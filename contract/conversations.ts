@@ -20,7 +20,18 @@ export interface Conversation {
   meetingId: number | null;
 }
 
-export type MessageAuthorKind = 'contact' | 'agent' | 'bot' | 'system';
+/**
+ * Who wrote a message: the child or participant (contact), staff (agent), the queue's bot, or the
+ * system. Every mapping over it is an exhaustive switch ending in `unreachable`, so a new kind is a
+ * compile error wherever it must be handled.
+ */
+export const MESSAGE_AUTHOR_KINDS = ['contact', 'agent', 'bot', 'system'] as const;
+export type MessageAuthorKind = (typeof MESSAGE_AUTHOR_KINDS)[number];
+
+/** The end of an exhaustive switch: the compiler proves it is never reached. */
+export function unreachable(value: never): never {
+  throw new Error(`Unhandled case: ${String(value)}`);
+}
 
 export interface ConversationMessageWire {
   id: number;
@@ -44,13 +55,6 @@ export interface CreateConversationMessage {
 
 export type ActivityType = 'Typing' | 'Log' | 'Read' | 'Ping' | 'Error' | 'Connect' | 'Disconnect';
 
-/** POST {api}/features/conversations/{appId}/activity */
-export interface ConversationActivity {
-  conversation: number;
-  content?: string;
-  type: ActivityType;
-}
-
 export interface ConversationConnectionWire {
   conversation: number;
   contact: number;
@@ -60,6 +64,5 @@ export interface ConversationConnectionWire {
   disconnectedDate: string | null;
 }
 
-/** SPEC §5/§9: the group chat limit. */
-export const GROUP_CHAT_MAX_LENGTH = 700;
-export const PRIVATE_MESSAGE_MAX_LENGTH = 800;
+/** The subject a chat is started with (SPEC §7 POST {api}/chat carries a subject; the child gives none). */
+export const DEFAULT_CHAT_SUBJECT = 'Chatt';

@@ -8,3 +8,8 @@ export * from './meetings.ts';
 export * from './conversations.ts';
 export * from './connection-state.ts';
 export * from './notifications.ts';
+export * from './staff.ts';
+export * from './conversation-state.ts';
+export * from './limits.ts';
+export * from './timings.ts';
+export * from './meeting-state.ts';

@@ -63,12 +63,3 @@ export interface MeetingAppendix {
 export interface ValueList<T> {
   value: T[];
 }
-
-/** Upload limits, shown beside the upload button and enforced by the server. */
-export const UPLOAD_LIMITS = {
-  maxBytes: 10 * 1024 * 1024,
-  quotaBytes: 50 * 1024 * 1024,
-  /** By real content, not by name: PDF, images, Word/OpenDocument text and plain text. */
-  allowedKinds: ['pdf', 'png', 'jpeg', 'gif', 'webp', 'heic', 'docx', 'odt', 'txt'] as const,
-  acceptAttribute: '.pdf,.png,.jpg,.jpeg,.gif,.webp,.heic,.docx,.odt,.txt',
-} as const;

@@ -49,13 +49,20 @@ test('a child creates an account, logs in with it, changes the password and logs
 
   const username = `nytt-konto-${randomUUID().slice(0, 8)}`;
   const password = 'mitt-losenord-1';
+  // A password on the server's list of common ones is refused, and said so beside the field.
   await create.fill({
     username,
-    password,
+    password: 'sommar2024',
     birthYear: String(new Date().getFullYear() - 13),
     gender: 'Icke-binär',
   });
   await expect(create.usernameStatus).toHaveText('Användarnamnet är ledigt.');
+  await create.submit.click();
+  await expect(create.password).toHaveAccessibleDescription(
+    /Lösenordet är för vanligt och lätt att gissa\. Välj ett annat\./,
+  );
+  await create.password.fill(password);
+  await create.repeatPassword.fill(password);
   await create.submit.click();
 
   await expect(page).toHaveURL(/\/start$/);
@@ -72,9 +79,18 @@ test('a child creates an account, logs in with it, changes the password and logs
   await expect(settings.passwordAlerts).toHaveText('Lösenorden stämmer inte överens.');
   await settings.changePasswordTo('inte-mitt-losenord', newPassword);
   await expect(settings.passwordAlerts).toHaveText('Fel lösenord. Skriv ditt nuvarande lösenord.');
+  await settings.changePasswordTo(password, 'hemligt-123');
+  await expect(settings.newPassword).toHaveAccessibleDescription(
+    /Lösenordet är för vanligt och lätt att gissa\. Välj ett annat\./,
+  );
   await settings.changePasswordTo(password, newPassword);
   await expect(page.getByText('Ditt lösenord är bytt.')).toBeVisible();
   await expect(settings.currentPassword).toHaveValue('');
+  // The server ended every session of the account; this device signed in again with the new one.
+  await page.reload();
+  await expect(settings.heading).toBeVisible();
+  await expect(page).toHaveURL(/\/installningar$/);
+  await expect(page.getByRole('main').getByText(username)).toBeVisible();
 
   await settings.logOut();
   await expect(page).toHaveURL(/\/utloggad$/);

@@ -1,20 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { ServerConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { ApiError } from './errors.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
-import { seedDemoData } from './db/seed.ts';
-import { loadKeySet } from './auth/keys.ts';
+import { hasDemoLogins, seedDemoData } from './db/seed.ts';
+import { KeyRing } from './auth/keys.ts';
 import { TokenService } from './auth/tokens.ts';
-import { LoginThrottle } from './auth/login-throttle.ts';
+import { LOGIN_POLICY, LoginThrottle, type LoginPolicy } from './auth/login-throttle.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
+import { acceptsIssuer, siteOrigin } from './context.ts';
+import { KeyedDigest } from './security/keyed-digest.ts';
+import { RateLimiter } from './security/rate-limiter.ts';
+import { runMaintenance } from './security/maintenance.ts';
+import { auditSubscription, registerAuditLog } from './staff/audit-log.ts';
+import { registerStaffAccountRoutes } from './staff/staff-accounts.ts';
 import { createHub } from './hub/hub.ts';
 import { canSeeEntity } from './api/entity-access.ts';
-import { checkVariantHeader } from './api/guard.ts';
+import { checkOrigin, checkVariantHeader, refuseNulCharacters } from './api/guard.ts';
 import { registerProfileRoutes } from './api/profile.ts';
 import { registerLoggingRoutes } from './api/logging.ts';
 import { registerMeetingRoutes } from './api/meetings.ts';
@@ -27,13 +32,37 @@ import { registerCounsellorRoutes } from './staff/counsellor.ts';
 import { cancelAbandonedChats } from './api/queue.ts';
 import { registerRuntimeConfigRoute } from './api/runtime-config.ts';
 import { Metrics } from './metrics.ts';
-import { pruneIdempotencyKeys, storeIdempotentReply } from './api/idempotency.ts';
+import { storeIdempotentReply } from './api/idempotency.ts';
 import { API_SCOPE } from './auth/principal.ts';
 
 export interface BuildOptions {
   logger?: boolean;
   /** Shorter hub timings for tests. */
-  hub?: { keepAliveIntervalMs?: number; clientTimeoutMs?: number; redisChannelPrefix?: string };
+  hub?: {
+    keepAliveIntervalMs?: number;
+    clientTimeoutMs?: number;
+    redisChannelPrefix?: string;
+    maxConnectionsPerAccount?: number;
+  };
+  /** Shorter access tokens for tests of expiry. */
+  accessTokenSeconds?: number;
+  /** Smaller login rules, so a test reaches a brake with tens of attempts instead of hundreds. */
+  loginPolicy?: Partial<LoginPolicy>;
+}
+
+/** Pruning and key rotation run this often in every process (server/security/maintenance.ts). */
+const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** Refuses to serve demo logins to other machines unless DEMO_SEED=1 asked for exactly that. */
+async function guardDemoLogins(config: ServerConfig, db: Parameters<typeof hasDemoLogins>[0]) {
+  if (!config.exposed || config.demoSeedExplicit) return;
+  if (await hasDemoLogins(db)) {
+    throw new Error(
+      `The database holds the demo logins (published passwords) and this server is reachable from other machines (HOST ${config.host}, PUBLIC_ORIGIN or TRUST_PROXY). ` +
+        'Remove them, use another database, or set DEMO_SEED=1 to run a demo on purpose.',
+    );
+  }
 }
 
 export interface App {
@@ -45,10 +74,22 @@ export interface App {
 /** Builds the whole reference server: database, auth, hub, API and the built client. */
 export async function buildApp(config: ServerConfig, options: BuildOptions = {}): Promise<App> {
   const database = openDatabase(config.databaseUrl);
-  await migrateToLatest(database);
-  if (config.demoSeed) await seedDemoData(database.db);
-  const keys = await loadKeySet(database.db);
-  const tokens = new TokenService(database.db, keys);
+  const keys = new KeyRing(database.db, config.signingKeySecret);
+  try {
+    await migrateToLatest(database);
+    if (config.demoSeed) await seedDemoData(database.db);
+    await guardDemoLogins(config, database.db);
+    await keys.load();
+  } catch (error) {
+    // A server that will not start leaves no connection open behind it.
+    await database.close();
+    throw error;
+  }
+  const tokens = new TokenService(database.db, keys, {
+    accessTokenSeconds: options.accessTokenSeconds,
+    acceptsIssuer: (issuer) => acceptsIssuer(config, issuer),
+  });
+  const digest = new KeyedDigest(database.db, config.signingKeySecret);
 
   const app = Fastify({
     // Only method and path are logged: queries can hold connection tokens, bodies hold credentials.
@@ -63,17 +104,25 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
           },
         }
       : false,
-    trustProxy: false,
+    // Only the configured proxies' X-Forwarded-For is believed (TRUST_PROXY); nobody's by default.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // A client's HTTP pool may hold a socket that never sends a request; it must not block shutdown.
     forceCloseConnections: true,
+    // Route schemas may allow a value of several types (a property: string, number or boolean).
+    ajv: { customOptions: { allowUnionTypes: true } },
   });
   const hub = createHub({
     authenticate: async (token) => {
       const principal = await tokens.verifyAccessToken(token);
       return principal?.scopes.includes(API_SCOPE) ? principal : null;
     },
-    canSubscribe: (principal, key) => canSeeEntity(database.db, principal, key),
+    canSubscribe: async (principal, key) => {
+      const allowed = await canSeeEntity(database.db, principal, key);
+      await auditSubscription(database.db, principal, key, allowed);
+      return allowed;
+    },
     redisUrl: config.redisUrl,
+    maxConnectionsPerAccount: config.hubMaxConnectionsPerAccount,
     ...options.hub,
   });
   const ctx: AppContext = {
@@ -82,30 +131,52 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     dbKind: database.kind,
     keys,
     tokens,
-    throttle: new LoginThrottle(database.db),
+    throttle: new LoginThrottle(database.db, digest, { ...LOGIN_POLICY, ...options.loginPolicy }),
+    limits: new RateLimiter(database.db, digest, {
+      factor: config.rateLimitFactor,
+      registrationsPerAddress: config.registrationsPerAddress,
+    }),
     hub,
   };
   app.decorateRequest('principal', null);
 
-  app.addHook('onSend', async (_req, reply, payload) => {
+  const https = config.publicOrigin?.startsWith('https:') ?? false;
+  app.addHook('onSend', async (req, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
     reply.header('Content-Security-Policy', "frame-ancestors 'self'");
+    if (https) reply.header('Strict-Transport-Security', HSTS);
+    // Nothing personal in any cache: every API and auth answer is private and never stored.
+    if (
+      (req.url.startsWith('/portal/') || req.url.startsWith('/connect/')) &&
+      !reply.hasHeader('Cache-Control')
+    ) {
+      reply.header('Cache-Control', 'no-store');
+    }
     return payload;
   });
   app.addHook('onRequest', async (req) => {
-    if (req.url.startsWith('/portal/')) checkVariantHeader(req);
+    if (!req.url.startsWith('/portal/')) return;
+    checkVariantHeader(req);
+    checkOrigin(req, siteOrigin(config, req));
   });
+  app.addHook('preValidation', refuseNulCharacters);
   app.addHook('onSend', storeIdempotentReply(ctx));
-  const prune = setInterval(() => void pruneIdempotencyKeys(ctx).catch(() => undefined), 3600_000);
+  const maintain = () => void runMaintenance(ctx).catch(() => undefined);
+  const prune = setInterval(maintain, MAINTENANCE_INTERVAL_MS);
   prune.unref();
   const sweep = setInterval(() => void cancelAbandonedChats(ctx).catch(() => undefined), 30_000);
   sweep.unref();
   app.setErrorHandler((error, req, reply) => {
     if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
+    // A body, query or parameter that does not fit its route schema.
+    if ((error as { validation?: unknown }).validation) {
+      return reply.code(400).send(new ApiError('validation').toBody());
+    }
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 413) return reply.code(413).send(new ApiError('payload_too_large').toBody());
-    if (status === 415) return reply.code(415).send(new ApiError('unsupported_type').toBody());
+    // A body in a format the route does not take (the API reads JSON; a form post is refused here).
+    if (status === 415) return reply.code(415).send(new ApiError('unsupported_media').toBody());
     if (status && status >= 400 && status < 500) {
       return reply
         .code(status)
@@ -115,8 +186,10 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     return reply.code(500).send(new ApiError('internal').toBody());
   });
 
-  await app.register(formbody);
-  const metrics = new Metrics(() => hub.connectionCount());
+  const metrics = new Metrics(() => hub.connectionCount(), {
+    token: config.metricsToken,
+    trustsProxy: config.trustProxy.length > 0,
+  });
   metrics.register(app);
   app.get('/healthz', async (_req, reply) => {
     try {
@@ -126,7 +199,8 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
       return reply.code(503).send({ status: 'unavailable' });
     }
   });
-  registerAuthRoutes(app, ctx);
+  registerAuditLog(app, ctx);
+  await registerAuthRoutes(app, ctx);
   registerRuntimeConfigRoute(app, ctx);
   registerProfileRoutes(app, ctx);
   registerLoggingRoutes(app, ctx);
@@ -137,6 +211,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   registerContactMessageRoutes(app, ctx);
   registerCounsellorRoutes(app, ctx);
   await registerStaffMeetingRoutes(app, ctx);
+  registerStaffAccountRoutes(app, ctx);
   hub.register(app);
   await registerClient(app, config.clientDir);
 
@@ -163,6 +238,8 @@ async function registerClient(app: FastifyInstance, clientDir: string) {
     root: clientDir,
     wildcard: true,
     index: false,
+    // Source maps would hand out the source of every page; the build makes none, and none is served.
+    allowedPath: (pathName) => !pathName.endsWith('.map'),
     // The service worker script must be revalidated on every update check (SPEC §4 App updates).
     setHeaders: (reply, filePath) => {
       if (filePath === path.join(clientDir, 'sw.js')) {

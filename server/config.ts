@@ -1,15 +1,13 @@
+import { APP_VARIANTS, type AppVariant } from '../contract/variant.ts';
 import path from 'node:path';
 
-/** Variant names as the `X-App-Variant` header spells them (SPEC §1). */
-export const VARIANTS = {
-  barn: 'Barn',
-  gruppstod: 'Gruppstod',
-  chatt: 'Chatt',
-  peers: 'Peers',
-  assistent: 'Assistent',
-  main: 'Main',
-} as const;
-export type VariantKey = keyof typeof VARIANTS;
+/** APP_VARIANT's values: the spec's variant names (contract/variant.ts) in lower case. */
+export type VariantKey = Lowercase<AppVariant>;
+/** Variant names as the `X-App-Variant` header spells them (SPEC §1), by APP_VARIANT value. */
+export const VARIANTS = Object.fromEntries(APP_VARIANTS.map((v) => [v.toLowerCase(), v])) as Record<
+  VariantKey,
+  AppVariant
+>;
 
 export interface ServerConfig {
   port: number;
@@ -24,6 +22,48 @@ export interface ServerConfig {
   clientDir: string;
   /** Registrations allowed per address per 15 minutes (a school behind one address needs room). */
   registrationsPerAddress: number;
+  /** DEMO_SEED=1 was given: demo accounts are allowed even on a non-loopback HOST. */
+  demoSeedExplicit: boolean;
+  /** Others can reach the server: a non-loopback HOST, a PUBLIC_ORIGIN or a TRUST_PROXY. */
+  exposed: boolean;
+  /** The site's own origin (`https://stod.example`); unset means the request's origin, on loopback only. */
+  publicOrigin: string | undefined;
+  /** Proxy addresses (or CIDRs, or proxy-addr names such as `loopback`) whose X-Forwarded-For is believed. */
+  trustProxy: string[];
+  /** Bearer token that opens /metrics to other than loopback addresses. */
+  metricsToken: string | undefined;
+  /** Encrypts the signing keys at rest when set. */
+  signingKeySecret: string | undefined;
+  /** The signing key is rotated when it is older than this. */
+  signingKeyMaxAgeDays: number;
+  /** Staff audit entries are pruned after this many days. */
+  auditRetentionDays: number;
+  /** Multiplies every content rate limit (tests from one address raise it; 1 in production). */
+  rateLimitFactor: number;
+  /** Open hub connections one account may hold in one process. */
+  hubMaxConnectionsPerAccount: number;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '::1', '[::1]']);
+export const isLoopbackHost = (host: string): boolean =>
+  LOOPBACK_HOSTS.has(host.toLowerCase()) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+const FALSY = ['0', 'false', 'off', 'no'];
+const positive = (value: string | undefined, fallback: number) => {
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+};
+
+function originOf(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_ORIGIN must be an origin such as https://stod.example, not ${value}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('PUBLIC_ORIGIN must be http(s)');
+  return url.origin;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -32,11 +72,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error(`APP_VARIANT must be one of ${Object.keys(VARIANTS).join(', ')}`);
   }
   const production = env.NODE_ENV === 'production';
+  const host = env.HOST ?? '127.0.0.1';
+  const loopback = isLoopbackHost(host);
+  const demoSeedExplicit = env.DEMO_SEED === '1';
+  const publicOrigin = originOf(env.PUBLIC_ORIGIN);
+  // Reachable by others: bound beyond loopback, or behind a proxy (a public origin or proxies named).
+  const exposed = !loopback || !!publicOrigin || !!env.TRUST_PROXY;
+  // Demo accounts (a counsellor who can read every queued child) only where nobody else can reach
+  // them, unless asked for by name.
   const demoSeed =
-    env.DEMO_SEED === undefined ? !production : !['0', 'false', 'off', 'no'].includes(env.DEMO_SEED);
+    env.DEMO_SEED === undefined
+      ? !production && !exposed
+      : demoSeedExplicit || (!FALSY.includes(env.DEMO_SEED) && !exposed);
+  if (!loopback && !publicOrigin) {
+    throw new Error(
+      `PUBLIC_ORIGIN must be set when HOST (${host}) is not a loopback address: the Host header of a request is not to be trusted`,
+    );
+  }
   return {
     port: Number(env.PORT ?? 8080),
-    host: env.HOST ?? '127.0.0.1',
+    host,
     databaseUrl: env.DATABASE_URL ?? 'data/app.db',
     redisUrl: env.REDIS_URL || undefined,
     variant: variant as VariantKey,
@@ -44,5 +99,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     production,
     clientDir: path.resolve(env.CLIENT_DIR ?? 'dist'),
     registrationsPerAddress: Math.max(1, Number(env.REGISTRATIONS_PER_ADDRESS) || 20),
+    demoSeedExplicit,
+    exposed,
+    publicOrigin,
+    trustProxy: (env.TRUST_PROXY ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    signingKeySecret: env.SIGNING_KEY_SECRET || undefined,
+    signingKeyMaxAgeDays: positive(env.SIGNING_KEY_MAX_AGE_DAYS, 90),
+    auditRetentionDays: positive(env.AUDIT_RETENTION_DAYS, 365),
+    rateLimitFactor: positive(env.RATE_LIMIT_FACTOR, 1),
+    hubMaxConnectionsPerAccount: positive(env.HUB_MAX_CONNECTIONS_PER_ACCOUNT, 10),
   };
 }

@@ -2,8 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config.ts';
 import type { Db, DatabaseKind } from './db/database.ts';
 import type { TokenService } from './auth/tokens.ts';
-import type { KeySet } from './auth/keys.ts';
+import type { KeyRing } from './auth/keys.ts';
 import type { LoginThrottle } from './auth/login-throttle.ts';
+import type { RateLimiter } from './security/rate-limiter.ts';
+import { isLoopbackHost } from './config.ts';
 import type { Hub } from './hub/types.ts';
 import type { Principal } from './auth/principal.ts';
 
@@ -12,9 +14,10 @@ export interface AppContext {
   config: ServerConfig;
   db: Db;
   dbKind: DatabaseKind;
-  keys: KeySet;
+  keys: KeyRing;
   tokens: TokenService;
   throttle: LoginThrottle;
+  limits: RateLimiter;
   hub: Hub;
 }
 
@@ -24,13 +27,24 @@ declare module 'fastify' {
   }
 }
 
-/** The issuer is the origin the client used, so one server answers on any host name it is given. */
-export const issuerOf = (req: FastifyRequest): string => `${req.protocol}://${req.host}`;
+/**
+ * The site's own origin: PUBLIC_ORIGIN when configured (always, off loopback). On loopback the
+ * origin the browser used, so 127.0.0.1 and localhost both work; a Host header that names another
+ * machine is not believed.
+ */
+export function siteOrigin(config: ServerConfig, req: FastifyRequest): string {
+  if (config.publicOrigin) return config.publicOrigin;
+  if (isLoopbackHost(req.hostname)) return `${req.protocol}://${req.host}`;
+  return `http://127.0.0.1:${config.port}`;
+}
 
-/** Public OAuth clients this auth server knows: the child app and the staff console. */
-export const CLIENTS = {
-  'portal-web': { allowedRoles: ['child', 'participant'] },
-  'portal-staff': { allowedRoles: ['counsellor', 'group_leader'] },
-} as const;
-export type ClientId = keyof typeof CLIENTS;
-export const ALLOWED_SCOPES = ['openid', 'profile', 'portal', 'offline_access'] as const;
+/** A token's issuer is this site: the configured origin, or (without one) any loopback origin. */
+export function acceptsIssuer(config: ServerConfig, issuer: string): boolean {
+  if (config.publicOrigin) return issuer === config.publicOrigin;
+  try {
+    const url = new URL(issuer);
+    return url.origin === issuer && isLoopbackHost(url.hostname);
+  } catch {
+    return false;
+  }
+}

@@ -12,7 +12,19 @@ export async function main() {
   console.info(`\nThe app (variant ${config.variant}) runs at ${url}  - database: ${db}`);
   console.info(`The staff console (counsellors, group leaders) is at ${url}/personal`);
   if (config.redisUrl) console.info('Hub fan-out goes through Redis.');
-  if (config.demoSeed) {
+  if (!config.demoSeed) {
+    console.info(
+      config.exposed
+        ? `\nDemo data: off - HOST ${config.host} is reachable from other machines; set DEMO_SEED=1 to seed it anyway.`
+        : '\nDemo data: off (DEMO_SEED is off or NODE_ENV=production).',
+    );
+  } else {
+    if (config.exposed) {
+      // On stdout, in order with the rest of the start output.
+      console.info(
+        `\nWARNING: demo logins with published passwords on HOST ${config.host}, reachable from other machines (DEMO_SEED=1).`,
+      );
+    }
     console.info('\nDemo logins:');
     console.info(`  child:            ${DEMO_LOGINS.child.username} / ${DEMO_LOGINS.child.password}`);
     console.info(
@@ -23,6 +35,9 @@ export async function main() {
     );
     console.info(
       `  group leader:     ${DEMO_LOGINS.groupLeader.username} / ${DEMO_LOGINS.groupLeader.password} (staff console)`,
+    );
+    console.info(
+      `  administrator:    ${DEMO_LOGINS.admin.username} / ${DEMO_LOGINS.admin.password} (staff API: audit log, roles)`,
     );
   }
   console.info('\nPress Ctrl-C to stop.');

@@ -1,4 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** Loopback as seen after proxy resolution (TRUST_PROXY), IPv4, IPv6 and IPv4-mapped. */
+const isLoopbackAddress = (ip: string) => /^(127\.|::ffff:127\.)/.test(ip) || ip === '::1';
+
+function bearerMatches(req: FastifyRequest, token: string | undefined): boolean {
+  if (!token) return false;
+  const given = Buffer.from(/^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -16,7 +27,19 @@ export class Metrics {
   private readonly requests = new Map<string, number>();
   private readonly durations = new Map<string, Series>();
 
-  constructor(private readonly hubConnections: () => number) {}
+  constructor(
+    private readonly hubConnections: () => number,
+    private readonly access: { token?: string | undefined; trustsProxy: boolean },
+  ) {}
+
+  /**
+   * The machine itself: a loopback peer (after TRUST_PROXY resolution). A loopback peer that
+   * forwards for someone is a proxy nobody named in TRUST_PROXY, so its clients are not trusted.
+   */
+  private fromThisMachine(req: FastifyRequest): boolean {
+    if (!isLoopbackAddress(req.ip)) return false;
+    return this.access.trustsProxy || req.headers['x-forwarded-for'] === undefined;
+  }
 
   observe(method: string, route: string, status: number, seconds: number) {
     const key = `method="${method}",route="${route}",status="${status}"`;
@@ -65,7 +88,11 @@ export class Metrics {
       if (route === '/metrics') return;
       this.observe(req.method, route, reply.statusCode, reply.elapsedTime / 1000);
     });
-    app.get('/metrics', async (_req, reply) => {
+    // Route names, counts and memory say much about a site: only to the machine itself or a token.
+    app.get('/metrics', async (req, reply) => {
+      if (!this.fromThisMachine(req) && !bearerMatches(req, this.access.token)) {
+        return reply.code(403).send({ error: 'forbidden', message: 'Åtkomst nekad.' });
+      }
       reply.type('text/plain; version=0.0.4');
       return this.render();
     });

@@ -45,11 +45,11 @@ export function StaffConsoleApp() {
 }
 
 function SessionGate() {
-  const { state, expire } = useSessionState();
+  const { state, auth, expire } = useSessionState();
   if (state.status === 'restoring') return <Spinner label={SESSION_TEXTS.restoring} />;
   if (state.status === 'signedOut') return <SignInForm notice={state.notice} />;
   return (
-    <SignedInProviders keeper={state.keeper} onUnauthorized={expire}>
+    <SignedInProviders auth={auth} onUnauthorized={expire}>
       <ConsoleShell />
     </SignedInProviders>
   );

@@ -1,74 +1,22 @@
 import { css } from '@linaria/core';
+import { baseGlobalStyles } from '../client-kit/theme/global-styles.ts';
+import { colors, sizes, space } from '../client-kit/theme/tokens.ts';
 
-/**
- * The console's own small style set. The colours are the child app's (src/styles/theme.ts), copied
- * rather than imported so that no module is shared between the two bundles.
- */
-export const colors = {
-  brand: '#5b2a86',
-  brandDark: '#3f1d5e',
-  text: '#1f1f24',
-  muted: '#55555f',
-  surface: '#ffffff',
-  background: '#f6f3fa',
-  danger: '#b3261e',
-  success: '#1e7a3c',
-  border: '#8a8a96',
-  focus: '#1a5fb4',
-  chat: '#0b5e73',
-  mail: '#7a3b00',
-} as const;
+/** The console's own small style set, drawn with the tokens it shares with the child app (client-kit/theme). */
+export { colors };
 
 /** Side by side from here; stacked below (320 px phones and narrow windows). */
 export const wide = '@media (min-width: 900px)';
 
-export const globalStyles = css`
-  :global() {
-    *,
-    *::before,
-    *::after {
-      box-sizing: border-box;
-    }
-    body {
-      margin: 0;
-      font-family:
-        system-ui,
-        -apple-system,
-        'Segoe UI',
-        Roboto,
-        sans-serif;
-      color: #1f1f24;
-      background: #f6f3fa;
-      line-height: 1.5;
-    }
-    a {
-      color: #5b2a86;
-    }
-    :focus-visible {
-      outline: 3px solid #1a5fb4;
-      outline-offset: 2px;
-    }
-    .visually-hidden {
-      position: absolute;
-      width: 1px;
-      height: 1px;
-      margin: -1px;
-      padding: 0;
-      overflow: hidden;
-      clip: rect(0 0 0 0);
-      white-space: nowrap;
-      border: 0;
-    }
-  }
-`;
+export const globalStyles = baseGlobalStyles;
 
 export const button = css`
   display: inline-flex;
   align-items: center;
   justify-content: center;
   gap: 0.5rem;
-  min-height: 44px;
-  padding: 0.5rem 1rem;
+  min-height: ${sizes.tapTarget};
+  padding: ${space.s} ${space.l};
   border: 2px solid ${colors.brand};
   border-radius: 8px;
   background: ${colors.brand};
@@ -116,8 +64,8 @@ export const field = css`
   & input,
   & textarea {
     width: 100%;
-    min-height: 44px;
-    padding: 0.5rem 0.75rem;
+    min-height: ${sizes.tapTarget};
+    padding: ${sizes.controlPadding};
     border: 1px solid ${colors.border};
     border-radius: 8px;
     font: inherit;
@@ -134,7 +82,7 @@ export const errorText = css`
 
 export const noticeText = css`
   margin: 0.5rem 0;
-  padding: 0.5rem 0.75rem;
+  padding: ${sizes.controlPadding};
   border-left: 4px solid ${colors.focus};
   background: ${colors.surface};
 `;
@@ -142,8 +90,8 @@ export const noticeText = css`
 export const card = css`
   background: ${colors.surface};
   border: 1px solid #d9d4e2;
-  border-radius: 12px;
-  padding: 1rem;
+  border-radius: ${sizes.cardRadius};
+  padding: ${space.l};
 `;
 
 export const mutedText = css`
@@ -220,7 +168,7 @@ export const meta = css`
   white-space: normal;
 `;
 
-/** The confirmation dialogs. */
+/** The confirmation dialog (shell/confirm-dialog.tsx) and its buttons. */
 export const dialog = css`
   max-width: min(28rem, calc(100vw - 2rem));
   border: none;
@@ -232,4 +180,11 @@ export const dialog = css`
   & h2 {
     margin-top: 0;
   }
+`;
+
+export const dialogActions = css`
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: flex-end;
+  gap: 0.5rem;
 `;

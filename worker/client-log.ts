@@ -1,5 +1,5 @@
 import type { ClientLogRequest } from '../contract/logging.ts';
-import type { AppVariant } from '../contract/variant.ts';
+import type { VariantFeatures } from '../contract/variant.ts';
 import type { ClientErrorReport } from './client/api.ts';
 import type { Clock } from './clock.ts';
 
@@ -10,7 +10,7 @@ const SKIPPED_STATUSES = new Set([401, 403, 405, 500]);
 
 export interface ClientLogDeps {
   clock: Clock;
-  variant: AppVariant;
+  features: Pick<VariantFeatures, 'supportGroup'>;
   isAuthenticated(): boolean;
   /** POST {api}/createclientlogs; must not report its own failure back here. */
   send(entry: ClientLogRequest): Promise<void>;
@@ -42,7 +42,7 @@ export class ClientLog {
       message: report.message,
       stack: report.stack ?? null,
       url: report.url ? stripUrl(report.url) : null,
-      ...(this.deps.variant === 'Gruppstod' ? { level: 'error' } : {}),
+      ...(this.deps.features.supportGroup ? { level: 'error' } : {}),
     };
     const key = `${entry.message}\n${entry.stack ?? ''}\n${entry.url ?? ''}`;
     const now = this.deps.clock.now();

@@ -58,7 +58,7 @@ export class PortalWorker {
     });
     this.clientLog = new ClientLog({
       clock,
-      variant: config.variant,
+      features: config.features,
       isAuthenticated: () => this.authenticated,
       send: (entry) => this.http.post('/createclientlogs', entry, { report: false }),
     });
@@ -178,16 +178,39 @@ export class PortalWorker {
   async login(username: string, password: string | null): Promise<LoginResult> {
     const previous = (await this.auth.manager.getUser())?.profile.sub;
     const result = await this.auth.login(username, password);
-    if (!result.ok) return result;
-    // Someone else signed in over a session: nothing of the previous user may stay visible.
-    if (previous && previous !== (await this.auth.manager.getUser())?.profile.sub) {
-      await this.clearUserData();
-    }
-    this.authenticated = true;
-    await writeSession(this.deps.db, 'authenticated', undefined, this.deps.clock.now());
-    await this.afterSignIn();
-    this.deps.notifyPeers?.({ type: 'signed-in' });
+    if (result.ok) await this.signedIn(previous);
     return result;
+  }
+
+  /**
+   * For a call after which the server has ended every session of the account, this device's too (a
+   * password change): runs it, then signs in again with `username` and the new `password`, so the
+   * user stays signed in here. The hub is stopped first: the server closes it, and its reconnect's
+   * 401 would end the session as expired. The call and the new sign-in hold the refresh lock, so a
+   * refresh meanwhile (another worker's, or the outbox's after a 401) waits and then finds the new
+   * tokens instead of spending a revoked one. When the new sign-in fails, this device is signed out
+   * ('signed_out', and the session row says 'session_expired').
+   */
+  async renewSession<R extends string>(
+    username: string,
+    password: string,
+    call: (token: string) => Promise<R>,
+  ): Promise<R | 'signed_out' | 'failed'> {
+    // Read before the lock: asking for a token under it may mean a refresh, which waits for the lock.
+    const token = await this.auth.accessToken();
+    if (!token) return 'failed';
+    const previous = (await this.auth.manager.getUser())?.profile.sub;
+    const runner = this.runner;
+    if (runner) await this.hub.stop();
+    const outcome = await this.auth.exclusive(async () => {
+      const result = await call(token);
+      if (result !== 'ok') return result;
+      return (await this.auth.login(username, password)).ok ? result : 'signed_out';
+    });
+    if (outcome === 'ok') await this.signedIn(previous);
+    else if (outcome === 'signed_out') await this.logout('session_expired');
+    else if (runner) await this.hub.start();
+    return outcome;
   }
 
   async logout(reason: SignOutReason = 'user'): Promise<void> {
@@ -278,6 +301,18 @@ export class PortalWorker {
     return false;
   }
 
+  /** A password login succeeded: the session row, the user's data and the hub follow. */
+  private async signedIn(previousUser: string | undefined): Promise<void> {
+    // Someone else signed in over a session: nothing of the previous user may stay visible.
+    if (previousUser && previousUser !== (await this.auth.manager.getUser())?.profile.sub) {
+      await this.clearUserData();
+    }
+    this.authenticated = true;
+    await writeSession(this.deps.db, 'authenticated', undefined, this.deps.clock.now());
+    await this.afterSignIn();
+    this.deps.notifyPeers?.({ type: 'signed-in' });
+  }
+
   private async afterSignIn(): Promise<void> {
     const profile = await this.refreshProfile();
     if (!profile || !this.runner) return;
@@ -285,7 +320,7 @@ export class PortalWorker {
     await this.hub.start();
     void this.hub.subscribe(entityKey('Contact', profile.contactId));
     // The child's ongoing chat (not in group support, where chats belong to meetings).
-    if (this.deps.config.variant !== 'Gruppstod') void this.oneToOne.resumeChat();
+    if (!this.deps.config.features.supportGroup) void this.oneToOne.resumeChat();
     await this.refreshNotifications();
   }
 

@@ -32,11 +32,12 @@ export class GroupLeader {
     return ((await res.json()) as { id: number }).id;
   }
 
-  /** The group chat's messages as the server has them. */
-  async chatMessages(conversationId: number): Promise<string[]> {
-    const res = await this.request.get(`/portal/groupconversationmessages?conversationId=${conversationId}`, {
+  /** The meeting's group chat as the server has it (the staff API: staff never use the child's). */
+  async chatMessages(meetingId: number): Promise<string[]> {
+    const res = await this.request.get(`/portal/staff/meetings/${meetingId}/messages`, {
       headers: { Authorization: `Bearer ${this.token}`, 'X-App-Variant': 'Gruppstod' },
     });
+    if (!res.ok()) throw new Error(`GET messages answered ${res.status()}`);
     return ((await res.json()) as { value: Array<{ message: string }> }).value.map((m) => m.message);
   }
 

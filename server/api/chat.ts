@@ -1,33 +1,38 @@
+import { FINAL_STATES, isFinalState, QUEUED_STATES } from '../../contract/conversation-state.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { nowIso } from '../db/database.ts';
+import { isUniqueViolation, nowIso } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf, requireAuth } from './guard.ts';
+import { eraseConversations } from '../security/erasure.ts';
 import { idempotent } from './idempotency.ts';
 import { canSeeConversation } from './entity-access.ts';
 import { APPLICATION_ID, PROPERTY_IDS } from './runtime-config.ts';
 import {
   addMessage,
-  FINAL_STATES,
+  conversationById,
   resolveConversation,
   publishConversationUpdated,
   toConversation,
 } from './conversation-view.ts';
-import { QUEUED_STATES, queuePosition } from './queue.ts';
+import { queuePosition } from './queue.ts';
+import { anyId, appParams, int, object, query, text } from './schemas.ts';
+import { MESSAGE_MAX_LENGTH } from '../../contract/limits.ts';
+import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 
 const BASE = '/portal/features/conversations/:appId';
-/** SPEC §9: chat is limited to 45 minutes once per day. */
-export const CHAT_MINUTES_PER_DAY = 45;
 
 function checkApp(req: FastifyRequest) {
   if ((req.params as { appId?: string }).appId !== APPLICATION_ID) throw new ApiError('not_found');
 }
 
+const conversationBody = (extra: Record<string, object> = {}, required: string[] = []) =>
+  object({ conversation: anyId, ...extra }, ['conversation', ...required]);
+
 /** A one-to-one conversation the user owns (group chats are not cancelled, rated or deleted). */
 async function ownConversation(ctx: AppContext, principal: Principal, id: number) {
-  if (!Number.isInteger(id)) throw new ApiError('bad_request');
   const row = await ctx.db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw new ApiError('not_found');
   if (row.contact_id !== principal.contactId || row.meeting_id !== null) throw new ApiError('forbidden');
@@ -51,7 +56,7 @@ export async function chatAccountStatus(ctx: AppContext, contactId: number) {
     .select('id')
     .where('contact_id', '=', contactId)
     .where('system_type', '=', 'chat')
-    .where('state', 'in', ['Resolved', 'Closed'])
+    .where('state', 'in', [CONVERSATION_STATE.Resolved, CONVERSATION_STATE.Closed])
     .where('last_agent_message_date', 'is not', null)
     .where('closed_date', '>=', startOfDay.toISOString())
     .executeTakeFirst();
@@ -72,7 +77,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
       properties?: Record<string, unknown>;
     };
     const text = String(body.text ?? '').trim();
-    if (systemType === 'mail' && (text === '' || text.length > 4000)) throw new ApiError('validation');
+    if (systemType === 'mail' && text === '') throw new ApiError('validation');
     if (systemType === 'chat') {
       const status = await chatAccountStatus(ctx, principal.contactId);
       if (status !== 'NoCompletedConversation') throw new ApiError('conflict', status);
@@ -91,7 +96,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
         meeting_id: null,
         system_type: systemType,
         subject: String(body.subject ?? '').slice(0, 200),
-        state: 'New',
+        state: CONVERSATION_STATE.New,
         logged_date: now,
         closed_date: null,
         rating: null,
@@ -103,7 +108,11 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
         cancel_reason: null,
       })
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirstOrThrow()
+      // A chat started at the same moment on another device won: one open chat per child.
+      .catch((error: unknown) => {
+        throw isUniqueViolation(error) ? new ApiError('conflict', 'HasActive') : error;
+      });
     const properties = Object.entries(body.properties ?? {}).filter(([id]) => PROPERTY_IDS.includes(id));
     for (const [propertyId, value] of properties) {
       await db
@@ -136,119 +145,161 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
       .selectAll()
       .where('id', '=', row.id)
       .executeTakeFirstOrThrow();
-    return { ...(await toConversation(db, fresh)), queuePosition: await queuePosition(db, row.id) };
+    return toConversation(db, fresh);
   };
-  app.post('/portal/chat', { preHandler: [auth, idempotent(ctx)] }, create('chat'));
-  app.post('/portal/mail', { preHandler: [auth, idempotent(ctx)] }, create('mail'));
+  const replay = (id: number | null) => conversationById(db, id);
+  const createSchema = {
+    body: object({
+      subject: text(200),
+      text: text(MESSAGE_MAX_LENGTH),
+      properties: {
+        type: 'object',
+        additionalProperties: { type: ['string', 'number', 'boolean'], maxLength: 500 },
+        maxProperties: 20,
+      },
+    }),
+  };
+  app.post(
+    '/portal/chat',
+    {
+      onRequest: auth,
+      preHandler: [idempotent(ctx, replay), ctx.limits.preHandler('chat')],
+      schema: createSchema,
+    },
+    create('chat'),
+  );
+  app.post(
+    '/portal/mail',
+    {
+      onRequest: auth,
+      preHandler: [idempotent(ctx, replay), ctx.limits.preHandler('mail')],
+      schema: createSchema,
+    },
+    create('mail'),
+  );
 
-  app.get('/portal/chatAccountStatus', { preHandler: auth }, async (req, reply) => {
+  app.get('/portal/chatAccountStatus', { onRequest: auth }, async (req, reply) => {
     const status = await chatAccountStatus(ctx, principalOf(req).contactId);
     if (status !== 'NoCompletedConversation') return reply.code(409).send({ status });
     return { status };
   });
 
-  app.get(`${BASE}/queuePosition`, { preHandler: auth }, async (req) => {
-    checkApp(req);
-    const id = Number((req.query as { conversation?: string }).conversation);
-    const principal = principalOf(req);
-    if (!(await canSeeConversation(db, principal, id))) throw new ApiError('forbidden');
-    return { queuePosition: await queuePosition(db, id) };
-  });
+  app.get(
+    `${BASE}/queuePosition`,
+    {
+      onRequest: auth,
+      schema: {
+        params: appParams,
+        querystring: query({ conversation: anyId, channel: anyId }, ['conversation']),
+      },
+    },
+    async (req) => {
+      checkApp(req);
+      const id = (req.query as { conversation: number }).conversation;
+      const principal = principalOf(req);
+      if (!(await canSeeConversation(db, principal, id))) throw new ApiError('forbidden');
+      return { queuePosition: await queuePosition(db, id) };
+    },
+  );
 
-  app.get(`${BASE}/channels`, { preHandler: auth }, async (req) => {
-    checkApp(req);
-    const wanted = Number((req.query as { channel?: string }).channel);
-    let query = db.selectFrom('channels').selectAll();
-    if (Number.isInteger(wanted)) query = query.where('id', '=', wanted);
-    const rows = await query.execute();
-    const value = await Promise.all(
-      rows.map(async (c) => {
-        const queued = await db
-          .selectFrom('conversations')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('channel_id', '=', c.id)
-          .where('state', 'in', [...QUEUED_STATES])
-          .executeTakeFirstOrThrow();
-        return {
-          id: c.id,
-          name: c.name,
-          systemType: c.system_type,
-          isOpen: true,
-          queueLength: Number(queued.n),
-        };
-      }),
-    );
-    return { value };
-  });
+  app.get(
+    `${BASE}/channels`,
+    { onRequest: auth, schema: { params: appParams, querystring: query({ channel: anyId }) } },
+    async (req) => {
+      checkApp(req);
+      const wanted = Number((req.query as { channel?: number }).channel);
+      let query = db.selectFrom('channels').selectAll();
+      if (Number.isInteger(wanted)) query = query.where('id', '=', wanted);
+      const rows = await query.execute();
+      const value = await Promise.all(
+        rows.map(async (c) => {
+          const queued = await db
+            .selectFrom('conversations')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('channel_id', '=', c.id)
+            .where('state', 'in', [...QUEUED_STATES])
+            .executeTakeFirstOrThrow();
+          return {
+            id: c.id,
+            name: c.name,
+            systemType: c.system_type,
+            isOpen: true,
+            queueLength: Number(queued.n),
+          };
+        }),
+      );
+      return { value };
+    },
+  );
 
-  app.put(`${BASE}/cancel`, { preHandler: auth }, async (req) => {
-    checkApp(req);
-    const body = (req.body ?? {}) as { conversation?: number; reason?: string };
-    const row = await ownConversation(ctx, principalOf(req), Number(body.conversation));
-    if (FINAL_STATES.includes(row.state as (typeof FINAL_STATES)[number]))
-      throw new ApiError('conflict', 'already ended');
-    await db
-      .updateTable('conversations')
-      .set({
-        state: 'Cancelled',
-        closed_date: nowIso(),
-        cancel_reason: String(body.reason ?? '').slice(0, 500),
-      })
-      .where('id', '=', row.id)
-      .execute();
-    await publishConversationUpdated(ctx, row.id);
-    return { success: true };
-  });
-
-  app.put(`${BASE}/resolve`, { preHandler: auth }, async (req) => {
-    checkApp(req);
-    const row = await ownConversation(
-      ctx,
-      principalOf(req),
-      Number((req.body as { conversation?: number } | undefined)?.conversation),
-    );
-    await resolveConversation(ctx, row.id);
-    return { success: true };
-  });
-
-  // Deleting erases every message's content and detaches the conversation from the account, as the
-  // confirmation promises (SPEC §8: removed from the account, detached from the username, cleared).
-  app.put(`${BASE}/delete`, { preHandler: auth }, async (req) => {
-    checkApp(req);
-    const row = await ownConversation(
-      ctx,
-      principalOf(req),
-      Number((req.body as { conversation?: number } | undefined)?.conversation),
-    );
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('conversation_messages')
-        .set({ message: '', author_name: null, contact_id: null })
-        .where('conversation_id', '=', row.id)
-        .execute();
-      await trx.deleteFrom('conversation_properties').where('conversation_id', '=', row.id).execute();
-      await trx
+  app.put(
+    `${BASE}/cancel`,
+    { onRequest: auth, schema: { params: appParams, body: conversationBody({ reason: text(500) }) } },
+    async (req) => {
+      checkApp(req);
+      const body = req.body as { conversation: number; reason?: string };
+      const row = await ownConversation(ctx, principalOf(req), body.conversation);
+      if (isFinalState(row.state)) throw new ApiError('conflict', 'already ended');
+      await db
         .updateTable('conversations')
         .set({
-          contact_id: null,
-          subject: '',
-          state: FINAL_STATES.includes(row.state as (typeof FINAL_STATES)[number]) ? row.state : 'Cancelled',
-          closed_date: row.closed_date ?? nowIso(),
+          state: CONVERSATION_STATE.Cancelled,
+          closed_date: nowIso(),
+          cancel_reason: String(body.reason ?? '').slice(0, 500),
         })
         .where('id', '=', row.id)
         .execute();
-    });
-    await publishConversationUpdated(ctx, row.id);
-    return { success: true };
-  });
+      await publishConversationUpdated(ctx, row.id);
+      return { success: true };
+    },
+  );
 
-  app.put(`${BASE}/rate`, { preHandler: auth }, async (req) => {
-    checkApp(req);
-    const body = (req.body ?? {}) as { conversation?: number; rating?: number };
-    const row = await ownConversation(ctx, principalOf(req), Number(body.conversation));
-    const rating = Number(body.rating);
-    if (!Number.isInteger(rating) || rating < 1 || rating > 5) throw new ApiError('validation');
-    await db.updateTable('conversations').set({ rating }).where('id', '=', row.id).execute();
-    return { success: true };
-  });
+  app.put(
+    `${BASE}/resolve`,
+    { onRequest: auth, schema: { params: appParams, body: conversationBody() } },
+    async (req) => {
+      checkApp(req);
+      const row = await ownConversation(
+        ctx,
+        principalOf(req),
+        (req.body as { conversation: number }).conversation,
+      );
+      await resolveConversation(ctx, row.id);
+      return { success: true };
+    },
+  );
+
+  // Deleting erases every message's content and detaches the conversation from the account, as the
+  // confirmation promises (SPEC §8: removed from the account, detached from the username, cleared).
+  app.put(
+    `${BASE}/delete`,
+    { onRequest: auth, schema: { params: appParams, body: conversationBody() } },
+    async (req) => {
+      checkApp(req);
+      const row = await ownConversation(
+        ctx,
+        principalOf(req),
+        (req.body as { conversation: number }).conversation,
+      );
+      await db.transaction().execute((trx) => eraseConversations(trx, [row]));
+      await publishConversationUpdated(ctx, row.id);
+      return { success: true };
+    },
+  );
+
+  app.put(
+    `${BASE}/rate`,
+    {
+      onRequest: auth,
+      schema: { params: appParams, body: conversationBody({ rating: int(1, 5) }, ['rating']) },
+    },
+    async (req) => {
+      checkApp(req);
+      const body = req.body as { conversation: number; rating: number };
+      const row = await ownConversation(ctx, principalOf(req), body.conversation);
+      const rating = body.rating;
+      await db.updateTable('conversations').set({ rating }).where('id', '=', row.id).execute();
+      return { success: true };
+    },
+  );
 }

@@ -4,6 +4,7 @@ import { CONTACTS_FEATURE_IDS } from '../../contract/profile.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf, requireAuth } from './guard.ts';
+import { anyId, featureParams, object } from './schemas.ts';
 
 const FEATURE_IDS = new Set<string>(Object.values(CONTACTS_FEATURE_IDS));
 
@@ -12,7 +13,7 @@ export function registerContactMessageRoutes(app: FastifyInstance, ctx: AppConte
   const { db } = ctx;
   const auth = requireAuth(ctx);
 
-  app.get('/portal/contactmessages', { preHandler: auth }, async (req) => {
+  app.get('/portal/contactmessages', { onRequest: auth }, async (req) => {
     const rows = await db
       .selectFrom('contact_messages')
       .selectAll()
@@ -49,14 +50,16 @@ export function registerContactMessageRoutes(app: FastifyInstance, ctx: AppConte
       if (Number(res.numUpdatedRows) !== 1) throw new ApiError('not_found');
       return { success: true };
     };
+  // The client sends the whole ContactMessage back (SPEC §7); only its Id is read.
+  const schema = { params: featureParams, body: object({ Id: anyId }, ['Id']) };
   app.post(
     '/portal/features/contacts/:featureId/processmessage/',
-    { preHandler: auth },
+    { onRequest: auth, schema },
     update({ is_read: 1 }),
   );
   app.post(
     '/portal/features/contacts/:featureId/deletemessage/',
-    { preHandler: auth },
+    { onRequest: auth, schema },
     update({ is_active: 0 }),
   );
 }

@@ -1,21 +1,23 @@
 import type { Selectable } from 'kysely';
-import type {
-  Conversation,
-  ConversationMessageWire,
-  ConversationState,
-  SystemType,
+import {
+  unreachable,
+  type Conversation,
+  type ConversationMessageWire,
+  type ConversationState,
+  type MessageAuthorKind,
+  type SystemType,
 } from '../../contract/conversations.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
+import { FINAL_STATES, isFinalState } from '../../contract/conversation-state.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { queuePosition } from './queue.ts';
+import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 
 type ConversationRow = Selectable<Database['conversations']>;
 type MessageRow = Selectable<Database['conversation_messages']>;
-
-export const FINAL_STATES: readonly ConversationState[] = ['Resolved', 'Closed', 'Cancelled'];
 
 export async function toConversation(db: Db, c: ConversationRow): Promise<Conversation> {
   const count = await db
@@ -57,6 +59,23 @@ export function toMessage(m: MessageRow): ConversationMessageWire {
   };
 }
 
+/** One message by id, for an idempotent replay; an erased message answers with what is left. */
+export async function messageById(db: Db, id: number | null): Promise<ConversationMessageWire | null> {
+  if (id === null) return null;
+  const row = await db
+    .selectFrom('conversation_messages')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? toMessage(row) : null;
+}
+
+export async function conversationById(db: Db, id: number | null): Promise<Conversation | null> {
+  if (id === null) return null;
+  const row = await db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toConversation(db, row) : null;
+}
+
 export async function listMessages(db: Db, conversationId: number) {
   const rows = await db
     .selectFrom('conversation_messages')
@@ -70,12 +89,27 @@ export async function listMessages(db: Db, conversationId: number) {
 
 export interface NewMessage {
   conversationId: number;
-  authorKind: 'contact' | 'agent' | 'bot' | 'system';
+  authorKind: MessageAuthorKind;
   message: string;
   contactId?: number | null;
   agentAccountId?: number | null;
   authorName?: string | null;
   loggedDate?: string;
+}
+
+/** What a new message stamps on its conversation (SPEC §3 lastAgentMessageDate, lastContactMessageDate). */
+function stampOf(kind: MessageAuthorKind, logged: string) {
+  switch (kind) {
+    case 'agent':
+      return { last_agent_message_date: logged };
+    case 'contact':
+      return { last_contact_message_date: logged };
+    case 'bot':
+    case 'system':
+      return null;
+    default:
+      return unreachable(kind);
+  }
 }
 
 /** Stores a message, stamps the conversation and tells its subscribers (SPEC §7 ConversationMessageCreated). */
@@ -96,16 +130,11 @@ export async function addMessage(ctx: AppContext, m: NewMessage): Promise<Conver
       author_name: m.authorName ?? null,
       message: m.message,
       logged_date: logged,
-      created_after_closed: FINAL_STATES.includes(conversation.state as ConversationState) ? 1 : 0,
+      created_after_closed: isFinalState(conversation.state) ? 1 : 0,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const stamp =
-    m.authorKind === 'agent'
-      ? { last_agent_message_date: logged }
-      : m.authorKind === 'contact'
-        ? { last_contact_message_date: logged }
-        : null;
+  const stamp = stampOf(m.authorKind, logged);
   if (stamp)
     await ctx.db.updateTable('conversations').set(stamp).where('id', '=', m.conversationId).execute();
   await ctx.hub.publishToEntity(entityKey('Conversation', m.conversationId), HUB_EVENTS.messageCreated, {
@@ -135,7 +164,7 @@ export async function publishConversationUpdated(ctx: AppContext, conversationId
 export async function resolveConversation(ctx: AppContext, conversationId: number) {
   const res = await ctx.db
     .updateTable('conversations')
-    .set({ state: 'Resolved', closed_date: nowIso() })
+    .set({ state: CONVERSATION_STATE.Resolved, closed_date: nowIso() })
     .where('id', '=', conversationId)
     .where('state', 'not in', [...FINAL_STATES])
     .executeTakeFirst();

@@ -1,10 +1,12 @@
+import { FINAL_STATES } from '../../contract/conversation-state.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {
   ActivityType,
   ConversationConnectionWire,
   CreateConversationMessage,
 } from '../../contract/conversations.ts';
-import { GROUP_CHAT_MAX_LENGTH } from '../../contract/conversations.ts';
+import { GROUP_CHAT_MAX_LENGTH, MESSAGE_MAX_LENGTH } from '../../contract/limits.ts';
+import { anyId, appParams, date, int, object, query, text } from './schemas.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -14,7 +16,7 @@ import { principalOf, requireAuth } from './guard.ts';
 import { idempotent } from './idempotency.ts';
 import { canSeeConversation } from './entity-access.ts';
 import { APPLICATION_ID } from './runtime-config.ts';
-import { addMessage, FINAL_STATES, listMessages, toConversation } from './conversation-view.ts';
+import { addMessage, listMessages, messageById, toConversation } from './conversation-view.ts';
 import { visibleSeriesIds } from './meeting-view.ts';
 
 const BASE = '/portal/features/conversations/:appId';
@@ -36,7 +38,6 @@ function checkApp(req: FastifyRequest) {
 
 /** The conversation if this user may see it: 404 when missing, 403 when it is someone else's. */
 async function conversationFor(ctx: AppContext, principal: Principal, id: number) {
-  if (!Number.isInteger(id)) throw new ApiError('bad_request');
   const row = await ctx.db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw new ApiError('not_found');
   if (!(await canSeeConversation(ctx.db, principal, id))) throw new ApiError('forbidden');
@@ -57,108 +58,166 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: AppContext
   const { db } = ctx;
   const auth = requireAuth(ctx);
 
-  app.get(`${BASE}/conversations`, { preHandler: auth }, async (req) => {
-    checkApp(req);
-    const principal = principalOf(req);
-    const one = Number(q(req).conversation);
-    if (Number.isInteger(one) && q(req).conversation) {
-      const row = await db.selectFrom('conversations').selectAll().where('id', '=', one).executeTakeFirst();
-      if (!row || !(await canSeeConversation(db, principal, one))) return { value: [] };
-      return { value: [await toConversation(db, row)] };
-    }
-    const series = await visibleSeriesIds(db, principal.accountId);
-    const meetingIds = series.length
-      ? (await db.selectFrom('meetings').select('id').where('series_id', 'in', series).execute()).map(
-          (m) => m.id,
-        )
-      : [];
-    let query = db
-      .selectFrom('conversations')
-      .selectAll()
-      .where((eb) =>
-        meetingIds.length
-          ? eb.or([eb('contact_id', '=', principal.contactId), eb('meeting_id', 'in', meetingIds)])
-          : eb('contact_id', '=', principal.contactId),
-      );
-    const selection = q(req).selection;
-    if (selection === 'resolved') query = query.where('state', 'in', [...FINAL_STATES]);
-    if (selection === 'active') query = query.where('state', 'not in', [...FINAL_STATES]);
-    const take = Math.min(Math.max(Number(q(req).take) || 9999, 1), 9999);
-    const rows = await query
-      .orderBy('logged_date', 'desc')
-      .limit(take)
-      .offset(Math.max(Number(q(req).skip) || 0, 0))
-      .execute();
-    return { value: await Promise.all(rows.map((r) => toConversation(db, r))) };
+  const listQuery = query({
+    take: int(0, 1_000_000),
+    skip: int(0, 1_000_000),
+    selection: text(20),
+    conversation: anyId,
+    queuePosition: text(20),
+    channel: anyId,
   });
+  app.get(
+    `${BASE}/conversations`,
+    { onRequest: auth, schema: { params: appParams, querystring: listQuery } },
+    async (req) => {
+      checkApp(req);
+      const principal = principalOf(req);
+      const one = Number(q(req).conversation);
+      if (q(req).conversation !== undefined) {
+        const row = await db.selectFrom('conversations').selectAll().where('id', '=', one).executeTakeFirst();
+        if (!row || !(await canSeeConversation(db, principal, one))) return { value: [] };
+        return { value: [await toConversation(db, row)] };
+      }
+      const series = await visibleSeriesIds(db, principal.accountId);
+      const meetingIds = series.length
+        ? (await db.selectFrom('meetings').select('id').where('series_id', 'in', series).execute()).map(
+            (m) => m.id,
+          )
+        : [];
+      let query = db
+        .selectFrom('conversations')
+        .selectAll()
+        .where((eb) =>
+          meetingIds.length
+            ? eb.or([eb('contact_id', '=', principal.contactId), eb('meeting_id', 'in', meetingIds)])
+            : eb('contact_id', '=', principal.contactId),
+        );
+      const selection = q(req).selection;
+      if (selection === 'resolved') query = query.where('state', 'in', [...FINAL_STATES]);
+      if (selection === 'active') query = query.where('state', 'not in', [...FINAL_STATES]);
+      const take = Math.min(Math.max(Number(q(req).take) || 9999, 1), 9999);
+      const rows = await query
+        .orderBy('logged_date', 'desc')
+        .limit(take)
+        .offset(Math.max(Number(q(req).skip) || 0, 0))
+        .execute();
+      return { value: await Promise.all(rows.map((r) => toConversation(db, r))) };
+    },
+  );
 
-  app.get(`${BASE}/messages`, { preHandler: auth }, async (req) => {
-    checkApp(req);
-    const row = await conversationFor(ctx, principalOf(req), Number(q(req).conversation));
-    return { value: await listMessages(db, row.id) };
-  });
+  app.get(
+    `${BASE}/messages`,
+    {
+      onRequest: auth,
+      schema: {
+        params: appParams,
+        querystring: query(
+          { conversation: anyId, take: int(0, 1_000_000), skip: int(0, 1_000_000), selection: text(20) },
+          ['conversation'],
+        ),
+      },
+    },
+    async (req) => {
+      checkApp(req);
+      const row = await conversationFor(ctx, principalOf(req), Number(q(req).conversation));
+      return { value: await listMessages(db, row.id) };
+    },
+  );
 
-  app.get('/portal/groupconversationmessages', { preHandler: auth }, async (req) => {
-    const row = await conversationFor(ctx, principalOf(req), Number(q(req).conversationId));
-    if (row.meeting_id === null) throw new ApiError('not_found');
-    return { value: await listMessages(db, row.id) };
-  });
+  app.get(
+    '/portal/groupconversationmessages',
+    { onRequest: auth, schema: { querystring: query({ conversationId: anyId }, ['conversationId']) } },
+    async (req) => {
+      const row = await conversationFor(ctx, principalOf(req), Number(q(req).conversationId));
+      if (row.meeting_id === null) throw new ApiError('not_found');
+      return { value: await listMessages(db, row.id) };
+    },
+  );
 
-  app.post('/portal/conversationmessage', { preHandler: [auth, idempotent(ctx)] }, async (req, reply) => {
-    const principal = principalOf(req);
-    const body = (req.body ?? {}) as Partial<CreateConversationMessage>;
-    const row = await conversationFor(ctx, principal, Number(body.conversation));
-    const content = typeof body.content === 'string' ? body.content.trim() : '';
-    if (
-      content === '' ||
-      (row.meeting_id !== null && content.length > GROUP_CHAT_MAX_LENGTH) ||
-      content.length > 4000
-    ) {
-      throw new ApiError('validation');
-    }
-    // The client's time says when a message written offline was written; a future or day-old one is not trusted.
-    const logged = Date.parse(String(body.loggedDate ?? ''));
-    const trusted = logged <= Date.now() && logged > Date.now() - 24 * 3600_000;
-    const message = await addMessage(ctx, {
-      conversationId: row.id,
-      authorKind: 'contact',
-      message: content,
-      contactId: principal.contactId,
-      authorName: await contactName(ctx, principal.contactId),
-      loggedDate: trusted ? new Date(logged).toISOString() : undefined,
-    });
-    return reply.code(201).send(message);
-  });
+  app.post(
+    '/portal/conversationmessage',
+    {
+      onRequest: auth,
+      preHandler: [idempotent(ctx, (id) => messageById(db, id)), ctx.limits.preHandler('message')],
+      schema: {
+        body: object({ content: text(MESSAGE_MAX_LENGTH), conversation: anyId, loggedDate: date }, [
+          'content',
+          'conversation',
+        ]),
+      },
+    },
+    async (req, reply) => {
+      const principal = principalOf(req);
+      const body = req.body as CreateConversationMessage;
+      const row = await conversationFor(ctx, principal, body.conversation);
+      const content = body.content.trim();
+      if (content === '' || (row.meeting_id !== null && content.length > GROUP_CHAT_MAX_LENGTH)) {
+        throw new ApiError('validation');
+      }
+      // The client's time says when a message written offline was written; a future or day-old one is not trusted.
+      const logged = Date.parse(String(body.loggedDate ?? ''));
+      const trusted = logged <= Date.now() && logged > Date.now() - 24 * 3600_000;
+      const message = await addMessage(ctx, {
+        conversationId: row.id,
+        authorKind: 'contact',
+        message: content,
+        contactId: principal.contactId,
+        authorName: await contactName(ctx, principal.contactId),
+        loggedDate: trusted ? new Date(logged).toISOString() : undefined,
+      });
+      return reply.code(201).send(message);
+    },
+  );
 
-  app.post(`${BASE}/activity`, { preHandler: auth }, async (req) => {
-    checkApp(req);
-    const principal = principalOf(req);
-    const body = (req.body ?? {}) as { conversation?: number; content?: string; type?: ActivityType };
-    const row = await conversationFor(ctx, principal, Number(body.conversation));
-    if (!body.type || !ACTIVITY_TYPES.includes(body.type)) throw new ApiError('validation');
-    await recordActivity(ctx, principal, row.id, body.type);
-    return { success: true };
-  });
+  app.post(
+    `${BASE}/activity`,
+    {
+      onRequest: auth,
+      preHandler: [ctx.limits.preHandler('activity')],
+      schema: {
+        params: appParams,
+        body: object(
+          { conversation: anyId, content: text(2000), type: { type: 'string', enum: ACTIVITY_TYPES } },
+          ['conversation', 'type'],
+        ),
+      },
+    },
+    async (req) => {
+      checkApp(req);
+      const principal = principalOf(req);
+      const body = req.body as { conversation: number; content?: string; type: ActivityType };
+      const row = await conversationFor(ctx, principal, body.conversation);
+      await recordActivity(ctx, principal, row.id, body.type);
+      return { success: true };
+    },
+  );
 
-  app.get(`${BASE}/conversationConnections`, { preHandler: auth }, async (req) => {
-    checkApp(req);
-    const row = await conversationFor(ctx, principalOf(req), Number(q(req).conversation));
-    const rows = await db
-      .selectFrom('conversation_connections')
-      .selectAll()
-      .where('conversation_id', '=', row.id)
-      .orderBy('id')
-      .execute();
-    const value: ConversationConnectionWire[] = rows.map((c) => ({
-      conversation: c.conversation_id,
-      contact: c.contact_id,
-      contactName: c.contact_name,
-      connectedDate: c.connected_date,
-      lastPingedDate: c.last_pinged_date,
-      disconnectedDate: c.disconnected_date,
-    }));
-    return { value };
-  });
+  app.get(
+    `${BASE}/conversationConnections`,
+    {
+      onRequest: auth,
+      schema: { params: appParams, querystring: query({ conversation: anyId }, ['conversation']) },
+    },
+    async (req) => {
+      checkApp(req);
+      const row = await conversationFor(ctx, principalOf(req), Number(q(req).conversation));
+      const rows = await db
+        .selectFrom('conversation_connections')
+        .selectAll()
+        .where('conversation_id', '=', row.id)
+        .orderBy('id')
+        .execute();
+      const value: ConversationConnectionWire[] = rows.map((c) => ({
+        conversation: c.conversation_id,
+        contact: c.contact_id,
+        contactName: c.contact_name,
+        connectedDate: c.connected_date,
+        lastPingedDate: c.last_pinged_date,
+        disconnectedDate: c.disconnected_date,
+      }));
+      return { value };
+    },
+  );
 }
 
 /** Typing, presence (connect, ping, disconnect) and read marks of SPEC §4 and §7. */

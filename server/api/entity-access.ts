@@ -1,6 +1,7 @@
+import { isFinalState } from '../../contract/conversation-state.ts';
 import { parseEntityKey } from '../../contract/hub.ts';
 import type { Db } from '../db/database.ts';
-import type { Principal } from '../auth/principal.ts';
+import { isStaff, type Principal } from '../auth/principal.ts';
 
 /**
  * Who may see an entity, for hub subscriptions and reads alike: its owner, a member of its meeting's
@@ -13,11 +14,8 @@ export async function canSeeEntity(db: Db, principal: Principal, key: string): P
   if (!entity) return false;
   switch (entity.type) {
     case 'Contact':
-      return (
-        entity.id === principal.contactId ||
-        principal.roles.includes('counsellor') ||
-        (await shareSeries(db, principal.accountId, entity.id))
-      );
+      // A contact's own events (profile changes) are theirs and their group's; no counsellor needs them.
+      return entity.id === principal.contactId || (await shareSeries(db, principal.accountId, entity.id));
     case 'Series':
       return isSeriesMember(db, principal.accountId, entity.id);
     case 'Meeting':
@@ -47,15 +45,32 @@ export async function canSeeMeeting(db: Db, principal: Principal, meetingId: num
   return isSeriesMember(db, principal.accountId, meeting.series_id);
 }
 
+/**
+ * What a counsellor may see of a one-to-one conversation: their own (a chat they accepted, a mail
+ * they answered), or one still waiting for anyone in the queue. A colleague's chat is not theirs.
+ */
+export function counsellorMaySee(
+  row: { agent_account_id: number | null; state: string; contact_id: number | null },
+  accountId: number,
+): boolean {
+  if (row.agent_account_id === accountId) return true;
+  return row.agent_account_id === null && row.contact_id !== null && !isFinalState(row.state);
+}
+
 export async function canSeeConversation(db: Db, principal: Principal, conversationId: number) {
   const conversation = await db
     .selectFrom('conversations')
-    .select(['contact_id', 'meeting_id'])
+    .select(['contact_id', 'meeting_id', 'agent_account_id', 'state'])
     .where('id', '=', conversationId)
     .executeTakeFirst();
   if (!conversation) return false;
   if (conversation.meeting_id !== null) return canSeeMeeting(db, principal, conversation.meeting_id);
-  return conversation.contact_id === principal.contactId || principal.roles.includes('counsellor');
+  if (conversation.contact_id === principal.contactId && !isStaff(principal)) return true;
+  return (
+    principal.roles.includes('counsellor') &&
+    isStaff(principal) &&
+    counsellorMaySee(conversation, principal.accountId)
+  );
 }
 
 /** Whether two contacts share a support-group series (so one may read the other's name). */

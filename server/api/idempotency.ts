@@ -17,6 +17,13 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Rebuilds the answer of a replayed create call from the created entity's id (the `id`, or a numeric
+ * `value`, of the first answer), so the store holds no message body: a conversation deleted by its
+ * child is erased here too, and a replay shows what is left of it.
+ */
+export type Replay = (id: number | null, req: FastifyRequest) => Promise<unknown>;
+
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('base64url');
 
 /** Uploaded files (multipart bodies) count by their hash, so a 10 MB file is not stringified. */
@@ -27,8 +34,9 @@ const comparable = (body: unknown): unknown =>
       )
     : body;
 
+/** The request as sent: method, path with its ids and query, and body. The same key for another id is another request. */
 const digestOf = (req: FastifyRequest) =>
-  sha256(`${req.method} ${req.routeOptions.url ?? ''}\n${JSON.stringify(comparable(req.body ?? null))}`);
+  sha256(`${req.method} ${req.url}\n${JSON.stringify(comparable(req.body ?? null))}`);
 
 /**
  * Makes a create call safe to retry: the same `Idempotency-Key` with the same body gives the first
@@ -36,7 +44,7 @@ const digestOf = (req: FastifyRequest) =>
  * to the account, so one user's key can never replay another user's answer. Use as a preHandler
  * after authentication, together with `storeIdempotentReply` as onSend.
  */
-export function idempotent(ctx: AppContext) {
+export function idempotent(ctx: AppContext, replay: Replay) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const key = req.headers[IDEMPOTENCY_HEADER];
     if (key === undefined || !req.principal) return;
@@ -51,7 +59,7 @@ export function idempotent(ctx: AppContext) {
         route: req.routeOptions.url ?? '',
         request_digest: digest,
         status_code: PENDING,
-        response_body: '',
+        response_id: null,
         created_date: nowIso(),
       })
       .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
@@ -72,11 +80,23 @@ export function idempotent(ctx: AppContext) {
       throw new ApiError('too_many_requests');
     }
     reply.header('Idempotent-Replayed', 'true');
-    return reply.code(row.status_code).type('application/json').send(row.response_body);
+    return reply.code(row.status_code).send(await replay(row.response_id, req));
   };
 }
 
-/** onSend: records the answer of the first request; a failed one frees the key for a retry. */
+/** The id a create call answered with: `{ id }` (an entity) or `{ value: id }` (SPEC §7 meeting message). */
+function answeredId(payload: unknown): number | null {
+  if (typeof payload !== 'string') return null;
+  try {
+    const body = JSON.parse(payload) as { id?: unknown; value?: unknown };
+    const id = typeof body.id === 'number' ? body.id : body.value;
+    return typeof id === 'number' && Number.isInteger(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** onSend: records which entity the first request created; a refused or failed one frees the key. */
 export function storeIdempotentReply(ctx: AppContext) {
   return async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = req.idempotency;
@@ -86,20 +106,22 @@ export function storeIdempotentReply(ctx: AppContext) {
       .updateTable('idempotency_keys')
       .where('account_id', '=', claim.accountId)
       .where('key', '=', claim.key);
-    if (reply.statusCode >= 500) {
+    // Only a success is remembered: a refusal (429 over a limit, 409 for a state) may pass on retry.
+    if (reply.statusCode < 200 || reply.statusCode >= 300) {
       await ctx.db
         .deleteFrom('idempotency_keys')
         .where('account_id', '=', claim.accountId)
         .where('key', '=', claim.key)
         .execute();
     } else {
-      await where
-        .set({ status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : '' })
-        .execute();
+      await where.set({ status_code: reply.statusCode, response_id: answeredId(payload) }).execute();
     }
     return payload;
   };
 }
+
+/** A replay whose answer names only the id: `{ value: id }`. */
+export const replayValue: Replay = async (id) => ({ value: id });
 
 /** Drops keys past their retention; cheap enough to run on a timer in every process. */
 export async function pruneIdempotencyKeys(ctx: AppContext) {

@@ -5,6 +5,7 @@ import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import { principalOf, requireAuth } from './guard.ts';
 import { idempotent } from './idempotency.ts';
+import { object, text } from './schemas.ts';
 
 const MAX = { message: 2000, stack: 8000, url: 500 };
 
@@ -17,7 +18,15 @@ export function stripUrl(url: string): string {
 export function registerLoggingRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post(
     '/portal/createclientlogs',
-    { preHandler: [requireAuth(ctx), idempotent(ctx)] },
+    {
+      onRequest: requireAuth(ctx),
+      preHandler: [idempotent(ctx, async () => ({ success: true })), ctx.limits.preHandler('clientLog')],
+      schema: {
+        body: object({ message: text(100_000), stack: text(100_000), url: text(10_000), level: text(20) }, [
+          'message',
+        ]),
+      },
+    },
     async (req, reply) => {
       const principal = principalOf(req);
       const body = (req.body ?? {}) as Partial<ClientLogRequest>;

@@ -1,15 +1,31 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { MESSAGE_TYPE, PRIVATE_MESSAGE_MAX_LENGTH, UPLOAD_LIMITS } from '../../contract/index.ts';
+import { MESSAGE_TYPE } from '../../contract/index.ts';
+import { PRIVATE_MESSAGE_MAX_LENGTH, UPLOAD_LIMITS } from '../../contract/limits.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import { isStaff } from '../auth/principal.ts';
-import { contentTypeOf, detectFileKind, safeFileName } from '../files/file-type.ts';
-import { readBlob, saveBlob, sendAttachment } from '../files/file-store.ts';
+import { contentTypeOf, detectFileKind, nameForKind, safeFileName } from '../files/file-type.ts';
+import { deleteMeetingMessages, readBlob, saveBlob, sendAttachment } from '../files/file-store.ts';
 import { principalOf, requireAuth } from './guard.ts';
-import { idempotent } from './idempotency.ts';
+import { idempotent, replayValue } from './idempotency.ts';
 import { MEETINGS_FEATURE_ID } from './runtime-config.ts';
+import { anyId, featureParams, int, object, query, text } from './schemas.ts';
+
+/** The multipart fields of POST meetingmessage (SPEC §7); the file itself arrives as a Buffer. */
+const multipartBody = object(
+  {
+    Subject: text(200),
+    Text: text(PRIVATE_MESSAGE_MAX_LENGTH),
+    MessageType: int(0, 1),
+    MeetingRuid: anyId,
+    DocumentName: text(300),
+    DocumentContentType: text(200),
+    DocumentContent: {},
+  },
+  ['MeetingRuid'],
+);
 import {
   meetingForUser,
   ownMessagesQuery,
@@ -18,6 +34,7 @@ import {
   toMeetingMessages,
   visibleSeriesIds,
 } from './meeting-view.ts';
+import { isMeetingOver } from '../../contract/meeting-state.ts';
 
 const BASE = '/portal/features/meetings/:featureId';
 type Query = Record<string, string | undefined>;
@@ -35,126 +52,166 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
   const { db } = ctx;
   const auth = requireAuth(ctx);
 
-  app.get(`${BASE}/meetings`, { preHandler: auth }, async (req) => {
-    checkFeature(req);
-    const principal = principalOf(req);
-    const only = num(q(req).meetingId);
-    const series = await visibleSeriesIds(db, principal.accountId);
-    if (series.length === 0) return { value: [] };
-    let query = db
-      .selectFrom('meetings')
-      .selectAll()
-      .where('series_id', 'in', series)
-      .where('deleted_date', 'is', null)
-      .orderBy('start_date', 'asc');
-    if (Number.isInteger(only)) query = query.where('id', '=', only);
-    const rows = await query.execute();
-    return { value: await Promise.all(rows.map((m) => toMeeting(db, principal, m))) };
-  });
+  app.get(
+    `${BASE}/meetings`,
+    { onRequest: auth, schema: { params: featureParams, querystring: query({ meetingId: anyId }) } },
+    async (req) => {
+      checkFeature(req);
+      const principal = principalOf(req);
+      const only = num(q(req).meetingId);
+      const series = await visibleSeriesIds(db, principal.accountId);
+      if (series.length === 0) return { value: [] };
+      let query = db
+        .selectFrom('meetings')
+        .selectAll()
+        .where('series_id', 'in', series)
+        .where('deleted_date', 'is', null)
+        .orderBy('start_date', 'asc');
+      if (Number.isInteger(only)) query = query.where('id', '=', only);
+      const rows = await query.execute();
+      return { value: await Promise.all(rows.map((m) => toMeeting(db, principal, m))) };
+    },
+  );
 
-  app.get(`${BASE}/meeting`, { preHandler: auth }, async (req) => {
-    checkFeature(req);
-    const principal = principalOf(req);
-    return toMeeting(db, principal, await meetingForUser(db, principal, num(q(req).meetingId)));
-  });
+  app.get(
+    `${BASE}/meeting`,
+    {
+      onRequest: auth,
+      schema: { params: featureParams, querystring: query({ meetingId: anyId }, ['meetingId']) },
+    },
+    async (req) => {
+      checkFeature(req);
+      const principal = principalOf(req);
+      return toMeeting(db, principal, await meetingForUser(db, principal, num(q(req).meetingId)));
+    },
+  );
 
-  app.get(`${BASE}/appendices`, { preHandler: auth }, async (req) => {
-    checkFeature(req);
-    const meeting = await meetingForUser(db, principalOf(req), num(q(req).MeetingId));
-    return { value: await listAppendices(db, meeting.id) };
-  });
+  app.get(
+    `${BASE}/appendices`,
+    {
+      onRequest: auth,
+      schema: { params: featureParams, querystring: query({ MeetingId: anyId }, ['MeetingId']) },
+    },
+    async (req) => {
+      checkFeature(req);
+      const meeting = await meetingForUser(db, principalOf(req), num(q(req).MeetingId));
+      return { value: await listAppendices(db, meeting.id) };
+    },
+  );
 
-  app.get(`${BASE}/meetingmessages`, { preHandler: auth }, async (req) => {
-    checkFeature(req);
-    const principal = principalOf(req);
-    const meeting = await meetingForUser(db, principal, num(q(req).meetingId));
-    const take = Math.min(Math.max(num(q(req).take) || 1000, 1), 1000);
-    const skip = Math.max(num(q(req).skip) || 0, 0);
-    let query = ownMessagesQuery(db, principal, meeting.id)
-      .selectAll()
-      .orderBy('created_date', 'asc')
-      .orderBy('id', 'asc');
-    const type = num(q(req).type);
-    if (Number.isInteger(type)) query = query.where('message_type', '=', type);
-    return { value: await toMeetingMessages(db, await query.limit(take).offset(skip).execute()) };
-  });
+  app.get(
+    `${BASE}/meetingmessages`,
+    {
+      onRequest: auth,
+      schema: {
+        params: featureParams,
+        querystring: query(
+          { meetingId: anyId, take: int(0, 1_000_000), skip: int(0, 1_000_000), type: int(0, 1) },
+          ['meetingId'],
+        ),
+      },
+    },
+    async (req) => {
+      checkFeature(req);
+      const principal = principalOf(req);
+      const meeting = await meetingForUser(db, principal, num(q(req).meetingId));
+      const take = Math.min(Math.max(num(q(req).take) || 1000, 1), 1000);
+      const skip = Math.max(num(q(req).skip) || 0, 0);
+      let query = ownMessagesQuery(db, principal, meeting.id)
+        .selectAll()
+        .orderBy('created_date', 'asc')
+        .orderBy('id', 'asc');
+      const type = num(q(req).type);
+      if (Number.isInteger(type)) query = query.where('message_type', '=', type);
+      return { value: await toMeetingMessages(db, await query.limit(take).offset(skip).execute()) };
+    },
+  );
 
-  app.delete(`${BASE}/meetingmessage`, { preHandler: auth }, async (req) => {
-    checkFeature(req);
-    const principal = principalOf(req);
-    const id = num(q(req).meetingMessageId);
-    if (!Number.isInteger(id)) throw new ApiError('bad_request');
-    const row = await db
-      .selectFrom('meeting_messages')
-      .selectAll()
-      .where('id', '=', id)
-      .where('deleted_date', 'is', null)
-      .executeTakeFirst();
-    if (!row) throw new ApiError('not_found');
-    await meetingForUser(db, principal, row.meeting_id);
-    if (row.account_id !== principal.accountId) throw new ApiError('forbidden');
-    await db.transaction().execute(async (trx) => {
-      const files = await trx
-        .selectFrom('meeting_message_files')
-        .select('blob_id')
-        .where('meeting_message_id', '=', id)
-        .execute();
-      await trx.deleteFrom('meeting_message_files').where('meeting_message_id', '=', id).execute();
-      if (files.length > 0)
-        await trx
-          .deleteFrom('file_blobs')
-          .where(
-            'id',
-            'in',
-            files.map((f) => f.blob_id),
-          )
-          .execute();
-      await trx
-        .updateTable('meeting_messages')
-        .set({ deleted_date: nowIso(), text: '' })
+  app.delete(
+    `${BASE}/meetingmessage`,
+    {
+      onRequest: auth,
+      schema: {
+        params: featureParams,
+        querystring: query({ meetingMessageId: anyId }, ['meetingMessageId']),
+      },
+    },
+    async (req) => {
+      checkFeature(req);
+      const principal = principalOf(req);
+      const id = num(q(req).meetingMessageId);
+      if (!Number.isInteger(id)) throw new ApiError('bad_request');
+      const row = await db
+        .selectFrom('meeting_messages')
+        .selectAll()
         .where('id', '=', id)
-        .execute();
-    });
-    return { success: true };
-  });
+        .where('deleted_date', 'is', null)
+        .executeTakeFirst();
+      if (!row) throw new ApiError('not_found');
+      await meetingForUser(db, principal, row.meeting_id);
+      if (row.account_id !== principal.accountId) throw new ApiError('forbidden');
+      await db.transaction().execute((trx) => deleteMeetingMessages(trx, [id]));
+      return { success: true };
+    },
+  );
 
-  app.get('/portal/meetingappendix', { preHandler: auth }, async (req, reply) => {
-    const meeting = await meetingForUser(db, principalOf(req), num(q(req).MeetingId));
-    const row = await db
-      .selectFrom('appendices')
-      .selectAll()
-      .where('id', '=', num(q(req).AppendixId))
-      .where('meeting_id', '=', meeting.id)
-      .where('is_active', '=', 1)
-      .executeTakeFirst();
-    const data = row ? await readBlob(db, row.blob_id) : null;
-    if (!row || !data) throw new ApiError('not_found');
-    return sendAttachment(reply, row.name, row.content_type, data);
-  });
+  app.get(
+    '/portal/meetingappendix',
+    {
+      onRequest: auth,
+      schema: { querystring: query({ MeetingId: anyId, AppendixId: anyId }, ['MeetingId', 'AppendixId']) },
+    },
+    async (req, reply) => {
+      const meeting = await meetingForUser(db, principalOf(req), num(q(req).MeetingId));
+      const row = await db
+        .selectFrom('appendices')
+        .selectAll()
+        .where('id', '=', num(q(req).AppendixId))
+        .where('meeting_id', '=', meeting.id)
+        .where('is_active', '=', 1)
+        .executeTakeFirst();
+      const data = row ? await readBlob(db, row.blob_id) : null;
+      if (!row || !data) throw new ApiError('not_found');
+      return sendAttachment(reply, row.name, row.content_type, data);
+    },
+  );
 
-  app.get('/portal/meetingmessagefile', { preHandler: auth }, async (req, reply) => {
-    const principal = principalOf(req);
-    const meeting = await meetingForUser(db, principal, num(q(req).meetingId));
-    const message = await db
-      .selectFrom('meeting_messages')
-      .selectAll()
-      .where('id', '=', num(q(req).meetingMessageId))
-      .where('meeting_id', '=', meeting.id)
-      .where('deleted_date', 'is', null)
-      .executeTakeFirst();
-    if (!message) throw new ApiError('not_found');
-    // Homework is private between its sender and the group leaders.
-    if (message.account_id !== principal.accountId && !isStaff(principal)) throw new ApiError('forbidden');
-    const file = await db
-      .selectFrom('meeting_message_files')
-      .selectAll()
-      .where('meeting_message_id', '=', message.id)
-      .where('name', '=', String(q(req).fileName ?? ''))
-      .executeTakeFirst();
-    const data = file ? await readBlob(db, file.blob_id) : null;
-    if (!file || !data) throw new ApiError('not_found');
-    return sendAttachment(reply, file.name, file.content_type, data);
-  });
+  app.get(
+    '/portal/meetingmessagefile',
+    {
+      onRequest: auth,
+      schema: {
+        querystring: query({ meetingId: anyId, meetingMessageId: anyId, fileName: text(300) }, [
+          'meetingId',
+          'meetingMessageId',
+          'fileName',
+        ]),
+      },
+    },
+    async (req, reply) => {
+      const principal = principalOf(req);
+      const meeting = await meetingForUser(db, principal, num(q(req).meetingId));
+      const message = await db
+        .selectFrom('meeting_messages')
+        .selectAll()
+        .where('id', '=', num(q(req).meetingMessageId))
+        .where('meeting_id', '=', meeting.id)
+        .where('deleted_date', 'is', null)
+        .executeTakeFirst();
+      if (!message) throw new ApiError('not_found');
+      // Homework is private between its sender and the group leaders.
+      if (message.account_id !== principal.accountId && !isStaff(principal)) throw new ApiError('forbidden');
+      const file = await db
+        .selectFrom('meeting_message_files')
+        .selectAll()
+        .where('meeting_message_id', '=', message.id)
+        .where('name', '=', String(q(req).fileName ?? ''))
+        .executeTakeFirst();
+      const data = file ? await readBlob(db, file.blob_id) : null;
+      if (!file || !data) throw new ApiError('not_found');
+      return sendAttachment(reply, file.name, file.content_type, data);
+    },
+  );
 
   await app.register(async (scope) => {
     // Fields and the one file arrive in req.body; the size limit is enforced while streaming.
@@ -162,55 +219,63 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
       attachFieldsToBody: 'keyValues',
       limits: { fileSize: UPLOAD_LIMITS.maxBytes, files: 1, fields: 10, fieldSize: 64 * 1024 },
     });
-    scope.post(`${BASE}/meetingmessage`, { preHandler: [auth, idempotent(ctx)] }, async (req) => {
-      checkFeature(req);
-      const principal = principalOf(req);
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const meeting = await meetingForUser(db, principal, Number(body.MeetingRuid));
-      if (meeting.state === 'Cancelled' || meeting.state === 'Completed') throw new ApiError('forbidden');
-      const text = String(body.Text ?? '').trim();
-      const content = body.DocumentContent;
-      const hasFile = content instanceof Uint8Array;
-      if (!hasFile && text === '') throw new ApiError('validation');
-      if (text.length > PRIVATE_MESSAGE_MAX_LENGTH) throw new ApiError('validation');
-      let file: { name: string; contentType: string; data: Uint8Array } | null = null;
-      if (hasFile) {
-        const name = safeFileName(String(body.DocumentName ?? 'fil'));
-        const kind = detectFileKind(content, name);
-        if (!kind) throw new ApiError('unsupported_type');
-        file = { name, contentType: contentTypeOf(kind), data: content };
-      }
-      const messageType =
-        Number(body.MessageType) === MESSAGE_TYPE.Mail ? MESSAGE_TYPE.Mail : MESSAGE_TYPE.Message;
-      const id = await db.transaction().execute(async (trx) => {
-        const message = await trx
-          .insertInto('meeting_messages')
-          .values({
-            meeting_id: meeting.id,
-            account_id: principal.accountId,
-            subject: String(body.Subject ?? '').slice(0, 200),
-            text,
-            message_type: messageType,
-            sender_type: isStaff(principal) ? 'Leader' : 'Participant',
-            created_date: nowIso(),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        if (file) {
-          const blobId = await saveBlob(trx, principal.accountId, file.data);
-          await trx
-            .insertInto('meeting_message_files')
-            .values({
-              meeting_message_id: message.id,
-              name: file.name,
-              content_type: file.contentType,
-              blob_id: blobId,
-            })
-            .execute();
+    scope.post(
+      `${BASE}/meetingmessage`,
+      {
+        onRequest: auth,
+        preHandler: [idempotent(ctx, replayValue), ctx.limits.preHandler('meetingMessage')],
+        schema: { params: featureParams, body: multipartBody },
+      },
+      async (req) => {
+        checkFeature(req);
+        const principal = principalOf(req);
+        const body = (req.body ?? {}) as Record<string, unknown>;
+        const meeting = await meetingForUser(db, principal, Number(body.MeetingRuid));
+        if (isMeetingOver(meeting)) throw new ApiError('forbidden');
+        const text = String(body.Text ?? '').trim();
+        const content = body.DocumentContent;
+        const hasFile = content instanceof Uint8Array;
+        if (!hasFile && text === '') throw new ApiError('validation');
+        if (text.length > PRIVATE_MESSAGE_MAX_LENGTH) throw new ApiError('validation');
+        let file: { name: string; contentType: string; data: Uint8Array } | null = null;
+        if (hasFile) {
+          const name = safeFileName(String(body.DocumentName ?? 'fil'));
+          const kind = detectFileKind(content, name);
+          if (!kind) throw new ApiError('unsupported_type');
+          file = { name: nameForKind(name, kind), contentType: contentTypeOf(kind), data: content };
         }
-        return message.id;
-      });
-      return { value: id };
-    });
+        const messageType =
+          Number(body.MessageType) === MESSAGE_TYPE.Mail ? MESSAGE_TYPE.Mail : MESSAGE_TYPE.Message;
+        const id = await db.transaction().execute(async (trx) => {
+          const message = await trx
+            .insertInto('meeting_messages')
+            .values({
+              meeting_id: meeting.id,
+              account_id: principal.accountId,
+              subject: String(body.Subject ?? '').slice(0, 200),
+              text,
+              message_type: messageType,
+              sender_type: isStaff(principal) ? 'Leader' : 'Participant',
+              created_date: nowIso(),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          if (file) {
+            const blobId = await saveBlob(trx, principal.accountId, file.data);
+            await trx
+              .insertInto('meeting_message_files')
+              .values({
+                meeting_message_id: message.id,
+                name: file.name,
+                content_type: file.contentType,
+                blob_id: blobId,
+              })
+              .execute();
+          }
+          return message.id;
+        });
+        return { value: id };
+      },
+    );
   });
 }

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import { principalOf, requireAuth } from './guard.ts';
+import { anyId, date, int, object, query, text } from './schemas.ts';
 
 /** Creates a notification and tells the account's connections (SPEC §7 PortalAccountNotificationCreated). */
 export async function notify(ctx: AppContext, accountId: number, entity: string, notificationType: string) {
@@ -57,58 +58,83 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext
     return q;
   };
 
-  app.get('/portal/api/notifications', { preHandler: auth }, async (req) => {
-    const f = req.query as Filters;
-    const take = Math.min(Math.max(Number(f.take) || 1000, 1), 1000);
-    const rows = await filtered(principalOf(req).accountId, f)
-      .selectAll()
-      .orderBy('created_date', 'desc')
-      .limit(take)
-      .execute();
-    return {
-      value: rows.map((r): NotificationWire => ({
-        id: r.id,
-        entity: r.entity,
-        notificationType: r.notification_type,
-        isProcessed: r.is_processed === 1,
-        createdDate: r.created_date,
-      })),
-    };
-  });
+  const filters = {
+    isProcessed: { type: 'string', enum: ['true', 'false', ''] },
+    notificationType: text(100),
+    entity: text(100),
+    fromDate: date,
+  };
+  app.get(
+    '/portal/api/notifications',
+    { onRequest: auth, schema: { querystring: query({ ...filters, take: int(0, 1_000_000) }) } },
+    async (req) => {
+      const f = req.query as Filters;
+      const take = Math.min(Math.max(Number(f.take) || 1000, 1), 1000);
+      const rows = await filtered(principalOf(req).accountId, f)
+        .selectAll()
+        .orderBy('created_date', 'desc')
+        .limit(take)
+        .execute();
+      return {
+        value: rows.map((r): NotificationWire => ({
+          id: r.id,
+          entity: r.entity,
+          notificationType: r.notification_type,
+          isProcessed: r.is_processed === 1,
+          createdDate: r.created_date,
+        })),
+      };
+    },
+  );
 
-  app.get('/portal/api/notifications/count', { preHandler: auth }, async (req) => {
-    const rows = await filtered(principalOf(req).accountId, req.query as Filters)
-      .select(['notification_type', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy('notification_type')
-      .execute();
-    return { value: rows.map((r) => ({ notificationType: r.notification_type, count: Number(r.n) })) };
-  });
+  app.get(
+    '/portal/api/notifications/count',
+    { onRequest: auth, schema: { querystring: query(filters) } },
+    async (req) => {
+      const rows = await filtered(principalOf(req).accountId, req.query as Filters)
+        .select(['notification_type', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('notification_type')
+        .execute();
+      return { value: rows.map((r) => ({ notificationType: r.notification_type, count: Number(r.n) })) };
+    },
+  );
 
-  app.post('/portal/api/notifications/process', { preHandler: auth }, async (req) => {
-    const body = (req.body ?? {}) as { id?: number; entity?: string; notificationType?: string };
-    let q = db
-      .updateTable('notifications')
-      .set({ is_processed: 1 })
-      .where('account_id', '=', principalOf(req).accountId);
-    if (body.id !== undefined) q = q.where('id', '=', Number(body.id));
-    else if (body.entity) q = q.where('entity', '=', String(body.entity));
-    else throw new ApiError('validation');
-    if (body.notificationType) q = q.where('notification_type', '=', String(body.notificationType));
-    const res = await q.executeTakeFirst();
-    // An id that is not one of the caller's notifications is unknown to them, as for contact messages.
-    if (body.id !== undefined && Number(res.numUpdatedRows) === 0) throw new ApiError('not_found');
-    return { success: true };
-  });
+  app.post(
+    '/portal/api/notifications/process',
+    {
+      onRequest: auth,
+      schema: { body: object({ id: anyId, entity: text(100), notificationType: text(100) }) },
+    },
+    async (req) => {
+      const body = (req.body ?? {}) as { id?: number; entity?: string; notificationType?: string };
+      let q = db
+        .updateTable('notifications')
+        .set({ is_processed: 1 })
+        .where('account_id', '=', principalOf(req).accountId);
+      if (body.id !== undefined) q = q.where('id', '=', Number(body.id));
+      else if (body.entity) q = q.where('entity', '=', String(body.entity));
+      else throw new ApiError('validation');
+      if (body.notificationType) q = q.where('notification_type', '=', String(body.notificationType));
+      const res = await q.executeTakeFirst();
+      // An id that is not one of the caller's notifications is unknown to them, as for contact messages.
+      if (body.id !== undefined && Number(res.numUpdatedRows) === 0) throw new ApiError('not_found');
+      return { success: true };
+    },
+  );
 
-  app.post('/portal/api/notifications/delete', { preHandler: auth }, async (req) => {
-    const id = Number((req.body as { NotificationId?: number } | undefined)?.NotificationId);
-    if (!Number.isInteger(id)) throw new ApiError('validation');
-    const res = await db
-      .deleteFrom('notifications')
-      .where('id', '=', id)
-      .where('account_id', '=', principalOf(req).accountId)
-      .executeTakeFirst();
-    if (Number(res.numDeletedRows) === 0) throw new ApiError('not_found');
-    return { success: true };
-  });
+  app.post(
+    '/portal/api/notifications/delete',
+    { onRequest: auth, schema: { body: object({ NotificationId: anyId }, ['NotificationId']) } },
+    async (req) => {
+      const id = Number((req.body as { NotificationId?: number } | undefined)?.NotificationId);
+      if (!Number.isInteger(id)) throw new ApiError('validation');
+      const res = await db
+        .deleteFrom('notifications')
+        .where('id', '=', id)
+        .where('account_id', '=', principalOf(req).accountId)
+        .executeTakeFirst();
+      if (Number(res.numDeletedRows) === 0) throw new ApiError('not_found');
+      return { success: true };
+    },
+  );
 }

@@ -1,28 +1,40 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   CONTACTS_FEATURE_IDS,
   type AccountResponse,
   type ChangePasswordRequest,
   type ContactDetailResponse,
+  type ContactNameResponse,
   type ContactUpdateRequest,
   type VerifyUsernameRequest,
 } from '../../contract/profile.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { nowIso, type Db } from '../db/database.ts';
+import { isUniqueViolation, nowIso, type Db } from '../db/database.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { MAX_LOGIN_NAME_LENGTH, MAX_PASSWORD_LENGTH } from '../auth/routes.ts';
+import { revokeAccount } from '../auth/revoke-account.ts';
+import { checkNewPassword } from '../security/password-policy.ts';
+import { USERNAME_PATTERN } from '../../contract/limits.ts';
+import { acceptDisplayName, looksLikeStaff } from '../security/display-name.ts';
+import { eraseAccount } from '../security/erasure.ts';
 import { principalOf, requireAuth } from './guard.ts';
 import { shareSeries } from './entity-access.ts';
-import { PROPERTY_IDS } from './runtime-config.ts';
+import { PROPERTY_IDS, PROVIDER } from './runtime-config.ts';
+import { anyId, featureParams, object, query, text } from './schemas.ts';
 
 const FEATURE_IDS = new Set<string>(Object.values(CONTACTS_FEATURE_IDS));
-const USERNAME = /^[a-z0-9._-]{3,30}$/;
-export const MIN_PASSWORD_LENGTH = 8;
 
 function featureId(params: unknown): void {
   if (!FEATURE_IDS.has((params as { featureId: string }).featureId)) throw new ApiError('not_found');
 }
+
+const propertiesSchema = {
+  type: 'object',
+  additionalProperties: { type: ['string', 'number', 'boolean'], maxLength: 200 },
+  maxProperties: 20,
+} as const;
 
 export async function contactInfo(db: Db, contactId: number) {
   const contact = await db.selectFrom('contacts').selectAll().where('id', '=', contactId).executeTakeFirst();
@@ -40,14 +52,39 @@ export async function contactInfo(db: Db, contactId: number) {
   };
 }
 
+/**
+ * Guessing the old password through a stolen session is a login attempt like any other: spaced out
+ * by the same growing delay, per account.
+ */
+async function checkOldPassword(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, old: string) {
+  const principal = principalOf(req);
+  const counter = { key: `change-password:${principal.accountId}`, rule: ctx.throttle.policy.pair };
+  const attempt = await ctx.throttle.begin([counter], [], async () => false);
+  if (attempt.retryAfter > 0) {
+    reply.header('Retry-After', String(attempt.retryAfter));
+    throw new ApiError('too_many_requests');
+  }
+  const account = await ctx.db
+    .selectFrom('accounts')
+    .select(['password_hash', 'username'])
+    .where('id', '=', principal.accountId)
+    .executeTakeFirst();
+  if (!account?.password_hash || !(await verifyPassword(old, account.password_hash))) {
+    throw new ApiError('wrong_password');
+  }
+  await ctx.throttle.succeeded(attempt, [counter]);
+  return account;
+}
+
 /** SPEC §7 Profile and account. */
 export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
-  const auth = { preHandler: requireAuth(ctx) };
+  const auth = requireAuth(ctx);
   const { db } = ctx;
+  const providerName = PROVIDER.name;
 
   app.get(
     '/portal/features/contacts/:featureId/detail',
-    auth,
+    { onRequest: auth, schema: { params: featureParams } },
     async (req): Promise<ContactDetailResponse> => {
       featureId(req.params);
       return { info: { contact: await contactInfo(db, principalOf(req).contactId) } };
@@ -56,17 +93,22 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post(
     '/portal/features/contacts/:featureId/update',
-    auth,
+    {
+      onRequest: auth,
+      preHandler: [ctx.limits.preHandler('profile')],
+      schema: {
+        params: featureParams,
+        body: object({ name: text(200), properties: propertiesSchema }),
+      },
+    },
     async (req): Promise<ContactDetailResponse> => {
       featureId(req.params);
       const principal = principalOf(req);
-      const body = (req.body ?? {}) as ContactUpdateRequest;
-      const name = body.name === undefined ? undefined : String(body.name).trim();
-      if (name !== undefined && (name.length === 0 || name.length > 100)) throw new ApiError('validation');
+      const body = req.body as ContactUpdateRequest;
+      // A name shows beside the child's messages in a group: no staff title, no invisible tricks.
+      const name = body.name === undefined ? undefined : acceptDisplayName(body.name, providerName);
       const props = Object.entries(body.properties ?? {});
-      if (props.some(([id, v]) => !PROPERTY_IDS.includes(id) || String(v).length > 200)) {
-        throw new ApiError('validation');
-      }
+      if (props.some(([id]) => !PROPERTY_IDS.includes(id))) throw new ApiError('validation');
       await db.transaction().execute(async (trx) => {
         if (name !== undefined)
           await trx.updateTable('contacts').set({ name }).where('id', '=', principal.contactId).execute();
@@ -88,21 +130,25 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get('/portal/features/contacts/:featureId/contactname', auth, async (req) => {
-    featureId(req.params);
-    const principal = principalOf(req);
-    const contactId = Number((req.query as { contactId?: string }).contactId);
-    if (!Number.isInteger(contactId)) throw new ApiError('bad_request');
-    // A counsellor may name any child; a group leader only the members of the groups they lead.
-    const allowed =
-      contactId === principal.contactId ||
-      principal.roles.includes('counsellor') ||
-      (await shareSeries(db, principal.accountId, contactId));
-    if (!allowed) throw new ApiError('forbidden');
-    return { name: (await contactInfo(db, contactId)).name };
-  });
+  app.get(
+    '/portal/features/contacts/:featureId/contactname',
+    {
+      onRequest: auth,
+      schema: { params: featureParams, querystring: query({ contactId: anyId }, ['contactId']) },
+    },
+    async (req): Promise<ContactNameResponse> => {
+      featureId(req.params);
+      const principal = principalOf(req);
+      const contactId = (req.query as { contactId: number }).contactId;
+      // A participant may name the members of their own groups.
+      const allowed =
+        contactId === principal.contactId || (await shareSeries(db, principal.accountId, contactId));
+      if (!allowed) throw new ApiError('forbidden');
+      return { name: (await contactInfo(db, contactId)).name };
+    },
+  );
 
-  app.get('/portal/accounts', auth, async (req): Promise<AccountResponse> => {
+  app.get('/portal/accounts', { onRequest: auth }, async (req): Promise<AccountResponse> => {
     const principal = principalOf(req);
     const account = await db
       .selectFrom('accounts')
@@ -119,121 +165,131 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
     };
   });
 
-  app.post('/portal/api/accounts/changePassword', auth, async (req) => {
-    const principal = principalOf(req);
-    const body = (req.body ?? {}) as Partial<ChangePasswordRequest>;
-    if (typeof body.password !== 'string' || body.password.length < MIN_PASSWORD_LENGTH) {
-      throw new ApiError('weak_password');
-    }
-    const account = await db
-      .selectFrom('accounts')
-      .select('password_hash')
-      .where('id', '=', principal.accountId)
-      .executeTakeFirst();
-    if (
-      !account?.password_hash ||
-      !(await verifyPassword(String(body.oldPassword ?? ''), account.password_hash))
-    ) {
-      throw new ApiError('wrong_password');
-    }
-    await db
-      .updateTable('accounts')
-      .set({ password_hash: await hashPassword(body.password) })
-      .where('id', '=', principal.accountId)
-      .execute();
-    return { success: true };
-  });
-
-  // Deleting the contact detaches everything from the person: the name is erased, the login is
-  // removed and every token of the account stops working.
-  app.post('/portal/deleteContact', auth, async (req) => {
-    const principal = principalOf(req);
-    await db.transaction().execute(async (trx) => {
-      await trx
+  // A new password ends every session of the account, on every device and hub connection: whoever
+  // knew the old one is out. The client signs in again with the new password.
+  app.post(
+    '/portal/api/accounts/changePassword',
+    {
+      onRequest: auth,
+      schema: {
+        body: object({ oldPassword: text(MAX_PASSWORD_LENGTH), password: text(MAX_PASSWORD_LENGTH) }, [
+          'oldPassword',
+          'password',
+        ]),
+      },
+    },
+    async (req, reply) => {
+      const principal = principalOf(req);
+      const body = req.body as ChangePasswordRequest;
+      const account = await checkOldPassword(ctx, req, reply, body.oldPassword);
+      await checkNewPassword(body.password, account.username);
+      // The new hash and the new generation in one statement: no login can pair the old password
+      // with the new generation.
+      const hash = await hashPassword(body.password);
+      await db
         .updateTable('accounts')
-        .set({ deleted_date: nowIso(), username: null, password_hash: null, personal_code_digest: null })
+        .set((eb) => ({ password_hash: hash, token_generation: eb('token_generation', '+', 1) }))
         .where('id', '=', principal.accountId)
         .execute();
-      await trx.updateTable('contacts').set({ name: '' }).where('id', '=', principal.contactId).execute();
-      await trx.deleteFrom('contact_properties').where('contact_id', '=', principal.contactId).execute();
-      await trx
-        .updateTable('conversations')
-        .set({ contact_id: null })
-        .where('contact_id', '=', principal.contactId)
-        .execute();
-    });
-    await ctx.tokens.revokeAllForAccount(principal.accountId);
-    await ctx.tokens.revokeAccessToken(principal);
-    await ctx.hub.disconnectToken(principal.tokenId);
+      await revokeAccount(ctx, principal.accountId);
+      return { success: true };
+    },
+  );
+
+  // Deleting the contact erases the person (server/security/erasure.ts) and ends every session.
+  // Takes no body: whatever comes is not read.
+  app.post('/portal/deleteContact', { onRequest: auth }, async (req) => {
+    const principal = principalOf(req);
+    await eraseAccount(ctx, principal.accountId, principal.contactId);
     return { success: true };
   });
 
-  app.post('/portal/api/accounts/verifyusername', async (req) => {
-    const body = (req.body ?? {}) as Partial<VerifyUsernameRequest>;
-    const username = String(body.username ?? '')
-      .trim()
-      .toLowerCase();
-    if (!USERNAME.test(username)) return { available: false };
-    const taken = await db
-      .selectFrom('accounts')
-      .select('id')
-      .where('username', '=', username)
-      .executeTakeFirst();
-    return { available: !taken };
-  });
+  app.post(
+    '/portal/api/accounts/verifyusername',
+    {
+      preHandler: ctx.limits.preHandler('usernameCheck'),
+      schema: { body: object({ username: text(MAX_LOGIN_NAME_LENGTH), token: text(4096) }) },
+    },
+    async (req) => {
+      const body = req.body as Partial<VerifyUsernameRequest>;
+      const username = String(body.username ?? '')
+        .trim()
+        .toLowerCase();
+      if (!USERNAME_PATTERN.test(username) || looksLikeStaff(username, providerName))
+        return { available: false };
+      const taken = await db
+        .selectFrom('accounts')
+        .select('id')
+        .where('username', '=', username)
+        .executeTakeFirst();
+      return { available: !taken };
+    },
+  );
 
-  app.post('/portal/api/accounts/registercontact', async (req, reply) => {
-    const key = `reg:${req.ip}` as const;
-    const wait = await ctx.throttle.blockedFor([[key, ctx.config.registrationsPerAddress]]);
-    if (wait > 0) {
-      reply.header('Retry-After', String(wait));
-      throw new ApiError('too_many_requests');
-    }
-    await ctx.throttle.recordFailure([key]);
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const username = String(body.username ?? '')
-      .trim()
-      .toLowerCase();
-    const password = String(body.password ?? '');
-    if (!USERNAME.test(username)) throw new ApiError('validation');
-    if (password.length < MIN_PASSWORD_LENGTH) throw new ApiError('weak_password');
-    const taken = await db
-      .selectFrom('accounts')
-      .select('id')
-      .where('username', '=', username)
-      .executeTakeFirst();
-    if (taken) throw new ApiError('username_taken');
-    const properties = Object.entries((body.properties ?? {}) as Record<string, unknown>).filter(([id]) =>
-      PROPERTY_IDS.includes(id),
-    );
-    const passwordHash = await hashPassword(password);
-    const created = nowIso();
-    const accountId = await db.transaction().execute(async (trx) => {
-      const contact = await trx
-        .insertInto('contacts')
-        .values({ name: username, created_date: created })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const account = await trx
-        .insertInto('accounts')
-        .values({
-          contact_id: contact.id,
-          username,
-          password_hash: passwordHash,
-          personal_code_digest: null,
-          created_date: created,
+  app.post(
+    '/portal/api/accounts/registercontact',
+    {
+      preHandler: ctx.limits.preHandler('registration'),
+      schema: {
+        body: object(
+          {
+            username: text(MAX_LOGIN_NAME_LENGTH),
+            password: text(MAX_PASSWORD_LENGTH),
+            properties: propertiesSchema,
+          },
+          ['username', 'password'],
+        ),
+      },
+    },
+    async (req, reply) => {
+      const body = req.body as { username: string; password: string; properties?: Record<string, unknown> };
+      const username = body.username.trim().toLowerCase();
+      if (!USERNAME_PATTERN.test(username)) throw new ApiError('validation');
+      // The username is the name others see until it is changed.
+      if (looksLikeStaff(username, providerName)) throw new ApiError('name_not_allowed');
+      await checkNewPassword(body.password, username);
+      const taken = await db
+        .selectFrom('accounts')
+        .select('id')
+        .where('username', '=', username)
+        .executeTakeFirst();
+      if (taken) throw new ApiError('username_taken');
+      const properties = Object.entries(body.properties ?? {}).filter(([id]) => PROPERTY_IDS.includes(id));
+      const passwordHash = await hashPassword(body.password);
+      const created = nowIso();
+      // Two registrations of one name at once: the unique key decides, and the loser hears it is taken.
+      const accountId = await db
+        .transaction()
+        .execute(async (trx) => {
+          const contact = await trx
+            .insertInto('contacts')
+            .values({ name: username, created_date: created })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          const account = await trx
+            .insertInto('accounts')
+            .values({
+              contact_id: contact.id,
+              username,
+              password_hash: passwordHash,
+              personal_code_digest: null,
+              created_date: created,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await trx.insertInto('account_roles').values({ account_id: account.id, role: 'child' }).execute();
+          for (const [propertyId, value] of properties) {
+            await trx
+              .insertInto('contact_properties')
+              .values({ contact_id: contact.id, property_id: propertyId, value: String(value).slice(0, 200) })
+              .execute();
+          }
+          return account.id;
         })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx.insertInto('account_roles').values({ account_id: account.id, role: 'child' }).execute();
-      for (const [propertyId, value] of properties) {
-        await trx
-          .insertInto('contact_properties')
-          .values({ contact_id: contact.id, property_id: propertyId, value: String(value).slice(0, 200) })
-          .execute();
-      }
-      return account.id;
-    });
-    return reply.code(201).send({ id: accountId, username });
-  });
+        .catch((error: unknown) => {
+          throw isUniqueViolation(error) ? new ApiError('username_taken') : error;
+        });
+      return reply.code(201).send({ id: accountId, username });
+    },
+  );
 }

@@ -1,12 +1,13 @@
+import { QUEUED_STATES, isQueuedState } from '../../contract/conversation-state.ts';
 import type { AppContext } from '../context.ts';
+import { QUEUE_RETURN_WITHIN_MS } from '../../contract/timings.ts';
 import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import { publishConversationUpdated } from './conversation-view.ts';
+import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 
-/** Queued: waiting for a counsellor (SPEC §4 "in queue" without the InProgress-no-message case). */
-export const QUEUED_STATES = ['New', 'Responded', 'OnHold'] as const;
 /** SPEC §4/§9: a queued child must come back at least every 5 minutes to keep the place. */
-export const QUEUE_PING_TIMEOUT_MS = 5 * 60_000;
+export const QUEUE_PING_TIMEOUT_MS = QUEUE_RETURN_WITHIN_MS;
 export const NO_PING_REASON = 'Ingen aktivitet på 5 minuter: platsen i kön släpptes.';
 
 /** 1-based place in the channel's queue, in arrival order; null when not queued. */
@@ -16,7 +17,7 @@ export async function queuePosition(db: Db, conversationId: number): Promise<num
     .select(['id', 'channel_id', 'logged_date', 'state', 'system_type'])
     .where('id', '=', conversationId)
     .executeTakeFirst();
-  if (!c || c.system_type !== 'chat' || !(QUEUED_STATES as readonly string[]).includes(c.state)) return null;
+  if (!c || c.system_type !== 'chat' || !isQueuedState(c.state)) return null;
   const ahead = await db
     .selectFrom('conversations')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -51,7 +52,7 @@ export async function cancelAbandonedChats(ctx: AppContext): Promise<number> {
   for (const { id } of stale) {
     const res = await ctx.db
       .updateTable('conversations')
-      .set({ state: 'Cancelled', closed_date: nowIso(), cancel_reason: NO_PING_REASON })
+      .set({ state: CONVERSATION_STATE.Cancelled, closed_date: nowIso(), cancel_reason: NO_PING_REASON })
       .where('id', '=', id)
       .where('state', 'in', [...QUEUED_STATES])
       .executeTakeFirst();

@@ -1,10 +1,20 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { RuntimeConfig } from '../../contract/config.ts';
 import { CONTACTS_FEATURE_IDS } from '../../contract/profile.ts';
+import { VARIANT_FEATURES } from '../../contract/variant.ts';
 import { VARIANTS, type VariantKey } from '../config.ts';
-import { issuerOf, type AppContext } from '../context.ts';
+import { siteOrigin, type AppContext } from '../context.ts';
 
-export const APP_VERSION = '0.93';
+/** SPEC §2, §9: the version shown, from package.json ('0.93.0' shows as 0.93). */
+export const APP_VERSION = appVersion();
+
+function appVersion(): string {
+  const file = fileURLToPath(new URL('../../package.json', import.meta.url));
+  const { version } = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string };
+  return version.split('.').slice(0, 2).join('.');
+}
 export const PORTAL_ID = 'portal';
 export const APPLICATION_ID = 'conversationsapplication-id';
 export const MEETINGS_FEATURE_ID = 'meetingsapplicationfeature-id';
@@ -20,8 +30,9 @@ const PROPERTY_ID_MAP = {
 export const PROPERTY_IDS: readonly string[] = Object.values(PROPERTY_ID_MAP);
 
 function contactsFeatureId(variant: VariantKey): string {
-  if (variant === 'gruppstod') return CONTACTS_FEATURE_IDS.gruppstod;
-  if (variant === 'chatt') return CONTACTS_FEATURE_IDS.chatt;
+  const features = VARIANT_FEATURES[VARIANTS[variant]];
+  if (features.supportGroup) return CONTACTS_FEATURE_IDS.gruppstod;
+  if (features.chat) return CONTACTS_FEATURE_IDS.chatt;
   return CONTACTS_FEATURE_IDS.main;
 }
 
@@ -42,13 +53,7 @@ export function runtimeConfig(ctx: AppContext, origin: string): RuntimeConfig {
     providerName: PROVIDER.name,
     providerUrl: PROVIDER.url,
     version: APP_VERSION,
-    features: {
-      supportGroup: v === 'gruppstod',
-      assistant: v === 'assistent',
-      child: v === 'barn',
-      peers: v === 'peers',
-      chat: v === 'chatt',
-    },
+    features: VARIANT_FEATURES[VARIANTS[v]],
     propertyIds: PROPERTY_ID_MAP,
   };
 }
@@ -56,6 +61,6 @@ export function runtimeConfig(ctx: AppContext, origin: string): RuntimeConfig {
 export function registerRuntimeConfigRoute(app: FastifyInstance, ctx: AppContext) {
   app.get('/config.json', async (req, reply) => {
     reply.header('Cache-Control', 'no-cache');
-    return runtimeConfig(ctx, issuerOf(req));
+    return runtimeConfig(ctx, siteOrigin(ctx.config, req));
   });
 }

@@ -7,7 +7,13 @@ export async function loadSubject(db: Db, accountId: number): Promise<TokenSubje
   const account = await db
     .selectFrom('accounts')
     .innerJoin('contacts', 'contacts.id', 'accounts.contact_id')
-    .select(['accounts.id', 'accounts.contact_id', 'contacts.name', 'accounts.deleted_date'])
+    .select([
+      'accounts.id',
+      'accounts.contact_id',
+      'contacts.name',
+      'accounts.deleted_date',
+      'accounts.token_generation',
+    ])
     .where('accounts.id', '=', accountId)
     .executeTakeFirst();
   if (!account || account.deleted_date) return null;
@@ -21,14 +27,29 @@ export async function loadSubject(db: Db, accountId: number): Promise<TokenSubje
     contactId: account.contact_id,
     name: account.name,
     roles: roles.map((r) => r.role as Role),
+    tokenGeneration: account.token_generation,
   };
 }
 
+/**
+ * The account credentials opened, with its token generation read together with the secret they
+ * matched: a token is issued with that generation, so a password changed during the (slow) check
+ * makes the token worthless at once instead of letting the old password open a new session.
+ */
+export interface CheckedAccount {
+  accountId: number;
+  tokenGeneration: number;
+}
+
 /** Username and password; unknown usernames cost as much time as wrong passwords. */
-export async function checkPassword(db: Db, username: string, password: string): Promise<number | null> {
+export async function checkPassword(
+  db: Db,
+  username: string,
+  password: string,
+): Promise<CheckedAccount | null> {
   const row = await db
     .selectFrom('accounts')
-    .select(['id', 'password_hash'])
+    .select(['id', 'password_hash', 'token_generation'])
     .where('username', '=', username.trim().toLowerCase())
     .where('deleted_date', 'is', null)
     .executeTakeFirst();
@@ -36,16 +57,28 @@ export async function checkPassword(db: Db, username: string, password: string):
     await burnPasswordCheck(password);
     return null;
   }
-  return (await verifyPassword(password, row.password_hash)) ? row.id : null;
+  if (!(await verifyPassword(password, row.password_hash))) return null;
+  return { accountId: row.id, tokenGeneration: row.token_generation };
 }
 
-/** A group participant's personal code, which is identifier and secret at once. */
-export async function checkPersonalCode(db: Db, code: string): Promise<number | null> {
+/** The account a username names, if any (for the known-good address check, before any password work). */
+export async function accountIdOf(db: Db, username: string): Promise<number | null> {
   const row = await db
     .selectFrom('accounts')
     .select('id')
-    .where('personal_code_digest', '=', await personalCodeDigest(code))
+    .where('username', '=', username.trim().toLowerCase())
     .where('deleted_date', 'is', null)
     .executeTakeFirst();
   return row?.id ?? null;
+}
+
+/** A group participant's personal code, which is identifier and secret at once. */
+export async function checkPersonalCode(db: Db, code: string): Promise<CheckedAccount | null> {
+  const row = await db
+    .selectFrom('accounts')
+    .select(['id', 'token_generation'])
+    .where('personal_code_digest', '=', await personalCodeDigest(code))
+    .where('deleted_date', 'is', null)
+    .executeTakeFirst();
+  return row ? { accountId: row.id, tokenGeneration: row.token_generation } : null;
 }

@@ -1,17 +1,77 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ALLOWED_SCOPES, CLIENTS, issuerOf, type AppContext, type ClientId } from '../context.ts';
-import { OAuthError } from '../errors.ts';
-import { checkPassword, checkPersonalCode, loadSubject } from './accounts.ts';
-import { LOGIN_LIMITS, type ThrottleKey } from './login-throttle.ts';
+import formbody from '@fastify/formbody';
+import { siteOrigin, type AppContext } from '../context.ts';
+import { ApiError, OAuthError } from '../errors.ts';
+import {
+  accountIdOf,
+  checkPassword,
+  checkPersonalCode,
+  loadSubject,
+  type CheckedAccount,
+} from './accounts.ts';
+import { ALLOWED_SCOPES, CLIENTS, isClientId, type ClientId } from './clients.ts';
+import type { Counter, LoginPolicy } from './login-throttle.ts';
 import { normalizePersonalCode } from './passwords.ts';
 import { SIGNING_ALG } from './keys.ts';
+import { addressKey } from '../security/client-address.ts';
 
 type Form = Record<string, string | undefined>;
 
-/** The OpenID Connect / OAuth 2.0 endpoints of SPEC §7 Authentication. */
-export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
+/** Longer usernames and passwords are refused before anything is counted, stored or hashed. */
+export const MAX_LOGIN_NAME_LENGTH = 100;
+export const MAX_PASSWORD_LENGTH = 1000;
+
+/** Every form field a token or revocation request may carry: strings of bounded length. */
+const formSchema = {
+  type: 'object',
+  properties: Object.fromEntries(
+    [
+      'grant_type',
+      'client_id',
+      'scope',
+      'username',
+      'password',
+      'portalId',
+      'refresh_token',
+      'token',
+      'token_type_hint',
+    ].map((name) => [name, { type: 'string', maxLength: name === 'password' ? MAX_PASSWORD_LENGTH : 4096 }]),
+  ),
+} as const;
+
+/**
+ * The OpenID Connect / OAuth 2.0 endpoints of SPEC §7 Authentication. Form bodies are parsed only
+ * here: the API takes JSON, so an HTML form posted from another site never reaches it.
+ */
+export async function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
+  await app.register(async (scope) => {
+    await scope.register(formbody);
+    registerConnectRoutes(scope, ctx);
+  });
+}
+
+function registerConnectRoutes(app: FastifyInstance, ctx: AppContext) {
+  const oauthErrors = (reply: FastifyReply, e: unknown) => {
+    if (e instanceof OAuthError) {
+      return reply.code(e.status).send({ error: e.error, error_description: e.description });
+    }
+    throw e;
+  };
+  // A form that does not validate is an OAuth invalid_request, not the API's error body.
+  app.setErrorHandler((error, _req, reply) => {
+    const status =
+      error instanceof ApiError ? error.status : ((error as { statusCode?: number }).statusCode ?? 500);
+    if (status >= 400 && status < 500) {
+      return reply.code(status === 413 || status === 415 ? status : 400).send({
+        error: 'invalid_request',
+        error_description: 'malformed request',
+      });
+    }
+    throw error;
+  });
+
   app.get('/.well-known/openid-configuration', async (req) => {
-    const issuer = issuerOf(req);
+    const issuer = siteOrigin(ctx.config, req);
     return {
       issuer,
       jwks_uri: `${issuer}/.well-known/openid-configuration/jwks`,
@@ -30,7 +90,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   app.get('/.well-known/openid-configuration/jwks', async () => ({
-    keys: ctx.keys.all.map((k) => k.publicJwk),
+    keys: ctx.keys.current.all.map((k) => k.publicJwk),
   }));
 
   app.get('/connect/userinfo', async (req, reply) => {
@@ -41,7 +101,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     return { sub: String(subject.accountId), name: subject.name, role: subject.roles };
   });
 
-  app.post('/connect/token', async (req, reply) => {
+  app.post('/connect/token', { schema: { body: formSchema } }, async (req, reply) => {
     reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
     try {
       const form = (req.body ?? {}) as Form;
@@ -50,15 +110,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       if (form.grant_type === 'refresh_token') return await refreshGrant(ctx, req, form, clientId);
       throw new OAuthError('unsupported_grant_type', 'grant_type must be password or refresh_token');
     } catch (e) {
-      if (e instanceof OAuthError) {
-        return reply.code(e.status).send({ error: e.error, error_description: e.description });
-      }
-      throw e;
+      return oauthErrors(reply, e);
     }
   });
 
   // RFC 7009: answer 200 for any token, known or not, access or refresh.
-  app.post('/connect/revocation', async (req, reply) => {
+  app.post('/connect/revocation', { schema: { body: formSchema } }, async (req, reply) => {
     const form = (req.body ?? {}) as Form;
     const token = form.token ?? '';
     if (!token)
@@ -86,8 +143,8 @@ export async function principalFromHeader(ctx: AppContext, req: FastifyRequest) 
 }
 
 function requireClient(clientId: string | undefined): ClientId {
-  if (!clientId || !(clientId in CLIENTS)) throw new OAuthError('invalid_client', 'unknown client_id', 401);
-  return clientId as ClientId;
+  if (!isClientId(clientId)) throw new OAuthError('invalid_client', 'unknown client_id', 401);
+  return clientId;
 }
 
 function grantedScope(requested: string | undefined): string {
@@ -95,6 +152,25 @@ function grantedScope(requested: string | undefined): string {
   const unknown = scopes.find((s) => !(ALLOWED_SCOPES as readonly string[]).includes(s));
   if (unknown) throw new OAuthError('invalid_scope', `scope ${unknown} is not supported`);
   return scopes.join(' ');
+}
+
+/** The counters one login attempt is counted on (server/auth/login-throttle.ts LOGIN_POLICY). */
+function loginCounters(policy: LoginPolicy, isCode: boolean, username: string, address: string) {
+  const name = username.toLowerCase();
+  return isCode
+    ? {
+        hard: [{ key: `code-addr:${address}`, rule: policy.codeAddress }],
+        brakes: [{ key: 'code-all', rule: policy.codeGlobal }],
+        reset: [] as Counter[],
+      }
+    : {
+        hard: [{ key: `pair:${name}|${address}`, rule: policy.pair }],
+        brakes: [
+          { key: `addr:${address}`, rule: policy.address },
+          { key: `user:${name}`, rule: policy.username },
+        ],
+        reset: [{ key: `pair:${name}|${address}`, rule: policy.pair }],
+      };
 }
 
 async function passwordGrant(
@@ -108,45 +184,64 @@ async function passwordGrant(
   const username = (form.username ?? '').trim();
   const password = form.password ?? '';
   if (!username) throw new OAuthError('invalid_request', 'username is required');
+  if (username.length > MAX_LOGIN_NAME_LENGTH)
+    throw new OAuthError('invalid_request', 'username is too long');
   const isCode = password === '';
-  const accountKey: ThrottleKey = isCode ? 'code:*' : `user:${username.toLowerCase()}`;
-  const keys: Array<[ThrottleKey, number]> = [
-    [`addr:${req.ip}`, LOGIN_LIMITS.perAddress],
-    [accountKey, isCode ? LOGIN_LIMITS.personalCodeGlobal : LOGIN_LIMITS.perAccount],
-  ];
-  const wait = await ctx.throttle.blockedFor(keys);
-  if (wait > 0) {
-    reply.header('Retry-After', String(wait));
+  const address = addressKey(req.ip);
+  const counters = loginCounters(ctx.throttle.policy, isCode, username, address);
+  // A personal code names its account only once checked; the check is made at most once.
+  let codeCheck: Promise<CheckedAccount | null> | null = null;
+  const checkCode = () => (codeCheck ??= checkPersonalCode(ctx.db, normalizePersonalCode(username)));
+  // The brakes spare an address this very account signed in from before (for a code: the account
+  // the code opens, so one participant's address is no free pass for guessing other codes).
+  const accountOf = async () =>
+    isCode ? ((await checkCode())?.accountId ?? null) : await accountIdOf(ctx.db, username);
+  const attempt = await ctx.throttle.begin(counters.hard, counters.brakes, async () => {
+    const id = await accountOf();
+    return id !== null && (await ctx.throttle.isKnownAddress(`account:${id}`, address));
+  });
+  if (attempt.retryAfter > 0) {
+    reply.header('Retry-After', String(attempt.retryAfter));
     throw new OAuthError('invalid_grant', 'too_many_attempts', 429);
   }
-  const accountId = isCode
-    ? await checkPersonalCode(ctx.db, normalizePersonalCode(username))
-    : await checkPassword(ctx.db, username, password);
-  const subject = accountId === null ? null : await loadSubject(ctx.db, accountId);
+  const checked = isCode ? await checkCode() : await checkPassword(ctx.db, username, password);
+  const subject = checked === null ? null : await loadSubject(ctx.db, checked.accountId);
   const allowed = CLIENTS[clientId].allowedRoles as readonly string[];
   // A participant signs in with a code only, everyone else with a password; a staff account never
-  // signs in to the child app. Each mismatch looks like wrong credentials.
+  // signs in to the child app; and credentials changed while they were checked open nothing. Each
+  // mismatch looks like wrong credentials.
   const fits =
     subject &&
+    subject.tokenGeneration === checked?.tokenGeneration &&
     subject.roles.some((r) => allowed.includes(r)) &&
     isCode === subject.roles.includes('participant');
-  if (!subject || !fits) {
-    await ctx.throttle.recordFailure(keys.map(([k]) => k));
-    throw new OAuthError('invalid_grant', 'invalid_username_or_password');
-  }
-  if (!isCode) await ctx.throttle.clear(accountKey);
+  if (!subject || !fits) throw new OAuthError('invalid_grant', 'invalid_username_or_password');
+  await ctx.throttle.succeeded(attempt, counters.reset);
+  await ctx.throttle.rememberAddress(`account:${subject.accountId}`, address);
   const portalId = form.portalId ?? null;
-  return ctx.tokens.issue(subject, { issuer: issuerOf(req), clientId, scope, portalId });
+  // A token carries only the roles its client serves: a staff token is never a child's, and back.
+  const roles = subject.roles.filter((r) => allowed.includes(r));
+  return ctx.tokens.issue(
+    { ...subject, roles },
+    { issuer: siteOrigin(ctx.config, req), clientId, scope, portalId },
+  );
 }
 
 async function refreshGrant(ctx: AppContext, req: FastifyRequest, form: Form, clientId: ClientId) {
   if (!form.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
   const row = await ctx.tokens.rotate(form.refresh_token, clientId);
   const subject = row ? await loadSubject(ctx.db, row.account_id) : null;
-  if (!row || !subject) throw new OAuthError('invalid_grant', 'invalid_refresh_token');
+  // A refresh token of an earlier generation (before a password change, say) is spent for good.
+  if (!row || !subject || subject.tokenGeneration !== row.token_generation) {
+    throw new OAuthError('invalid_grant', 'invalid_refresh_token');
+  }
+  // Roles may have changed since the login (a role change also revokes this family, see accounts).
+  const allowed = CLIENTS[clientId].allowedRoles as readonly string[];
+  const roles = subject.roles.filter((r) => allowed.includes(r));
+  if (roles.length === 0) throw new OAuthError('invalid_grant', 'invalid_refresh_token');
   return ctx.tokens.issue(
-    subject,
-    { issuer: issuerOf(req), clientId, scope: row.scope, portalId: row.portal_id },
+    { ...subject, roles },
+    { issuer: siteOrigin(ctx.config, req), clientId, scope: row.scope, portalId: row.portal_id },
     { id: row.family_id, expiresAt: row.family_expires_at },
   );
 }

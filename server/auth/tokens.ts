@@ -2,9 +2,10 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeProtectedHeader } from 'jose';
 import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
-import type { KeySet } from './keys.ts';
+import type { KeyRing } from './keys.ts';
 import { SIGNING_ALG } from './keys.ts';
 import type { Principal, Role } from './principal.ts';
+import { CLIENTS, type ClientId } from './clients.ts';
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 /** A refresh token unused for this long expires. */
@@ -18,6 +19,15 @@ export interface TokenSubject {
   contactId: number;
   name: string;
   roles: readonly Role[];
+  /** Access tokens carry it as `gen`; raising it in the database refuses them all at once. */
+  tokenGeneration: number;
+}
+
+export interface TokenOptions {
+  /** 15 minutes unless a test shortens it. */
+  accessTokenSeconds?: number;
+  /** Whether a token's `iss` is this site: the configured origin, or a loopback origin. */
+  acceptsIssuer(issuer: string): boolean;
 }
 
 export interface IssueRequest {
@@ -40,20 +50,26 @@ const digest = (token: string) => createHash('sha256').update(token).digest('bas
 const addSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 
 export class TokenService {
+  readonly accessTokenSeconds: number;
+
   constructor(
     private readonly db: Db,
-    private readonly keys: KeySet,
-  ) {}
+    private readonly keys: KeyRing,
+    private readonly options: TokenOptions,
+  ) {
+    this.accessTokenSeconds = options.accessTokenSeconds ?? ACCESS_TOKEN_SECONDS;
+  }
 
   async issue(subject: TokenSubject, req: IssueRequest, family?: { id: string; expiresAt: string }) {
     const scopes = req.scope.split(' ');
     const now = Math.floor(Date.now() / 1000);
-    const key = this.keys.signing;
+    const key = this.keys.current.signing;
     const access_token = await new SignJWT({
       client_id: req.clientId,
       scope: req.scope,
       role: subject.roles,
       contact_id: subject.contactId,
+      gen: subject.tokenGeneration,
       ...(req.portalId ? { portal_id: req.portalId } : {}),
     })
       .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: 'at+jwt' })
@@ -62,12 +78,12 @@ export class TokenService {
       .setSubject(String(subject.accountId))
       .setJti(randomUUID())
       .setIssuedAt(now)
-      .setExpirationTime(now + ACCESS_TOKEN_SECONDS)
+      .setExpirationTime(now + this.accessTokenSeconds)
       .sign(key.privateKey);
     const response: TokenResponse = {
       access_token,
       token_type: 'Bearer',
-      expires_in: ACCESS_TOKEN_SECONDS,
+      expires_in: this.accessTokenSeconds,
       scope: req.scope,
     };
     if (scopes.includes('openid')) {
@@ -83,7 +99,7 @@ export class TokenService {
         .setAudience(req.clientId)
         .setSubject(String(subject.accountId))
         .setIssuedAt(now)
-        .setExpirationTime(now + ACCESS_TOKEN_SECONDS)
+        .setExpirationTime(now + this.accessTokenSeconds)
         .sign(key.privateKey);
     }
     if (scopes.includes('offline_access')) {
@@ -102,6 +118,7 @@ export class TokenService {
           created_date: nowIso(),
           expires_at: idle < familyExpires ? idle : familyExpires,
           family_expires_at: familyExpires,
+          token_generation: subject.tokenGeneration,
         })
         .execute();
       response.refresh_token = refresh;
@@ -160,7 +177,16 @@ export class TokenService {
     return true;
   }
 
+  /**
+   * Every token of the account stops working at once, in every process: refresh tokens are revoked
+   * and the account's token generation is raised, which refuses every access token issued before.
+   */
   async revokeAllForAccount(accountId: number) {
+    await this.db
+      .updateTable('accounts')
+      .set((eb) => ({ token_generation: eb('token_generation', '+', 1) }))
+      .where('id', '=', accountId)
+      .execute();
     await this.db
       .updateTable('refresh_tokens')
       .set({ revoked_date: nowIso() })
@@ -169,11 +195,14 @@ export class TokenService {
       .execute();
   }
 
-  /** Verifies signature, expiry and audience, then the revocation list. */
+  /**
+   * Verifies signature, expiry, issuer, audience and client, then - in one query - that the account
+   * still exists, that its token generation has not moved on and that this token was not revoked.
+   */
   async verifyAccessToken(token: string): Promise<Principal | null> {
     try {
       const { kid } = decodeProtectedHeader(token);
-      const key = this.keys.all.find((k) => k.kid === kid);
+      const key = await this.keys.find(kid);
       if (!key) return null;
       const { payload } = await jwtVerify(token, key.publicKey, {
         algorithms: [SIGNING_ALG],
@@ -181,17 +210,29 @@ export class TokenService {
         typ: 'at+jwt',
       });
       if (!payload.jti || !payload.sub || typeof payload.exp !== 'number') return null;
-      const revoked = await this.db
-        .selectFrom('revoked_access_tokens')
-        .select('token_id')
-        .where('token_id', '=', payload.jti)
+      if (typeof payload.iss !== 'string' || !this.options.acceptsIssuer(payload.iss)) return null;
+      const clientId = payload.client_id;
+      if (typeof clientId !== 'string' || !Object.hasOwn(CLIENTS, clientId)) return null;
+      const roles = (Array.isArray(payload.role) ? payload.role : []) as Role[];
+      const allowed = CLIENTS[clientId as ClientId].allowedRoles as readonly string[];
+      if (!roles.every((r) => allowed.includes(r))) return null;
+      const jti = payload.jti;
+      const account = await this.db
+        .selectFrom('accounts')
+        .select(['token_generation', 'deleted_date'])
+        .select((eb) =>
+          eb.selectFrom('revoked_access_tokens').select('token_id').where('token_id', '=', jti).as('revoked'),
+        )
+        .where('id', '=', Number(payload.sub))
         .executeTakeFirst();
-      if (revoked) return null;
+      if (!account || account.deleted_date || account.revoked) return null;
+      if (account.token_generation !== Number(payload.gen ?? 0)) return null;
       return {
         accountId: Number(payload.sub),
         contactId: Number(payload.contact_id),
-        roles: (payload.role as Role[] | undefined) ?? [],
-        tokenId: payload.jti,
+        roles,
+        clientId: clientId as ClientId,
+        tokenId: jti,
         expiresAt: payload.exp,
         scopes: typeof payload.scope === 'string' ? payload.scope.split(' ') : [],
       };

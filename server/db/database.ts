@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 import { initialMigration } from './migrations/0001-initial.ts';
 import { meetingDeletedDate } from './migrations/0002-meeting-deleted-date.ts';
+import { securityMigration } from './migrations/0003-security.ts';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -40,17 +41,25 @@ export function openDatabase(url: string): OpenDatabase {
   return { db, kind, close: () => db.destroy() };
 }
 
-export async function migrateToLatest(open: OpenDatabase): Promise<void> {
+/** Every migration, by name, in order. */
+export function migrations(kind: DatabaseKind) {
+  return {
+    '0001-initial': initialMigration(kind),
+    '0002-meeting-deleted-date': meetingDeletedDate,
+    '0003-security': securityMigration(kind),
+  };
+}
+
+/** Migrates to the newest schema, or to the named migration (a test of a later one starts there). */
+export async function migrateToLatest(
+  open: OpenDatabase,
+  upTo?: keyof ReturnType<typeof migrations>,
+): Promise<void> {
   const migrator = new Migrator({
     db: open.db,
-    provider: {
-      getMigrations: async () => ({
-        '0001-initial': initialMigration(open.kind),
-        '0002-meeting-deleted-date': meetingDeletedDate,
-      }),
-    },
+    provider: { getMigrations: async () => migrations(open.kind) },
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });
@@ -58,3 +67,9 @@ export async function migrateToLatest(open: OpenDatabase): Promise<void> {
 }
 
 export const nowIso = (): string => new Date().toISOString();
+
+/** A write refused by a unique key, on either engine (SQLite's constraint code, PostgreSQL's 23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

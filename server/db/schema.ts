@@ -1,3 +1,5 @@
+import type { ConversationState, MessageAuthorKind, SystemType } from '../../contract/conversations.ts';
+import type { MeetingState, MeetingType, SessionState } from '../../contract/meetings.ts';
 import type { Generated } from 'kysely';
 
 /**
@@ -16,6 +18,8 @@ export interface Database {
     personal_code_digest: string | null;
     created_date: string;
     deleted_date: string | null;
+    /** Raised to revoke every token of the account at once (deletion, password or role change). */
+    token_generation: Generated<number>;
   };
   account_roles: { account_id: number; role: string };
   contact_properties: { contact_id: number; property_id: string; value: string };
@@ -25,9 +29,9 @@ export interface Database {
     contact_id: number | null;
     channel_id: number | null;
     meeting_id: number | null;
-    system_type: string;
+    system_type: SystemType;
     subject: string;
-    state: string;
+    state: ConversationState;
     logged_date: string;
     closed_date: string | null;
     rating: number | null;
@@ -42,7 +46,7 @@ export interface Database {
   conversation_messages: {
     id: Generated<number>;
     conversation_id: number;
-    author_kind: string;
+    author_kind: MessageAuthorKind;
     contact_id: number | null;
     agent_account_id: number | null;
     author_name: string | null;
@@ -71,9 +75,9 @@ export interface Database {
     start_date: string;
     end_date: string;
     duration: number;
-    state: string;
-    session_state: string;
-    meeting_type: string;
+    state: MeetingState;
+    session_state: SessionState;
+    meeting_type: MeetingType;
     conversation_id: number | null;
     is_active: number;
     deleted_date: string | null;
@@ -151,17 +155,38 @@ export interface Database {
     family_expires_at: string;
     used_date: string | null;
     revoked_date: string | null;
+    /** The account's token generation when issued: an earlier one no longer rotates. */
+    token_generation: Generated<number>;
   };
   revoked_access_tokens: { token_id: string; expires_at: string };
-  login_throttle: { key: string; window_start: string; failures: number };
+  /** Keys are HMAC digests (no username or address in clear); times are epoch milliseconds. */
+  login_attempts: { key: string; attempts: number; next_allowed_at: number; last_attempt_at: number };
+  /** Addresses a login succeeded from (digests), so the global brake spares their owner. */
+  known_login_addresses: { subject: string; address_digest: string; last_seen_at: number };
+  rate_limits: { key: string; window_start: number; count: number };
+  server_secrets: { name: string; value: string };
   idempotency_keys: {
     account_id: number;
     key: string;
     route: string;
     request_digest: string;
     status_code: number;
-    response_body: string;
+    /** The created entity's id: a replay is rebuilt from it, so no body is stored. */
+    response_id: number | null;
     created_date: string;
   };
-  signing_keys: { kid: string; private_jwk: string; created_date: string };
+  /** Bytes each account stores, kept in step with file_blobs so the quota check is one atomic update. */
+  account_storage: { account_id: number; used_bytes: number };
+  /** `private_jwk` is encrypted (`enc:v1:...`) when SIGNING_KEY_SECRET is set. */
+  signing_keys: { kid: string; private_jwk: string; created_date: string; retired_date: string | null };
+  /** Who on the staff read or changed what, when; never any content. */
+  audit_log: {
+    id: Generated<number>;
+    account_id: number;
+    action: string;
+    entity_type: string | null;
+    entity_id: number | null;
+    status: number;
+    created_date: string;
+  };
 }

@@ -1,7 +1,9 @@
 import type { Db } from './database.ts';
 import { nowIso } from './database.ts';
-import { hashPassword, personalCodeDigest } from '../auth/passwords.ts';
+import { hashPassword, personalCodeDigest, verifyPassword } from '../auth/passwords.ts';
 import type { Role } from '../auth/principal.ts';
+import { type MeetingState } from '../../contract/meetings.ts';
+import { MEETING_STATE } from '../../contract/meeting-state.ts';
 
 /** The demo logins of ARCHITECTURE.md; printed by `npm start`. */
 export const DEMO_LOGINS = {
@@ -9,7 +11,35 @@ export const DEMO_LOGINS = {
   participantCodes: ['DEMOKOD-0001', 'DEMOKOD-0002', 'DEMOKOD-0003'],
   counsellor: { username: 'kurator', password: 'kurator-losenord' },
   groupLeader: { username: 'gruppledare', password: 'gruppledare-losenord' },
+  admin: { username: 'admin', password: 'admin-losenord' },
 } as const;
+
+/**
+ * Whether the database still holds a demo login with its published password (a counsellor who can
+ * read every queued child, among others). Such a site must not be reachable from other machines.
+ */
+export async function hasDemoLogins(db: Db): Promise<boolean> {
+  const logins = [DEMO_LOGINS.child, DEMO_LOGINS.counsellor, DEMO_LOGINS.groupLeader, DEMO_LOGINS.admin];
+  for (const login of logins) {
+    const row = await db
+      .selectFrom('accounts')
+      .select('password_hash')
+      .where('username', '=', login.username)
+      .where('deleted_date', 'is', null)
+      .executeTakeFirst();
+    if (row?.password_hash && (await verifyPassword(login.password, row.password_hash))) return true;
+  }
+  for (const code of DEMO_LOGINS.participantCodes) {
+    const row = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('personal_code_digest', '=', await personalCodeDigest(code))
+      .where('deleted_date', 'is', null)
+      .executeTakeFirst();
+    if (row) return true;
+  }
+  return false;
+}
 
 const DEMO_GROUP = 'Stödgrupp för unga med separerade föräldrar';
 const HOUR = 3600_000;
@@ -27,6 +57,7 @@ export async function seedDemoData(db: Db, now = new Date()): Promise<void> {
       password: DEMO_LOGINS.child.password,
     });
     await ensureAccount(trx, 'Kim', ['counsellor'], DEMO_LOGINS.counsellor);
+    await ensureAccount(trx, 'Administratör', ['admin'], DEMO_LOGINS.admin);
     const leader = await ensureAccount(trx, 'Gruppledare Sara', ['group_leader'], DEMO_LOGINS.groupLeader);
     const names = ['Alex', 'Robin', 'Sam'];
     const participants: number[] = [];
@@ -82,6 +113,16 @@ async function ensureAccount(
           .where('username', '=', login.username)
           .executeTakeFirst();
   if (existing) return existing.id;
+  return createAccount(db, name, roles, login);
+}
+
+/** A new account with its contact and roles: a login by username and password, or by personal code. */
+export async function createAccount(
+  db: Db,
+  name: string,
+  roles: Role[],
+  login: { username: string; password: string } | { code: string },
+): Promise<number> {
   const created = nowIso();
   const contact = await db
     .insertInto('contacts')
@@ -138,6 +179,7 @@ async function ensureChannels(db: Db) {
   await db
     .insertInto('channels')
     .values([
+      // eslint-disable-next-line no-restricted-syntax -- the channel's Swedish name, not the variant
       { name: 'Chatt', system_type: 'chat' },
       { name: 'Mejl', system_type: 'mail' },
     ])
@@ -183,7 +225,7 @@ interface DemoMeeting {
   subject: string;
   start: Date;
   minutes: number;
-  state: 'NotStarted' | 'InProgress' | 'Completed' | 'Cancelled';
+  state: MeetingState;
 }
 
 export function demoMeetingTimes(now: Date): DemoMeeting[] {
@@ -197,26 +239,26 @@ export function demoMeetingTimes(now: Date): DemoMeeting[] {
       subject: 'Träff 3: Känslor och tankar',
       start: new Date(now.getTime() - 10 * MINUTE),
       minutes: 90,
-      state: 'InProgress',
+      state: MEETING_STATE.InProgress,
     },
     {
       subject: 'Träff 4: Familjen',
       start: laterToday < now ? new Date(now.getTime() + MINUTE) : laterToday,
       minutes: 60,
-      state: 'NotStarted',
+      state: MEETING_STATE.NotStarted,
     },
-    { subject: 'Träff 5: Framtiden', start: laterDay, minutes: 60, state: 'NotStarted' },
+    { subject: 'Träff 5: Framtiden', start: laterDay, minutes: 60, state: MEETING_STATE.NotStarted },
     {
       subject: 'Träff 2: Att prata om det svåra',
       start: new Date(now.getTime() - 7 * 24 * HOUR),
       minutes: 60,
-      state: 'Completed',
+      state: MEETING_STATE.Completed,
     },
     {
       subject: 'Träff 6: Inställd träff',
       start: new Date(now.getTime() + 5 * 24 * HOUR),
       minutes: 60,
-      state: 'Cancelled',
+      state: MEETING_STATE.Cancelled,
     },
   ];
 }
@@ -229,7 +271,7 @@ async function retimeMeetings(db: Db, seriesId: number, now: Date) {
       duration: m.minutes,
       state: m.state,
       session_state: m.state,
-      is_active: m.state === 'Cancelled' ? 0 : 1,
+      is_active: m.state === MEETING_STATE.Cancelled ? 0 : 1,
     };
     const existing = await db
       .selectFrom('meetings')

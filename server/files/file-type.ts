@@ -1,4 +1,4 @@
-import type { UPLOAD_LIMITS } from '../../contract/meetings.ts';
+import type { UPLOAD_LIMITS } from '../../contract/limits.ts';
 
 export type FileKind = (typeof UPLOAD_LIMITS.allowedKinds)[number];
 
@@ -58,6 +58,34 @@ function isPlainText(data: Uint8Array): boolean {
 }
 
 export const contentTypeOf = (kind: FileKind) => CONTENT_TYPES[kind];
+
+const EXTENSIONS: Record<FileKind, string> = {
+  pdf: 'pdf',
+  png: 'png',
+  jpeg: 'jpg',
+  gif: 'gif',
+  webp: 'webp',
+  heic: 'heic',
+  docx: 'docx',
+  odt: 'odt',
+  txt: 'txt',
+};
+
+/**
+ * The stored name ends in the extension of the detected type, whatever the uploader called it: a
+ * text file named `svar.html` or `bild.svg` is stored as `svar.txt`, `bild.txt`, so no download ever
+ * opens as a page or a script. An extension that already fits (`.jpeg` for JPEG) is kept.
+ */
+export function nameForKind(name: string, kind: FileKind): string {
+  const ext = EXTENSIONS[kind];
+  const dot = name.lastIndexOf('.');
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  const current = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+  if (current === ext || (kind === 'jpeg' && current === 'jpeg') || (kind === 'heic' && current === 'heif')) {
+    return name;
+  }
+  return `${stem || 'fil'}.${ext}`;
+}
 
 /** A file name safe to store and to send back in Content-Disposition. */
 export function safeFileName(name: string): string {

@@ -2,14 +2,15 @@ import type { Principal } from '../auth/principal.ts';
 import type { HubConnection } from './connection.ts';
 import type { ConnectionRegistry } from './registry.ts';
 
-export const HUB_PATH = '/hubs/portalaccountevents';
+export { HUB_PATH } from '../../contract/hub.ts';
 
 /** What the transports and negotiate share with the hub. */
 export interface HubContext {
   readonly registry: ConnectionRegistry;
   /** Never throws: an authenticator failure counts as a refused token. */
   authenticate(token: string): Promise<Principal | null>;
-  createConnection(principal: Principal): HubConnection;
+  /** A new connection, or a status to refuse it with (429: the account has too many open). */
+  createConnection(principal: Principal, token: string): HubConnection | 429;
   isClosing(): boolean;
 }
 
@@ -38,6 +39,7 @@ export async function accessConnection(
   // Same account, as ASP.NET insists on the same user identity for every request of a connection.
   if (connection.principal.accountId !== principal.accountId) return { ok: false, status: 403 };
   context.registry.noteToken(connection, principal.tokenId);
+  connection.useToken(principal, token!);
   return { ok: true, connection, principal };
 }
 

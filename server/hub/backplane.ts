@@ -4,7 +4,9 @@ import { Redis } from 'ioredis';
 export type BackplaneMessage =
   | { kind: 'entity'; entityKey: string; frame: string }
   | { kind: 'account'; accountId: number; frame: string }
-  | { kind: 'disconnect'; tokenId: string };
+  | { kind: 'disconnect'; tokenId: string }
+  | { kind: 'disconnect-account'; accountId: number }
+  | { kind: 'unsubscribe-staff'; entityKey: string; keepAccountId: number };
 
 export interface Backplane {
   /** Resolves once the message is on its way to every process (this one included). */
@@ -32,6 +34,10 @@ const isBackplaneMessage = (value: unknown): value is BackplaneMessage => {
       return typeof m.accountId === 'number' && typeof m.frame === 'string';
     case 'disconnect':
       return typeof m.tokenId === 'string';
+    case 'disconnect-account':
+      return typeof m.accountId === 'number';
+    case 'unsubscribe-staff':
+      return typeof m.entityKey === 'string' && typeof m.keepAccountId === 'number';
     default:
       return false;
   }

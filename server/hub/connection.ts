@@ -63,13 +63,21 @@ export class HubConnection {
   private work: Promise<void> = Promise.resolve();
   private keepAlive: NodeJS.Timeout | null = null;
   private readonly idle: NodeJS.Timeout;
+  private expiry: NodeJS.Timeout | null = null;
+  /** When the newest access token seen on this connection ends (epoch ms). */
+  private expiresAtMs = 0;
+  /** The newest access token seen, so an invocation can check it is still good (not revoked). */
+  private token: string;
 
   constructor(
     readonly principal: Principal,
+    token: string,
     private readonly timing: ConnectionTiming,
     private readonly events: ConnectionEvents,
   ) {
+    this.token = token;
     this.tokenIds.add(principal.tokenId);
+    this.useToken(principal, token);
     // Started at negotiate, so a connection whose transport never arrives, or never shakes hands, expires too.
     this.idle = setTimeout(
       () => this.close({ error: 'Client timeout elapsed without a message.' }),
@@ -80,6 +88,33 @@ export class HubConnection {
 
   get isOpen(): boolean {
     return this.handshakeDone && !this.closed;
+  }
+
+  get currentToken(): string {
+    return this.token;
+  }
+
+  get expired(): boolean {
+    return Date.now() >= this.expiresAtMs;
+  }
+
+  /**
+   * A connection lives as long as its newest access token: at expiry it is closed with
+   * allowReconnect, and the client comes back with a fresh token (a long-polling client renews it
+   * with every request; a WebSocket cannot, so it reconnects).
+   */
+  useToken(principal: Principal, token: string): void {
+    const expiresAtMs = principal.expiresAt * 1000;
+    if (this.closed || expiresAtMs <= this.expiresAtMs) return;
+    this.expiresAtMs = expiresAtMs;
+    this.token = token;
+    if (this.expiry) clearTimeout(this.expiry);
+    // setTimeout's limit is ~24.8 days; tokens live minutes.
+    this.expiry = setTimeout(
+      () => this.close({ error: 'The access token expired.', allowReconnect: true }),
+      Math.min(2 ** 31 - 1, Math.max(0, expiresAtMs - Date.now())),
+    );
+    this.expiry.unref();
   }
 
   attach(transport: Transport): void {
@@ -146,6 +181,7 @@ export class HubConnection {
     }
     this.closed = true;
     clearTimeout(this.idle);
+    if (this.expiry) clearTimeout(this.expiry);
     if (this.keepAlive) clearInterval(this.keepAlive);
     this.transport?.close();
     this.events.onClose(this);

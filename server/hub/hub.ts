@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Principal } from '../auth/principal.ts';
+import { HUB_KEEP_ALIVE_MS, HUB_SERVER_TIMEOUT_MS } from '../../contract/timings.ts';
+import { isStaff, type Principal } from '../auth/principal.ts';
 import type { HubContext } from './access.ts';
 import { createLocalBackplane, createRedisBackplane } from './backplane.ts';
 import type { Backplane, BackplaneMessage } from './backplane.ts';
@@ -22,8 +23,10 @@ export interface CreateHubOptions extends HubOptions {
   redisChannelPrefix?: string;
 }
 
-const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
-const DEFAULT_CLIENT_TIMEOUT_MS = 30_000;
+const DEFAULT_KEEP_ALIVE_INTERVAL_MS = HUB_KEEP_ALIVE_MS;
+/** A child has a phone, a tablet and a computer; the fallback without SharedWorker holds one per browser. */
+export const DEFAULT_MAX_CONNECTIONS_PER_ACCOUNT = 10;
+const DEFAULT_CLIENT_TIMEOUT_MS = HUB_SERVER_TIMEOUT_MS;
 
 export function createHub(options: CreateHubOptions): Hub {
   const timing = {
@@ -35,7 +38,20 @@ export function createHub(options: CreateHubOptions): Hub {
   let closed: Promise<void> | null = null;
   const detachers: Array<() => Promise<void>> = [];
 
-  const dispatch = createDispatcher({ registry, canSubscribe: (p, key) => options.canSubscribe(p, key) });
+  const authenticate = async (token: string): Promise<Principal | null> => {
+    try {
+      return await options.authenticate(token);
+    } catch (error) {
+      console.error('hub: authenticator failed', error instanceof Error ? error.message : error);
+      return null;
+    }
+  };
+  const maxPerAccount = options.maxConnectionsPerAccount ?? DEFAULT_MAX_CONNECTIONS_PER_ACCOUNT;
+  const dispatch = createDispatcher({
+    registry,
+    canSubscribe: (p, key) => options.canSubscribe(p, key),
+    authenticate,
+  });
   const connectionEvents = {
     onOpen: (connection: HubConnection) => registry.opened(connection),
     onMessage: dispatch,
@@ -55,6 +71,19 @@ export function createHub(options: CreateHubOptions): Hub {
           connection.close({ error: 'Token revoked' });
         }
         return;
+      case 'disconnect-account':
+        for (const connection of registry.owners.members(message.accountId)) {
+          connection.close({ error: 'Token revoked' });
+        }
+        return;
+      case 'unsubscribe-staff':
+        for (const connection of registry.entities.members(message.entityKey)) {
+          if (!isStaff(connection.principal) || connection.principal.accountId === message.keepAccountId)
+            continue;
+          connection.subscriptions.delete(message.entityKey);
+          registry.entities.remove(message.entityKey, connection);
+        }
+        return;
     }
   };
 
@@ -68,16 +97,10 @@ export function createHub(options: CreateHubOptions): Hub {
 
   const context: HubContext = {
     registry,
-    async authenticate(token: string): Promise<Principal | null> {
-      try {
-        return await options.authenticate(token);
-      } catch (error) {
-        console.error('hub: authenticator failed', error instanceof Error ? error.message : error);
-        return null;
-      }
-    },
-    createConnection(principal: Principal): HubConnection {
-      const connection = new HubConnection(principal, timing, connectionEvents);
+    authenticate,
+    createConnection(principal: Principal, token: string): HubConnection | 429 {
+      if (registry.liveCountOf(principal.accountId) >= maxPerAccount) return 429;
+      const connection = new HubConnection(principal, token, timing, connectionEvents);
       registry.add(connection);
       return connection;
     },
@@ -122,6 +145,14 @@ export function createHub(options: CreateHubOptions): Hub {
 
     async disconnectToken(tokenId) {
       await backplane.publish({ kind: 'disconnect', tokenId });
+    },
+
+    async disconnectAccount(accountId) {
+      await backplane.publish({ kind: 'disconnect-account', accountId });
+    },
+
+    async unsubscribeOtherStaff(entityKey, keepAccountId) {
+      await backplane.publish({ kind: 'unsubscribe-staff', entityKey, keepAccountId });
     },
 
     connectionCount: () => registry.connectedCount(),

@@ -1,3 +1,4 @@
+import { HUB_METHODS } from '../../contract/hub.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { HubConnection } from './connection.ts';
 import { MessageType, completionFrame } from './protocol.ts';
@@ -14,6 +15,8 @@ const MAX_ENTITY_KEY_LENGTH = 256;
 export interface MethodContext {
   registry: ConnectionRegistry;
   canSubscribe(principal: Principal, entityKey: string): Promise<boolean>;
+  /** Checks the connection's newest token again: expired, revoked or of a deleted account is null. */
+  authenticate(token: string): Promise<Principal | null>;
 }
 
 type Method = (context: MethodContext, connection: HubConnection, args: unknown[]) => Promise<unknown>;
@@ -32,16 +35,21 @@ const entityKeyArgument = (name: string, args: unknown[]): string => {
 /** Keyed by lower-case name: ASP.NET binds hub method names case-insensitively. */
 const METHODS = new Map<string, { name: string; run: Method }>([
   [
-    'subscribetoentity',
+    HUB_METHODS.subscribe.toLowerCase(),
     {
-      name: 'SubscribeToEntity',
+      name: HUB_METHODS.subscribe,
       async run(context, connection, args) {
-        const key = entityKeyArgument('SubscribeToEntity', args);
+        const key = entityKeyArgument(HUB_METHODS.subscribe, args);
         if (
           !connection.subscriptions.has(key) &&
           connection.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION
         ) {
           throw new HubError('Too many subscriptions.');
+        }
+        // A revocation reaches every process through the backplane; this check holds even if it did not.
+        if (connection.expired || !(await context.authenticate(connection.currentToken))) {
+          connection.close({ error: 'The access token is no longer valid.', allowReconnect: true });
+          throw new HubError('Unauthorized');
         }
         if (!(await context.canSubscribe(connection.principal, key))) throw new HubError('Forbidden');
         // The connection may have ended while permission was checked; a closed one must not rejoin a group.
@@ -53,11 +61,11 @@ const METHODS = new Map<string, { name: string; run: Method }>([
     },
   ],
   [
-    'unsubscribefromentity',
+    HUB_METHODS.unsubscribe.toLowerCase(),
     {
-      name: 'UnsubscribeFromEntity',
+      name: HUB_METHODS.unsubscribe,
       async run(context, connection, args) {
-        const key = entityKeyArgument('UnsubscribeFromEntity', args);
+        const key = entityKeyArgument(HUB_METHODS.unsubscribe, args);
         connection.subscriptions.delete(key);
         context.registry.entities.remove(key, connection);
         return null;
@@ -65,9 +73,9 @@ const METHODS = new Map<string, { name: string; run: Method }>([
     },
   ],
   [
-    'sendmessage',
+    HUB_METHODS.sendMessage.toLowerCase(),
     {
-      name: 'SendMessage',
+      name: HUB_METHODS.sendMessage,
       // Kept for clients that still call it; messages travel through the REST API now.
       run: async () => null,
     },

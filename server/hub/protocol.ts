@@ -1,3 +1,4 @@
+import { HUB_CLIENT_EVENT } from '../../contract/hub.ts';
 /**
  * The SignalR JSON hub protocol: records are JSON texts each terminated by the record separator 0x1e.
  * See https://github.com/dotnet/aspnetcore/blob/main/src/SignalR/docs/specs/HubProtocol.md
@@ -18,7 +19,7 @@ export const MessageType = {
 } as const;
 
 /** The client method every server-to-client event is delivered to. */
-export const EVENT_TARGET = 'SendEvent';
+export const EVENT_TARGET = HUB_CLIENT_EVENT;
 
 /**
  * The @microsoft/signalr client announces json version 2 (which only adds the stateful-reconnect messages we

@@ -28,6 +28,10 @@ export class GroupIndex<K> {
     for (const connection of group) connection.send(frame);
   }
 
+  size(key: K): number {
+    return this.groups.get(key)?.size ?? 0;
+  }
+
   /** A snapshot, because acting on members (closing them) changes the group. */
   members(key: K): HubConnection[] {
     return [...(this.groups.get(key) ?? [])];
@@ -45,6 +49,8 @@ export class ConnectionRegistry {
   readonly entities = new GroupIndex<string>();
   readonly accounts = new GroupIndex<number>();
   readonly tokens = new GroupIndex<string>();
+  /** Every live connection of an account, negotiated or open: what the per-account limit counts. */
+  readonly owners = new GroupIndex<number>();
   private readonly byToken = new Map<string, HubConnection>();
   private readonly live = new Set<HubConnection>();
   private readonly connected = new Set<HubConnection>();
@@ -52,7 +58,12 @@ export class ConnectionRegistry {
   add(connection: HubConnection): void {
     this.byToken.set(connection.connectionToken, connection);
     this.live.add(connection);
+    this.owners.add(connection.principal.accountId, connection);
     for (const tokenId of connection.tokenIds) this.tokens.add(tokenId, connection);
+  }
+
+  liveCountOf(accountId: number): number {
+    return this.owners.size(accountId);
   }
 
   find(connectionToken: string): HubConnection | undefined {
@@ -77,6 +88,7 @@ export class ConnectionRegistry {
 
   removed(connection: HubConnection): void {
     this.live.delete(connection);
+    this.owners.remove(connection.principal.accountId, connection);
     this.connected.delete(connection);
     this.accounts.remove(connection.principal.accountId, connection);
     for (const key of connection.subscriptions) this.entities.remove(key, connection);

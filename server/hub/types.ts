@@ -8,6 +8,8 @@ export interface HubOptions {
   canSubscribe(principal: Principal, entityKey: string): Promise<boolean>;
   /** Set: fan-out goes through Redis pub/sub so several processes serve one site. */
   redisUrl?: string | undefined;
+  /** Open connections one account may hold in one process (several devices, several tabs' fallback). */
+  maxConnectionsPerAccount?: number;
   /** Keep-alive ping interval, 15 s unless a test shortens it. */
   keepAliveIntervalMs?: number;
   /** A client that sends nothing for this long is dropped (SignalR's server timeout, 30 s). */
@@ -23,6 +25,13 @@ export interface Hub {
   publishToAccount(accountId: number, eventName: string, data: unknown, entityKey: string): Promise<void>;
   /** Closes every connection, in any process, opened with this access token (used on revocation). */
   disconnectToken(tokenId: string): Promise<void>;
+  /** Closes every connection of the account, in any process (deletion, password or role change). */
+  disconnectAccount(accountId: number): Promise<void>;
+  /**
+   * Ends every staff subscription to the entity except `keepAccountId`'s, in any process: once a
+   * counsellor accepts a chat, the colleagues who watched it in the queue hear no more of it.
+   */
+  unsubscribeOtherStaff(entityKey: string, keepAccountId: number): Promise<void>;
   /** Open connections in this process, all transports. */
   connectionCount(): number;
   close(): Promise<void>;

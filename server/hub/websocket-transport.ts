@@ -48,7 +48,7 @@ export class WebSocketTransport implements Transport {
 
 function refuse(socket: Duplex, status: number): void {
   socket.on('error', () => socket.destroy());
-  const extra = status === 401 ? 'WWW-Authenticate: Bearer\r\n' : '';
+  const extra = status === 401 ? 'WWW-Authenticate: Bearer\r\n' : status === 429 ? 'Retry-After: 60\r\n' : '';
   socket.once('finish', () => socket.destroy());
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${extra}Connection: close\r\nContent-Length: 0\r\n\r\n`,
@@ -74,7 +74,7 @@ async function accept(
     // skipNegotiation: the upgrade itself opens the connection.
     const principal = token ? await context.authenticate(token) : null;
     if (!principal) return 401;
-    return context.isClosing() ? 503 : context.createConnection(principal);
+    return context.isClosing() ? 503 : context.createConnection(principal, token!);
   }
   const access = await accessConnection(context, token, connectionToken);
   if (!access.ok) return access.status;

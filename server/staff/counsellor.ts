@@ -1,3 +1,4 @@
+import { FINAL_STATES, QUEUED_STATES } from '../../contract/conversation-state.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { AppContext } from '../context.ts';
@@ -7,25 +8,36 @@ import { principalOf, requireStaff } from '../api/guard.ts';
 import { idempotent } from '../api/idempotency.ts';
 import {
   addMessage,
-  FINAL_STATES,
   listMessages,
+  messageById,
   publishConversationUpdated,
   resolveConversation,
   toConversation,
 } from '../api/conversation-view.ts';
-import { QUEUED_STATES } from '../api/queue.ts';
-import { notify } from '../api/notifications.ts';
 
-const idOf = (req: FastifyRequest) => Number((req.params as { id: string }).id);
+import { notify } from '../api/notifications.ts';
+import { idParams, object, text } from '../api/schemas.ts';
+import { counsellorMaySee } from '../api/entity-access.ts';
+import { MESSAGE_MAX_LENGTH } from '../../contract/limits.ts';
+import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
+
+const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
 
 function requireCounsellor(principal: Principal) {
   if (!principal.roles.includes('counsellor')) throw new ApiError('forbidden');
 }
 
+type ConversationRow = Awaited<ReturnType<typeof oneToOne>>;
+
 async function oneToOne(ctx: AppContext, id: number) {
   const row = await ctx.db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row || row.meeting_id !== null) throw new ApiError('not_found');
   return row;
+}
+
+/** A conversation the counsellor holds: accepted by them (a chat) or answered by them (mail). */
+function requireOwn(row: ConversationRow, accountId: number) {
+  if (row.agent_account_id !== accountId) throw new ApiError('forbidden');
 }
 
 /** A conversation as the staff API lists it: with the child's conversation properties. */
@@ -122,12 +134,13 @@ function announceQueueChanges(app: FastifyInstance, ctx: AppContext) {
 /** The counsellor's side of one-to-one chat and mail (ARCHITECTURE.md staff API). */
 export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
-  const staff = requireStaff(ctx);
+  const staff = requireStaff(ctx, 'counsellor');
   announceQueueChanges(app, ctx);
 
   /** Queued chats per channel in arrival order, plus unanswered mail. */
-  app.get('/portal/staff/queue', { preHandler: staff }, async (req) => {
-    requireCounsellor(principalOf(req));
+  app.get('/portal/staff/queue', { onRequest: staff }, async (req) => {
+    const principal = principalOf(req);
+    requireCounsellor(principal);
     const rows = await db
       .selectFrom('conversations')
       .selectAll()
@@ -135,11 +148,17 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
       .where('contact_id', 'is not', null)
       .where((eb) =>
         eb.or([
-          eb.and([eb('system_type', '=', 'chat'), eb('state', 'in', [...QUEUED_STATES])]),
+          eb.and([
+            eb('system_type', '=', 'chat'),
+            eb('state', 'in', [...QUEUED_STATES]),
+            eb('agent_account_id', 'is', null),
+          ]),
           // Mail waits until a counsellor has answered the child's latest message.
           eb.and([
             eb('system_type', '=', 'mail'),
             eb('state', 'not in', [...FINAL_STATES]),
+            // A mail someone answered is theirs when the child writes again.
+            eb.or([eb('agent_account_id', 'is', null), eb('agent_account_id', '=', principal.accountId)]),
             eb.or([
               eb('last_agent_message_date', 'is', null),
               eb('last_contact_message_date', '>', eb.ref('last_agent_message_date')),
@@ -153,7 +172,7 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
     return { value: await Promise.all(rows.map((r) => withProperties(ctx, r))) };
   });
 
-  app.get('/portal/staff/conversations', { preHandler: staff }, async (req) => {
+  app.get('/portal/staff/conversations', { onRequest: staff }, async (req) => {
     const principal = principalOf(req);
     requireCounsellor(principal);
     const rows = await db
@@ -168,47 +187,81 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
     return { value: await Promise.all(rows.map((r) => withProperties(ctx, r))) };
   });
 
-  app.get('/portal/staff/conversations/:id/messages', { preHandler: staff }, async (req) => {
-    requireCounsellor(principalOf(req));
-    const row = await oneToOne(ctx, idOf(req));
-    return { value: await listMessages(db, row.id) };
-  });
+  app.get(
+    '/portal/staff/conversations/:id/messages',
+    { onRequest: staff, schema: { params: idParams } },
+    async (req) => {
+      const principal = principalOf(req);
+      requireCounsellor(principal);
+      const row = await oneToOne(ctx, idOf(req));
+      if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
+      return { value: await listMessages(db, row.id) };
+    },
+  );
 
-  app.post('/portal/staff/conversations/:id/accept', { preHandler: staff }, async (req) => {
-    const principal = principalOf(req);
-    requireCounsellor(principal);
-    const row = await oneToOne(ctx, idOf(req));
-    const res = await db
-      .updateTable('conversations')
-      .set({ state: 'InProgress', agent_account_id: principal.accountId })
-      .where('id', '=', row.id)
-      .where('state', 'in', [...QUEUED_STATES])
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw new ApiError('conflict', 'not in the queue');
-    await publishConversationUpdated(ctx, row.id);
-    await publishToCounsellors(ctx, row.id);
-    const fresh = await db
-      .selectFrom('conversations')
-      .selectAll()
-      .where('id', '=', row.id)
-      .executeTakeFirstOrThrow();
-    return toConversation(db, fresh);
-  });
+  app.post(
+    '/portal/staff/conversations/:id/accept',
+    { onRequest: staff, schema: { params: idParams } },
+    async (req) => {
+      const principal = principalOf(req);
+      requireCounsellor(principal);
+      const row = await oneToOne(ctx, idOf(req));
+      if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
+      // Conditional, so two counsellors accepting at once cannot both get the chat.
+      const res = await db
+        .updateTable('conversations')
+        .set({ state: CONVERSATION_STATE.InProgress, agent_account_id: principal.accountId })
+        .where('id', '=', row.id)
+        .where('state', 'in', [...QUEUED_STATES])
+        .where('agent_account_id', 'is', null)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) throw new ApiError('conflict', 'not in the queue');
+      // The colleagues who watched it in the queue see it leave the queue, and then nothing more.
+      await publishConversationUpdated(ctx, row.id);
+      await ctx.hub.unsubscribeOtherStaff(entityKey('Conversation', row.id), principal.accountId);
+      await publishToCounsellors(ctx, row.id);
+      const fresh = await db
+        .selectFrom('conversations')
+        .selectAll()
+        .where('id', '=', row.id)
+        .executeTakeFirstOrThrow();
+      return toConversation(db, fresh);
+    },
+  );
 
   app.post(
     '/portal/staff/conversations/:id/messages',
-    { preHandler: [staff, idempotent(ctx)] },
+    {
+      onRequest: staff,
+      preHandler: [idempotent(ctx, (id) => messageById(db, id)), ctx.limits.preHandler('staffMessage')],
+      schema: { params: idParams, body: object({ content: text(MESSAGE_MAX_LENGTH) }, ['content']) },
+    },
     async (req, reply) => {
       const principal = principalOf(req);
       requireCounsellor(principal);
       const row = await oneToOne(ctx, idOf(req));
-      const content = String((req.body as { content?: string } | undefined)?.content ?? '').trim();
-      if (!content || content.length > 4000) throw new ApiError('validation');
+      const content = (req.body as { content: string }).content.trim();
+      if (!content) throw new ApiError('validation');
+      if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
+      // A chat is written to only by the counsellor who accepted it, while it is live; a mail by
+      // whoever answers it first, and then only by them.
       if (
         row.system_type === 'chat' &&
-        (row.state !== 'InProgress' || row.agent_account_id !== principal.accountId)
+        (row.state !== CONVERSATION_STATE.InProgress || row.agent_account_id !== principal.accountId)
       ) {
         throw new ApiError('conflict', 'accept the chat first');
+      }
+      if (row.system_type === 'mail') {
+        const claimed = await db
+          .updateTable('conversations')
+          .set({ agent_account_id: principal.accountId })
+          .where('id', '=', row.id)
+          .where((eb) =>
+            eb.or([eb('agent_account_id', 'is', null), eb('agent_account_id', '=', principal.accountId)]),
+          )
+          .where('state', 'not in', [...FINAL_STATES])
+          .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) !== 1) throw new ApiError('forbidden');
       }
       const name = await db
         .selectFrom('contacts')
@@ -225,7 +278,7 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
       if (row.system_type === 'mail') {
         await db
           .updateTable('conversations')
-          .set({ state: 'Responded', agent_account_id: principal.accountId })
+          .set({ state: CONVERSATION_STATE.Responded, agent_account_id: principal.accountId })
           .where('id', '=', row.id)
           .execute();
         const owner = await db
@@ -241,20 +294,36 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
     },
   );
 
-  app.post('/portal/staff/conversations/:id/typing', { preHandler: staff }, async (req) => {
-    const principal = principalOf(req);
-    requireCounsellor(principal);
-    const row = await oneToOne(ctx, idOf(req));
-    await ctx.hub.publishToEntity(entityKey('Conversation', row.id), HUB_EVENTS.agentIsTyping, {
-      conversationId: row.id,
-    });
-    return { success: true };
-  });
+  app.post(
+    '/portal/staff/conversations/:id/typing',
+    {
+      onRequest: staff,
+      preHandler: [ctx.limits.preHandler('activity')],
+      schema: { params: idParams },
+    },
+    async (req) => {
+      const principal = principalOf(req);
+      requireCounsellor(principal);
+      const row = await oneToOne(ctx, idOf(req));
+      requireOwn(row, principal.accountId);
+      await ctx.hub.publishToEntity(entityKey('Conversation', row.id), HUB_EVENTS.agentIsTyping, {
+        conversationId: row.id,
+      });
+      return { success: true };
+    },
+  );
 
-  app.post('/portal/staff/conversations/:id/resolve', { preHandler: staff }, async (req) => {
-    requireCounsellor(principalOf(req));
-    const row = await oneToOne(ctx, idOf(req));
-    await resolveConversation(ctx, row.id);
-    return { success: true };
-  });
+  app.post(
+    '/portal/staff/conversations/:id/resolve',
+    { onRequest: staff, schema: { params: idParams } },
+    async (req) => {
+      const principal = principalOf(req);
+      requireCounsellor(principal);
+      const row = await oneToOne(ctx, idOf(req));
+      // Only the counsellor who holds it ends a conversation; a colleague's chat is not theirs to end.
+      requireOwn(row, principal.accountId);
+      await resolveConversation(ctx, row.id);
+      return { success: true };
+    },
+  );
 }

@@ -6,6 +6,7 @@ import { listMessages } from '../api/conversation-view.ts';
 import { listAppendices } from '../api/meeting-view.ts';
 import { readBlob, sendAttachment } from '../files/file-store.ts';
 import { ledMeeting } from './leader-access.ts';
+import { id, idParams, params, text } from '../api/schemas.ts';
 
 const BASE = '/portal/staff/meetings';
 
@@ -18,10 +19,10 @@ interface FileParams {
 /** What a group leader reads of their meetings: the group chat and the participants' homework files. */
 export function registerGroupLeaderMeetingReads(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
-  const staff = requireStaff(ctx);
+  const staff = requireStaff(ctx, 'group_leader');
 
   // Before the chat is started there is no conversation, so the list is simply empty.
-  app.get(`${BASE}/:id/messages`, { preHandler: staff }, async (req) => {
+  app.get(`${BASE}/:id/messages`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
     const meeting = await ledMeeting(ctx, principalOf(req), Number((req.params as { id: string }).id));
     if (meeting.conversation_id === null) return { value: [], conversationId: null };
     return {
@@ -30,14 +31,14 @@ export function registerGroupLeaderMeetingReads(app: FastifyInstance, ctx: AppCo
     };
   });
 
-  app.get(`${BASE}/:id/appendices`, { preHandler: staff }, async (req) => {
+  app.get(`${BASE}/:id/appendices`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
     const meeting = await ledMeeting(ctx, principalOf(req), Number((req.params as { id: string }).id));
     return { value: await listAppendices(db, meeting.id) };
   });
 
   app.get(
     `${BASE}/:id/files/:messageId/:fileName`,
-    { preHandler: staff },
+    { onRequest: staff, schema: { params: params({ id, messageId: id, fileName: text(300) }) } },
     async (req: FastifyRequest, reply) => {
       const params = req.params as FileParams;
       const meeting = await ledMeeting(ctx, principalOf(req), Number(params.id));

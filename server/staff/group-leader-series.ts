@@ -5,36 +5,29 @@ import { nowIso } from '../db/database.ts';
 import { personalCodeDigest } from '../auth/passwords.ts';
 import { principalOf, requireStaff } from '../api/guard.ts';
 import { assertLeads, ledSeriesIds } from './leader-access.ts';
+import { acceptDisplayName } from '../security/display-name.ts';
+import { PROVIDER } from '../api/runtime-config.ts';
+import { anyId, idParams, object, query, text } from '../api/schemas.ts';
 import { newPersonalCode } from './personal-code.ts';
-import { connectionState, type ConnectionState } from '../../contract/connection-state.ts';
+import { connectionState } from '../../contract/connection-state.ts';
+import type {
+  CreatedParticipant,
+  LedSeries,
+  ParticipantList,
+  SeriesParticipant,
+} from '../../contract/staff.ts';
+import { MEETING_STATE } from '../../contract/meeting-state.ts';
 
 const BASE = '/portal/staff/series';
 const NAME_MAX_LENGTH = 100;
-const seriesIdOf = (req: FastifyRequest) => Number((req.params as { id: string }).id);
-
-export interface LedSeries {
-  id: number;
-  subject: string;
-  groupName: string;
-  participantsCount: number;
-}
-
-export interface SeriesParticipant {
-  accountId: number;
-  contactId: number;
-  name: string;
-  presence: ConnectionState;
-  connectedDate: string | null;
-  lastPingedDate: string | null;
-  disconnectedDate: string | null;
-}
+const seriesIdOf = (req: FastifyRequest) => (req.params as { id: number }).id;
 
 /** The group leader's series and their participants (the staff console's group-leader part). */
 export function registerGroupLeaderSeriesRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
-  const staff = requireStaff(ctx);
+  const staff = requireStaff(ctx, 'group_leader');
 
-  app.get(BASE, { preHandler: staff }, async (req) => {
+  app.get(BASE, { onRequest: staff }, async (req) => {
     const principal = principalOf(req);
     if (!principal.roles.includes('group_leader')) throw new ApiError('forbidden');
     const ids = await ledSeriesIds(ctx, principal.accountId);
@@ -66,103 +59,121 @@ export function registerGroupLeaderSeriesRoutes(app: FastifyInstance, ctx: AppCo
   });
 
   // Presence is read from the group chat of one meeting: the one asked for, else the series' running one.
-  app.get(`${BASE}/:id/participants`, { preHandler: staff }, async (req) => {
-    const principal = principalOf(req);
-    const seriesId = seriesIdOf(req);
-    await assertLeads(ctx, principal, seriesId);
-    const meetingId = (req.query as { meetingId?: string }).meetingId;
-    let meetingQuery = db
-      .selectFrom('meetings')
-      .select(['id', 'conversation_id'])
-      .where('series_id', '=', seriesId)
-      .where('deleted_date', 'is', null);
-    meetingQuery = meetingId
-      ? meetingQuery.where('id', '=', Number(meetingId))
-      : meetingQuery
-          .where('state', '=', 'InProgress')
-          .where('conversation_id', 'is not', null)
-          .orderBy('start_date', 'desc');
-    const meeting = await meetingQuery.executeTakeFirst();
-    if (meetingId && !meeting) throw new ApiError('not_found');
-    const members = await db
-      .selectFrom('series_memberships')
-      .innerJoin('accounts', 'accounts.id', 'series_memberships.account_id')
-      .innerJoin('contacts', 'contacts.id', 'accounts.contact_id')
-      .select(['accounts.id as accountId', 'contacts.id as contactId', 'contacts.name'])
-      .where('series_memberships.series_id', '=', seriesId)
-      .where('series_memberships.role', '=', 'participant')
-      .where('accounts.deleted_date', 'is', null)
-      .orderBy('contacts.name')
-      .execute();
-    const connections =
-      meeting?.conversation_id != null
-        ? await db
-            .selectFrom('conversation_connections')
-            .selectAll()
-            .where('conversation_id', '=', meeting.conversation_id)
-            .execute()
-        : [];
-    const now = new Date();
-    const value: SeriesParticipant[] = members.map((m) => {
-      const c = connections.find((x) => x.contact_id === m.contactId);
-      const dates = {
-        connectedDate: c?.connected_date ?? null,
-        lastPingedDate: c?.last_pinged_date ?? null,
-        disconnectedDate: c?.disconnected_date ?? null,
+  app.get(
+    `${BASE}/:id/participants`,
+    { onRequest: staff, schema: { params: idParams, querystring: query({ meetingId: anyId }) } },
+    async (req) => {
+      const principal = principalOf(req);
+      const seriesId = seriesIdOf(req);
+      await assertLeads(ctx, principal, seriesId);
+      const meetingId = (req.query as { meetingId?: string }).meetingId;
+      let meetingQuery = db
+        .selectFrom('meetings')
+        .select(['id', 'conversation_id'])
+        .where('series_id', '=', seriesId)
+        .where('deleted_date', 'is', null);
+      meetingQuery = meetingId
+        ? meetingQuery.where('id', '=', Number(meetingId))
+        : meetingQuery
+            .where('state', '=', MEETING_STATE.InProgress)
+            .where('conversation_id', 'is not', null)
+            .orderBy('start_date', 'desc');
+      const meeting = await meetingQuery.executeTakeFirst();
+      if (meetingId && !meeting) throw new ApiError('not_found');
+      const members = await db
+        .selectFrom('series_memberships')
+        .innerJoin('accounts', 'accounts.id', 'series_memberships.account_id')
+        .innerJoin('contacts', 'contacts.id', 'accounts.contact_id')
+        .select(['accounts.id as accountId', 'contacts.id as contactId', 'contacts.name'])
+        .where('series_memberships.series_id', '=', seriesId)
+        .where('series_memberships.role', '=', 'participant')
+        .where('accounts.deleted_date', 'is', null)
+        .orderBy('contacts.name')
+        .execute();
+      const connections =
+        meeting?.conversation_id != null
+          ? await db
+              .selectFrom('conversation_connections')
+              .selectAll()
+              .where('conversation_id', '=', meeting.conversation_id)
+              .execute()
+          : [];
+      const now = new Date();
+      const value: SeriesParticipant[] = members.map((m) => {
+        const c = connections.find((x) => x.contact_id === m.contactId);
+        const dates = {
+          connectedDate: c?.connected_date ?? null,
+          lastPingedDate: c?.last_pinged_date ?? null,
+          disconnectedDate: c?.disconnected_date ?? null,
+        };
+        // Someone who never opened this chat is not "away": they are not there at all.
+        return { ...m, ...dates, presence: c ? connectionState(dates, now) : 'Disconnected' };
+      });
+      const list: ParticipantList = {
+        value,
+        meetingId: meeting?.id ?? null,
+        conversationId: meeting?.conversation_id ?? null,
       };
-      // Someone who never opened this chat is not "away": they are not there at all.
-      return { ...m, ...dates, presence: c ? connectionState(dates, now) : 'Disconnected' };
-    });
-    return { value, meetingId: meeting?.id ?? null, conversationId: meeting?.conversation_id ?? null };
-  });
+      return list;
+    },
+  );
 
   // The code is answered once: only its digest is stored, as for every personal code. No
   // Idempotency-Key replay here on purpose: a replay store would keep the code itself.
-  app.post(`${BASE}/:id/participants`, { preHandler: staff }, async (req, reply) => {
-    const principal = principalOf(req);
-    const seriesId = seriesIdOf(req);
-    await assertLeads(ctx, principal, seriesId);
-    const name = String((req.body as { name?: unknown } | undefined)?.name ?? '').trim();
-    if (!name || name.length > NAME_MAX_LENGTH) throw new ApiError('validation');
-    let code = newPersonalCode();
-    let digest = await personalCodeDigest(code);
-    // 10^15 codes make a clash practically impossible, but a clash would merge two people's logins.
-    while (
-      await db
-        .selectFrom('accounts')
-        .select('id')
-        .where('personal_code_digest', '=', digest)
-        .executeTakeFirst()
-    ) {
-      code = newPersonalCode();
-      digest = await personalCodeDigest(code);
-    }
-    const created = nowIso();
-    const account = await db.transaction().execute(async (trx) => {
-      const contact = await trx
-        .insertInto('contacts')
-        .values({ name, created_date: created })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const row = await trx
-        .insertInto('accounts')
-        .values({
-          contact_id: contact.id,
-          username: null,
-          password_hash: null,
-          personal_code_digest: digest,
-          created_date: created,
-          deleted_date: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx.insertInto('account_roles').values({ account_id: row.id, role: 'participant' }).execute();
-      await trx
-        .insertInto('series_memberships')
-        .values({ series_id: seriesId, account_id: row.id, role: 'participant' })
-        .execute();
-      return { accountId: row.id, contactId: contact.id };
-    });
-    return reply.code(201).send({ ...account, name, personalCode: code });
-  });
+  app.post(
+    `${BASE}/:id/participants`,
+    {
+      onRequest: staff,
+      preHandler: [ctx.limits.preHandler('staffCreate')],
+      schema: { params: idParams, body: object({ name: text(200) }, ['name']) },
+    },
+    async (req, reply) => {
+      const principal = principalOf(req);
+      const seriesId = seriesIdOf(req);
+      await assertLeads(ctx, principal, seriesId);
+      // Shown beside the participant's messages: no invisible tricks, no staff title.
+      const name = acceptDisplayName((req.body as { name: string }).name, PROVIDER.name, NAME_MAX_LENGTH);
+      let code = newPersonalCode();
+      let digest = await personalCodeDigest(code);
+      // 10^15 codes make a clash practically impossible, but a clash would merge two people's logins.
+      while (
+        await db
+          .selectFrom('accounts')
+          .select('id')
+          .where('personal_code_digest', '=', digest)
+          .executeTakeFirst()
+      ) {
+        code = newPersonalCode();
+        digest = await personalCodeDigest(code);
+      }
+      const created = nowIso();
+      const account = await db.transaction().execute(async (trx) => {
+        const contact = await trx
+          .insertInto('contacts')
+          .values({ name, created_date: created })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const row = await trx
+          .insertInto('accounts')
+          .values({
+            contact_id: contact.id,
+            username: null,
+            password_hash: null,
+            personal_code_digest: digest,
+            created_date: created,
+            deleted_date: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await trx.insertInto('account_roles').values({ account_id: row.id, role: 'participant' }).execute();
+        await trx
+          .insertInto('series_memberships')
+          .values({ series_id: seriesId, account_id: row.id, role: 'participant' })
+          .execute();
+        return { accountId: row.id, contactId: contact.id };
+      });
+      const answer: CreatedParticipant = { ...account, name, personalCode: code };
+      return reply.code(201).send(answer);
+    },
+  );
 }

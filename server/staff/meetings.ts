@@ -1,24 +1,34 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { GROUP_CHAT_MAX_LENGTH } from '../../contract/conversations.ts';
+import { GROUP_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
 import { HUB_EVENTS } from '../../contract/hub.ts';
-import { UPLOAD_LIMITS } from '../../contract/meetings.ts';
+import { UPLOAD_LIMITS } from '../../contract/limits.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import { principalOf, requireStaff } from '../api/guard.ts';
-import { idempotent } from '../api/idempotency.ts';
+import { idempotent, replayValue } from '../api/idempotency.ts';
 import { publishMeetingEvent } from '../api/meeting-events.ts';
 import { ownMessagesQuery, toMeeting, toMeetingMessages } from '../api/meeting-view.ts';
-import { addMessage, publishConversationUpdated } from '../api/conversation-view.ts';
-import { contentTypeOf, detectFileKind, safeFileName } from '../files/file-type.ts';
+import { addMessage, messageById, publishConversationUpdated } from '../api/conversation-view.ts';
+import { contentTypeOf, detectFileKind, nameForKind, safeFileName } from '../files/file-type.ts';
 import { saveBlob } from '../files/file-store.ts';
+import { date, id, idParams, int, object, text } from '../api/schemas.ts';
 import { assertLeads, ledMeeting, ledSeriesIds } from './leader-access.ts';
 import { registerGroupLeaderSeriesRoutes } from './group-leader-series.ts';
 import { registerGroupLeaderMeetingReads } from './group-leader-meeting-reads.ts';
+import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
+import { MEETING_STATE, isMeetingOver } from '../../contract/meeting-state.ts';
 
 const BASE = '/portal/staff/meetings';
-const idOf = (req: FastifyRequest) => Number((req.params as { id: string }).id);
+const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
+const meetingFields = {
+  seriesId: id,
+  subject: text(200),
+  description: text(5000),
+  startDate: date,
+  duration: int(5, 600),
+};
 
 interface MeetingInput {
   seriesId?: number;
@@ -43,11 +53,11 @@ function validTimes(input: MeetingInput) {
 /** The group leader's side of meetings (ARCHITECTURE.md staff API). */
 export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
-  const staff = requireStaff(ctx);
+  const staff = requireStaff(ctx, 'group_leader');
   registerGroupLeaderSeriesRoutes(app, ctx);
   registerGroupLeaderMeetingReads(app, ctx);
 
-  app.get(BASE, { preHandler: staff }, async (req) => {
+  app.get(BASE, { onRequest: staff }, async (req) => {
     const principal = principalOf(req);
     if (!principal.roles.includes('group_leader')) throw new ApiError('forbidden');
     const led = await ledSeriesIds(ctx, principal.accountId);
@@ -63,58 +73,78 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     return { value: await Promise.all(rows.map((m) => toMeeting(db, principal, m))) };
   });
 
-  app.post(BASE, { preHandler: [staff, idempotent(ctx)] }, async (req, reply) => {
-    const principal = principalOf(req);
-    const input = (req.body ?? {}) as MeetingInput;
-    const seriesId = Number(input.seriesId);
-    await assertLeads(ctx, principal, seriesId);
-    const subject = String(input.subject ?? '').trim();
-    if (!subject || subject.length > 200) throw new ApiError('validation');
+  const replayMeeting = async (id: number | null, req: FastifyRequest) => {
     const row = await db
-      .insertInto('meetings')
-      .values({
-        series_id: seriesId,
-        subject,
-        description: String(input.description ?? '').slice(0, 5000),
-        description_content_type: 'text/plain',
-        ...validTimes(input),
-        state: 'NotStarted',
-        session_state: 'NotStarted',
-        meeting_type: 'Meeting',
-        conversation_id: null,
-        is_active: 1,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await publishMeetingEvent(ctx, HUB_EVENTS.meetingCreated, row);
-    return reply.code(201).send(await toMeeting(db, principal, row));
-  });
+      .selectFrom('meetings')
+      .selectAll()
+      .where('id', '=', id ?? -1)
+      .executeTakeFirst();
+    return row ? toMeeting(db, principalOf(req), row) : null;
+  };
+  app.post(
+    BASE,
+    {
+      onRequest: staff,
+      preHandler: [idempotent(ctx, replayMeeting), ctx.limits.preHandler('staffCreate')],
+      schema: { body: object(meetingFields, ['seriesId', 'subject', 'startDate', 'duration']) },
+    },
+    async (req, reply) => {
+      const principal = principalOf(req);
+      const input = (req.body ?? {}) as MeetingInput;
+      const seriesId = Number(input.seriesId);
+      await assertLeads(ctx, principal, seriesId);
+      const subject = String(input.subject ?? '').trim();
+      if (!subject || subject.length > 200) throw new ApiError('validation');
+      const row = await db
+        .insertInto('meetings')
+        .values({
+          series_id: seriesId,
+          subject,
+          description: String(input.description ?? '').slice(0, 5000),
+          description_content_type: 'text/plain',
+          ...validTimes(input),
+          state: MEETING_STATE.NotStarted,
+          session_state: MEETING_STATE.NotStarted,
+          meeting_type: 'Meeting',
+          conversation_id: null,
+          is_active: 1,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await publishMeetingEvent(ctx, HUB_EVENTS.meetingCreated, row);
+      return reply.code(201).send(await toMeeting(db, principal, row));
+    },
+  );
 
-  app.put(`${BASE}/:id`, { preHandler: staff }, async (req) => {
-    const principal = principalOf(req);
-    const meeting = await ledMeeting(ctx, principal, idOf(req));
-    const input = (req.body ?? {}) as MeetingInput;
-    const changes = {
-      ...(input.subject !== undefined ? { subject: String(input.subject).trim().slice(0, 200) } : {}),
-      ...(input.description !== undefined ? { description: String(input.description).slice(0, 5000) } : {}),
-      ...(input.startDate !== undefined ? validTimes({ duration: meeting.duration, ...input }) : {}),
-    };
-    if (changes.subject === '') throw new ApiError('validation');
-    const row = await db
-      .updateTable('meetings')
-      .set(changes)
-      .where('id', '=', meeting.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
-    return toMeeting(db, principal, row);
-  });
+  app.put(
+    `${BASE}/:id`,
+    { onRequest: staff, schema: { params: idParams, body: object(meetingFields) } },
+    async (req) => {
+      const principal = principalOf(req);
+      const meeting = await ledMeeting(ctx, principal, idOf(req));
+      const input = (req.body ?? {}) as MeetingInput;
+      const changes = {
+        ...(input.subject !== undefined ? { subject: String(input.subject).trim().slice(0, 200) } : {}),
+        ...(input.description !== undefined ? { description: String(input.description).slice(0, 5000) } : {}),
+        ...(input.startDate !== undefined ? validTimes({ duration: meeting.duration, ...input }) : {}),
+      };
+      if (changes.subject === '') throw new ApiError('validation');
+      const row = await db
+        .updateTable('meetings')
+        .set(changes)
+        .where('id', '=', meeting.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
+      return toMeeting(db, principal, row);
+    },
+  );
 
-  app.post(`${BASE}/:id/cancel`, { preHandler: staff }, async (req) => {
+  app.post(`${BASE}/:id/cancel`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
     const meeting = await ledMeeting(ctx, principalOf(req), idOf(req));
     const row = await db
       .updateTable('meetings')
-      .set({ state: 'Cancelled', session_state: 'Cancelled', is_active: 0 })
+      .set({ state: MEETING_STATE.Cancelled, session_state: MEETING_STATE.Cancelled, is_active: 0 })
       .where('id', '=', meeting.id)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -122,11 +152,16 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     return { success: true };
   });
 
-  app.delete(`${BASE}/:id`, { preHandler: staff }, async (req) => {
+  app.delete(`${BASE}/:id`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
     const meeting = await ledMeeting(ctx, principalOf(req), idOf(req));
     await db
       .updateTable('meetings')
-      .set({ is_active: 0, state: 'Cancelled', session_state: 'Cancelled', deleted_date: nowIso() })
+      .set({
+        is_active: 0,
+        state: MEETING_STATE.Cancelled,
+        session_state: MEETING_STATE.Cancelled,
+        deleted_date: nowIso(),
+      })
       .where('id', '=', meeting.id)
       .execute();
     await publishMeetingEvent(ctx, HUB_EVENTS.meetingDeleted, meeting);
@@ -134,10 +169,10 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
   });
 
   // Starting opens the meeting and its group chat; until a leader writes, participants see 'Chatten börjar strax'.
-  app.post(`${BASE}/:id/start`, { preHandler: staff }, async (req) => {
+  app.post(`${BASE}/:id/start`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
     const principal = principalOf(req);
     const meeting = await ledMeeting(ctx, principal, idOf(req));
-    if (meeting.state === 'Cancelled' || meeting.state === 'Completed') throw new ApiError('validation');
+    if (isMeetingOver(meeting)) throw new ApiError('validation');
     let conversationId = meeting.conversation_id;
     if (conversationId === null) {
       const conversation = await db
@@ -148,7 +183,7 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
           meeting_id: meeting.id,
           system_type: 'groupchat',
           subject: meeting.subject,
-          state: 'InProgress',
+          state: CONVERSATION_STATE.InProgress,
           logged_date: nowIso(),
           closed_date: null,
           rating: null,
@@ -165,7 +200,11 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     }
     const row = await db
       .updateTable('meetings')
-      .set({ state: 'InProgress', session_state: 'InProgress', conversation_id: conversationId })
+      .set({
+        state: MEETING_STATE.InProgress,
+        session_state: MEETING_STATE.InProgress,
+        conversation_id: conversationId,
+      })
       .where('id', '=', meeting.id)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -174,42 +213,51 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     return toMeeting(db, principal, row);
   });
 
-  app.post(`${BASE}/:id/messages`, { preHandler: [staff, idempotent(ctx)] }, async (req, reply) => {
-    const principal = principalOf(req);
-    const meeting = await ledMeeting(ctx, principal, idOf(req));
-    const content = String((req.body as { content?: string } | undefined)?.content ?? '').trim();
-    if (!content || content.length > GROUP_CHAT_MAX_LENGTH) throw new ApiError('validation');
-    if (meeting.conversation_id === null) throw new ApiError('validation', 'the group chat has not started');
-    const name = await db
-      .selectFrom('contacts')
-      .select('name')
-      .where('id', '=', principal.contactId)
-      .executeTakeFirstOrThrow();
-    const message = await addMessage(ctx, {
-      conversationId: meeting.conversation_id,
-      authorKind: 'agent',
-      message: content,
-      agentAccountId: principal.accountId,
-      authorName: name.name,
-    });
-    await publishConversationUpdated(ctx, meeting.conversation_id);
-    return reply.code(201).send(message);
-  });
+  app.post(
+    `${BASE}/:id/messages`,
+    {
+      onRequest: staff,
+      preHandler: [idempotent(ctx, (id) => messageById(db, id)), ctx.limits.preHandler('staffMessage')],
+      schema: { params: idParams, body: object({ content: text(GROUP_CHAT_MAX_LENGTH) }, ['content']) },
+    },
+    async (req, reply) => {
+      const principal = principalOf(req);
+      const meeting = await ledMeeting(ctx, principal, idOf(req));
+      const content = String((req.body as { content?: string } | undefined)?.content ?? '').trim();
+      if (!content || content.length > GROUP_CHAT_MAX_LENGTH) throw new ApiError('validation');
+      if (meeting.conversation_id === null)
+        throw new ApiError('validation', 'the group chat has not started');
+      const name = await db
+        .selectFrom('contacts')
+        .select('name')
+        .where('id', '=', principal.contactId)
+        .executeTakeFirstOrThrow();
+      const message = await addMessage(ctx, {
+        conversationId: meeting.conversation_id,
+        authorKind: 'agent',
+        message: content,
+        agentAccountId: principal.accountId,
+        authorName: name.name,
+      });
+      await publishConversationUpdated(ctx, meeting.conversation_id);
+      return reply.code(201).send(message);
+    },
+  );
 
-  app.post(`${BASE}/:id/end`, { preHandler: staff }, async (req) => {
+  app.post(`${BASE}/:id/end`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
     const principal = principalOf(req);
     const meeting = await ledMeeting(ctx, principal, idOf(req));
     const now = nowIso();
     if (meeting.conversation_id !== null) {
       await db
         .updateTable('conversations')
-        .set({ state: 'Resolved', closed_date: now })
+        .set({ state: CONVERSATION_STATE.Resolved, closed_date: now })
         .where('id', '=', meeting.conversation_id)
         .execute();
     }
     const row = await db
       .updateTable('meetings')
-      .set({ state: 'Completed', session_state: 'Completed' })
+      .set({ state: MEETING_STATE.Completed, session_state: MEETING_STATE.Completed })
       .where('id', '=', meeting.id)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -218,7 +266,7 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     return toMeeting(db, principal, row);
   });
 
-  app.get(`${BASE}/:id/private-messages`, { preHandler: staff }, async (req) => {
+  app.get(`${BASE}/:id/private-messages`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
     const principal = principalOf(req);
     const meeting = await ledMeeting(ctx, principal, idOf(req));
     const rows = await ownMessagesQuery(db, principal, meeting.id)
@@ -248,38 +296,48 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
       attachFieldsToBody: 'keyValues',
       limits: { fileSize: UPLOAD_LIMITS.maxBytes, files: 1, fields: 5 },
     });
-    scope.post(`${BASE}/:id/appendices`, { preHandler: [staff, idempotent(ctx)] }, async (req, reply) => {
-      const principal = principalOf(req);
-      const meeting = await ledMeeting(ctx, principal, idOf(req));
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const content = body.file;
-      if (!(content instanceof Uint8Array)) throw new ApiError('validation');
-      const name = safeFileName(String(body.name ?? 'bilaga'));
-      const kind = detectFileKind(content, name);
-      if (!kind) throw new ApiError('unsupported_type');
-      const blobId = await saveBlob(db, principal.accountId, content);
-      const count = await db
-        .selectFrom('appendices')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('meeting_id', '=', meeting.id)
-        .executeTakeFirstOrThrow();
-      const row = await db
-        .insertInto('appendices')
-        .values({
-          meeting_id: meeting.id,
-          name,
-          type: kind,
-          content_type: contentTypeOf(kind),
-          blob_id: blobId,
-          is_active: 1,
-          order_index: Number(count.n),
-          created_by: principal.accountId,
-          created_date: nowIso(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, meeting);
-      return reply.code(201).send({ value: row.id });
-    });
+    scope.post(
+      `${BASE}/:id/appendices`,
+      {
+        onRequest: staff,
+        preHandler: [idempotent(ctx, replayValue), ctx.limits.preHandler('staffUpload')],
+        schema: { params: idParams, body: object({ name: text(300), file: {} }, ['file']) },
+      },
+      async (req, reply) => {
+        const principal = principalOf(req);
+        const meeting = await ledMeeting(ctx, principal, idOf(req));
+        const body = (req.body ?? {}) as Record<string, unknown>;
+        const content = body.file;
+        if (!(content instanceof Uint8Array)) throw new ApiError('validation');
+        const name = safeFileName(String(body.name ?? 'bilaga'));
+        const kind = detectFileKind(content, name);
+        if (!kind) throw new ApiError('unsupported_type');
+        const row = await db.transaction().execute(async (trx) => {
+          const blobId = await saveBlob(trx, principal.accountId, content);
+          const count = await trx
+            .selectFrom('appendices')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('meeting_id', '=', meeting.id)
+            .executeTakeFirstOrThrow();
+          return trx
+            .insertInto('appendices')
+            .values({
+              meeting_id: meeting.id,
+              name: nameForKind(name, kind),
+              type: kind,
+              content_type: contentTypeOf(kind),
+              blob_id: blobId,
+              is_active: 1,
+              order_index: Number(count.n),
+              created_by: principal.accountId,
+              created_date: nowIso(),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+        });
+        await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, meeting);
+        return reply.code(201).send({ value: row.id });
+      },
+    );
   });
 }

@@ -1,4 +1,6 @@
+import { unreachable, type MessageAuthorKind } from '../../contract/conversations.ts';
 import type { ChatMessageRow } from '../../worker/client/group-support.ts';
+import { CHAT_TEXTS } from './texts.ts';
 
 /** 'leader' is the staff author (group leader or counsellor); 'bot' marks queue messages. */
 export type AuthorType = 'me' | 'otherContact' | 'leader' | 'info' | 'bot';
@@ -10,10 +12,27 @@ export interface ChatEntry {
   authorType: AuthorType;
   authorName: string;
   sendStatus: ChatMessageRow['sendStatus'];
+  /** While 'waiting': the server's Swedish text saying why. */
+  sendNotice?: string;
   createdAfterClosedConversation: boolean;
   sameAuthorAsPreviousMessage: boolean;
   /** Overrides the author label (SPEC §2: 'Dina tankar', 'Kömeddelande', '{provider} Kurator'). */
   label?: string;
+}
+
+/** Whose bubble a message is, by its author kind (one's own messages are told apart by the caller). */
+export function authorTypeOf(kind: MessageAuthorKind): Exclude<AuthorType, 'me' | 'bot'> {
+  switch (kind) {
+    case 'agent':
+      return 'leader';
+    case 'contact':
+      return 'otherContact';
+    case 'bot':
+    case 'system':
+      return 'info';
+    default:
+      return unreachable(kind);
+  }
 }
 
 /** Chat rows sorted by loggedDate, with author labels (leader = agentName, others = contactName, me). */
@@ -22,13 +41,7 @@ export function chatEntries(rows: readonly ChatMessageRow[], myContactId: number
   const entries: ChatEntry[] = [];
   for (const row of sorted) {
     const mine = row.clientId !== null || (row.authorKind === 'contact' && row.contactId === myContactId);
-    const authorType: AuthorType = mine
-      ? 'me'
-      : row.authorKind === 'agent'
-        ? 'leader'
-        : row.authorKind === 'contact'
-          ? 'otherContact'
-          : 'info';
+    const authorType: AuthorType = mine ? 'me' : authorTypeOf(row.authorKind);
     const authorName =
       authorType === 'leader'
         ? (row.agentName ?? '')
@@ -43,10 +56,24 @@ export function chatEntries(rows: readonly ChatMessageRow[], myContactId: number
       authorType,
       authorName,
       sendStatus: row.sendStatus,
+      ...(row.sendNotice ? { sendNotice: row.sendNotice } : {}),
       createdAfterClosedConversation: row.createdAfterClosedConversation,
       sameAuthorAsPreviousMessage:
         !!previous && previous.authorType === authorType && previous.authorName === authorName,
     });
   }
   return entries;
+}
+
+/**
+ * The send status under one's own message (SPEC §2 tooltips 'Skickar...', 'Skickat', 'Gick inte att
+ * skicka meddelandet'). A message the server asked to wait with is not a failure: it is sent on its
+ * own later, and the server's words (or ours) say so.
+ */
+export function sendStatusText(entry: Pick<ChatEntry, 'authorType' | 'sendStatus' | 'sendNotice'>) {
+  if (entry.authorType !== 'me') return null;
+  if (entry.sendStatus === 'sending') return CHAT_TEXTS.sending;
+  if (entry.sendStatus === 'waiting') return entry.sendNotice || CHAT_TEXTS.sendWaiting;
+  if (entry.sendStatus === 'failed') return CHAT_TEXTS.sendFailed;
+  return CHAT_TEXTS.sent;
 }

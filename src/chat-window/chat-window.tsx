@@ -3,12 +3,7 @@ import { differenceInMinutes } from 'date-fns';
 import type { MeetingRow } from '../../worker/client/group-support.ts';
 import { useApi, useProfile } from '../data/index.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
-import {
-  isActive,
-  isGroupSoonStarting,
-  isResolvedOrClosed,
-  minutesText,
-} from '../group-support/conversation-state.ts';
+import { isActive, isGroupSoonStarting, isResolvedOrClosed } from '../../contract/conversation-state.ts';
 import { useChatMessages, useConversation, useTyping } from '../group-support/hooks.ts';
 import { useNow } from '../group-support/use-now.ts';
 import { CloseIcon, MinimizeIcon } from '../shell/icons.tsx';
@@ -19,7 +14,7 @@ import { ConnectionNotice } from './connection-notice.tsx';
 import { MessageInput } from './message-input.tsx';
 import { MessageList } from './message-list.tsx';
 import { MinimizedBar } from './minimized-bar.tsx';
-import { CHAT_TEXTS } from './texts.ts';
+import { CHAT_TEXTS, minutesText } from './texts.ts';
 import { TypingIndicator } from './typing-indicator.tsx';
 
 const info = (key: string, content: string, loggedDate: string): ChatEntry => ({

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { GROUP_CHAT_MAX_LENGTH } from '../../contract/conversations.ts';
+import { GROUP_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
 import { primaryButton } from '../styles/controls.ts';
 import * as s from './chat-window.styles.ts';
 import { CHAT_TEXTS } from './texts.ts';

@@ -1,20 +1,14 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { chatTextToHtml } from '../group-support/chat-text.ts';
 import { secondaryButton } from '../styles/controls.ts';
-import type { ChatEntry } from './chat-messages.ts';
+import { sendStatusText, type ChatEntry } from './chat-messages.ts';
 import * as s from './chat-window.styles.ts';
 import { CHAT_TEXTS } from './texts.ts';
+import { SCROLL_TO_BOTTOM_DELAY_MS } from '../../contract/timings.ts';
+import { NEW_MESSAGE_PROMPT_PX } from '../../contract/limits.ts';
+export { SCROLL_TO_BOTTOM_DELAY_MS };
 
-/** SPEC §9: the new-message prompt shows when more than 72 px from the bottom. */
-export const NEW_MESSAGE_PROMPT_PX = 72;
-export const SCROLL_TO_BOTTOM_DELAY_MS = 250;
-
-function statusText(entry: ChatEntry): string | null {
-  if (entry.authorType !== 'me') return null;
-  if (entry.sendStatus === 'sending') return CHAT_TEXTS.sending;
-  if (entry.sendStatus === 'failed') return CHAT_TEXTS.sendFailed;
-  return CHAT_TEXTS.sent;
-}
+export { NEW_MESSAGE_PROMPT_PX };
 
 function authorLabel(entry: ChatEntry): string {
   if (entry.label) return entry.label;
@@ -24,7 +18,7 @@ function authorLabel(entry: ChatEntry): string {
 }
 
 function Message({ entry }: { entry: ChatEntry }) {
-  const status = statusText(entry);
+  const status = sendStatusText(entry);
   const kind =
     entry.authorType === 'me'
       ? s.mine

@@ -1,4 +1,4 @@
-import { GROUP_CHAT_MAX_LENGTH } from '../../contract/conversations.ts';
+import { GROUP_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
 
 /** Swedish texts of the group chat window (SPEC §2 Chat window, §4 Conversation, §8). */
 export const CHAT_TEXTS = {
@@ -27,6 +27,8 @@ export const CHAT_TEXTS = {
   sending: 'Skickar...',
   sent: 'Skickat',
   sendFailed: 'Gick inte att skicka meddelandet',
+  /** Not from SPEC: the server asked to wait (429) and did not say why in its own words. */
+  sendWaiting: 'Du har skickat många meddelanden på kort tid. Meddelandet skickas om en stund.',
   afterClosed: 'Meddelandet skickades efter att chatten avslutades',
   leaveConfirm: 'Är du säker på att du vill lämna chatten?',
   leaveYes: 'Ja, lämna',
@@ -34,3 +36,8 @@ export const CHAT_TEXTS = {
   connectionTrouble:
     'Internetuppkopplingen verkar svajig. Testa att ladda om sidan om upplever problem med chatten',
 } as const;
+
+/** SPEC §2: 'Chatt live' with the duration in minutes, 'minut' for 1, else 'minuter'. */
+export function minutesText(minutes: number): string {
+  return `${minutes} ${minutes === 1 ? 'minut' : 'minuter'}`;
+}

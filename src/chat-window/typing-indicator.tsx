@@ -2,9 +2,8 @@ import type { TypingRow } from '../../worker/client/group-support.ts';
 import { typingText } from '../group-support/typing-names.ts';
 import { useNow } from '../group-support/use-now.ts';
 import { typing } from './chat-window.styles.ts';
-
-/** SPEC §9: a typing row counts for 5 s. */
-export const TYPING_VISIBLE_MS = 5000;
+import { TYPING_VISIBLE_MS } from '../../contract/timings.ts';
+export { TYPING_VISIBLE_MS };
 
 export function TypingIndicator({ rows, myContactId }: { rows: readonly TypingRow[]; myContactId?: number }) {
   const now = useNow(1000).getTime();

@@ -2,18 +2,18 @@ import type { RuntimeConfig } from '../../contract/config.ts';
 
 /** The group-support variant logs in with a personal code and has no registration (SPEC §2, §5). */
 export function isGroupStyle(config: RuntimeConfig): boolean {
-  return config.variant === 'Gruppstod';
+  return config.features.supportGroup;
 }
 
 /** SPEC §4: 'chat mode' (the Chatt variant) leaves out the bot's queue explanation. */
 export function isChatOnly(config: RuntimeConfig): boolean {
-  return config.variant === 'Chatt';
+  return config.features.chat;
 }
 
 /** Query value of the register link: peers, chat or mail depending on the variant (SPEC §2). */
 export function registerStyle(config: RuntimeConfig): 'peers' | 'chat' | 'mail' {
-  if (config.variant === 'Peers') return 'peers';
-  if (config.variant === 'Chatt') return 'chat';
+  if (config.features.peers) return 'peers';
+  if (config.features.chat) return 'chat';
   return 'mail';
 }
 

@@ -8,6 +8,7 @@ import { showToast } from '../dialogs/toast-store.ts';
 import { clearClientStorage } from '../login/clear-client-storage.ts';
 import { fieldError, primaryButton } from '../styles/controls.ts';
 import { FormField } from './form-field.tsx';
+import { registerFailure } from './register-failure.ts';
 import { CREATE_ACCOUNT_TEXTS as T, type Gender } from './texts.ts';
 import { useUsernameAvailability } from './use-username-availability.ts';
 import * as s from './create-account.styles.ts';
@@ -89,10 +90,10 @@ export function CreateAccountForm() {
       if (result.ok) {
         showToast(T.created, { kind: 'success' });
         navigate('/start');
-      } else if (result.error === 'username_taken') {
-        setError('username', { message: T.errors.username_taken }, { shouldFocus: true });
       } else {
-        setFailure(T.errors[result.error]);
+        const refused = registerFailure(result.error);
+        if (refused.field) setError(refused.field, { message: refused.message }, { shouldFocus: true });
+        else setFailure(refused.message);
       }
     } catch (error) {
       console.error('Registration failed', error);

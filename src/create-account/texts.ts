@@ -38,6 +38,10 @@ export const CREATE_ACCOUNT_TEXTS = {
   created: 'Ditt konto är skapat. Välkommen!',
   errors: {
     username_taken: 'Användarnamnet är upptaget. Välj ett annat.',
+    /** The server's own words for a username that looks like a staff title. */
+    name_not_allowed: 'Namnet går inte att använda. Välj ett annat.',
+    /** The server's own words for a password on its list of common ones. */
+    common_password: 'Lösenordet är för vanligt och lätt att gissa. Välj ett annat.',
     invalid: 'Uppgifterna är inte giltiga. Kontrollera fälten och försök igen.',
     too_many_attempts: 'För många försök. Vänta en stund och försök igen.',
     offline: 'Det gick inte att nå servern. Kontrollera internetuppkopplingen och försök igen.',

@@ -1,11 +1,9 @@
-import { useEffect, useRef } from 'react';
-import { Modal } from './modal.tsx';
+import { ConfirmDialog } from '../../client-kit/dialogs/confirm-dialog.tsx';
 import { DIALOG_TEXTS } from './texts.ts';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
-import { actions } from './modal.styles.ts';
-
-/** SPEC §9: the callback waits for the closing dialog before it acts. */
-export const CONFIRMATION_CALLBACK_DELAY_MS = 500;
+import { actions, confirmTitle, content, dialog } from './modal.styles.ts';
+import { CONFIRMATION_CALLBACK_MS as CONFIRMATION_CALLBACK_DELAY_MS } from '../../contract/timings.ts';
+export { CONFIRMATION_CALLBACK_DELAY_MS };
 
 export interface ConfirmationDialogProps {
   open: boolean;
@@ -20,6 +18,9 @@ export interface ConfirmationDialogProps {
   staticBackdrop?: boolean;
 }
 
+const classes = { dialog, content, title: confirmTitle, actions, yes: primaryButton, no: secondaryButton };
+
+/** SPEC §2 confirmation: 'Bekräfta' / 'Är du säker?' / 'Ja' / 'Nej' unless told otherwise. */
 export function ConfirmationDialog({
   open,
   onClose,
@@ -30,33 +31,19 @@ export function ConfirmationDialog({
   no = DIALOG_TEXTS.no,
   staticBackdrop = false,
 }: ConfirmationDialogProps) {
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const choose = (confirmed: boolean) => {
-    onClose();
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => onResult(confirmed), CONFIRMATION_CALLBACK_DELAY_MS);
-  };
-
+  // A static dialog ignores Escape as well as the backdrop.
   return (
-    <Modal
+    <ConfirmDialog
       open={open}
-      onClose={() => choose(false)}
       title={title}
-      titleSize="small"
-      staticBackdrop={staticBackdrop}
-      hideClose
-    >
-      <p>{text}</p>
-      <div className={actions}>
-        <button type="button" className={secondaryButton} onClick={() => choose(false)}>
-          {no}
-        </button>
-        <button type="button" className={primaryButton} onClick={() => choose(true)}>
-          {yes}
-        </button>
-      </div>
-    </Modal>
+      text={text}
+      yes={yes}
+      no={no}
+      onClose={onClose}
+      onAnswer={onResult}
+      answerDelayMs={CONFIRMATION_CALLBACK_DELAY_MS}
+      dismiss={staticBackdrop ? 'nothing' : 'escape-and-backdrop'}
+      classes={classes}
+    />
   );
 }

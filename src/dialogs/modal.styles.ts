@@ -1,5 +1,5 @@
 import { css } from '@linaria/core';
-import { colors, desktop } from '../styles/theme.ts';
+import { colors, desktop, sizes } from '../styles/theme.ts';
 
 export const dialog = css`
   width: calc(100% - 2rem);
@@ -7,7 +7,7 @@ export const dialog = css`
   max-height: calc(100% - 2rem);
   padding: 0;
   border: 0;
-  border-radius: 12px;
+  border-radius: ${sizes.cardRadius};
   color: ${colors.text};
   background: ${colors.surface};
   box-shadow: 0 8px 32px rgb(0 0 0 / 25%);
@@ -67,6 +67,13 @@ export const titleLarge = css`
 
 export const titleSmall = css`
   margin: 0;
+  font-size: 1.125rem;
+  line-height: 1.25;
+`;
+
+/** A confirmation's title: the small title with the space below it that the modal's header gives. */
+export const confirmTitle = css`
+  margin: 0 0 0.5rem;
   font-size: 1.125rem;
   line-height: 1.25;
 `;

@@ -1,7 +1,6 @@
 import { signal } from '@preact/signals-react';
-
-/** SPEC §9: toasts hide themselves after 5000 ms. */
-export const TOAST_AUTOHIDE_MS = 5000;
+import { TOAST_AUTOHIDE_MS } from '../../contract/timings.ts';
+export { TOAST_AUTOHIDE_MS };
 
 export interface Toast {
   id: number;

@@ -1,7 +1,9 @@
 import type { Conversation } from '../../contract/conversations.ts';
 import type { Meeting } from '../../contract/meetings.ts';
-import { isActive, isEnded, isGroupSoonStarting } from './conversation-state.ts';
+import { isActive, isEnded, isGroupSoonStarting } from '../../contract/conversation-state.ts';
 import { isInProgress, isNotStarted } from './meeting-state.ts';
+import { DEBUG_WINDOW_MS } from '../../contract/timings.ts';
+export { DEBUG_WINDOW_MS };
 
 type ConversationLike = Pick<Conversation, 'state' | 'lastAgentMessageDate' | 'lastContactMessageDate'>;
 
@@ -52,7 +54,6 @@ export function showPrivateMessage(meeting: Pick<Meeting, 'state'>): boolean {
 
 /** SPEC §9: the hidden debug block needs 5 taps within 5 s. */
 export const DEBUG_TAPS = 5;
-export const DEBUG_WINDOW_MS = 5000;
 
 /** Keeps the taps of the last 5 s; true when there are enough to reveal the block. */
 export function registerTap(taps: number[], at: number): { taps: number[]; reveal: boolean } {

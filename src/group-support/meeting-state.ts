@@ -1,17 +1,25 @@
-import { format, isSameDay } from 'date-fns';
+import { formatClockTime, formatDateAndClockTime, isOnDayOf } from '../../client-kit/time/format-time.ts';
 import type { Meeting } from '../../contract/meetings.ts';
 
 /** SPEC §3 Meeting derivations. */
 type MeetingLike = Pick<Meeting, 'id' | 'state' | 'startDate' | 'endDate'>;
 
 export function meetingIsToday(meeting: Pick<Meeting, 'startDate'>, now: Date = new Date()): boolean {
-  return isSameDay(new Date(meeting.startDate), now);
+  return isOnDayOf(meeting.startDate, now);
 }
 
-export const isNotStarted = (m: Pick<Meeting, 'state'>) => m.state === 'NotStarted';
-export const isInProgress = (m: Pick<Meeting, 'state'>) => m.state === 'InProgress';
-export const isCompleted = (m: Pick<Meeting, 'state'>) => m.state === 'Completed';
-export const isCancelled = (m: Pick<Meeting, 'state'>) => m.state === 'Cancelled';
+export {
+  isMeetingNotStarted as isNotStarted,
+  isMeetingInProgress as isInProgress,
+  isMeetingCompleted as isCompleted,
+  isMeetingCancelled as isCancelled,
+} from '../../contract/meeting-state.ts';
+import {
+  isMeetingCancelled as isCancelled,
+  isMeetingCompleted as isCompleted,
+  isMeetingInProgress as isInProgress,
+  isMeetingNotStarted as isNotStarted,
+} from '../../contract/meeting-state.ts';
 
 /** Keeps the first meeting of each id (SPEC §2: duplicates by id removed). */
 export function uniqueById<T extends { id: number }>(meetings: readonly T[]): T[] {
@@ -42,14 +50,14 @@ export function meetingSections<T extends MeetingLike>(meetings: readonly T[]): 
 
 /** The card's time line of SPEC §2 Meeting card. */
 export function meetingTimeLine(meeting: MeetingLike, now: Date = new Date()): string {
-  const start = new Date(meeting.startDate);
-  if (isInProgress(meeting)) return `Mötestid: ${format(start, 'HH:mm')}`;
+  const start = meeting.startDate;
+  if (isInProgress(meeting)) return `Mötestid: ${formatClockTime(start)}`;
   if (isNotStarted(meeting)) {
     return meetingIsToday(meeting, now)
-      ? `Mötestid: Idag, kl ${format(start, 'HH:mm')}`
-      : `Mötestid: ${format(start, 'yyyy-MM-dd HH:mm')}`;
+      ? `Mötestid: Idag, kl ${formatClockTime(start)}`
+      : `Mötestid: ${formatDateAndClockTime(start)}`;
   }
-  return `Avslutad: ${format(new Date(meeting.endDate), 'yyyy-MM-dd HH:mm')}`;
+  return `Avslutad: ${formatDateAndClockTime(meeting.endDate)}`;
 }
 
 export type MeetingBadge = 'Pågående' | 'Kommande' | 'Avslutad';
@@ -69,5 +77,5 @@ export function meetingButton(meeting: Pick<Meeting, 'state'>): MeetingButton {
 }
 
 export function meetingStartTime(meeting: Pick<Meeting, 'startDate'>): string {
-  return `Starttid: ${format(new Date(meeting.startDate), 'HH:mm')}`;
+  return `Starttid: ${formatClockTime(meeting.startDate)}`;
 }

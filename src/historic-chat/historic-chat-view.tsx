@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { format } from 'date-fns';
+import { formatCalendarDate } from '../../client-kit/time/format-time.ts';
 import { Modal } from '../dialogs/modal.tsx';
 import { secondaryButton } from '../styles/controls.ts';
 import type { ChatEntry } from '../chat-window/chat-messages.ts';
@@ -35,7 +35,7 @@ export function HistoricChatView({ title, entries, date, onClose, actions }: His
       ) : (
         <MessageList entries={entries} />
       )}
-      <p className={footer}>{T.footer(format(new Date(date), 'yyyy-MM-dd'))}</p>
+      <p className={footer}>{T.footer(formatCalendarDate(date))}</p>
     </Modal>
   );
 }

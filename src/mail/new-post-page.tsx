@@ -46,8 +46,9 @@ export function NewPostPage() {
       showToast(T.sent, { kind: 'success' });
       // Replace: going back from the thread leads to my pages, not to an emptied form.
       navigate(`/mina-sidor/inlagg/${result.conversationId}`, { replace: true });
-    } else if (result?.status === 'queued') {
-      showToast(T.queued);
+    } else if (result?.status === 'queued' || result?.status === 'waiting') {
+      // Kept in the outbox either way and sent on its own: offline, or the server asked to wait.
+      showToast(result.status === 'queued' ? T.queued : (result.message ?? T.waiting));
       navigate('/mina-sidor', { replace: true });
     } else setFailed(true);
   };

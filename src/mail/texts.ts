@@ -16,6 +16,7 @@ export const MAIL_TEXTS = {
   sending: 'Skickar...',
   sendFailed: 'Något blev fel. Försök igen.',
   queued: 'Du verkar vara offline. Meddelandet är sparat och skickas när du är uppkopplad igen.',
+  waiting: 'Du har skickat många meddelanden på kort tid. Meddelandet är sparat och skickas om en stund.',
   sent: 'Meddelandet har skickats.',
   threadFallbackTitle: 'Meddelande',
   started: (date: string) => `Skickat ${date}`,

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { format } from 'date-fns';
+import { formatCalendarDate } from '../../client-kit/time/format-time.ts';
 import { Link } from 'wouter';
 import type { LoadResult } from '../../worker/client/group-support.ts';
 import { useConfig } from '../config/runtime-config.tsx';
@@ -68,7 +68,7 @@ function Thread({ conversationId }: { conversationId: number }) {
   return (
     <>
       <h1>{conversation.subject || T.threadFallbackTitle}</h1>
-      <p className={s.meta}>{T.started(format(new Date(conversation.loggedDate), 'yyyy-MM-dd'))}</p>
+      <p className={s.meta}>{T.started(formatCalendarDate(conversation.loggedDate))}</p>
       {result === 'offline' && <p role="status">{T.offline}</p>}
       <div className={s.thread}>
         {entries.length === 0 ? <p>{T.empty}</p> : <MessageList entries={entries} />}

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { PRIVATE_MESSAGE_MAX_LENGTH } from '../../contract/conversations.ts';
+import { PRIVATE_MESSAGE_MAX_LENGTH } from '../../contract/limits.ts';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';

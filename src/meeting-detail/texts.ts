@@ -1,4 +1,4 @@
-import { PRIVATE_MESSAGE_MAX_LENGTH } from '../../contract/conversations.ts';
+import { PRIVATE_MESSAGE_MAX_LENGTH } from '../../contract/limits.ts';
 
 /** Swedish texts of the meeting detail (SPEC §2 Meeting detail, §6, §8). */
 export const MEETING_DETAIL_TEXTS = {

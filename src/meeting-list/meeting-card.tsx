@@ -7,9 +7,8 @@ import { meetingBadge, meetingButton, meetingTimeLine } from '../group-support/m
 import { MeetingTasks } from '../meeting-tasks/meeting-tasks.tsx';
 import { primaryButton } from '../styles/controls.ts';
 import { badgeKind, MeetingBadge } from './meeting-badge.tsx';
-
-/** SPEC §9: the card subscribes to the meeting's updates 2 s after showing. */
-export const MEETING_CARD_WATCH_DELAY_MS = 2000;
+import { MEETING_CARD_SUBSCRIBE_DELAY_MS as MEETING_CARD_WATCH_DELAY_MS } from '../../contract/timings.ts';
+export { MEETING_CARD_WATCH_DELAY_MS };
 
 export function MeetingCard({ meeting, now }: { meeting: MeetingRow; now: Date }) {
   const api = useApi();

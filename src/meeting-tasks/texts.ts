@@ -1,4 +1,4 @@
-import { UPLOAD_LIMITS } from '../../contract/meetings.ts';
+import { UPLOAD_LIMITS } from '../../contract/limits.ts';
 import { megabytes } from '../group-support/html-content.ts';
 
 /** Swedish texts of the 'Uppgifter' section (SPEC §2 Meeting card, Meeting detail; §8 upload). */

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react';
-import { UPLOAD_LIMITS } from '../../contract/meetings.ts';
+import { UPLOAD_LIMITS } from '../../contract/limits.ts';
 import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';
 import { useUploads } from '../group-support/hooks.ts';

@@ -1,5 +1,8 @@
 import type { Conversation } from '../../contract/conversations.ts';
-import { isEnded } from '../group-support/conversation-state.ts';
+import { isRateLimited, type OutboxRow } from '../../worker/client/db.ts';
+import { MAIL_KIND } from '../../worker/client/mail-and-history.ts';
+import { isEnded } from '../../contract/conversation-state.ts';
+import { MY_CONVERSATIONS_TEXTS as T } from './texts.ts';
 
 /** SPEC §3 Conversation: derived fields of the child's mail threads and chat history. */
 type Row = Pick<
@@ -56,4 +59,25 @@ export function chatHistory<T extends Row>(rows: readonly T[]): T[] {
   return rows
     .filter((c) => conversationType(c) === 'chat' && isEnded(c))
     .sort(newestFirst((c) => c.loggedDate));
+}
+
+export interface PendingMail {
+  clientId: string;
+  subject: string;
+  /** What the list says beside it: waiting to be sent, or the server's words after a 429. */
+  status: string;
+}
+
+/**
+ * Mails written but not yet on the server (offline, or the server asked to wait after too many):
+ * shown so the child sees they are kept. A mail the server refused for good is not among them.
+ */
+export function pendingMails(rows: readonly OutboxRow[]): PendingMail[] {
+  return rows
+    .filter((row) => row.kind === MAIL_KIND && row.status !== 'sent' && !row.final)
+    .map((row) => ({
+      clientId: row.clientId,
+      subject: (row.body as { subject?: string }).subject ?? '',
+      status: isRateLimited(row) ? row.lastMessage || T.pendingWaiting : T.pending,
+    }));
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { format } from 'date-fns';
+import { formatCalendarDate, formatClockTime } from '../../client-kit/time/format-time.ts';
 import { Link } from 'wouter';
 import type { LoadResult } from '../../worker/client/group-support.ts';
 import { useApi } from '../data/index.ts';
@@ -18,7 +18,7 @@ import { useConversations, usePendingMails } from './hooks.ts';
 import { MY_CONVERSATIONS_TEXTS as T } from './texts.ts';
 import * as s from './my-conversations.styles.ts';
 
-const day = (iso: string) => format(new Date(iso), 'yyyy-MM-dd');
+const day = formatCalendarDate;
 
 /** My pages: the child's mail threads and chat history (rendered inside the my-pages page). */
 export function MyConversations() {
@@ -61,7 +61,7 @@ export function MyConversations() {
             {pending?.map((mail) => (
               <li key={mail.clientId} className={s.item}>
                 <span className={s.itemLink}>{mail.subject || T.noSubject}</span>
-                <span className={s.pending}>{T.pending}</span>
+                <span className={s.pending}>{mail.status}</span>
               </li>
             ))}
             {threads.map((c) => (
@@ -87,7 +87,7 @@ export function MyConversations() {
                 <button type="button" className={s.historyButton} onClick={() => setOpenId(c.id)}>
                   {T.chatFrom(day(c.loggedDate))}
                 </button>
-                <span className={s.date}>{T.at(format(new Date(c.loggedDate), 'HH:mm'))}</span>
+                <span className={s.date}>{T.at(formatClockTime(c.loggedDate))}</span>
                 {isFavorite(c) && (
                   <span className={s.star}>
                     <StarIcon filled />

@@ -1,4 +1,4 @@
-import { format } from 'date-fns';
+import { formatDateAndClockTime } from '../../client-kit/time/format-time.ts';
 import type { AccountWriteResult } from '../../worker/client/account.ts';
 import { showToast } from '../dialogs/toast-store.ts';
 import { MY_PAGES_TEXTS as T } from './texts.ts';
@@ -14,4 +14,4 @@ export async function runWrite(write: () => Promise<AccountWriteResult>): Promis
   reportWrite(await write().catch((): AccountWriteResult => 'failed'));
 }
 
-export const when = (iso: string) => format(new Date(iso), 'yyyy-MM-dd HH:mm');
+export const when = (iso: string) => formatDateAndClockTime(iso);

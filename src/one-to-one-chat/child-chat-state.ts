@@ -8,8 +8,10 @@ import {
   isCancelled,
   isInQueue,
   isResolvedOrClosed,
-} from '../group-support/conversation-state.ts';
+} from '../../contract/conversation-state.ts';
 import { CHILD_CHAT_TEXTS as T } from './texts.ts';
+import { BOT_MESSAGE_DELAYS_MS as BOT_DELAYS_MS } from '../../contract/timings.ts';
+export { BOT_DELAYS_MS };
 
 /** SPEC §4 Conversation, seen from the child's chat window. */
 export type ChildChatPhase = 'queue' | 'active' | 'ended';
@@ -69,9 +71,6 @@ export function botTexts(providerName: string, chatMode: boolean): string[] {
   const all = [T.bot.welcome(providerName), chatMode ? null : T.bot.queue, T.bot.returnReminder, T.bot.tip];
   return all.filter((t): t is string => t !== null);
 }
-
-/** SPEC §9: bot message delays, each after the one before. */
-export const BOT_DELAYS_MS = [2000, 6000, 4000, 500] as const;
 
 const extra = (
   key: string,

@@ -9,7 +9,7 @@ import { useApi, useProfile } from '../data/index.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { Modal } from '../dialogs/modal.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
-import { minutesText } from '../group-support/conversation-state.ts';
+import { minutesText } from '../chat-window/texts.ts';
 import { useChatMessages, useTyping } from '../group-support/hooks.ts';
 import { useNow } from '../group-support/use-now.ts';
 import * as s from '../chat-window/chat-window.styles.ts';

@@ -4,12 +4,12 @@
 import { Workbox } from 'workbox-window';
 import { createUpdateController, type UpdateController } from './update-controller.ts';
 import { watchInstallPrompt } from './install-prompt.ts';
+import { SERVICE_WORKER_DELAY_MS } from '../../contract/timings.ts';
+export { SERVICE_WORKER_DELAY_MS };
 
 export { newVersionAvailable, updatePending } from './update-controller.ts';
 export { installPrompt, isMobileUserAgent } from './install-prompt.ts';
 
-/** SPEC §7, §9: the service worker registers 30000 ms after the app is stable. */
-export const SERVICE_WORKER_DELAY_MS = 30_000;
 export const SERVICE_WORKER_URL = '/sw.js';
 
 export interface StartPwaOptions {

@@ -2,9 +2,8 @@
 // reloads at once, or on the next navigation when the user has entered form data.
 import { signal } from '@preact/signals-react';
 import { UPDATE_CHECK_FAILED } from './texts.ts';
-
-/** SPEC §9: update check every 60 s. */
-export const UPDATE_CHECK_INTERVAL_MS = 60_000;
+import { UPDATE_CHECK_INTERVAL_MS } from '../../contract/timings.ts';
+export { UPDATE_CHECK_INTERVAL_MS };
 
 /** The part of workbox-window's `Workbox` used here, so tests can pass a fake. */
 export interface UpdateWorkbox {

@@ -4,6 +4,7 @@ import { MIN_PASSWORD_LENGTH } from '../../worker/client/account.ts';
 import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';
 import { field, fieldError, primaryButton } from '../styles/controls.ts';
+import { changePasswordFeedback } from './change-password-feedback.ts';
 import { SETTINGS_TEXTS as T } from './texts.ts';
 import * as s from './settings.styles.ts';
 
@@ -29,16 +30,14 @@ export function ChangePasswordForm() {
   const submit = handleSubmit(async ({ currentPassword, newPassword }) => {
     setFailure(null);
     try {
-      const result = await api.changePassword(currentPassword, newPassword);
-      if (result === 'ok') {
+      const feedback = changePasswordFeedback(await api.changePassword(currentPassword, newPassword));
+      if (feedback.kind === 'toast') {
         reset(EMPTY);
-        showToast(T.changed, { kind: 'success' });
-      } else if (result === 'wrong_password') {
-        setError('currentPassword', { message: T.wrongPassword }, { shouldFocus: true });
-      } else if (result === 'weak_password') {
-        setError('newPassword', { message: T.passwordTooShort }, { shouldFocus: true });
+        showToast(feedback.message, { kind: feedback.success ? 'success' : 'info' });
+      } else if (feedback.kind === 'field') {
+        setError(feedback.field, { message: feedback.message }, { shouldFocus: true });
       } else {
-        setFailure(result === 'offline' ? T.offline : T.failed);
+        setFailure(feedback.message);
       }
     } catch (error) {
       console.error('Change password failed', error);

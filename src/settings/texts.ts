@@ -15,9 +15,13 @@ export const SETTINGS_TEXTS = {
   passwordsDiffer: 'Lösenorden stämmer inte överens.',
   sameAsCurrent: 'Det nya lösenordet måste skilja sig från det nuvarande.',
   wrongPassword: 'Fel lösenord. Skriv ditt nuvarande lösenord.',
+  /** The server's own words for a password on its list of common ones. */
+  commonPassword: 'Lösenordet är för vanligt och lätt att gissa. Välj ett annat.',
+  tooManyAttempts: 'För många försök. Vänta en stund och försök igen.',
   submit: 'Byt lösenord',
   submitting: 'Byter lösenord...',
   changed: 'Ditt lösenord är bytt.',
+  changedSignedOut: 'Ditt lösenord är bytt. Logga in igen med ditt nya lösenord.',
   offline: 'Det gick inte att nå servern. Kontrollera internetuppkopplingen och försök igen.',
   failed: 'Något blev fel. Försök igen.',
   deleteAccount: 'Ta bort konto',

@@ -67,7 +67,7 @@ export function SiteFooter() {
   return (
     <footer className={s.footer}>
       <div className={s.inner}>
-        {config.variant === 'Main' ? (
+        {config.features.main ? (
           <FooterLinkColumns config={config} />
         ) : (
           <p>

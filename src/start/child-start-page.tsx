@@ -14,9 +14,10 @@ import { PageLayout } from '../shell/page-layout.tsx';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
 import * as s from './child-start-page.styles.ts';
 import { START_TEXTS as T } from './texts.ts';
+import type { RuntimeConfig } from '../../contract/config.ts';
 
 /** SPEC §2: Peers opens the chat minimised. */
-const opensMinimized = (variant: string) => variant === 'Peers';
+const opensMinimized = (features: RuntimeConfig['features']) => features.peers;
 
 function device() {
   return { userAgent: navigator.userAgent, platform: navigator.platform, installed: installedAsApp() };
@@ -25,7 +26,7 @@ function device() {
 /** The chat card: start a chat, or the state of the one going on (SPEC §1, §4). */
 function ChatCard() {
   const api = useApi();
-  const minimized = opensMinimized(useConfig().variant);
+  const minimized = opensMinimized(useConfig().features);
   const chat = useChildChat();
   const [status, setStatus] = useState<ChatAccountStatus | null>(null);
   const [starting, setStarting] = useState(false);
@@ -52,6 +53,7 @@ function ChatCard() {
       if (result.ok) showChatWindow(minimized);
       else if (result.error === 'HasCompletedAConversation') setStatus('HasCompletedAConversation');
       else if (result.error === 'HasActive') showChatWindow(minimized);
+      else if (result.error === 'rate_limited') setError(result.message);
       else setError(result.error === 'offline' ? T.startOffline : T.startFailed);
     } finally {
       setStarting(false);

@@ -59,7 +59,7 @@ export function StartPage() {
     <Suspense fallback={<Spinner label={SHELL_TEXTS.loading} fullPage />}>
       <GroupStartPage prompt={<LoginPrompt modal={false} />} />
     </Suspense>
-  ) : config.variant === 'Main' ? (
+  ) : config.features.main ? (
     <MainStartPage />
   ) : (
     <ChildStartPage prompt={<LoginPrompt modal />} />

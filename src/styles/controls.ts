@@ -1,12 +1,12 @@
 import { css } from '@linaria/core';
-import { colors } from './theme.ts';
+import { colors, sizes } from './theme.ts';
 
 /** Buttons and fields shared by every screen. */
 export const primaryButton = css`
   display: inline-flex;
   align-items: center;
   justify-content: center;
-  min-height: 44px;
+  min-height: ${sizes.tapTarget};
   padding: 0.5rem 1.25rem;
   border: 2px solid ${colors.brand};
   border-radius: 999px;
@@ -30,7 +30,7 @@ export const secondaryButton = css`
   display: inline-flex;
   align-items: center;
   justify-content: center;
-  min-height: 44px;
+  min-height: ${sizes.tapTarget};
   padding: 0.5rem 1.25rem;
   border: 2px solid ${colors.brand};
   border-radius: 999px;
@@ -49,8 +49,8 @@ export const iconButton = css`
   display: inline-flex;
   align-items: center;
   justify-content: center;
-  width: 44px;
-  height: 44px;
+  width: ${sizes.tapTarget};
+  height: ${sizes.tapTarget};
   padding: 0;
   border: 0;
   border-radius: 50%;
@@ -76,7 +76,7 @@ export const field = css`
   }
   input,
   select {
-    min-height: 44px;
+    min-height: ${sizes.tapTarget};
     padding: 0.5rem 0.75rem;
     border: 1px solid ${colors.border};
     border-radius: 6px;

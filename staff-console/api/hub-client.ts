@@ -1,87 +1,54 @@
-import {
-  HttpTransportType,
-  HubConnectionBuilder,
-  HubConnectionState,
-  LogLevel,
-  type HubConnection,
-} from '@microsoft/signalr';
-import { HUB_CLIENT_EVENT, HUB_METHODS, HUB_PATH } from '../../contract/hub.ts';
+import { HttpTransportType, LogLevel } from '@microsoft/signalr';
+import { HubKeeper, type HubState } from '../../client-kit/hub/hub-keeper.ts';
+import { systemTimer } from '../../client-kit/hub/timer.ts';
 
 export type HubEventHandler = (data: unknown, entityKey: string) => void;
 export type HubStatus = 'connecting' | 'connected' | 'reconnecting' | 'disconnected';
 
-/** SPEC §9: hub reconnect delays. */
-const RECONNECT_DELAYS_MS = [0, 2000, 10000, 30000];
+const STATUS_OF: Record<HubState, HubStatus> = {
+  Connecting: 'connecting',
+  Connected: 'connected',
+  Reconnecting: 'reconnecting',
+  Disconnecting: 'disconnected',
+  Disconnected: 'disconnected',
+};
 
 /**
- * The console's one SignalR connection: handlers per event name, and entity subscriptions counted
- * per key so that two screens showing one conversation share one subscription and a reconnect can
- * subscribe again to everything still wanted (a new connection starts with none).
+ * The console's one SignalR connection (client-kit's HubKeeper: SPEC reconnect delays, restarts,
+ * subscriptions counted per entity key and renewed after each reconnect), with listeners for the
+ * screens: handlers per event name, the connection's status, and "back after a loss".
  */
 export class HubClient {
-  private readonly connection: HubConnection;
+  private readonly keeper: HubKeeper;
   private readonly handlers = new Map<string, Set<HubEventHandler>>();
-  private readonly wanted = new Map<string, number>();
   private readonly statusListeners = new Set<(status: HubStatus) => void>();
   private readonly reconnectListeners = new Set<() => void>();
-  private stopped = false;
   status: HubStatus = 'connecting';
 
-  constructor(signalHubUrl: string, accessTokenFactory: () => Promise<string>) {
-    this.connection = new HubConnectionBuilder()
-      .withUrl(new URL(HUB_PATH, signalHubUrl).href, {
-        accessTokenFactory,
-        transport: HttpTransportType.WebSockets | HttpTransportType.LongPolling,
-      })
-      .withAutomaticReconnect({
-        nextRetryDelayInMilliseconds: (ctx) =>
-          RECONNECT_DELAYS_MS[Math.min(ctx.previousRetryCount, RECONNECT_DELAYS_MS.length - 1)] ?? 30000,
-      })
-      .configureLogging(LogLevel.Warning)
-      .build();
-    this.connection.on(HUB_CLIENT_EVENT, (eventName: string, data: unknown, entityKey: string) => {
-      for (const handler of this.handlers.get(eventName) ?? []) handler(data, entityKey);
-    });
-    this.connection.onreconnecting(() => this.setStatus('reconnecting'));
-    this.connection.onreconnected(() => {
-      this.setStatus('connected');
-      void this.subscribeAll();
-      for (const listener of this.reconnectListeners) listener();
-    });
-    this.connection.onclose(() => {
-      this.setStatus('disconnected');
-      if (!this.stopped) this.retryStart(RECONNECT_DELAYS_MS.length - 1);
+  constructor(signalHubUrl: string, accessToken: () => Promise<string>) {
+    this.keeper = new HubKeeper({
+      signalHubUrl,
+      timer: systemTimer,
+      accessToken,
+      transport: HttpTransportType.WebSockets | HttpTransportType.LongPolling,
+      logLevel: LogLevel.Warning,
+      onState: (state) => this.setStatus(STATUS_OF[state]),
+      onEvent: (eventName, data, entityKey) => {
+        for (const handler of this.handlers.get(eventName) ?? []) handler(data, entityKey);
+      },
+      onError: (message) => console.warn(`staff hub: ${message}`),
+      onReconnected: () => {
+        for (const listener of this.reconnectListeners) listener();
+      },
     });
   }
 
   start() {
-    void this.tryStart(0);
+    void this.keeper.start();
   }
 
-  private async tryStart(attempt: number) {
-    if (this.stopped) return;
-    this.setStatus('connecting');
-    try {
-      await this.connection.start();
-      this.setStatus('connected');
-      await this.subscribeAll();
-      if (attempt > 0) for (const listener of this.reconnectListeners) listener();
-    } catch (error) {
-      if (this.stopped) return;
-      console.warn('staff hub: could not connect', error);
-      this.setStatus('disconnected');
-      this.retryStart(attempt);
-    }
-  }
-
-  private retryStart(attempt: number) {
-    const delay = RECONNECT_DELAYS_MS[Math.min(attempt + 1, RECONNECT_DELAYS_MS.length - 1)] ?? 30000;
-    setTimeout(() => void this.tryStart(attempt + 1), delay);
-  }
-
-  async stop() {
-    this.stopped = true;
-    await this.connection.stop();
+  stop(): Promise<void> {
+    return this.keeper.stop();
   }
 
   on(eventName: string, handler: HubEventHandler): () => void {
@@ -102,32 +69,10 @@ export class HubClient {
     return () => this.reconnectListeners.delete(listener);
   }
 
+  /** Holds an entity key while the returned release has not been called (counted per key). */
   subscribe(entityKey: string): () => void {
-    const count = this.wanted.get(entityKey) ?? 0;
-    this.wanted.set(entityKey, count + 1);
-    if (count === 0) void this.invoke(HUB_METHODS.subscribe, entityKey);
-    return () => {
-      const left = (this.wanted.get(entityKey) ?? 1) - 1;
-      if (left > 0) {
-        this.wanted.set(entityKey, left);
-        return;
-      }
-      this.wanted.delete(entityKey);
-      void this.invoke(HUB_METHODS.unsubscribe, entityKey);
-    };
-  }
-
-  private async subscribeAll() {
-    await Promise.all([...this.wanted.keys()].map((key) => this.invoke(HUB_METHODS.subscribe, key)));
-  }
-
-  private async invoke(method: string, entityKey: string) {
-    if (this.connection.state !== HubConnectionState.Connected) return;
-    try {
-      await this.connection.invoke(method, entityKey);
-    } catch (error) {
-      console.warn(`staff hub: ${method} ${entityKey} failed`, error);
-    }
+    void this.keeper.subscribe(entityKey);
+    return () => void this.keeper.unsubscribe(entityKey);
   }
 
   private setStatus(status: HubStatus) {

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import { VARIANT_HEADER } from '../../contract/variant.ts';
+import { apiErrorBodyOf } from '../../client-kit/http/api-error-body.ts';
 import { API_ERROR_TEXTS } from './texts.ts';
 
 /** The staff API under `/portal/staff`; every path is relative to it (e.g. '/meetings'). */
@@ -8,7 +9,10 @@ export interface StaffApi {
   post<T>(path: string, body?: unknown): Promise<T>;
   put<T>(path: string, body?: unknown): Promise<T>;
   del<T>(path: string): Promise<T>;
+  /** Multipart, with progress (which fetch cannot report). */
   upload<T>(path: string, form: FormData, onProgress?: (loaded: number, total: number) => void): Promise<T>;
+  /** A file as it is stored (a participant's homework, say). */
+  download(path: string): Promise<Blob>;
 }
 
 /** A failed call: `status` 0 means the server could not be reached; `message` is Swedish, for the screen. */
@@ -28,8 +32,8 @@ export interface StaffApiOptions {
   apiUrl: string;
   /** Sent as `X-App-Variant` on every call. */
   variant: string;
-  /** A valid access token; `forceRefresh` after the server refused the current one. */
-  getAccessToken(forceRefresh?: boolean): Promise<string>;
+  /** A valid access token; `refused`: the server has just refused this one. */
+  getAccessToken(refused?: string): Promise<string>;
   /** Called when even a fresh token is refused: the session is over. */
   onUnauthorized(): void;
 }
@@ -45,13 +49,17 @@ function fallbackMessage(status: number): string {
 
 /** The server answers errors as `{ error, message }` with a Swedish message; anything else gets ours. */
 function errorFrom(status: number, body: unknown): StaffApiError {
-  const b = (body ?? {}) as { error?: unknown; message?: unknown };
-  const message = typeof b.message === 'string' && b.message ? b.message : fallbackMessage(status);
-  return new StaffApiError(status, message, typeof b.error === 'string' ? b.error : 'error');
+  const parsed = apiErrorBodyOf(body);
+  return new StaffApiError(status, parsed?.message || fallbackMessage(status), parsed?.error ?? 'error');
 }
 
-async function readBody(res: Response): Promise<unknown> {
-  const text = await res.text();
+const networkError = () => new StaffApiError(0, API_ERROR_TEXTS.network, 'network');
+
+/** What the server answered, from fetch (a Response) or from XMLHttpRequest alike. */
+type Reply = Pick<Response, 'status' | 'ok' | 'text' | 'blob'>;
+
+async function readBody(reply: Reply): Promise<unknown> {
+  const text = await reply.text();
   if (!text) return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -60,64 +68,81 @@ async function readBody(res: Response): Promise<unknown> {
   }
 }
 
+/** fetch has no upload progress; XMLHttpRequest does. */
+function xhrUpload(
+  url: string,
+  headers: Record<string, string>,
+  form: FormData,
+  onProgress?: (loaded: number, total: number) => void,
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    if (onProgress) xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : 0);
+    xhr.onerror = () => reject(networkError());
+    xhr.onload = () =>
+      resolve({
+        status: xhr.status,
+        ok: xhr.status >= 200 && xhr.status < 300,
+        text: async () => xhr.responseText,
+        blob: async () => new Blob([xhr.responseText]),
+      });
+    xhr.send(form);
+  });
+}
+
 export function createStaffApi(options: StaffApiOptions): StaffApi {
   const base = `${options.apiUrl.replace(/\/$/, '')}/staff`;
 
-  async function send<T>(method: string, path: string, body?: unknown, retried = false): Promise<T> {
-    const token = await options.getAccessToken(retried);
-    const headers: Record<string, string> = {
+  /**
+   * The one way a call reaches the server: with the access token and the variant header. An access
+   * token may be revoked or expire between our check and the server's, so a 401 gets one more try
+   * with a fresh token; a second 401 ends the session.
+   */
+  async function authorized(send: (headers: Record<string, string>) => Promise<Reply>): Promise<Reply> {
+    const headersFor = (token: string) => ({
       Authorization: `Bearer ${token}`,
       [VARIANT_HEADER]: options.variant,
-      Accept: 'application/json',
-    };
-    let payload: BodyInit | undefined;
-    if (body instanceof FormData) payload = body;
-    else if (body !== undefined || method === 'POST' || method === 'PUT') {
-      headers['Content-Type'] = 'application/json';
-      payload = JSON.stringify(body ?? {});
+    });
+    let token = await options.getAccessToken();
+    let reply = await send(headersFor(token));
+    if (reply.status === 401) {
+      token = await options.getAccessToken(token);
+      reply = await send(headersFor(token));
     }
-    let res: Response;
+    if (reply.status === 401) options.onUnauthorized();
+    return reply;
+  }
+
+  async function fetchReply(path: string, init: RequestInit): Promise<Reply> {
     try {
-      res = await fetch(`${base}${path}`, { method, headers, body: payload });
+      return await fetch(`${base}${path}`, init);
     } catch {
-      throw new StaffApiError(0, API_ERROR_TEXTS.network, 'network');
+      throw networkError();
     }
-    // An access token may be revoked or expire between our check and the server's; one fresh try.
-    if (res.status === 401 && !retried) return send<T>(method, path, body, true);
-    const data = await readBody(res);
-    if (res.status === 401) options.onUnauthorized();
-    if (!res.ok) throw errorFrom(res.status, data);
+  }
+
+  /** The answer's JSON (or text), or a StaffApiError with the server's message. */
+  async function json<T>(reply: Reply): Promise<T> {
+    const data = await readBody(reply);
+    if (!reply.ok) throw errorFrom(reply.status, data);
     return data as T;
   }
 
-  function upload<T>(path: string, form: FormData, onProgress?: (loaded: number, total: number) => void) {
-    // fetch has no upload progress; XMLHttpRequest does.
-    return options.getAccessToken().then(
-      (token) =>
-        new Promise<T>((resolve, reject) => {
-          const xhr = new XMLHttpRequest();
-          xhr.open('POST', `${base}${path}`);
-          xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-          xhr.setRequestHeader(VARIANT_HEADER, options.variant);
-          xhr.setRequestHeader('Accept', 'application/json');
-          if (onProgress) {
-            xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : 0);
-          }
-          xhr.onerror = () => reject(new StaffApiError(0, API_ERROR_TEXTS.network, 'network'));
-          xhr.onload = () => {
-            let data: unknown;
-            try {
-              data = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
-            } catch {
-              data = xhr.responseText;
-            }
-            if (xhr.status === 401) options.onUnauthorized();
-            if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
-            else reject(errorFrom(xhr.status, data));
-          };
-          xhr.send(form);
-        }),
-    );
+  function send<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const withBody = body !== undefined || method === 'POST' || method === 'PUT';
+    return authorized((headers) =>
+      fetchReply(path, {
+        method,
+        headers: {
+          ...headers,
+          Accept: 'application/json',
+          ...(withBody ? { 'Content-Type': 'application/json' } : {}),
+        },
+        body: withBody ? JSON.stringify(body ?? {}) : undefined,
+      }),
+    ).then((reply) => json<T>(reply));
   }
 
   return {
@@ -125,7 +150,15 @@ export function createStaffApi(options: StaffApiOptions): StaffApi {
     post: (path, body) => send('POST', path, body),
     put: (path, body) => send('PUT', path, body),
     del: (path) => send('DELETE', path),
-    upload,
+    upload: (path, form, onProgress) =>
+      authorized((headers) =>
+        xhrUpload(`${base}${path}`, { ...headers, Accept: 'application/json' }, form, onProgress),
+      ).then((reply) => json(reply)),
+    async download(path) {
+      const reply = await authorized((headers) => fetchReply(path, { headers }));
+      if (!reply.ok) throw errorFrom(reply.status, await readBody(reply));
+      return reply.blob();
+    },
   };
 }
 

@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { ConversationMessageWire } from '../../contract/conversations.ts';
+import { unreachable, type ConversationMessageWire } from '../../contract/conversations.ts';
 import { StaffApiError, useStaffApi } from '../api/staff-api.ts';
 import { Spinner } from '../shell/spinner.tsx';
 import { button, dangerButton, errorText, mutedText, secondaryButton } from '../styles.ts';
 import { ChildPropertiesList } from './child-properties-list.tsx';
-import { ConfirmDialog } from './confirm-dialog.tsx';
+import { StaffConfirmDialog } from '../shell/confirm-dialog.tsx';
 import {
   bubble,
   failed,
@@ -17,10 +17,11 @@ import {
   panelHead,
   typing,
 } from './counsellor.styles.ts';
-import { formatTime } from './format-time.ts';
+import { formatClockTimeTodayElseDate } from '../../client-kit/time/format-time.ts';
 import { MessageComposer } from './message-composer.tsx';
 import { COUNSELLOR_TEXTS as T } from './texts.ts';
-import { isFinal, type QueueItem } from './types.ts';
+import { isFinal } from '../../contract/conversation-state.ts';
+import type { QueueItem } from './types.ts';
 import { useConversationMessages } from './use-conversation-messages.ts';
 
 interface Pending {
@@ -30,9 +31,31 @@ interface Pending {
 }
 
 function authorOf(m: ConversationMessageWire): string {
-  if (m.authorKind === 'contact') return T.child;
-  if (m.authorKind === 'agent') return T.me;
-  return T.system;
+  switch (m.authorKind) {
+    case 'contact':
+      return T.child;
+    case 'agent':
+      return T.me;
+    case 'bot':
+    case 'system':
+      return T.system;
+    default:
+      return unreachable(m.authorKind);
+  }
+}
+
+function bubbleClassOf(m: ConversationMessageWire): string {
+  switch (m.authorKind) {
+    case 'agent':
+      return `${bubble} ${mine}`;
+    case 'contact':
+      return bubble;
+    case 'bot':
+    case 'system':
+      return `${bubble} ${infoBubble}`;
+    default:
+      return unreachable(m.authorKind);
+  }
 }
 
 /** One open chat or mail thread: messages, the child's typing, answer, and ending the chat. */
@@ -129,18 +152,9 @@ export function ConversationPanel({
             <li className={`${bubble} ${infoBubble}`}>{T.noMessages}</li>
           )}
           {messages?.map((m) => (
-            <li
-              key={m.id}
-              className={
-                m.authorKind === 'agent'
-                  ? `${bubble} ${mine}`
-                  : m.authorKind === 'contact'
-                    ? bubble
-                    : `${bubble} ${infoBubble}`
-              }
-            >
+            <li key={m.id} className={bubbleClassOf(m)}>
               <span className={meta}>
-                {authorOf(m)} · {formatTime(m.loggedDate)}
+                {authorOf(m)} · {formatClockTimeTodayElseDate(m.loggedDate)}
               </span>
               <p>{m.message}</p>
               {m.authorKind === 'agent' && <span className={meta}>{T.sent}</span>}
@@ -212,18 +226,19 @@ export function ConversationPanel({
             {T.close}
           </button>
         )}
-        {!isChat && <span className={mutedText}>{formatTime(conversation.loggedDate)}</span>}
+        {!isChat && (
+          <span className={mutedText}>{formatClockTimeTodayElseDate(conversation.loggedDate)}</span>
+        )}
       </div>
-      {confirming && (
-        <ConfirmDialog
-          title={T.resolveConfirmTitle}
-          text={T.resolveConfirmText}
-          confirm={T.resolveConfirmYes}
-          cancel={T.cancel}
-          onConfirm={() => void resolve()}
-          onCancel={() => setConfirming(false)}
-        />
-      )}
+      <StaffConfirmDialog
+        open={confirming}
+        title={T.resolveConfirmTitle}
+        text={T.resolveConfirmText}
+        yes={T.resolveConfirmYes}
+        no={T.cancel}
+        danger
+        onAnswer={(yes) => (yes ? void resolve() : setConfirming(false))}
+      />
     </article>
   );
 }

@@ -8,6 +8,7 @@ import { QueuePanel } from './queue-panel.tsx';
 import type { QueueItem } from './types.ts';
 import { useMyConversations } from './use-my-conversations.ts';
 import { useQueue } from './use-queue.ts';
+import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 
 /**
  * The counsellor's part: the live queue beside the open conversations. Every chat the counsellor has
@@ -28,7 +29,7 @@ export function CounsellorConsole() {
   const inProgress = useMemo(
     () =>
       (mine.items ?? [])
-        .filter((c) => c.systemType === 'chat' && c.state === 'InProgress')
+        .filter((c) => c.systemType === 'chat' && c.state === CONVERSATION_STATE.InProgress)
         .map((c) => c.id)
         .sort((a, b) => a - b),
     [mine.items],

@@ -1,7 +1,7 @@
 import { css } from '@linaria/core';
 import { chatList, colors, spreadRow, wide } from '../styles.ts';
 
-export { bubble, dialog, meta } from '../styles.ts';
+export { bubble, meta } from '../styles.ts';
 
 export const layout = css`
   display: grid;
@@ -147,10 +147,3 @@ export const composer = css`
 `;
 
 export const composerRow = spreadRow;
-
-export const dialogButtons = css`
-  display: flex;
-  flex-wrap: wrap;
-  justify-content: flex-end;
-  gap: 0.5rem;
-`;

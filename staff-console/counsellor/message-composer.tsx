@@ -2,11 +2,10 @@ import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'rea
 import { button } from '../styles.ts';
 import { composer, composerRow, meta } from './counsellor.styles.ts';
 import { COUNSELLOR_TEXTS as T } from './texts.ts';
+import { TYPING_SIGNAL_MIN_INTERVAL_MS as TYPING_SIGNAL_MS } from '../../contract/timings.ts';
 
 /** The server's limit for one message (server/staff/counsellor.ts). */
 export const MESSAGE_MAX_LENGTH = 4000;
-/** SPEC §9: a typing signal at most every 5 s. */
-const TYPING_SIGNAL_MS = 5000;
 
 /**
  * Textarea with send. In a chat, Enter sends and Shift+Enter breaks the line (as the child's

@@ -5,7 +5,7 @@ import { Spinner } from '../shell/spinner.tsx';
 import { button, errorText, mutedText, secondaryButton } from '../styles.ts';
 import { ChildPropertiesList } from './child-properties-list.tsx';
 import { queueEntry, queueHead, queueList, section } from './counsellor.styles.ts';
-import { formatTime } from './format-time.ts';
+import { formatClockTimeTodayElseDate } from '../../client-kit/time/format-time.ts';
 import { COUNSELLOR_TEXTS as T } from './texts.ts';
 import type { QueueItem } from './types.ts';
 
@@ -68,7 +68,9 @@ export function QueuePanel(props: QueuePanelProps) {
                     <p>
                       <strong>{T.place(index + 1)}</strong> · {T.chatTitle(item.id)}
                     </p>
-                    <p className={mutedText}>{T.waitingSince(formatTime(item.loggedDate))}</p>
+                    <p className={mutedText}>
+                      {T.waitingSince(formatClockTimeTodayElseDate(item.loggedDate))}
+                    </p>
                     <ChildPropertiesList properties={item.properties} />
                     <div>
                       <button
@@ -101,7 +103,9 @@ export function QueuePanel(props: QueuePanelProps) {
                     <p>
                       <strong>{item.subject || T.noSubject}</strong>
                     </p>
-                    <p className={mutedText}>{T.waitingSince(formatTime(item.loggedDate))}</p>
+                    <p className={mutedText}>
+                      {T.waitingSince(formatClockTimeTodayElseDate(item.loggedDate))}
+                    </p>
                     <ChildPropertiesList properties={item.properties} />
                     <div>
                       <button

@@ -1,7 +1,2 @@
-import type { Conversation } from '../../contract/conversations.ts';
-
-/** A queue item of GET /portal/staff/queue: the conversation plus the child's properties. */
-export type QueueItem = Conversation & { properties: Record<string, string> };
-
-export const isFinal = (c: Pick<Conversation, 'state'>) =>
-  c.state === 'Resolved' || c.state === 'Closed' || c.state === 'Cancelled';
+/** Wire shapes of the counsellor's staff API: one definition in contract/ for server and console. */
+export type { QueueItem } from '../../contract/staff.ts';

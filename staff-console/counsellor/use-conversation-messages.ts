@@ -4,10 +4,9 @@ import { entityKey, HUB_EVENTS } from '../../contract/hub.ts';
 import { StaffApiError, useStaffApi } from '../api/staff-api.ts';
 import { useEntitySubscription, useHubEvent, useHubReconnected } from '../api/staff-hub.ts';
 import { COUNSELLOR_TEXTS as T } from './texts.ts';
-import { useCoalescedLoader } from './use-coalesced-loader.ts';
-
-/** SPEC §9: the typing indicator clears after 5 s. */
-export const TYPING_VISIBLE_MS = 5000;
+import { useCoalescedLoader } from '../api/coalesced-loader.ts';
+import { TYPING_VISIBLE_MS } from '../../contract/timings.ts';
+export { TYPING_VISIBLE_MS };
 
 /**
  * One conversation's messages, live: subscribed to `Conversation:{id}`, refetched on

@@ -3,7 +3,7 @@ import { HUB_EVENTS } from '../../contract/hub.ts';
 import { StaffApiError, useStaffApi } from '../api/staff-api.ts';
 import { useHubEvent, useHubReconnected } from '../api/staff-hub.ts';
 import type { QueueItem } from './types.ts';
-import { useCoalescedLoader } from './use-coalesced-loader.ts';
+import { useCoalescedLoader } from '../api/coalesced-loader.ts';
 
 /** The counsellor's own conversations (GET /conversations), refetched when any of them changes. */
 export function useMyConversations() {

@@ -4,7 +4,7 @@ import { StaffApiError, useStaffApi } from '../api/staff-api.ts';
 import { useHubEvent, useHubReconnected } from '../api/staff-hub.ts';
 import { COUNSELLOR_TEXTS as T } from './texts.ts';
 import type { QueueItem } from './types.ts';
-import { useCoalescedLoader } from './use-coalesced-loader.ts';
+import { useCoalescedLoader } from '../api/coalesced-loader.ts';
 
 /**
  * The queue (GET /queue), kept live: the server announces every new, left, accepted or answered

@@ -1,12 +1,12 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react';
-import { UPLOAD_LIMITS } from '../../contract/meetings.ts';
+import { UPLOAD_LIMITS } from '../../contract/limits.ts';
 import { StaffApiError, useStaffApi } from '../api/staff-api.ts';
 import { Spinner } from '../shell/spinner.tsx';
 import { button, card, errorText, mutedText } from '../styles.ts';
 import { fileInput, plainList, progress, stack } from './group-leader.styles.ts';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';
 import type { MeetingAppendix, ValueList } from './types.ts';
-import { useStaffGet } from './use-staff-get.ts';
+import { useStaffGet } from '../api/use-staff-get.ts';
 
 const allowedExtensions = UPLOAD_LIMITS.acceptAttribute.split(',');
 

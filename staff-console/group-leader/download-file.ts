@@ -1,24 +1,12 @@
 import { useCallback } from 'react';
-import { VARIANT_HEADER } from '../../contract/variant.ts';
-import { useRuntimeConfig } from '../config/runtime-config.ts';
-import { useSessionState } from '../session/staff-session.tsx';
+import { useStaffApi } from '../api/staff-api.ts';
 
-/**
- * Downloads a staff API file with the session's token and saves it under its name. The StaffApi
- * answers JSON or text only, so binary files are fetched here.
- */
+/** Downloads a staff API file (through the StaffApi, with the session's token) and saves it under its name. */
 export function useDownload() {
-  const { state } = useSessionState();
-  const config = useRuntimeConfig();
+  const api = useStaffApi();
   return useCallback(
     async (path: string, fileName: string) => {
-      if (state.status !== 'signedIn') throw new Error('not signed in');
-      const token = await state.keeper.getAccessToken();
-      const res = await fetch(`${config.apiUrl.replace(/\/$/, '')}/staff${path}`, {
-        headers: { Authorization: `Bearer ${token}`, [VARIANT_HEADER]: config.variant },
-      });
-      if (!res.ok) throw new Error(`download answered ${res.status}`);
-      const url = URL.createObjectURL(await res.blob());
+      const url = URL.createObjectURL(await api.download(path));
       const link = document.createElement('a');
       link.href = url;
       link.download = fileName;
@@ -27,6 +15,6 @@ export function useDownload() {
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
     },
-    [state, config.apiUrl, config.variant],
+    [api],
   );
 }

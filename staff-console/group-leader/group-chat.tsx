@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { GROUP_CHAT_MAX_LENGTH } from '../../contract/conversations.ts';
+import { GROUP_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import { useStaffApi } from '../api/staff-api.ts';
 import { useEntitySubscription, useHubEvent, useHubReconnected } from '../api/staff-hub.ts';
@@ -7,15 +7,17 @@ import { useStaffSession } from '../session/staff-session.tsx';
 import { Spinner } from '../shell/spinner.tsx';
 import { button, card, errorText, field, mutedText, noticeText } from '../styles.ts';
 import { bubble, chatList, meta, ownBubble, row, stack, textareaField } from './group-leader.styles.ts';
-import { formatTime } from './format-time.ts';
+import { formatClockTime } from '../../client-kit/time/format-time.ts';
+import { isOwnMessage } from './own-message.ts';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';
 import type { ChatMessages, Meeting } from './types.ts';
-import { useStaffGet } from './use-staff-get.ts';
+import { useStaffGet } from '../api/use-staff-get.ts';
+import { isMeetingInProgress, isMeetingOver } from '../../contract/meeting-state.ts';
 
 /** The meeting's group chat as the leader takes part in it: live messages and a message form. */
 export function GroupChat({ meeting }: { meeting: Meeting }) {
   const api = useStaffApi();
-  const { name } = useStaffSession();
+  const { accountId } = useStaffSession();
   const id = useId();
   const messages = useStaffGet<ChatMessages>(`/meetings/${meeting.id}/messages`);
   const conversationId = meeting.conversation?.id ?? null;
@@ -40,8 +42,8 @@ export function GroupChat({ meeting }: { meeting: Meeting }) {
     if (el) el.scrollTop = el.scrollHeight;
   }, [count]);
 
-  const live = meeting.state === 'InProgress' && conversationId !== null;
-  const ended = meeting.state === 'Completed' || meeting.state === 'Cancelled';
+  const live = isMeetingInProgress(meeting) && conversationId !== null;
+  const ended = isMeetingOver(meeting);
   const trimmed = text.trim();
 
   async function send(e: FormEvent) {
@@ -75,12 +77,12 @@ export function GroupChat({ meeting }: { meeting: Meeting }) {
         <ol ref={list} className={chatList} aria-label={T.chat.list} aria-live="polite" tabIndex={0}>
           {messages.data.value.length === 0 && <li className={mutedText}>{T.chat.empty}</li>}
           {messages.data.value.map((m) => {
-            const mine = m.authorKind === 'agent' && m.agentName === name;
+            const mine = isOwnMessage(m, accountId);
             const author = mine ? T.chat.me : (m.agentName ?? m.contactName ?? '');
             return (
               <li key={m.id} className={`${bubble} ${mine ? ownBubble : ''}`}>
                 <span className={meta}>
-                  {author} {formatTime(m.loggedDate)}
+                  {author} {formatClockTime(m.loggedDate)}
                 </span>
                 <p>{m.message}</p>
               </li>

@@ -2,7 +2,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { useStaffApi } from '../api/staff-api.ts';
 import { button, card, errorText, field, secondaryButton } from '../styles.ts';
 import { row, textareaField } from './group-leader.styles.ts';
-import { nextFiveMinutes, toLocalInput } from './format-time.ts';
+import { formatDateTimeLocalInput } from '../../client-kit/time/format-time.ts';
+import { nextFiveMinutes } from './next-five-minutes.ts';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';
 import type { Meeting } from './types.ts';
 
@@ -42,7 +43,7 @@ export function MeetingForm({
   const [values, setValues] = useState<Values>(() => ({
     subject: meeting?.subject ?? '',
     description: meeting?.descriptionBodyContent ?? '',
-    start: toLocalInput(meeting ? new Date(meeting.startDate) : nextFiveMinutes()),
+    start: formatDateTimeLocalInput(meeting ? meeting.startDate : nextFiveMinutes()),
     duration: String(meeting?.duration ?? 60),
   }));
   const [touched, setTouched] = useState(false);

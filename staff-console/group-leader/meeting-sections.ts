@@ -1,4 +1,5 @@
 import type { Meeting } from '../../contract/meetings.ts';
+import { isMeetingInProgress, isMeetingNotStarted, isMeetingOver } from '../../contract/meeting-state.ts';
 
 export interface MeetingSections {
   inProgress: Meeting[];
@@ -12,8 +13,8 @@ const byEndDesc = (a: Meeting, b: Meeting) => b.endDate.localeCompare(a.endDate)
 /** The three sections of SPEC §2 Meeting list; a cancelled meeting counts as finished for the leader. */
 export function meetingSections(meetings: readonly Meeting[]): MeetingSections {
   return {
-    inProgress: meetings.filter((m) => m.state === 'InProgress').sort(byStart),
-    upcoming: meetings.filter((m) => m.state === 'NotStarted').sort(byStart),
-    finished: meetings.filter((m) => m.state === 'Completed' || m.state === 'Cancelled').sort(byEndDesc),
+    inProgress: meetings.filter(isMeetingInProgress).sort(byStart),
+    upcoming: meetings.filter(isMeetingNotStarted).sort(byStart),
+    finished: meetings.filter(isMeetingOver).sort(byEndDesc),
   };
 }

@@ -5,8 +5,8 @@ import { Spinner } from '../shell/spinner.tsx';
 import { button, card, dangerButton, errorText, mutedText, secondaryButton } from '../styles.ts';
 import { columns, row, screen, stack, linkButton } from './group-leader.styles.ts';
 import { Appendices } from './appendices.tsx';
-import { ConfirmDialog } from './confirm-dialog.tsx';
-import { formatDateTime } from './format-time.ts';
+import { StaffConfirmDialog } from '../shell/confirm-dialog.tsx';
+import { formatDateAndClockTime } from '../../client-kit/time/format-time.ts';
 import { GroupChat } from './group-chat.tsx';
 import { MeetingBadge } from './meeting-badge.tsx';
 import { MeetingForm } from './meeting-form.tsx';
@@ -17,6 +17,7 @@ import type { Meeting } from './types.ts';
 import { useFocusOnMount } from './use-focus-on-mount.ts';
 import { useMeetings } from './use-meetings.ts';
 import { seriesPath } from './paths.ts';
+import { isMeetingInProgress, isMeetingNotStarted, isMeetingOver } from '../../contract/meeting-state.ts';
 
 type Action = 'start' | 'end' | 'cancel';
 
@@ -69,7 +70,7 @@ export function MeetingView({ seriesId, meetingId }: { seriesId: number; meeting
     );
   }
 
-  const open = meeting.state === 'NotStarted' || meeting.state === 'InProgress';
+  const open = !isMeetingOver(meeting);
   return (
     <section className={screen} aria-labelledby="gl-meeting-title">
       {back}
@@ -81,7 +82,7 @@ export function MeetingView({ seriesId, meetingId }: { seriesId: number; meeting
           <p style={{ margin: '0.25rem 0 0' }}>
             <MeetingBadge state={meeting.state} />{' '}
             <span className={mutedText}>
-              {T.startLabel}: {formatDateTime(meeting.startDate)} · {T.durationLabel}:{' '}
+              {T.startLabel}: {formatDateAndClockTime(meeting.startDate)} · {T.durationLabel}:{' '}
               {T.minutes(meeting.duration)}
             </span>
           </p>
@@ -113,7 +114,7 @@ export function MeetingView({ seriesId, meetingId }: { seriesId: number; meeting
                   {busy === 'start' ? T.starting : T.startChat}
                 </button>
               )}
-              {meeting.state === 'InProgress' && meeting.conversation !== null && (
+              {isMeetingInProgress(meeting) && meeting.conversation !== null && (
                 <button
                   type="button"
                   className={button}
@@ -130,7 +131,7 @@ export function MeetingView({ seriesId, meetingId }: { seriesId: number; meeting
               >
                 {T.edit}
               </button>
-              {meeting.state === 'NotStarted' && (
+              {isMeetingNotStarted(meeting) && (
                 <button
                   type="button"
                   className={`${button} ${dangerButton}`}
@@ -159,9 +160,12 @@ export function MeetingView({ seriesId, meetingId }: { seriesId: number; meeting
           <Appendices meetingId={meeting.id} />
         </div>
       </div>
-      <ConfirmDialog
+      <StaffConfirmDialog
         open={asking !== null}
+        title={T.confirm.title}
         text={asking === 'cancel' ? T.cancelConfirm : T.endConfirm}
+        yes={T.confirm.yes}
+        no={T.confirm.no}
         onAnswer={(yes) => {
           const action = asking;
           setAsking(null);

@@ -7,10 +7,8 @@ import { dot, dotKinds, plainList, row, stack } from './group-leader.styles.ts';
 import { AddParticipant } from './add-participant.tsx';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';
 import type { ParticipantList } from './types.ts';
-import { useStaffGet } from './use-staff-get.ts';
-
-/** SPEC §4: 'Away' follows from time alone, so the list is refreshed as often as participants ping. */
-const PRESENCE_REFRESH_MS = 30_000;
+import { useStaffGet } from '../api/use-staff-get.ts';
+import { PRESENCE_REFRESH_MS } from '../../contract/timings.ts';
 
 /** The series' participants with a presence dot for the meeting's group chat (live). */
 export function Participants({

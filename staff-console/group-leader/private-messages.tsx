@@ -3,10 +3,10 @@ import { Spinner } from '../shell/spinner.tsx';
 import { button, card, errorText, mutedText, secondaryButton } from '../styles.ts';
 import { listItem, plainList, row, stack } from './group-leader.styles.ts';
 import { useDownload } from './download-file.ts';
-import { formatDateTime } from './format-time.ts';
+import { formatDateAndClockTime } from '../../client-kit/time/format-time.ts';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';
 import type { PrivateMessage, ValueList } from './types.ts';
-import { useStaffGet } from './use-staff-get.ts';
+import { useStaffGet } from '../api/use-staff-get.ts';
 
 /** Participants' private messages and uploaded homework of one meeting, with file downloads. */
 export function PrivateMessages({ meetingId }: { meetingId: number }) {
@@ -50,7 +50,7 @@ export function PrivateMessages({ meetingId }: { meetingId: number }) {
             <li key={m.id} className={listItem} style={{ flexDirection: 'column', alignItems: 'stretch' }}>
               <div>
                 <strong>{T.privateMessages.from(m.senderName)}</strong>{' '}
-                <span className={mutedText}>{formatDateTime(m.createdDate)}</span>
+                <span className={mutedText}>{formatDateAndClockTime(m.createdDate)}</span>
               </div>
               {m.text && <p style={{ margin: 0, whiteSpace: 'pre-wrap' }}>{m.text}</p>}
               {m.files.length > 0 && (

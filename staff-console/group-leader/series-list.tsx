@@ -4,7 +4,7 @@ import { button, card, errorText, mutedText } from '../styles.ts';
 import { listItem, plainList, screen, linkButton } from './group-leader.styles.ts';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';
 import type { LedSeries, ValueList } from './types.ts';
-import { useStaffGet } from './use-staff-get.ts';
+import { useStaffGet } from '../api/use-staff-get.ts';
 import { useFocusOnMount } from './use-focus-on-mount.ts';
 import { seriesPath } from './paths.ts';
 

@@ -3,7 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { Spinner } from '../shell/spinner.tsx';
 import { button, card, errorText, mutedText, noticeText, secondaryButton } from '../styles.ts';
 import { columns, listItem, plainList, row, screen, stack, linkButton } from './group-leader.styles.ts';
-import { formatDateTime } from './format-time.ts';
+import { formatDateAndClockTime } from '../../client-kit/time/format-time.ts';
 import { MeetingBadge } from './meeting-badge.tsx';
 import { MeetingForm } from './meeting-form.tsx';
 import { meetingSections } from './meeting-sections.ts';
@@ -11,7 +11,7 @@ import { Participants } from './participants.tsx';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';
 import type { LedSeries, Meeting, ValueList } from './types.ts';
 import { meetingPath } from './paths.ts';
-import { useStaffGet } from './use-staff-get.ts';
+import { useStaffGet } from '../api/use-staff-get.ts';
 import { useFocusOnMount } from './use-focus-on-mount.ts';
 import { useMeetings } from './use-meetings.ts';
 
@@ -41,7 +41,7 @@ export function SeriesMeetings({ seriesId }: { seriesId: number }) {
                 <strong>{m.subject}</strong>
                 <br />
                 <span className={mutedText}>
-                  {T.startLabel}: {formatDateTime(m.startDate)}
+                  {T.startLabel}: {formatDateAndClockTime(m.startDate)}
                 </span>{' '}
                 <MeetingBadge state={m.state} />
               </div>

@@ -1,4 +1,4 @@
-import { UPLOAD_LIMITS } from '../../contract/meetings.ts';
+import { UPLOAD_LIMITS } from '../../contract/limits.ts';
 
 const MB = Math.round(UPLOAD_LIMITS.maxBytes / (1024 * 1024));
 

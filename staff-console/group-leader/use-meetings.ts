@@ -1,7 +1,7 @@
 import { HUB_EVENTS } from '../../contract/hub.ts';
 import { useHubEvent, useHubReconnected } from '../api/staff-hub.ts';
 import type { Meeting, ValueList } from './types.ts';
-import { useStaffGet } from './use-staff-get.ts';
+import { useStaffGet } from '../api/use-staff-get.ts';
 
 /**
  * The leader's meetings, kept live: meeting events reach every series member's account channel,

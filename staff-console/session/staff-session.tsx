@@ -1,26 +1,20 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
+import { InMemoryWebStorage } from 'oidc-client-ts';
 import { useRuntimeConfig } from '../config/runtime-config.ts';
-import {
-  passwordGrant,
-  revokeToken,
-  rolesOf,
-  TokenRequestError,
-  type StaffTokens,
-  type TokenFailure,
-} from './token-client.ts';
-import { readStoredTokens, storeTokens } from './token-store.ts';
-import { TokenKeeper } from './token-keeper.ts';
+import { StaffAuth, TokenRequestError, type StaffAccount, type TokenFailure } from './staff-auth.ts';
 
 export type SessionNotice = 'expired' | 'signedOut' | null;
 
 type SessionState =
   | { status: 'restoring' }
   | { status: 'signedOut'; notice: SessionNotice }
-  | { status: 'signedIn'; name: string; roles: string[]; keeper: TokenKeeper };
+  | { status: 'signedIn'; account: StaffAccount };
 
 interface SessionContextValue {
   state: SessionState;
+  /** The tokens of whoever signs in on this page. */
+  auth: StaffAuth;
   signIn(username: string, password: string): Promise<void>;
   signOut(): Promise<void>;
   /** Ends the session locally when the server refuses even a fresh token. */
@@ -38,84 +32,85 @@ export class SignInError extends Error {
   }
 }
 
-async function loadName(authUrl: string, keeper: TokenKeeper): Promise<string> {
-  const res = await fetch(`${authUrl.replace(/\/$/, '')}/connect/userinfo`, {
-    headers: { Authorization: `Bearer ${await keeper.getAccessToken()}` },
-  });
-  if (!res.ok) throw new Error(`userinfo answered ${res.status}`);
-  return String(((await res.json()) as { name?: unknown }).name ?? '');
+/** sessionStorage, or memory where storage is disabled (the session then lasts as long as the page). */
+function sessionStore(): Storage {
+  try {
+    window.sessionStorage.getItem('');
+    return window.sessionStorage;
+  } catch {
+    return new InMemoryWebStorage();
+  }
 }
+
+/** The console's page: oidc-client-ts wants a redirect address even for the password grant. */
+const CONSOLE_PATH = '/personal';
 
 export function StaffSessionProvider({ children }: { children: ReactNode }) {
   const config = useRuntimeConfig();
   const [state, setState] = useState<SessionState>({ status: 'restoring' });
-  const current = useRef<SessionState>(state);
-  current.current = state;
-
-  const expired = useCallback(() => {
-    storeTokens(null);
-    setState({ status: 'signedOut', notice: 'expired' });
-  }, []);
-
-  const enter = useCallback(
-    async (tokens: StaffTokens) => {
-      const keeper = new TokenKeeper(tokens, config.authUrl, expired);
-      const roles = rolesOf(tokens.accessToken);
-      if (!roles.some((r) => (STAFF_ROLES as readonly string[]).includes(r))) {
-        storeTokens(null);
-        void revokeToken(config.authUrl, tokens.refreshToken ?? tokens.accessToken, 'refresh_token');
-        throw new SignInError('notStaff');
-      }
-      const name = await loadName(config.authUrl, keeper);
-      // The refresh may have brought newer roles than the stored token had.
-      setState({ status: 'signedIn', name, roles: rolesOf(keeper.current.accessToken), keeper });
-    },
-    [config.authUrl, expired],
+  const [auth] = useState(
+    () =>
+      new StaffAuth({
+        authUrl: config.authUrl,
+        portalId: config.portalId,
+        store: sessionStore(),
+        redirectUri: new URL(CONSOLE_PATH, window.location.origin).href,
+        onExpired: () => setState({ status: 'signedOut', notice: 'expired' }),
+      }),
   );
+
+  /** The stored tokens become the session, refreshed first when they are about to expire. */
+  const enter = useCallback(async () => {
+    await auth.accessToken();
+    const account = await auth.account();
+    if (!account) throw new SignInError('other');
+    if (!account.roles.some((r) => (STAFF_ROLES as readonly string[]).includes(r))) {
+      await auth.signOut();
+      throw new SignInError('notStaff');
+    }
+    setState({ status: 'signedIn', account });
+  }, [auth]);
 
   // A reload keeps the session (sessionStorage); an unusable stored session means signing in again.
   useEffect(() => {
-    const stored = readStoredTokens();
-    if (!stored) {
-      setState({ status: 'signedOut', notice: null });
-      return;
-    }
-    enter(stored).catch(() => {
-      storeTokens(null);
-      setState({ status: 'signedOut', notice: null });
-    });
-  }, [enter]);
+    void (async () => {
+      if (!(await auth.account())) {
+        setState({ status: 'signedOut', notice: null });
+        return;
+      }
+      await enter().catch(async () => {
+        await auth.forget();
+        setState({ status: 'signedOut', notice: null });
+      });
+    })();
+  }, [auth, enter]);
 
   const signIn = useCallback(
     async (username: string, password: string) => {
       try {
-        const tokens = await passwordGrant(config.authUrl, config.portalId, username, password);
-        await enter(tokens);
+        await auth.signIn(username, password);
+        await enter();
       } catch (error) {
         if (error instanceof SignInError) throw error;
         throw new SignInError(error instanceof TokenRequestError ? error.failure : 'other');
       }
     },
-    [config.authUrl, config.portalId, enter],
+    [auth, enter],
   );
 
   const signOut = useCallback(async () => {
-    const s = current.current;
-    storeTokens(null);
-    if (s.status === 'signedIn') {
-      const { accessToken, refreshToken } = s.keeper.current;
-      // Revoking the refresh token ends the login; the access token also closes its hub connections.
-      await Promise.all([
-        refreshToken ? revokeToken(config.authUrl, refreshToken, 'refresh_token') : undefined,
-        revokeToken(config.authUrl, accessToken, 'access_token'),
-      ]);
-    }
+    await auth.signOut();
     setState({ status: 'signedOut', notice: 'signedOut' });
-  }, [config.authUrl]);
+  }, [auth]);
+
+  const expire = useCallback(() => {
+    void auth.forget();
+    setState({ status: 'signedOut', notice: 'expired' });
+  }, [auth]);
 
   const value = useMemo(
-    () => ({ state, signIn, signOut, expire: expired }),
-    [state, signIn, signOut, expired],
+    () => ({ state, auth, signIn, signOut, expire }),
+    [state, auth, signIn, signOut, expire],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
@@ -127,9 +122,12 @@ export function useSessionState(): SessionContextValue {
   return value;
 }
 
-/** The signed-in staff member: name, roles (`counsellor`, `group_leader`) and signing out. */
-export function useStaffSession(): { name: string; roles: string[]; signOut(): Promise<void> } {
+/**
+ * The signed-in staff member: account id (the token's `sub`), name, roles (`counsellor`,
+ * `group_leader`) and signing out.
+ */
+export function useStaffSession(): StaffAccount & { signOut(): Promise<void> } {
   const { state, signOut } = useSessionState();
   if (state.status !== 'signedIn') throw new Error('useStaffSession outside the signed-in console');
-  return { name: state.name, roles: state.roles, signOut };
+  return { ...state.account, signOut };
 }

@@ -3,15 +3,15 @@ import { useRuntimeConfig } from '../config/runtime-config.ts';
 import { createStaffApi, StaffApiContext } from '../api/staff-api.ts';
 import { HubClient } from '../api/hub-client.ts';
 import { StaffHubContext } from '../api/staff-hub.ts';
-import type { TokenKeeper } from '../session/token-keeper.ts';
+import type { StaffAuth } from '../session/staff-auth.ts';
 
 /** The staff API and the hub connection of one signed-in session; both end with it. */
 export function SignedInProviders({
-  keeper,
+  auth,
   onUnauthorized,
   children,
 }: {
-  keeper: TokenKeeper;
+  auth: StaffAuth;
   onUnauthorized(): void;
   children: ReactNode;
 }) {
@@ -21,20 +21,20 @@ export function SignedInProviders({
       createStaffApi({
         apiUrl: config.apiUrl,
         variant: config.variant,
-        getAccessToken: (force) => keeper.getAccessToken(force),
+        getAccessToken: (refused) => auth.accessToken(refused),
         onUnauthorized,
       }),
-    [config.apiUrl, config.variant, keeper, onUnauthorized],
+    [config.apiUrl, config.variant, auth, onUnauthorized],
   );
   const [hub, setHub] = useState<HubClient | null>(null);
   useEffect(() => {
-    const client = new HubClient(config.signalHubUrl, () => keeper.getAccessToken());
+    const client = new HubClient(config.signalHubUrl, () => auth.accessToken());
     client.start();
     setHub(client);
     return () => {
       void client.stop();
     };
-  }, [config.signalHubUrl, keeper]);
+  }, [config.signalHubUrl, auth]);
   if (!hub) return null;
   return (
     <StaffApiContext.Provider value={api}>

@@ -9,6 +9,12 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * A load bench measures fan-out and latency, not the per-account limits (those have their own
+ * tests in tests/server/security): its one demo account may hold every connection and message.
+ */
+export const BENCH_LIMITS = { HUB_MAX_CONNECTIONS_PER_ACCOUNT: '100000', RATE_LIMIT_FACTOR: '1000' };
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -20,35 +26,36 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/** A server process as it ran: its exit code if it stopped before it was up, and what it printed. */
+export interface ServerRun extends ServerProcess {
+  exitCode: number | null;
+  output(): string;
+}
+
+/**
+ * Runs `tsx server/main.ts` until it says it is up or exits. `env` comes on top of this process's
+ * own and the test defaults (loopback, demo data); a key set to `undefined` is left out entirely.
+ */
+export async function runServerProcess(env: Record<string, string | undefined>): Promise<ServerRun> {
   const port = await freePort();
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DEMO_SEED: '1',
+    CLIENT_DIR: path.join(os.tmpdir(), 'no-client-in-server-tests'),
+    ...env,
+  };
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DEMO_SEED: '1',
-      CLIENT_DIR: path.join(os.tmpdir(), 'no-client-in-server-tests'),
-      ...env,
-    },
+    env: Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`server exited with ${code}: ${output}`));
-    child.once('exit', onExit);
-    child.stdout?.on('data', () => {
-      if (output.includes('Press Ctrl-C to stop.')) {
-        child.off('exit', onExit);
-        resolve();
-      }
-    });
-  });
-  return {
+  const run: ServerRun = {
     url: `http://127.0.0.1:${port}`,
+    exitCode: null,
+    output: () => output,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -56,4 +63,24 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
         child.kill('SIGINT');
       }),
   };
+  await new Promise<void>((resolve) => {
+    const collect = (d: Buffer) => {
+      output += d.toString();
+      if (output.includes('Press Ctrl-C to stop.')) resolve();
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    child.once('exit', (code) => {
+      run.exitCode = code;
+      resolve();
+    });
+  });
+  return run;
+}
+
+/** A server process that must come up; its failure to start fails the test with what it printed. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const run = await runServerProcess(env);
+  if (run.exitCode !== null) throw new Error(`server exited with ${run.exitCode}: ${run.output()}`);
+  return run;
 }

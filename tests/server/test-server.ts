@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { buildApp, type App, type BuildOptions } from '../../server/app.ts';
-import { loadConfig, type VariantKey } from '../../server/config.ts';
+import { loadConfig, type ServerConfig, type VariantKey } from '../../server/config.ts';
 
 /**
  * A real server on a free port with its own database: a fresh SQLite file by default, or - when
@@ -52,16 +52,30 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   };
 }
 
+/**
+ * Functional tests do in seconds what a person does in an hour, all from one address: they run with
+ * every content limit 50 times the production figure. The tests of the limits themselves
+ * (tests/server/security) pass `config: { rateLimitFactor: 1 }`.
+ */
+export const TEST_RATE_LIMIT_FACTOR = 50;
+
 export async function startTestServer(
-  options: { variant?: VariantKey; databaseUrl?: string; build?: BuildOptions } = {},
+  options: {
+    variant?: VariantKey;
+    databaseUrl?: string;
+    build?: BuildOptions;
+    config?: Partial<ServerConfig>;
+  } = {},
 ): Promise<TestServer> {
   const database = options.databaseUrl ? null : await createTestDatabase();
   const databaseUrl = options.databaseUrl ?? database!.url;
-  const config = {
+  const config: ServerConfig = {
     ...loadConfig({ APP_VARIANT: options.variant ?? 'barn', DEMO_SEED: '1' }),
     databaseUrl,
     redisUrl: process.env.REDIS_URL || undefined,
     clientDir: path.join(os.tmpdir(), 'no-client-in-server-tests'),
+    rateLimitFactor: TEST_RATE_LIMIT_FACTOR,
+    ...options.config,
   };
   const app = await buildApp(config, options.build);
   await app.app.listen({ port: 0, host: '127.0.0.1' });
@@ -130,4 +144,54 @@ export async function api(
   });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
+
+/**
+ * An access token signed with the server's own key, as the server would make it, but with the
+ * claims a test chooses (an expiry in the past, say): only what the test changes is wrong.
+ */
+export async function signAccessToken(
+  server: TestServer,
+  claims: { accountId: number; contactId: number; roles: string[]; clientId?: string; gen?: number },
+  expiresInSeconds: number,
+): Promise<string> {
+  const { SignJWT } = await import('jose');
+  const key = server.ctx.keys.current.signing;
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({
+    client_id: claims.clientId ?? 'portal-web',
+    scope: SCOPE,
+    role: claims.roles,
+    contact_id: claims.contactId,
+    gen: claims.gen ?? 0,
+  })
+    .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })
+    .setIssuer(server.url)
+    .setAudience('portal')
+    .setSubject(String(claims.accountId))
+    .setJti(randomUUID())
+    .setIssuedAt(now - 60)
+    .setExpirationTime(now + expiresInSeconds)
+    .sign(key.privateKey);
+}
+
+/** A staff account straight in the database (no API creates staff): for a second counsellor, say. */
+export async function createStaffAccount(
+  server: TestServer,
+  username: string,
+  password: string,
+  roles: Array<'counsellor' | 'group_leader' | 'admin'>,
+  name = username,
+): Promise<number> {
+  const { createAccount } = await import('../../server/db/seed.ts');
+  return createAccount(server.ctx.db, name, roles, { username, password });
+}
+
+/** The account and contact ids a token was issued for (from its claims; the signature is not checked). */
+export function claimsOf(token: string): { accountId: number; contactId: number } {
+  const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as {
+    sub: string;
+    contact_id: number;
+  };
+  return { accountId: Number(payload.sub), contactId: payload.contact_id };
 }

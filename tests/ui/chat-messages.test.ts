@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessageRow } from '../../worker/client/group-support.ts';
-import { chatEntries } from '../../src/chat-window/chat-messages.ts';
+import { chatEntries, sendStatusText } from '../../src/chat-window/chat-messages.ts';
 
 const row = (over: Partial<ChatMessageRow>): ChatMessageRow => ({
   key: String(over.id ?? over.clientId),
@@ -55,5 +55,30 @@ describe('chat entries', () => {
       9,
     );
     expect(entries.map((e) => e.sameAuthorAsPreviousMessage)).toEqual([false, true]);
+  });
+});
+
+describe('send status under my own messages', () => {
+  const SERVER_TEXT = 'Du har skickat många gånger på kort tid. Vänta en stund och försök igen.';
+  const mine = (over: Partial<ChatMessageRow>) =>
+    chatEntries([row({ id: null, key: 'local:c1', clientId: 'c1', ...over })], 9)[0]!;
+
+  it("keeps SPEC's tooltips for sending, sent and failed", () => {
+    expect(sendStatusText(mine({ sendStatus: 'sending' }))).toBe('Skickar...');
+    expect(sendStatusText(mine({ sendStatus: 'sent' }))).toBe('Skickat');
+    expect(sendStatusText(mine({ sendStatus: 'failed' }))).toBe('Gick inte att skicka meddelandet');
+    expect(sendStatusText(chatEntries([row({ contactId: 5, sendStatus: 'failed' })], 9)[0]!)).toBeNull();
+  });
+
+  it("shows the server's words, not the failure tooltip, while a message waits after a 429", () => {
+    const waiting = mine({ sendStatus: 'waiting', sendNotice: SERVER_TEXT });
+    expect(waiting.sendNotice).toBe(SERVER_TEXT);
+    expect(sendStatusText(waiting)).toBe(SERVER_TEXT);
+  });
+
+  it('says in its own words that the message will be sent when the server gave none', () => {
+    expect(sendStatusText(mine({ sendStatus: 'waiting' }))).toBe(
+      'Du har skickat många meddelanden på kort tid. Meddelandet skickas om en stund.',
+    );
   });
 });

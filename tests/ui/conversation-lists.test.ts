@@ -7,7 +7,9 @@ import {
   isFavorite,
   lastActivity,
   mailThreads,
+  pendingMails,
 } from '../../src/my-conversations/conversation-lists.ts';
+import type { OutboxRow } from '../../worker/client/db.ts';
 
 const conversation = (over: Partial<Conversation>): Conversation => ({
   id: 1,
@@ -90,5 +92,43 @@ describe('lists of my pages', () => {
 
   it('chat history: only finished one-to-one chats, the newest first', () => {
     expect(chatHistory(rows).map((c) => c.id)).toEqual([5, 3, 6]);
+  });
+});
+
+describe('pending mails on my pages', () => {
+  const outboxRow = (over: Partial<OutboxRow>): OutboxRow => ({
+    clientId: 'c1',
+    kind: 'mail',
+    path: '/mail',
+    body: { subject: 'Hemma', text: 'Hej' },
+    orderKey: 'mail:c1',
+    status: 'queued',
+    attempts: 0,
+    createdAt: 1,
+    nextAttemptAt: 1,
+    ...over,
+  });
+
+  it('lists mails still to be sent, not chat messages, sent ones or ones refused for good', () => {
+    const rows = [
+      outboxRow({ clientId: 'a' }),
+      outboxRow({ clientId: 'b', status: 'failed', lastStatus: 0 }),
+      outboxRow({ clientId: 'c', status: 'failed', final: true, lastStatus: 422 }),
+      outboxRow({ clientId: 'd', status: 'sent' }),
+      outboxRow({ clientId: 'e', kind: 'conversationmessage' }),
+    ];
+    expect(pendingMails(rows)).toEqual([
+      { clientId: 'a', subject: 'Hemma', status: 'Väntar på att skickas' },
+      { clientId: 'b', subject: 'Hemma', status: 'Väntar på att skickas' },
+    ]);
+  });
+
+  it('says what the server said when it asked to wait (429), or that the mail is sent in a while', () => {
+    const message = 'Du har skickat många gånger på kort tid. Vänta en stund och försök igen.';
+    const limited = { status: 'failed', lastStatus: 429 } as const;
+    expect(pendingMails([outboxRow({ ...limited, lastMessage: message })])[0]?.status).toBe(message);
+    expect(pendingMails([outboxRow(limited)])[0]?.status).toBe(
+      'Du har skickat många meddelanden på kort tid. Meddelandet skickas om en stund.',
+    );
   });
 });

@@ -1,8 +1,15 @@
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AccountApi } from '../../worker/client/account.ts';
 import { accountApi } from '../../worker/sync/account-api.ts';
-import { api, login, startTestServer, type TestServer } from '../server/test-server.ts';
+import {
+  CLIENT_ID,
+  api,
+  login,
+  startTestServer,
+  tokenRequest,
+  type TestServer,
+} from '../server/test-server.ts';
 import { waitForQuery } from './helpers.ts';
 import { createWorker, type WorkerFixture } from './worker-fixture.ts';
 
@@ -10,7 +17,7 @@ import { createWorker, type WorkerFixture } from './worker-fixture.ts';
  * The server allows 5 registrations per client address in 15 minutes, so each group of tests gets a
  * server of its own.
  */
-const PASSWORD = 'hemligt-123';
+const PASSWORD = 'blå-ballong-73';
 const fixtures: WorkerFixture[] = [];
 
 afterEach(async () => {
@@ -76,13 +83,60 @@ describe('registration and password', () => {
     });
   });
 
-  it('changes the password only with the current one, and the new one logs in', async () => {
-    const { account, worker } = await startedWorker(server);
+  it('refuses a common password and a name that passes for staff, each with an answer of its own', async () => {
+    const { account, db } = await startedWorker(server);
+    const attempt = (username: string, password: string) =>
+      account.register({ username, password, properties: {} });
+
+    expect(await account.verifyUsername('kur4tor')).toBe('taken');
+    expect(await attempt('kur4tor', PASSWORD)).toEqual({ ok: false, error: 'name_not_allowed' });
+    expect(await attempt('Support.Barn', PASSWORD)).toEqual({ ok: false, error: 'name_not_allowed' });
+    for (const common of ['12345678', 'sommar2024', 'hemligt-123', 'lisa.berg-1']) {
+      expect(await attempt('lisa.berg', common)).toEqual({ ok: false, error: 'common_password' });
+    }
+    // Any other refusal is still just invalid (the form checks length and characters itself).
+    expect(await attempt('x', PASSWORD)).toEqual({ ok: false, error: 'invalid' });
+    expect((await db.session.get('current'))?.status).toBe('anonymous');
+    expect(await account.verifyUsername('lisa.berg')).toBe('available');
+  });
+
+  it('changes the password only with the current one, stays signed in here, and ends the old tokens', async () => {
+    const { account, worker, db, broadcasts } = await startedWorker(server);
     await registered(account, 'byter.losen');
+    await waitForQuery(
+      () => db.runtime.get('current'),
+      (row) => row?.hubState === 'Connected',
+    );
+    const before = (await worker.auth.manager.getUser())!;
 
     expect(await account.changePassword('fel-losenord', 'nytt-losenord-1')).toBe('wrong_password');
     expect(await account.changePassword(PASSWORD, 'kort')).toBe('weak_password');
+    expect(await account.changePassword(PASSWORD, 'sommar2024')).toBe('common_password');
+    expect(await account.changePassword(PASSWORD, 'byter.losen-2')).toBe('common_password');
+    // Refused changes end nothing: the old tokens still serve.
+    expect((await api(server.url, '/portal/accounts', { token: before.access_token })).status).toBe(200);
+
     expect(await account.changePassword(PASSWORD, 'nytt-losenord-1')).toBe('ok');
+
+    // The server ended every session of the account; this device signed in again with new tokens.
+    expect(await db.session.get('current')).toMatchObject({ status: 'authenticated' });
+    expect((await db.session.get('current'))?.signOutReason).toBeUndefined();
+    expect(broadcasts.filter((b) => b.type === 'signed-out')).toEqual([]);
+    const after = (await worker.auth.manager.getUser())!;
+    expect(after.refresh_token).not.toBe(before.refresh_token);
+    expect(await account.loadNotifications()).toBe('ok');
+    // The hub was stopped before the change and started again with the new token.
+    expect(worker.hub.state).toBe('Connected');
+    expect(await worker.authCheck(true)).toBe(true);
+
+    // What the old tokens would have allowed (another device, a stolen session) is over.
+    expect((await api(server.url, '/portal/accounts', { token: before.access_token })).status).toBe(401);
+    const oldRefresh = await tokenRequest(server.url, {
+      grant_type: 'refresh_token',
+      refresh_token: before.refresh_token!,
+      client_id: CLIENT_ID,
+    });
+    expect(oldRefresh).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
 
     await worker.logout();
     expect(await worker.login('byter.losen', PASSWORD)).toEqual({
@@ -90,6 +144,34 @@ describe('registration and password', () => {
       error: 'invalid_username_or_password',
     });
     expect(await worker.login('byter.losen', 'nytt-losenord-1')).toEqual({ ok: true });
+  });
+
+  it('signs out here when signing in again after the change fails, and the new password works', async () => {
+    const { account, worker, db } = await startedWorker(server);
+    await registered(account, 'byter.igen');
+    vi.spyOn(worker.auth, 'login').mockResolvedValueOnce({ ok: false, error: 'failed' });
+
+    expect(await account.changePassword(PASSWORD, 'nytt-losenord-2')).toBe('signed_out');
+    expect(await db.session.get('current')).toMatchObject({
+      status: 'anonymous',
+      signOutReason: 'session_expired',
+    });
+    expect(await db.profile.count()).toBe(0);
+    expect(await worker.login('byter.igen', 'nytt-losenord-2')).toEqual({ ok: true });
+  });
+
+  it('asks to wait after too many wrong current passwords, and keeps the session', async () => {
+    const { account, db } = await startedWorker(server);
+    await registered(account, 'gissar.fel');
+    const results: string[] = [];
+    // Five tries are free; the next one right after is spaced out by the server (429).
+    while (results.length < 10 && results.at(-1) !== 'too_many_attempts') {
+      results.push(await account.changePassword('inte-mitt-losenord', 'nytt-losenord-3'));
+    }
+    expect(results.at(-1)).toBe('too_many_attempts');
+    expect(results.slice(0, -1).every((r) => r === 'wrong_password')).toBe(true);
+    expect((await db.session.get('current'))?.status).toBe('authenticated');
+    expect(await account.loadNotifications()).toBe('ok');
   });
 });
 

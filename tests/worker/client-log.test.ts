@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientLogRequest } from '../../contract/logging.ts';
-import type { AppVariant } from '../../contract/variant.ts';
+import { VARIANT_FEATURES, type AppVariant } from '../../contract/variant.ts';
 import { ClientLog, DEBOUNCE_MS, DEDUPLICATE_MS, shouldSkip } from '../../worker/client-log.ts';
 import { ManualClock } from './helpers.ts';
 
@@ -10,7 +10,7 @@ function setup(options: { authenticated?: boolean; variant?: AppVariant } = {}) 
   let authenticated = options.authenticated ?? true;
   const log = new ClientLog({
     clock,
-    variant: options.variant ?? 'Barn',
+    features: VARIANT_FEATURES[options.variant ?? 'Barn'],
     isAuthenticated: () => authenticated,
     send: async (entry) => {
       sent.push(entry);

@@ -9,7 +9,7 @@ import { waitForQuery } from './helpers.ts';
 
 const env = useCounsellorTestEnv();
 const { fixtures } = env;
-const PASSWORD = 'hemligt-123';
+const PASSWORD = 'blå-ballong-73';
 const DEVICE: MailDeviceInfo = {
   userAgent:
     'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',

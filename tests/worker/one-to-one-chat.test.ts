@@ -19,7 +19,7 @@ const DEVICE = {
 async function newChild() {
   const username = `barn-${randomUUID().slice(0, 8)}`;
   const res = await api(env.server.url, '/portal/api/accounts/registercontact', {
-    body: { username, password: 'hemligt-123', properties: { birthYear: '2012', gender: 'non-binary' } },
+    body: { username, password: 'blå-ballong-73', properties: { birthYear: '2012', gender: 'non-binary' } },
   });
   expect(res.status).toBe(201);
   return username;
@@ -40,7 +40,7 @@ async function signedIn(username: string, options: { clock?: ManualClock; fail?:
   });
   fixtures.push(fixture);
   await fixture.worker.start(true);
-  expect((await fixture.worker.login(username, 'hemligt-123')).ok).toBe(true);
+  expect((await fixture.worker.login(username, 'blå-ballong-73')).ok).toBe(true);
   return { ...fixture, calls };
 }
 

@@ -12,9 +12,9 @@ import type { LoginResult } from '../client/api.ts';
 import type { Clock, WithLock } from '../clock.ts';
 import { loginErrorOf } from './login-errors.ts';
 import { WithoutIdToken } from './user-store.ts';
+import { REFRESH_BEFORE_EXPIRY_MS } from '../../contract/timings.ts';
+export { REFRESH_BEFORE_EXPIRY_MS };
 
-/** Refresh this long before the access token expires (SPEC §4: refresh before expiry). */
-export const REFRESH_BEFORE_EXPIRY_MS = 60_000;
 /** A token this close to expiry is not worth sending any more. */
 const VALIDITY_MARGIN_MS = 5_000;
 const REFRESH_LOCK = 'portal-auth-refresh';
@@ -115,6 +115,15 @@ export class AuthSession {
         return isTransient(error) ? 'unreachable' : 'rejected';
       }
     });
+  }
+
+  /**
+   * Runs `work` under the refresh lock, so a refresh asked for meanwhile (another worker's, or the
+   * outbox's after a 401) waits and then finds the tokens `work` stored instead of spending revoked
+   * ones. The lock is not re-entrant: `work` must not ask for a refresh (send a token read before).
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.deps.withLock(REFRESH_LOCK, work);
   }
 
   /**

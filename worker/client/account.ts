@@ -12,8 +12,7 @@ export interface RegistrationData {
 }
 
 /** Usernames and passwords as the server accepts them (README "Decisions where the spec is silent"). */
-export const USERNAME_PATTERN = /^[a-z0-9._-]{3,30}$/;
-export const MIN_PASSWORD_LENGTH = 8;
+export { MIN_PASSWORD_LENGTH, USERNAME_PATTERN } from '../../contract/limits.ts';
 
 export type UsernameAvailability = 'available' | 'taken' | 'unknown';
 
@@ -21,11 +20,36 @@ export type RegisterResult =
   | { ok: true }
   | {
       ok: false;
-      /** `login_failed`: the account exists but the login afterwards did not work. */
-      error: 'username_taken' | 'invalid' | 'too_many_attempts' | 'offline' | 'failed' | 'login_failed';
+      /**
+       * `login_failed`: the account exists but the login afterwards did not work.
+       * `common_password`: too common or easy to guess (the password field says so);
+       * `name_not_allowed`: the username looks like a staff title (the username field says so).
+       */
+      error:
+        | 'username_taken'
+        | 'common_password'
+        | 'name_not_allowed'
+        | 'invalid'
+        | 'too_many_attempts'
+        | 'offline'
+        | 'failed'
+        | 'login_failed';
     };
 
-export type ChangePasswordResult = 'ok' | 'wrong_password' | 'weak_password' | 'offline' | 'failed';
+/**
+ * `common_password`: the new one is too common or easy to guess; `too_many_attempts`: too many
+ * tries of the current password, wait a while; `signed_out`: the password was changed, but signing
+ * in again with it failed, so this device is signed out (the server ends every session on a change).
+ */
+export type ChangePasswordResult =
+  | 'ok'
+  | 'wrong_password'
+  | 'weak_password'
+  | 'common_password'
+  | 'too_many_attempts'
+  | 'signed_out'
+  | 'offline'
+  | 'failed';
 
 /** The outcome of a write the UI shows as a toast or an inline error. */
 export type AccountWriteResult = 'ok' | 'offline' | 'failed';
@@ -39,6 +63,10 @@ export interface AccountApi {
   verifyUsername(username: string): Promise<UsernameAvailability>;
   /** Public registration, then the usual password login with the same credentials. */
   register(data: RegistrationData): Promise<RegisterResult>;
+  /**
+   * Changes the password. The server then ends every session of the account, this device's too,
+   * so the worker signs in again with the new password: the user stays signed in here.
+   */
   changePassword(oldPassword: string, password: string): Promise<ChangePasswordResult>;
   /** Deletes the contact (name, properties, login) and signs out on success. */
   deleteAccount(): Promise<AccountWriteResult>;

@@ -51,14 +51,27 @@ export interface OutboxRow {
   attempts: number;
   createdAt: number;
   nextAttemptAt: number;
+  /** Technical detail of the last failed attempt, for the log, never for the screen. */
   lastError?: string;
   /** HTTP status of the last failed attempt (0: no answer). */
   lastStatus?: number;
+  /** The server's Swedish `message` of the last failed attempt (its `{ error, message }` body). */
+  lastMessage?: string;
   /** A failed row that is never retried (a 4xx answer other than 408/429). */
   final?: boolean;
   /** The server's answer once sent. */
   response?: unknown;
 }
+
+/** HTTP 429: the server asked the client to wait (too many writes), and said how long. */
+export const RATE_LIMITED_STATUS = 429;
+
+/**
+ * A row the server refused for now because too much was sent in a short time: it is retried on its
+ * own once the server's `Retry-After` has passed, and `lastMessage` says so in Swedish.
+ */
+export const isRateLimited = (row: Pick<OutboxRow, 'status' | 'final' | 'lastStatus'>): boolean =>
+  row.status === 'failed' && !row.final && row.lastStatus === RATE_LIMITED_STATUS;
 
 /** Session caches of SPEC §3 (thread list, my-pages data), cleared from the header. */
 export interface CacheRow {

@@ -34,7 +34,13 @@ export interface ChatMessageRow extends Omit<ConversationMessageWire, 'id'> {
   key: string;
   id: number | null;
   clientId: string | null;
-  sendStatus: 'sending' | 'sent' | 'failed' | null;
+  /**
+   * Own messages only: 'sending' while in the outbox (also offline), 'waiting' when the server asked
+   * to wait after too many messages (it is sent on its own later), 'sent', 'failed' (for good).
+   */
+  sendStatus: 'sending' | 'waiting' | 'sent' | 'failed' | null;
+  /** While 'waiting': the server's Swedish text saying why, when it gave one. */
+  sendNotice?: string;
 }
 
 export interface ConnectionRow extends ConversationConnectionWire {

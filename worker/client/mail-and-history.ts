@@ -22,6 +22,11 @@ export type SendMailResult =
   | { status: 'sent'; conversationId: number }
   /** Offline or the server unreachable: kept in the outbox and sent once, later. */
   | { status: 'queued'; clientId: string }
+  /**
+   * The server asked to wait (too many messages in a short time): kept in the outbox and sent on its
+   * own once the wait is over; `message` is the server's Swedish text, when it gave one.
+   */
+  | { status: 'waiting'; clientId: string; message: string | null }
   /** The server refused it (it will not be retried). */
   | { status: 'failed' };
 

@@ -21,7 +21,9 @@ export interface ChatStateRow {
 
 export type StartChatResult =
   | { ok: true; conversationId: number }
-  | { ok: false; error: 'HasCompletedAConversation' | 'HasActive' | 'offline' | 'failed' };
+  | { ok: false; error: 'HasCompletedAConversation' | 'HasActive' | 'offline' | 'failed' }
+  /** Over the server's limit (429): its Swedish text, to show as it is. */
+  | { ok: false; error: 'rate_limited'; message: string };
 
 /** What the UI knows about the device (the worker cannot see display-mode). */
 export interface DeviceInfo {

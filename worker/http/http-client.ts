@@ -1,5 +1,5 @@
 import { VARIANT_HEADER, type AppVariant } from '../../contract/variant.ts';
-import { HttpError, UNKNOWN_ERROR } from './http-error.ts';
+import { HttpError, UNKNOWN_ERROR, parseRetryAfter } from './http-error.ts';
 
 export type Params = Record<string, string | number | boolean | null | undefined>;
 
@@ -10,6 +10,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** false for calls whose failure must not be reported again (the client log's own POST). */
   report?: boolean;
+  /**
+   * This access token instead of asking the session for one: a call made while the token refresh
+   * lock is held must not wait for that lock (a password change, see PortalWorker.renewSession).
+   */
+  token?: string;
 }
 
 export interface HttpDeps {
@@ -113,7 +118,15 @@ export class HttpClient {
       }
       if (!response.ok) {
         const text = await response.text().catch(() => '');
-        throw new HttpError(response.status, errorMessage(response, text), method, url, parse(text));
+        const retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'), Date.now());
+        throw new HttpError(
+          response.status,
+          errorMessage(response, text),
+          method,
+          url,
+          parse(text),
+          retryAfterMs,
+        );
       }
       return (await read(response, responseKind)) as T;
     } catch (error) {
@@ -126,7 +139,7 @@ export class HttpClient {
   private async headers(method: string, url: string, body: Body, options: RequestOptions) {
     const headers: Record<string, string> = { [VARIANT_HEADER]: this.deps.variant, ...options.headers };
     if (!options.public) {
-      const token = await this.deps.accessToken();
+      const token = options.token ?? (await this.deps.accessToken());
       if (token) headers.Authorization = `Bearer ${token}`;
     }
     // FormData sets its own multipart boundary; only JSON bodies name their type.

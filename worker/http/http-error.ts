@@ -1,6 +1,10 @@
+import type { ApiErrorBody } from '../../contract/errors.ts';
+import { apiErrorBodyOf } from '../../client-kit/http/api-error-body.ts';
+
 /**
  * A failed call as a value: `status` 0 means the request never got an answer (offline, DNS, CORS),
  * and then `message` is 'Unknown Error' as the client-log skip rule of SPEC §8 expects.
+ * `retryAfterMs` is the server's `Retry-After` (a 429 or 503 asking the client to wait), or null.
  */
 export class HttpError extends Error {
   constructor(
@@ -9,6 +13,7 @@ export class HttpError extends Error {
     readonly method: string,
     readonly url: string,
     readonly body: unknown = null,
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
     this.name = 'HttpError';
@@ -18,3 +23,20 @@ export class HttpError extends Error {
 export const UNKNOWN_ERROR = 'Unknown Error';
 
 export const isHttpError = (e: unknown): e is HttpError => e instanceof HttpError;
+
+/** The `{ error, message }` body of a failed {api} call (a code and a Swedish text), or null. */
+export function apiErrorOf(error: unknown): ApiErrorBody | null {
+  return isHttpError(error) ? apiErrorBodyOf(error.body) : null;
+}
+
+/**
+ * RFC 9110 `Retry-After`: delay seconds or an HTTP date, as milliseconds from `now`; null when
+ * absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null, now: number): number | null {
+  if (value === null || value.trim() === '') return null;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}

@@ -1,10 +1,11 @@
 import { HUB_EVENTS } from '../../contract/hub.ts';
+import { CONVERSATION_UPDATED_THROTTLE_MS, MESSAGE_CREATED_THROTTLE_MS } from '../../contract/timings.ts';
 import type { Clock } from '../clock.ts';
 
 /** SPEC §7: refetches caused by these events run at most this often per entity. */
 export const EVENT_THROTTLE_MS: Readonly<Record<string, number>> = {
-  [HUB_EVENTS.messageCreated]: 250,
-  [HUB_EVENTS.conversationUpdated]: 1000,
+  [HUB_EVENTS.messageCreated]: MESSAGE_CREATED_THROTTLE_MS,
+  [HUB_EVENTS.conversationUpdated]: CONVERSATION_UPDATED_THROTTLE_MS,
 };
 
 /**

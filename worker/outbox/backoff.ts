@@ -1,5 +1,7 @@
 export const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_MAX_MS = 60_000;
+/** A server's `Retry-After` is followed up to this long; a longer one is taken as a mistake. */
+export const RETRY_AFTER_MAX_MS = 3600_000;
 
 /**
  * Wait before retry number `attempts` (1 s, 2 s, 4 s ... at most 60 s) plus up to 20 % jitter, so that
@@ -8,6 +10,18 @@ export const BACKOFF_MAX_MS = 60_000;
 export function backoffMs(attempts: number, random: () => number = Math.random): number {
   const base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
   return base + Math.floor(base * 0.2 * random());
+}
+
+/**
+ * The backoff, or longer when the server said how long to wait (`Retry-After` on a 429): trying
+ * sooner would only be refused again.
+ */
+export function retryDelayMs(
+  attempts: number,
+  retryAfterMs: number | null,
+  random: () => number = Math.random,
+): number {
+  return Math.max(backoffMs(attempts, random), Math.min(retryAfterMs ?? 0, RETRY_AFTER_MAX_MS));
 }
 
 /** SPEC-free HTTP sense: a 4xx is the client's fault and will not change on retry, except these. */

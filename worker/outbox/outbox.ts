@@ -1,8 +1,8 @@
 import type { OutboxWriteRequest } from '../client/api.ts';
-import type { OutboxRow, PortalDb } from '../client/db.ts';
+import { RATE_LIMITED_STATUS, type OutboxRow, type PortalDb } from '../client/db.ts';
 import type { Clock } from '../clock.ts';
-import { isHttpError } from '../http/http-error.ts';
-import { backoffMs, isFinalStatus } from './backoff.ts';
+import { apiErrorOf, isHttpError } from '../http/http-error.ts';
+import { isFinalStatus, retryDelayMs } from './backoff.ts';
 
 export interface OutboxDeps {
   db: PortalDb;
@@ -74,13 +74,16 @@ export class Outbox {
     this.timer = null;
   }
 
-  /** Retries every waiting row now (network back, the user tapped 'try again'), then waits for them. */
+  /**
+   * Retries every waiting row now (network back, the user tapped 'try again'), then waits for them.
+   * A row the server asked to wait (429) keeps its time: the network coming back changes nothing.
+   */
   async flush(): Promise<void> {
     const now = this.deps.clock.now();
     await this.deps.db.outbox
       .where('status')
       .equals('failed')
-      .filter((r) => !r.final)
+      .filter((r) => !r.final && r.lastStatus !== RATE_LIMITED_STATUS)
       .modify({ nextAttemptAt: now });
     await this.pump();
   }
@@ -130,7 +133,12 @@ export class Outbox {
     for (;;) {
       try {
         const response = await this.deps.send(row);
-        await outbox.update(row.clientId, { status: 'sent', response, lastError: undefined });
+        await outbox.update(row.clientId, {
+          status: 'sent',
+          response,
+          lastError: undefined,
+          lastMessage: undefined,
+        });
         await this.settled(row.clientId);
         return;
       } catch (error) {
@@ -140,12 +148,17 @@ export class Outbox {
           if (await this.deps.refreshToken()) continue;
         }
         const final = isFinalStatus(status);
+        const retryAfterMs = isHttpError(error) ? error.retryAfterMs : null;
         await outbox.update(row.clientId, {
           status: 'failed',
           final,
           lastStatus: status,
           lastError: error instanceof Error ? error.message : String(error),
-          nextAttemptAt: final ? NEVER : this.deps.clock.now() + backoffMs(attempts, this.deps.random),
+          // The server's own words for the screen (a 429's 'Du har skickat många gånger ...').
+          lastMessage: apiErrorOf(error)?.message,
+          nextAttemptAt: final
+            ? NEVER
+            : this.deps.clock.now() + retryDelayMs(attempts, retryAfterMs, this.deps.random),
         });
         await this.settled(row.clientId);
         return;

@@ -19,7 +19,16 @@ export function accountApi(ready: Promise<PortalWorker>): AccountApi {
       const login = await worker.login(data.username.trim().toLowerCase(), data.password);
       return login.ok ? login : { ok: false, error: 'login_failed' };
     },
-    changePassword: async (oldPassword, password) => (await a()).changePassword(oldPassword, password),
+    changePassword: async (oldPassword, password) => {
+      const worker = await ready;
+      // The server ends every session of the account on a change, this one too: the worker signs
+      // in again with the login name (not the profile's name, which may differ) and the new password.
+      const account = await worker.account.loginName();
+      if ('error' in account) return account.error;
+      return worker.renewSession(account.username, password, (token) =>
+        worker.account.changePassword(oldPassword, password, token),
+      );
+    },
     deleteAccount: async () => {
       const worker = await ready;
       // The server closes this login's hub connection; without stopping it first, the reconnect's

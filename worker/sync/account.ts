@@ -1,6 +1,10 @@
 import type { RuntimeConfig } from '../../contract/config.ts';
 import { HUB_EVENTS } from '../../contract/hub.ts';
-import { CONTACTS_FEATURE_IDS, type VerifyUsernameResponse } from '../../contract/profile.ts';
+import {
+  CONTACTS_FEATURE_IDS,
+  type AccountResponse,
+  type VerifyUsernameResponse,
+} from '../../contract/profile.ts';
 import type {
   AccountWriteResult,
   ChangePasswordResult,
@@ -11,7 +15,7 @@ import type {
   UsernameAvailability,
 } from '../client/account.ts';
 import type { LoadResult } from '../client/group-support.ts';
-import { isHttpError } from '../http/http-error.ts';
+import { apiErrorOf, isHttpError } from '../http/http-error.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
 import type { GroupDeps } from './group-deps.ts';
 import { asLoadResult } from './load-result.ts';
@@ -27,14 +31,7 @@ interface ValueList<T> {
   value: T[];
 }
 
-/** The `error` code of an API error body (`{ error, message }`). */
-function errorCode(error: unknown): string | null {
-  if (!isHttpError(error) || typeof error.body !== 'object' || error.body === null) return null;
-  const code = (error.body as { error?: unknown }).error;
-  return typeof code === 'string' ? code : null;
-}
-
-function writeResultOf(error: unknown): AccountWriteResult {
+function writeResultOf(error: unknown): 'offline' | 'failed' {
   return isHttpError(error) && error.status === 0 ? 'offline' : 'failed';
 }
 
@@ -88,20 +85,46 @@ export class AccountSync {
       if (error.status === 0) return { ok: false, error: 'offline' };
       if (error.status === 409) return { ok: false, error: 'username_taken' };
       if (error.status === 429) return { ok: false, error: 'too_many_attempts' };
-      if (error.status === 400) return { ok: false, error: 'invalid' };
+      if (error.status === 400) {
+        const code = apiErrorOf(error)?.error;
+        // The two refusals a person can act on get their own answer; the form checked the rest.
+        if (code === 'common_password' || code === 'name_not_allowed') return { ok: false, error: code };
+        return { ok: false, error: 'invalid' };
+      }
       this.deps.http.report(error);
       return { ok: false, error: 'failed' };
     }
   }
 
-  async changePassword(oldPassword: string, password: string): Promise<ChangePasswordResult> {
+  /** The account's login name (GET {api}/accounts); the profile's name is the contact's and may differ. */
+  async loginName(): Promise<{ username: string } | { error: 'offline' | 'failed' }> {
     try {
-      await this.deps.http.post('/api/accounts/changePassword', { oldPassword, password }, { report: false });
+      const { username } = await this.deps.http.get<AccountResponse>('/accounts');
+      // A participant's account has a personal code, not a username and a password.
+      return username ? { username } : { error: 'failed' };
+    } catch (error) {
+      return { error: writeResultOf(error) };
+    }
+  }
+
+  /**
+   * POST changePassword; the server then ends every session of the account (see
+   * PortalWorker.renewSession). `token` is the access token to send, read before the refresh lock.
+   */
+  async changePassword(oldPassword: string, password: string, token?: string): Promise<ChangePasswordResult> {
+    try {
+      await this.deps.http.post(
+        '/api/accounts/changePassword',
+        { oldPassword, password },
+        { report: false, ...(token ? { token } : {}) },
+      );
       return 'ok';
     } catch (error) {
-      const code = errorCode(error);
-      // A wrong or too short password is the user's typing, not a fault worth logging.
-      if (code === 'wrong_password' || code === 'weak_password') return code;
+      const code = apiErrorOf(error)?.error;
+      // A wrong, short or common password is the user's typing, not a fault worth logging.
+      if (code === 'wrong_password' || code === 'weak_password' || code === 'common_password') return code;
+      // Too many tries of the current password: the server spaces them out.
+      if (isHttpError(error) && error.status === 429) return 'too_many_attempts';
       if (isHttpError(error)) this.deps.http.report(error);
       return writeResultOf(error);
     }

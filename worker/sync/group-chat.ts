@@ -8,17 +8,20 @@ import type {
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
 import type { LoadResult } from '../client/group-support.ts';
-import type { OutboxRow } from '../client/db.ts';
+import { isRateLimited, type OutboxRow } from '../client/db.ts';
 import { HttpError } from '../http/http-error.ts';
 import { EVENT_THROTTLE_MS, keyedThrottle } from '../hub/throttle.ts';
 import { conversationsBase, idOf, type GroupDeps } from './group-deps.ts';
 import { asLoadResult } from './load-result.ts';
 import { reconcileMessages, serverRow } from './chat-rows.ts';
+import {
+  PING_MS,
+  MESSAGES_REFETCH_MS as MESSAGES_POLL_MS,
+  TYPING_SIGNAL_MIN_INTERVAL_MS as TYPING_MIN_INTERVAL_MS,
+  MESSAGE_CREATED_THROTTLE_MS,
+} from '../../contract/timings.ts';
+export { PING_MS, MESSAGES_POLL_MS, TYPING_MIN_INTERVAL_MS };
 
-/** SPEC §9 timings of an open group chat. */
-export const PING_MS = 30_000;
-export const MESSAGES_POLL_MS = 45_000;
-export const TYPING_MIN_INTERVAL_MS = 5_000;
 const CONNECTIONS_THROTTLE_MS = 250;
 export const CHAT_MESSAGE_KIND = 'conversationmessage';
 
@@ -40,8 +43,10 @@ export class GroupChatSync {
   constructor(private readonly deps: GroupDeps) {
     const { clock } = deps;
     const quietly = (load: () => Promise<void>) => void load().catch(() => undefined);
-    this.refetchMessages = keyedThrottle(clock, EVENT_THROTTLE_MS[HUB_EVENTS.messageCreated] ?? 250, (key) =>
-      quietly(() => this.loadMessages(Number(key))),
+    this.refetchMessages = keyedThrottle(
+      clock,
+      EVENT_THROTTLE_MS[HUB_EVENTS.messageCreated] ?? MESSAGE_CREATED_THROTTLE_MS,
+      (key) => quietly(() => this.loadMessages(Number(key))),
     );
     this.refetchConversation = keyedThrottle(
       clock,
@@ -132,7 +137,10 @@ export class GroupChatSync {
     return clientId;
   }
 
-  /** The outbox finished a row: the local chat row becomes the server's message, or shows failure. */
+  /**
+   * The outbox finished an attempt: the local chat row becomes the server's message, shows failure,
+   * or says that the server asked to wait (too many messages) while the outbox tries again later.
+   */
   async outboxSettled(row: OutboxRow): Promise<void> {
     if (row.kind !== CHAT_MESSAGE_KIND) return;
     const { db } = this.deps;
@@ -143,8 +151,10 @@ export class GroupChatSync {
         if (!message || typeof message.id !== 'number') return;
         await db.chatMessages.delete(`local:${row.clientId}`);
         await db.chatMessages.put({ ...serverRow(message), clientId: row.clientId, sendStatus: 'sent' });
-      } else if (row.status === 'failed' && row.final && local) {
-        await db.chatMessages.update(local.key, { sendStatus: 'failed' });
+      } else if (row.status === 'failed' && local) {
+        const sendStatus = row.final ? 'failed' : isRateLimited(row) ? 'waiting' : 'sending';
+        const sendNotice = sendStatus === 'waiting' ? row.lastMessage : undefined;
+        await db.chatMessages.update(local.key, { sendStatus, sendNotice });
       }
     });
   }

@@ -12,7 +12,7 @@ export interface GroupDeps {
   db: PortalDb;
   config: Pick<
     RuntimeConfig,
-    'meetingsFeatureId' | 'applicationId' | 'propertyIds' | 'variant' | 'contactsFeatureId'
+    'meetingsFeatureId' | 'applicationId' | 'propertyIds' | 'variant' | 'contactsFeatureId' | 'features'
   >;
   clock: Clock;
   on(eventName: string, handler: HubEventHandler): void;

@@ -2,7 +2,7 @@ import { liveQuery } from 'dexie';
 import type { Conversation } from '../../contract/conversations.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
-import type { OutboxRow } from '../client/db.ts';
+import { isRateLimited, type OutboxRow } from '../client/db.ts';
 import type { LoadResult } from '../client/group-support.ts';
 import {
   MAIL_KIND,
@@ -44,7 +44,7 @@ export class MailAndHistorySync {
       quietly(() => this.markRead(Number(key))),
     );
     // Group support has no mail: its notifications are about meetings.
-    if (deps.config.variant === 'Gruppstod') return;
+    if (deps.config.features.supportGroup) return;
     // A counsellor answered mail (a notification), or a mail written offline reached the server.
     deps.on(HUB_EVENTS.notificationCreated, () => this.refreshList('list'));
     deps.on(HUB_EVENTS.chatCreated, () => this.refreshList('list'));
@@ -128,6 +128,7 @@ export class MailAndHistorySync {
     });
     const row = await this.settled(clientId);
     if (row?.status === 'failed' && row.final) return { status: 'failed' };
+    if (row && isRateLimited(row)) return { status: 'waiting', clientId, message: row.lastMessage ?? null };
     const conversation = row?.status === 'sent' ? (row.response as Conversation | undefined) : undefined;
     if (!conversation || typeof conversation.id !== 'number') return { status: 'queued', clientId };
     await db.conversations.put({ ...conversation, fetchedAt: clock.now() });

@@ -1,23 +1,27 @@
 import type { Conversation } from '../../contract/conversations.ts';
+import { isFinal } from '../../contract/conversation-state.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
 import type { LoadResult } from '../client/group-support.ts';
 import type { ChatAccountStatus, ChatStateRow, StartChatResult } from '../client/one-to-one-chat.ts';
-import { isHttpError } from '../http/http-error.ts';
+import { apiErrorOf, isHttpError } from '../http/http-error.ts';
 import { delay } from '../clock.ts';
 import { conversationProperties, type DeviceInfo } from './conversation-properties.ts';
 import { conversationsBase, idOf, type GroupDeps } from './group-deps.ts';
 import type { GroupChatSync } from './group-chat.ts';
 import { asLoadResult } from './load-result.ts';
+import {
+  QUEUE_POSITION_MS,
+  PING_MS,
+  CHAT_STATUS_REFRESH_MS as STATUS_REFRESH_MS,
+  MESSAGES_REFETCH_MS as MESSAGES_POLL_MS,
+  YOUNG_CHAT_MS,
+  LEAVE_QUEUE_DELAY_MS as LEAVE_DELAY_MS,
+} from '../../contract/timings.ts';
+import { DEFAULT_CHAT_SUBJECT } from '../../contract/conversations.ts';
+import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
+export { QUEUE_POSITION_MS, PING_MS, STATUS_REFRESH_MS, MESSAGES_POLL_MS, YOUNG_CHAT_MS, LEAVE_DELAY_MS };
 
-/** SPEC §9 timings of the child's chat. */
-export const QUEUE_POSITION_MS = 15_000;
-export const PING_MS = 30_000;
-export const STATUS_REFRESH_MS = 30_000;
-export const MESSAGES_POLL_MS = 45_000;
-/** SPEC §4: leaving a chat younger than 5 s waits 3 s first. */
-export const YOUNG_CHAT_MS = 5_000;
-export const LEAVE_DELAY_MS = 3_000;
 /** SPEC §7: the fixed cancel reason. */
 export const CANCEL_REASON = 'Konversationen togs bort av barnet.';
 /** SPEC §4: what the conversation log says when the child logs out of a chat. */
@@ -26,9 +30,6 @@ export const LOGOUT_LOG = 'Användaren loggade ut';
 /** SPEC §8: a 409 carries a status string, as the body itself or as its `status`. */
 const statusOf = (body: unknown): unknown =>
   typeof body === 'string' ? body : (body as { status?: unknown } | null)?.status;
-
-const FINAL_STATES = new Set<Conversation['state']>(['Resolved', 'Closed', 'Cancelled']);
-const isFinal = (c: Pick<Conversation, 'state'>) => FINAL_STATES.has(c.state);
 
 const EMPTY_STATE: ChatStateRow = {
   id: 'current',
@@ -78,7 +79,7 @@ export class OneToOneChatSync {
     try {
       const conversation = await http.post<Conversation>(
         '/chat',
-        { subject: 'Chatt', text: trimmed, properties },
+        { subject: DEFAULT_CHAT_SUBJECT, text: trimmed, properties },
         { headers: { 'Idempotency-Key': crypto.randomUUID() } },
       );
       await db.conversations.put({ ...conversation, fetchedAt: clock.now() });
@@ -100,6 +101,10 @@ export class OneToOneChatSync {
         }
       }
       if (isHttpError(error) && error.status === 0) return { ok: false, error: 'offline' };
+      const refusal = apiErrorOf(error);
+      if (isHttpError(error) && error.status === 429 && refusal) {
+        return { ok: false, error: 'rate_limited', message: refusal.message };
+      }
       return { ok: false, error: 'failed' };
     }
   }
@@ -164,7 +169,7 @@ export class OneToOneChatSync {
       .catch(() => false);
     if (!cancelled) await http.put(`${base}/delete`, { conversation: conversationId }).catch(() => undefined);
     await db.conversations.update(conversationId, {
-      state: 'Cancelled',
+      state: CONVERSATION_STATE.Cancelled,
       closedDate: new Date(clock.now()).toISOString(),
     });
     await this.chat.loadConversation(conversationId).catch(() => undefined);
@@ -199,7 +204,7 @@ export class OneToOneChatSync {
     await this.deps.http
       .post(`${base}/activity`, { conversation: conversationId, type: 'Log', content: LOGOUT_LOG })
       .catch(() => undefined);
-    if (row.lastAgentMessageDate !== null && row.state === 'InProgress')
+    if (row.lastAgentMessageDate !== null && row.state === CONVERSATION_STATE.InProgress)
       await this.deps.http.put(`${base}/resolve`, { conversation: conversationId }).catch(() => undefined);
     else
       await this.deps.http

@@ -88,7 +88,13 @@ describe('authorization walk over every route', () => {
       const entry = PROTECTED.find((e) => e.route === key);
       if (!area && !entry) continue;
       const world = fx[area ? area.server : entry!.server];
-      const tokens = { none: undefined, garbage: 'not-a-token', revoked: world.revoked };
+      const tokens = {
+        none: undefined,
+        garbage: 'not-a-token',
+        revoked: world.revoked,
+        deleted: world.deleted,
+        expired: world.expired,
+      };
       for (const [kind, token] of Object.entries(tokens)) {
         const call = area ? generic(r, area.params(fx)) : await entry!.call(fx, 'none');
         const answer = await send(world.server.url, r.method, call, token, world.variant);
@@ -183,10 +189,21 @@ describe('authorization walk over every route', () => {
     for (const r of [...registered().values()].filter((x) => isStaffUrl(x.url))) {
       const area = areaOf(r.url);
       if (!area) continue;
-      const wrongRole = area.role === 'counsellor' ? 'leader' : 'counsellor';
+      const wrongRoles: ActorName[] = (['counsellor', 'leader', 'admin'] as const).filter(
+        (role) => role !== area.role,
+      );
       const entry = { server: area.server, method: r.method, call: () => generic(r, area.params(fx)) };
-      for (const actor of ['other', 'participant', wrongRole] as const)
+      for (const actor of ['other', 'participant', ...wrongRoles] as const)
         await check(routeKey(r), entry, actor, { status: 403 });
+      // A counsellor acts only on what they accepted: a colleague's chat is not theirs to read or end.
+      // The body is a valid one for every such route, so only ownership can refuse it.
+      if (area.role === 'counsellor' && r.url.includes(':id')) {
+        const aimed = () => {
+          const call = generic(r, area.params(fx));
+          return writes(r.method) ? { ...call, json: { content: 'Jag är kuratorn nu' } } : call;
+        };
+        await check(routeKey(r), { ...entry, call: aimed }, 'colleague', 'denied');
+      }
     }
 
     expect(failures).toEqual([]);

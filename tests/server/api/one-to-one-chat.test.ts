@@ -15,10 +15,10 @@ afterAll(async () => server.dispose());
 
 async function newChild(username: string) {
   const res = await api(server.url, '/portal/api/accounts/registercontact', {
-    body: { username, password: 'hemligt-123' },
+    body: { username, password: 'blå-ballong-73' },
   });
   expect(res.status).toBe(201);
-  return (await login(server.url, username, 'hemligt-123')).access_token;
+  return (await login(server.url, username, 'blå-ballong-73')).access_token;
 }
 const position = async (token: string, id: number) =>
   (
@@ -206,7 +206,7 @@ describe('one-to-one chat', () => {
 
   it('keeps one child’s conversations from another child and staff routes from children', async () => {
     // Registration is limited to 5 per address in 15 minutes: reuse an account of an earlier test.
-    const owner = (await login(server.url, 'barn-tre', 'hemligt-123')).access_token;
+    const owner = (await login(server.url, 'barn-tre', 'blå-ballong-73')).access_token;
     const other = (await login(server.url, 'demo', 'demo-losenord')).access_token;
     const chat = (await api(server.url, '/portal/chat', { token: owner, body: { subject: 'Chatt' } }))
       .body as unknown as Conversation;

@@ -83,17 +83,17 @@ describe('profile and account', () => {
       api(server.url, '/portal/api/accounts/verifyusername', { body: { username, token: '' } });
     expect((await check('nytt-barn')).body).toEqual({ available: true });
     const created = await api(server.url, '/portal/api/accounts/registercontact', {
-      body: { username: 'nytt-barn', password: 'hemligt-123', properties: { birthYear: '2012' } },
+      body: { username: 'nytt-barn', password: 'blå-ballong-73', properties: { birthYear: '2012' } },
     });
     expect(created.status).toBe(201);
     expect((await check('nytt-barn')).body).toEqual({ available: false });
     expect((await check('demo')).body).toEqual({ available: false });
     const dup = await api(server.url, '/portal/api/accounts/registercontact', {
-      body: { username: 'nytt-barn', password: 'hemligt-123' },
+      body: { username: 'nytt-barn', password: 'blå-ballong-73' },
     });
     expect(dup.status).toBe(409);
 
-    const token = (await login(server.url, 'nytt-barn', 'hemligt-123')).access_token;
+    const token = (await login(server.url, 'nytt-barn', 'blå-ballong-73')).access_token;
     const wrong = await api(server.url, '/portal/api/accounts/changePassword', {
       token,
       body: { oldPassword: 'fel', password: 'nytt-losen-1' },
@@ -101,18 +101,18 @@ describe('profile and account', () => {
     expect(wrong.status).toBe(400);
     const changed = await api(server.url, '/portal/api/accounts/changePassword', {
       token,
-      body: { oldPassword: 'hemligt-123', password: 'nytt-losen-1' },
+      body: { oldPassword: 'blå-ballong-73', password: 'nytt-losen-1' },
     });
     expect(changed.status).toBe(200);
-    await expect(login(server.url, 'nytt-barn', 'hemligt-123')).rejects.toThrow();
+    await expect(login(server.url, 'nytt-barn', 'blå-ballong-73')).rejects.toThrow();
     await login(server.url, 'nytt-barn', 'nytt-losen-1');
   });
 
   it('deletes the contact: the login and every token stop working and the name is erased', async () => {
     await api(server.url, '/portal/api/accounts/registercontact', {
-      body: { username: 'ska-bort', password: 'hemligt-123' },
+      body: { username: 'ska-bort', password: 'blå-ballong-73' },
     });
-    const tokens = await login(server.url, 'ska-bort', 'hemligt-123');
+    const tokens = await login(server.url, 'ska-bort', 'blå-ballong-73');
     const contactId = (
       (await api(server.url, DETAIL, { token: tokens.access_token })).body as {
         info: { contact: { id: number } };
@@ -122,7 +122,7 @@ describe('profile and account', () => {
       (await api(server.url, '/portal/deleteContact', { token: tokens.access_token, body: {} })).status,
     ).toBe(200);
     expect((await api(server.url, '/portal/accounts', { token: tokens.access_token })).status).toBe(401);
-    await expect(login(server.url, 'ska-bort', 'hemligt-123')).rejects.toThrow();
+    await expect(login(server.url, 'ska-bort', 'blå-ballong-73')).rejects.toThrow();
     const contact = await server.ctx.db
       .selectFrom('contacts')
       .select('name')

@@ -5,6 +5,8 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 export interface RegisteredRoute {
   method: string;
   url: string;
+  /** The route's declared schema (body, querystring, params), if any. */
+  schema?: Record<string, unknown>;
 }
 
 export const routeKey = (r: RegisteredRoute) => `${r.method} ${r.url}`;
@@ -22,7 +24,12 @@ export async function captureRoutes<T>(
   const onInit = (message: unknown) => {
     const { fastify } = message as { fastify: FastifyInstance };
     fastify.addHook('onRoute', (opts: RouteOptions) => {
-      for (const method of [opts.method].flat()) routes.push({ method: String(method), url: opts.url });
+      for (const method of [opts.method].flat())
+        routes.push({
+          method: String(method),
+          url: opts.url,
+          schema: opts.schema as Record<string, unknown> | undefined,
+        });
     });
   };
   subscribe('fastify.initialization', onInit);

@@ -1,5 +1,14 @@
 import type { ProtectedEntry } from './walk-entry.ts';
-import { CONTACTS, CONVERSATIONS, HUB, MEETINGS, OWNER, SECRET, homeworkForm } from './walk-fixtures.ts';
+import {
+  CHANGER,
+  CONTACTS,
+  CONVERSATIONS,
+  HUB,
+  MEETINGS,
+  OWNER,
+  SECRET,
+  homeworkForm,
+} from './walk-fixtures.ts';
 
 /**
  * The child app's routes (SPEC §7) on the barn server: the owner is a registered child with a chat, a
@@ -36,14 +45,14 @@ export const BARN_ROUTES: ProtectedEntry[] = [
     others: { other: 'denied', leader: 'denied' },
   },
   {
-    // The owner "changes" to the same password so that the walk's logins keep working.
+    // A password change ends every session of the account, so the walk's owner is `changer`.
     route: 'POST /portal/api/accounts/changePassword',
     server: 'barn',
-    call: () => ({
-      path: '/portal/api/accounts/changePassword',
-      json: { oldPassword: OWNER.password, password: OWNER.password },
-    }),
-    owner: { status: 200 },
+    call: (_fx, actor) => {
+      const own = actor === 'changer' ? CHANGER.password : OWNER.password;
+      return { path: '/portal/api/accounts/changePassword', json: { oldPassword: own, password: own } };
+    },
+    owner: { as: 'changer', status: 200 },
     // The old password is checked against the caller's own account: the owner's is no key to it.
     others: { other: { status: 400 } },
   },
@@ -66,7 +75,8 @@ export const BARN_ROUTES: ProtectedEntry[] = [
     server: 'barn',
     call: (fx) => ({ path: `${CONVERSATIONS}/conversations?conversation=${fx.barn.ownerChat}` }),
     owner: { status: 200, sees: () => SECRET.chatSubject },
-    others: { other: 'own', leader: 'own' },
+    // Staff work only through the staff API: a staff token is refused by the child app's API.
+    others: { other: 'own', leader: 'denied', counsellor: 'denied' },
   },
   {
     route: 'GET /portal/features/conversations/:appId/messages',
@@ -262,7 +272,7 @@ export const GROUP_ROUTES: ProtectedEntry[] = [
     server: 'gruppstod',
     call: () => ({ path: `${MEETINGS}/meetings` }),
     owner: { status: 200, sees: (fx) => fx.gruppstod.secrets[0]! },
-    others: { other: 'own', counsellor: 'own' },
+    others: { other: 'own', counsellor: 'denied', leader: 'denied' },
   },
   {
     route: 'GET /portal/features/meetings/:featureId/meeting',

@@ -39,7 +39,7 @@ export interface PublicEntry {
  */
 export interface StaffArea {
   prefix: string;
-  role: 'counsellor' | 'leader';
+  role: 'counsellor' | 'leader' | 'admin';
   server: ServerName;
   params(fx: Fixture): Record<string, string | number>;
 }

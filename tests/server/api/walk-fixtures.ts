@@ -1,6 +1,15 @@
 import pg from 'pg';
 import { nowIso } from '../../../server/db/database.ts';
-import { api, createTestDatabase, login, startTestServer, type TestServer } from '../test-server.ts';
+import {
+  api,
+  claimsOf,
+  createStaffAccount,
+  createTestDatabase,
+  login,
+  signAccessToken,
+  startTestServer,
+  type TestServer,
+} from '../test-server.ts';
 import { captureRoutes, send, type RegisteredRoute } from './route-walk.ts';
 
 export type ServerName = 'barn' | 'gruppstod';
@@ -9,7 +18,17 @@ export type ServerName = 'barn' | 'gruppstod';
  * world: a child outside the group); `peer` is another participant of the owner's group.
  */
 export type ActorName =
-  'owner' | 'other' | 'peer' | 'participant' | 'counsellor' | 'leader' | 'throwaway' | 'demo';
+  | 'owner'
+  | 'other'
+  | 'peer'
+  | 'participant'
+  | 'counsellor'
+  | 'leader'
+  | 'throwaway'
+  | 'changer'
+  | 'demo'
+  | 'colleague'
+  | 'admin';
 
 /** Strings only the owner (and the staff serving them) may ever read. */
 export const SECRET = {
@@ -29,6 +48,8 @@ export const SECRET = {
   appendixName: 'walk-hemlig-bilaga.pdf',
 } as const;
 export const OWNER = { username: 'walk-owner', password: 'walk-losenord-1' };
+/** Changes its password in the walk, which ends its sessions: not the owner, whose token goes on. */
+export const CHANGER = { username: 'walk-changer', password: 'walk-losenord-5' };
 export const MEETINGS = '/portal/features/meetings/meetingsapplicationfeature-id';
 export const CONVERSATIONS = '/portal/features/conversations/conversationsapplication-id';
 export const CONTACTS = '/portal/features/contacts/contactsapplicationfeature-id';
@@ -46,6 +67,10 @@ export interface World {
   tokens: Partial<Record<ActorName, string>>;
   /** An access token of the owner's that has been revoked: worth no more than none. */
   revoked: string;
+  /** A token of an account deleted since: as good as none, though it has not expired. */
+  deleted: string;
+  /** The owner's token, signed by the server, expired a minute ago. */
+  expired: string;
   /** What nobody but the owner (and their staff) may read; `peer` legitimately sees the rest. */
   secrets: string[];
   peerSecrets: string[];
@@ -55,12 +80,16 @@ export interface World {
 }
 
 export interface BarnWorld extends World {
+  /** A staff account whose roles the administrator sets (and whose sessions that ends). */
+  roleTarget: number;
   ownerChat: number;
   ownerMail: number;
   ownerContact: number;
   notification: number;
   contactMessage: number;
   freshMail(): Promise<number>;
+  /** A new mail of the owner's that the counsellor has answered (so it is theirs). */
+  answeredMail(): Promise<number>;
   /** A new hub connection of the owner; `bound` also makes its first long poll (binds the transport). */
   hubConnection(bound: boolean): Promise<string>;
 }
@@ -98,8 +127,13 @@ function caller(server: TestServer, variant: string) {
  */
 async function startServer(variant: 'barn' | 'gruppstod') {
   const database = await createTestDatabase();
+  // The walk negotiates many hub connections for one owner, faster than unused ones time out.
   const { result: server, routes } = await captureRoutes(() =>
-    startTestServer({ variant, databaseUrl: database.url }),
+    startTestServer({
+      variant,
+      databaseUrl: database.url,
+      build: { hub: { maxConnectionsPerAccount: 200 } },
+    }),
   );
   const dispose = async () => {
     await server.dispose();
@@ -140,10 +174,25 @@ async function revokedToken(url: string, username: string, password = '') {
   return token;
 }
 
-async function staffLogins(url: string) {
+/** A token of an account that then deleted itself. */
+async function deletedToken(url: string, token: string, variant: string) {
+  const res = await api(url, '/portal/deleteContact', { token, body: {}, variant });
+  if (res.status !== 200) throw new Error(`setup deleteContact: ${res.status}`);
+  return token;
+}
+
+const expiredTokenOf = (server: TestServer, token: string, roles: string[]) =>
+  signAccessToken(server, { ...claimsOf(token), roles }, -60);
+
+async function staffLogins(server: TestServer) {
+  const url = server.url;
+  // A second counsellor who accepted none of the owner's conversations.
+  await createStaffAccount(server, 'walk-kollega', 'walk-kollega-losen', ['counsellor'], 'Kollega');
   return {
     counsellor: (await login(url, 'kurator', 'kurator-losenord', 'portal-staff')).access_token,
+    colleague: (await login(url, 'walk-kollega', 'walk-kollega-losen', 'portal-staff')).access_token,
     leader: (await login(url, 'gruppledare', 'gruppledare-losenord', 'portal-staff')).access_token,
+    admin: (await login(url, 'admin', 'admin-losenord', 'portal-staff')).access_token,
   };
 }
 
@@ -159,10 +208,12 @@ export async function startBarn(): Promise<BarnWorld> {
     owner,
     other: await register('walk-other', 'walk-losenord-2'),
     throwaway: await register('walk-throwaway', 'walk-losenord-3'),
+    changer: await register(CHANGER.username, CHANGER.password),
     demo: (await login(server.url, 'demo', 'demo-losenord')).access_token,
     participant: (await login(server.url, 'DEMOKOD-0003')).access_token,
-    ...(await staffLogins(server.url)),
+    ...(await staffLogins(server)),
   };
+  const deleted = await deletedToken(server.url, await register('walk-deleted', 'walk-losenord-6'), 'Barn');
   const staff = { token: tokens.counsellor };
 
   const chat = await call('/portal/chat', {
@@ -217,8 +268,11 @@ export async function startBarn(): Promise<BarnWorld> {
     routes,
     tokens,
     revoked: await revokedToken(server.url, OWNER.username, OWNER.password),
+    deleted,
+    expired: await expiredTokenOf(server, owner, ['child']),
     secrets: [OWNER.username, ...Object.values(SECRET)],
     peerSecrets: [],
+    roleTarget: await createStaffAccount(server, 'walk-rollbyte', 'walk-rollbyte-losen', ['counsellor']),
     ownerChat,
     ownerMail,
     ownerContact,
@@ -230,6 +284,11 @@ export async function startBarn(): Promise<BarnWorld> {
     },
     async freshMail() {
       return Number((await call('/portal/mail', { token: owner, body: { text: 'Ny fråga' } })).id);
+    },
+    async answeredMail() {
+      const id = Number((await call('/portal/mail', { token: owner, body: { text: 'Ny fråga' } })).id);
+      await call(`/portal/staff/conversations/${id}/messages`, { ...staff, body: { content: 'Svar' } });
+      return id;
     },
     async hubConnection(bound) {
       const res = await send(
@@ -270,9 +329,21 @@ export async function startGruppstod(): Promise<GruppstodWorld> {
     participant: owner,
     peer: (await login(server.url, 'DEMOKOD-0002')).access_token,
     other: (await login(server.url, 'demo', 'demo-losenord')).access_token,
-    ...(await staffLogins(server.url)),
+    ...(await staffLogins(server)),
   };
   const leader = { token: tokens.leader };
+  // A participant the leader added, who then deleted their account.
+  const added = (await call('/portal/staff/series/1/participants', {
+    ...leader,
+    body: { name: 'Borta' },
+  })) as {
+    personalCode?: string;
+  };
+  const deleted = await deletedToken(
+    server.url,
+    (await login(server.url, String(added.personalCode))).access_token,
+    'Gruppstod',
+  );
   const list = (await call(`${MEETINGS}/meetings`, { token: owner })).value;
   const running = list.find((m) => m.state === 'InProgress')!;
   const meeting = Number(running.id);
@@ -320,6 +391,8 @@ export async function startGruppstod(): Promise<GruppstodWorld> {
     routes,
     tokens,
     revoked: await revokedToken(server.url, 'DEMOKOD-0001'),
+    deleted,
+    expired: await expiredTokenOf(server, owner, ['participant']),
     secrets: [String(running.subject), ...Object.values(SECRET)],
     peerSecrets: [SECRET.homeworkText, SECRET.homeworkFile, SECRET.homeworkContent],
     meeting,

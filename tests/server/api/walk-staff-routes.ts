@@ -30,6 +30,13 @@ export const STAFF_AREAS: StaffArea[] = [
     server: 'gruppstod',
     params: (fx) => ({ id: fx.gruppstod.series }),
   },
+  { prefix: '/portal/staff/audit', role: 'admin', server: 'barn', params: () => ({}) },
+  {
+    prefix: '/portal/staff/accounts',
+    role: 'admin',
+    server: 'barn',
+    params: (fx) => ({ id: fx.barn.roleTarget }),
+  },
 ];
 
 export const areaOf = (url: string) =>
@@ -52,6 +59,14 @@ const leader = (
   server: 'gruppstod',
   call,
   owner: { as: 'leader', status, sees },
+  others: {},
+});
+
+const admin = (route: string, call: ProtectedEntry['call'], sees?: ProtectedEntry['owner']['sees']) => ({
+  route,
+  server: 'barn' as const,
+  call,
+  owner: { as: 'admin' as const, status: 200, sees },
   others: {},
 });
 
@@ -80,8 +95,9 @@ export const STAFF_ROUTES: ProtectedEntry[] = [
     path: `/portal/staff/conversations/${fx.barn.ownerChat}/typing`,
     json: {},
   })),
+  // A counsellor ends only what they hold: here a mail they have just answered.
   counsellor('POST /portal/staff/conversations/:id/resolve', async (fx) => ({
-    path: `/portal/staff/conversations/${await fx.barn.freshMail()}/resolve`,
+    path: `/portal/staff/conversations/${await fx.barn.answeredMail()}/resolve`,
     json: {},
   })),
 
@@ -159,6 +175,16 @@ export const STAFF_ROUTES: ProtectedEntry[] = [
     200,
     () => SECRET.homeworkContent,
   ),
+  // The audit log names the counsellor's acceptance of the owner's chat (and never its content).
+  admin(
+    'GET /portal/staff/audit',
+    () => ({ path: '/portal/staff/audit?entityType=Conversation' }),
+    (fx) => `"entityId":${fx.barn.ownerChat}`,
+  ),
+  admin('PUT /portal/staff/accounts/:id/roles', (fx) => ({
+    path: `/portal/staff/accounts/${fx.barn.roleTarget}/roles`,
+    json: { roles: ['counsellor'] },
+  })),
   leader('GET /portal/staff/series', () => ({ path: '/portal/staff/series' })),
   leader('GET /portal/staff/series/:id/participants', (fx) => ({
     path: `/portal/staff/series/${fx.gruppstod.series}/participants`,

@@ -19,6 +19,7 @@ export const principal = (accountId: number, tokenId: string): Principal => ({
   accountId,
   contactId: accountId * 10,
   roles: ['participant'],
+  clientId: 'portal-web',
   tokenId,
   expiresAt: Math.floor(Date.now() / 1000) + 3600,
   scopes: ['openid', 'profile', 'portal', 'offline_access'],

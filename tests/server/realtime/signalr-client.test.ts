@@ -102,10 +102,11 @@ describe('tokens at the hub', () => {
     await fresh.start();
     await fresh.stop();
     // An expired token signed with the server's own key: only the expiry is wrong.
-    const key = server.ctx.keys.signing;
+    const key = server.ctx.keys.current.signing;
     const past = Math.floor(Date.now() / 1000) - 3600;
-    const expired = await new SignJWT({ contact_id: 1, role: ['child'] })
+    const expired = await new SignJWT({ contact_id: 1, role: ['child'], client_id: 'portal-web', gen: 0 })
       .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })
+      .setIssuer(server.url)
       .setSubject('1')
       .setAudience('portal')
       .setJti('expired-token')

@@ -22,10 +22,10 @@ let children = 0;
 async function newChild() {
   const username = `konsol-barn-${++children}`;
   const res = await api(server.url, '/portal/api/accounts/registercontact', {
-    body: { username, password: 'hemligt-123' },
+    body: { username, password: 'blå-ballong-73' },
   });
   expect(res.status).toBe(201);
-  return (await login(server.url, username, 'hemligt-123')).access_token;
+  return (await login(server.url, username, 'blå-ballong-73')).access_token;
 }
 
 /** A counsellor's console connection that records every event it hears, without subscribing to anything. */

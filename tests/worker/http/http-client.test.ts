@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient, type HttpDeps } from '../../../worker/http/http-client.ts';
-import { HttpError } from '../../../worker/http/http-error.ts';
+import { apiErrorOf, HttpError, parseRetryAfter } from '../../../worker/http/http-error.ts';
 
 interface Call {
   url: string;
@@ -97,6 +97,47 @@ describe('http client (SPEC §7)', () => {
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({ status: 404, message: '404 Hittades inte', body: { error: 'not_found' } });
     expect(reported).toEqual([error]);
+  });
+
+  it("carries a 429's Retry-After and its { error, message } body", async () => {
+    const body = { error: 'rate_limited', message: 'Du har skickat många gånger på kort tid.' };
+    const { http } = setup(
+      () =>
+        new Response(JSON.stringify(body), {
+          status: 429,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '30' },
+        }),
+    );
+    const error = await http.post('/conversationmessage', {}).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 429, retryAfterMs: 30_000 });
+    expect(apiErrorOf(error)).toEqual(body);
+    const plain = await setup(() => json({ error: 'x' }, 500))
+      .http.get('/a')
+      .catch((e: unknown) => e);
+    expect(plain).toMatchObject({ status: 500, retryAfterMs: null });
+    expect(apiErrorOf(plain)).toBeNull();
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-05-01T10:00:00Z');
+    expect(parseRetryAfter('120', now)).toBe(120_000);
+    expect(parseRetryAfter('Fri, 01 May 2026 10:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('Fri, 01 May 2026 09:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter(null, now)).toBeNull();
+    expect(parseRetryAfter('soon', now)).toBeNull();
+  });
+
+  it('sends a token it is given instead of asking the session', async () => {
+    let asked = 0;
+    const { http, calls } = setup(() => json({}), {
+      accessToken: async () => {
+        asked++;
+        return 'tok';
+      },
+    });
+    await http.post('/api/accounts/changePassword', {}, { token: 'given' });
+    expect(calls[0]?.headers.Authorization).toBe('Bearer given');
+    expect(asked).toBe(0);
   });
 
   it('turns a network failure into status 0 Unknown Error; report:false stays silent', async () => {

@@ -115,16 +115,72 @@ describe('outbox', () => {
     expect((await db.outbox.get(bad))?.attempts).toBe(1);
   });
 
-  it('retries 429 and 408 like server errors', async () => {
+  it('retries 408 like server errors', async () => {
     let calls = 0;
     const { db, outbox } = setup(async (row) => {
       calls++;
-      throw new HttpError(calls === 1 ? 429 : 408, 'busy', 'POST', row.path);
+      throw new HttpError(calls === 1 ? 503 : 408, 'busy', 'POST', row.path);
     });
     const id = await outbox.enqueue(write());
     await outbox.start();
     await outbox.flush();
     expect(await db.outbox.get(id)).toMatchObject({ status: 'failed', final: false, attempts: 2 });
+  });
+
+  it("waits at least the server's Retry-After after a 429, keeps its Swedish message, then sends", async () => {
+    const message = 'Du har skickat många gånger på kort tid. Vänta en stund och försök igen.';
+    let limited = true;
+    const { db, clock, outbox } = setup(async (row) => {
+      if (limited) {
+        const body = { error: 'rate_limited', message };
+        throw new HttpError(429, `429 ${message}`, 'POST', row.path, body, 30_000);
+      }
+      return { id: 9 };
+    });
+    const id = await outbox.enqueue(write());
+    const start = clock.now();
+    await outbox.start();
+    const waiting = await db.outbox.get(id);
+    expect(waiting).toMatchObject({
+      status: 'failed',
+      final: false,
+      attempts: 1,
+      lastStatus: 429,
+      lastMessage: message,
+    });
+    // The plain backoff would retry after 1 s; the server asked for 30.
+    expect(waiting!.nextAttemptAt).toBeGreaterThanOrEqual(start + 30_000);
+    expect(clock.nextAt()).toBe(waiting!.nextAttemptAt);
+
+    // Neither the network coming back nor the timer before its time sends it sooner.
+    limited = false;
+    await outbox.flush();
+    clock.advance(29_999);
+    await outbox.pump();
+    expect(await db.outbox.get(id)).toMatchObject({ status: 'failed', attempts: 1 });
+
+    clock.advance(1);
+    await outbox.pump();
+    const sent = await db.outbox.get(id);
+    expect(sent).toMatchObject({ status: 'sent', attempts: 2, response: { id: 9 } });
+    expect(sent?.lastMessage).toBeUndefined();
+  });
+
+  it('follows the backoff when a 429 says nothing of when to come back', async () => {
+    const { db, clock, outbox } = setup(async (row) => {
+      throw new HttpError(429, '429 Too Many Requests', 'POST', row.path, 'Too Many Requests');
+    });
+    const id = await outbox.enqueue(write());
+    const start = clock.now();
+    await outbox.start();
+    const row = await db.outbox.get(id);
+    expect(row).toMatchObject({
+      status: 'failed',
+      final: false,
+      lastStatus: 429,
+      nextAttemptAt: start + 1000,
+    });
+    expect(row?.lastMessage).toBeUndefined();
   });
 
   it('refreshes the token after a 401 and sends again', async () => {

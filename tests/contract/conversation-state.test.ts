@@ -8,8 +8,8 @@ import {
   isGroupSoonStarting,
   isInQueue,
   isResolvedOrClosed,
-  minutesText,
-} from '../../src/group-support/conversation-state.ts';
+} from '../../contract/conversation-state.ts';
+import { minutesText } from '../../src/chat-window/texts.ts';
 
 const c = (state: ConversationState, agent: string | null = null, contact: string | null = null) => ({
   state,

@@ -1,0 +1,42 @@
+import { css } from '@linaria/core';
+import { colors, focusRing, fonts } from './tokens.ts';
+
+/**
+ * The page-wide rules both apps start from: box sizing, the body's font and colours, links, the
+ * focus ring and the visually-hidden helper. Give the class to an element that is rendered (a body,
+ * a shell) so that the bundle keeps the rules.
+ */
+export const baseGlobalStyles = css`
+  :global() {
+    *,
+    *::before,
+    *::after {
+      box-sizing: border-box;
+    }
+    body {
+      margin: 0;
+      font-family: ${fonts.body};
+      color: ${colors.text};
+      background: ${colors.background};
+      line-height: ${fonts.lineHeight};
+    }
+    a {
+      color: ${colors.brand};
+    }
+    :focus-visible {
+      outline: ${focusRing.outline};
+      outline-offset: ${focusRing.offset};
+    }
+    .visually-hidden {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      margin: -1px;
+      padding: 0;
+      overflow: hidden;
+      clip: rect(0 0 0 0);
+      white-space: nowrap;
+      border: 0;
+    }
+  }
+`;

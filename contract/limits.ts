@@ -1,0 +1,45 @@
+/**
+ * Every limit the clients and the server share, each once, with where it comes from (SPEC section,
+ * or "ours" for a decision written down in the README where SPEC is silent).
+ */
+
+/** SPEC §5, §9: a group-chat message is at most 700 characters. */
+export const GROUP_CHAT_MAX_LENGTH = 700;
+/** Ours (SPEC §5 "not shown"): a one-to-one chat message or a mail is at most 4000 characters. */
+export const MESSAGE_MAX_LENGTH = 4000;
+/** Ours: the one-to-one chat window allows what the group chat allows (README, decisions). */
+export const ONE_TO_ONE_CHAT_MAX_LENGTH = GROUP_CHAT_MAX_LENGTH;
+/** SPEC §5, §9: a private message to the group leaders is at most 800 characters. */
+export const PRIVATE_MESSAGE_MAX_LENGTH = 800;
+/** SPEC §5, §9: a personal code has at least 10 characters. */
+export const PERSONAL_CODE_MIN_LENGTH = 10;
+/** Ours: a password has at least 8 characters that are not blank (server/security/password-policy.ts). */
+export const MIN_PASSWORD_LENGTH = 8;
+/** Ours: usernames are 3-30 of a-z 0-9 . _ - */
+export const USERNAME_PATTERN = /^[a-z0-9._-]{3,30}$/;
+/** Ours: a conversation or meeting subject. */
+export const SUBJECT_MAX_LENGTH = 200;
+/** Ours: a meeting's description. */
+export const MEETING_DESCRIPTION_MAX_LENGTH = 5000;
+
+/** SPEC §7, §9: conversation lists take 9999 from 0; the active query takes 999. */
+export const CONVERSATION_LIST_TAKE = 9999;
+export const ACTIVE_CONVERSATIONS_TAKE = 999;
+/** SPEC §7, §9: notifications of the last 30 days, at most 1000. */
+export const NOTIFICATIONS_TAKE = 1000;
+export const NOTIFICATIONS_DAYS = 30;
+
+/** SPEC §9: favourite is rating 5, not favourite 1, shown as favourite when above 3. */
+export const RATING = { favourite: 5, notFavourite: 1, favouriteAbove: 3 } as const;
+
+/** Ours (SPEC §5 "not shown"): uploads, shown beside the upload button and enforced by the server. */
+export const UPLOAD_LIMITS = {
+  maxBytes: 10 * 1024 * 1024,
+  quotaBytes: 50 * 1024 * 1024,
+  /** By real content, not by name: PDF, images, Word/OpenDocument text and plain text. */
+  allowedKinds: ['pdf', 'png', 'jpeg', 'gif', 'webp', 'heic', 'docx', 'odt', 'txt'] as const,
+  acceptAttribute: '.pdf,.png,.jpg,.jpeg,.gif,.webp,.heic,.docx,.odt,.txt',
+} as const;
+
+/** SPEC §9 layout: the new-message prompt shows when more than 72 px from the bottom. */
+export const NEW_MESSAGE_PROMPT_PX = 72;

@@ -1,0 +1,111 @@
+import { isFinalState } from '../../contract/conversation-state.ts';
+import type { AppContext } from '../context.ts';
+import { nowIso, type Db } from '../db/database.ts';
+import { publishConversationUpdated } from '../api/conversation-view.ts';
+import { deleteMeetingMessages } from '../files/file-store.ts';
+import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
+
+/**
+ * Erases a deleted account (README, security model: what is erased when). Whatever held the person
+ * goes: name, username, password and code digests, properties, the conversation properties (age,
+ * gender, device) and every message of their own chats and mail, their uploads and private messages,
+ * notifications, contact messages, client logs, idempotency records, known-good addresses and login
+ * sessions. What others wrote in a group chat stays, and the person's group-chat messages stay for
+ * the group without any name or id that leads back to them.
+ */
+export async function eraseAccount(ctx: AppContext, accountId: number, contactId: number): Promise<void> {
+  const openChats = await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('accounts')
+      .set((eb) => ({
+        deleted_date: nowIso(),
+        username: null,
+        password_hash: null,
+        personal_code_digest: null,
+        token_generation: eb('token_generation', '+', 1),
+      }))
+      .where('id', '=', accountId)
+      .execute();
+    await trx.updateTable('contacts').set({ name: '' }).where('id', '=', contactId).execute();
+    await trx.deleteFrom('contact_properties').where('contact_id', '=', contactId).execute();
+    await trx.deleteFrom('account_roles').where('account_id', '=', accountId).execute();
+    await trx.deleteFrom('series_memberships').where('account_id', '=', accountId).execute();
+    const open = await eraseOwnConversations(trx, contactId);
+    // Group chats: the words stay for the group, the author does not.
+    await trx
+      .updateTable('conversation_messages')
+      .set({ author_name: null, contact_id: null })
+      .where('contact_id', '=', contactId)
+      .execute();
+    await trx.deleteFrom('conversation_connections').where('contact_id', '=', contactId).execute();
+    await eraseMeetingMessages(trx, accountId);
+    await trx.deleteFrom('notifications').where('account_id', '=', accountId).execute();
+    await trx.deleteFrom('contact_messages').where('contact_id', '=', contactId).execute();
+    await trx.deleteFrom('client_logs').where('account_id', '=', accountId).execute();
+    await trx.deleteFrom('idempotency_keys').where('account_id', '=', accountId).execute();
+    await trx.deleteFrom('refresh_tokens').where('account_id', '=', accountId).execute();
+    await trx.deleteFrom('known_login_addresses').where('subject', '=', `account:${accountId}`).execute();
+    await trx.deleteFrom('account_storage').where('account_id', '=', accountId).execute();
+    return open;
+  });
+  await ctx.hub.disconnectAccount(accountId);
+  // A counsellor with one of these chats open sees it end.
+  for (const id of openChats) await publishConversationUpdated(ctx, id);
+}
+
+/** The person's one-to-one chats and mail: emptied and detached; open ones end. Returns those. */
+async function eraseOwnConversations(trx: Db, contactId: number): Promise<number[]> {
+  const own = await trx
+    .selectFrom('conversations')
+    .select(['id', 'state'])
+    .where('contact_id', '=', contactId)
+    .where('meeting_id', 'is', null)
+    .execute();
+  return eraseConversations(trx, own);
+}
+
+/**
+ * Empties one-to-one conversations of everything the child wrote or is: every message's content and
+ * author, the conversation properties (age, gender, device), the subject and any cancel reason;
+ * detaches them from the account and ends the open ones. Used by a child's delete of a chat from
+ * history (SPEC §8) and by the account's erasure. Returns the ids of those that were still open.
+ */
+export async function eraseConversations(
+  trx: Db,
+  rows: Array<{ id: number; state: string }>,
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((c) => c.id);
+  await trx
+    .updateTable('conversation_messages')
+    .set({ message: '', author_name: null, contact_id: null })
+    .where('conversation_id', 'in', ids)
+    .execute();
+  await trx.deleteFrom('conversation_properties').where('conversation_id', 'in', ids).execute();
+  const open = rows.filter((c) => !isFinalState(c.state)).map((c) => c.id);
+  if (open.length > 0) {
+    await trx
+      .updateTable('conversations')
+      .set({ state: CONVERSATION_STATE.Cancelled, closed_date: nowIso() })
+      .where('id', 'in', open)
+      .execute();
+  }
+  await trx
+    .updateTable('conversations')
+    .set({ contact_id: null, subject: '', cancel_reason: null })
+    .where('id', 'in', ids)
+    .execute();
+  return open;
+}
+
+async function eraseMeetingMessages(trx: Db, accountId: number): Promise<void> {
+  const messages = await trx
+    .selectFrom('meeting_messages')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .execute();
+  await deleteMeetingMessages(
+    trx,
+    messages.map((m) => m.id),
+  );
+}

@@ -1,0 +1,144 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parseEntityKey } from '../../contract/hub.ts';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { nowIso, type Db } from '../db/database.ts';
+import { isStaff, type Principal } from '../auth/principal.ts';
+import { principalOf, requireStaff } from '../api/guard.ts';
+import { date, id, int, query, text } from '../api/schemas.ts';
+
+/** What the id in a staff route's path names, by the route's first segment after /portal/staff. */
+const ENTITY_OF_SEGMENT: Record<string, string> = {
+  conversations: 'Conversation',
+  meetings: 'Meeting',
+  series: 'Series',
+  accounts: 'Account',
+};
+
+export interface AuditEntry {
+  accountId: number;
+  action: string;
+  entityType: string | null;
+  entityId: number | null;
+  status: number;
+}
+
+export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      account_id: entry.accountId,
+      action: entry.action.slice(0, 200),
+      entity_type: entry.entityType,
+      entity_id: entry.entityId,
+      status: entry.status,
+      created_date: nowIso(),
+    })
+    .execute();
+}
+
+/** The conversation or meeting a staff request was about: the `:id` of its route, if any. */
+function entityOf(req: FastifyRequest): { entityType: string | null; entityId: number | null } {
+  const route = req.routeOptions.url ?? '';
+  const segment = /^\/portal\/staff\/([^/]+)\/:id/.exec(route)?.[1];
+  const raw = (req.params as { id?: unknown } | undefined)?.id;
+  const entityId = Number(raw);
+  if (!segment || !Number.isInteger(entityId)) return { entityType: null, entityId: null };
+  return { entityType: ENTITY_OF_SEGMENT[segment] ?? segment, entityId };
+}
+
+/**
+ * Staff accountability: every staff request (read or write, allowed or refused) and every hub
+ * subscription is written down with who, when, which conversation or meeting, which action and the
+ * answer's status - never a message, a name or a file. An administrator reads it through
+ * `GET /portal/staff/audit`; entries older than AUDIT_RETENTION_DAYS are pruned.
+ */
+export function registerAuditLog(app: FastifyInstance, ctx: AppContext) {
+  // Written before the answer leaves, so whoever reads the log next finds the entry there.
+  app.addHook('onSend', async (req, reply, payload) => {
+    const principal = req.principal;
+    const route = req.routeOptions.url;
+    if (!principal || !isStaff(principal) || !route) return payload;
+    await recordAudit(ctx.db, {
+      accountId: principal.accountId,
+      action: `${req.method} ${route}`,
+      ...entityOf(req),
+      status: reply.statusCode,
+    }).catch((error: unknown) => req.log.error({ err: error }, 'audit entry failed'));
+    return payload;
+  });
+
+  app.get(
+    '/portal/staff/audit',
+    {
+      onRequest: requireStaff(ctx, 'admin'),
+      schema: {
+        querystring: query({
+          accountId: id,
+          entityType: text(40),
+          entityId: id,
+          from: date,
+          to: date,
+          take: int(1, 1000),
+          skip: int(0, 1_000_000),
+        }),
+      },
+    },
+    async (req) => {
+      requireAdmin(principalOf(req));
+      const f = req.query as {
+        accountId?: number;
+        entityType?: string;
+        entityId?: number;
+        from?: string;
+        to?: string;
+        take?: number;
+        skip?: number;
+      };
+      let q = ctx.db.selectFrom('audit_log').selectAll();
+      if (f.accountId !== undefined) q = q.where('account_id', '=', f.accountId);
+      if (f.entityType !== undefined) q = q.where('entity_type', '=', f.entityType);
+      if (f.entityId !== undefined) q = q.where('entity_id', '=', f.entityId);
+      if (f.from) q = q.where('created_date', '>=', new Date(Date.parse(f.from) || 0).toISOString());
+      if (f.to) q = q.where('created_date', '<=', new Date(Date.parse(f.to) || Date.now()).toISOString());
+      const rows = await q
+        .orderBy('id', 'desc')
+        .limit(f.take ?? 200)
+        .offset(f.skip ?? 0)
+        .execute();
+      return {
+        value: rows.map((r) => ({
+          id: r.id,
+          accountId: r.account_id,
+          action: r.action,
+          entityType: r.entity_type,
+          entityId: r.entity_id,
+          status: r.status,
+          createdDate: r.created_date,
+        })),
+      };
+    },
+  );
+}
+
+export function requireAdmin(principal: Principal) {
+  if (!principal.roles.includes('admin')) throw new ApiError('forbidden');
+}
+
+/** A staff member's hub subscription is a read too. */
+export async function auditSubscription(db: Db, principal: Principal, entityKey: string, allowed: boolean) {
+  if (!isStaff(principal)) return;
+  const entity = parseEntityKey(entityKey);
+  await recordAudit(db, {
+    accountId: principal.accountId,
+    action: 'HUB SubscribeToEntity',
+    entityType: entity?.type ?? null,
+    entityId: entity?.id ?? null,
+    status: allowed ? 200 : 403,
+  });
+}
+
+export async function pruneAuditLog(db: Db, retentionDays: number, now = Date.now()): Promise<void> {
+  const cutoff = new Date(now - retentionDays * 24 * 3600_000).toISOString();
+  await db.deleteFrom('audit_log').where('created_date', '<', cutoff).execute();
+}

@@ -1,0 +1,33 @@
+import type { ChangePasswordResult } from '../../worker/client/account.ts';
+import { SETTINGS_TEXTS as T } from './texts.ts';
+
+/**
+ * What the change-password form shows for a result: a toast (done, or done but signed out), an
+ * error beside the field it is about, or a failure under the form.
+ */
+export type ChangePasswordFeedback =
+  | { kind: 'toast'; message: string; success: boolean }
+  | { kind: 'field'; field: 'currentPassword' | 'newPassword'; message: string }
+  | { kind: 'failure'; message: string };
+
+export function changePasswordFeedback(result: ChangePasswordResult): ChangePasswordFeedback {
+  switch (result) {
+    case 'ok':
+      return { kind: 'toast', message: T.changed, success: true };
+    case 'signed_out':
+      // The session page takes over (the user is signed out): the toast tells what happened.
+      return { kind: 'toast', message: T.changedSignedOut, success: false };
+    case 'wrong_password':
+      return { kind: 'field', field: 'currentPassword', message: T.wrongPassword };
+    case 'weak_password':
+      return { kind: 'field', field: 'newPassword', message: T.passwordTooShort };
+    case 'common_password':
+      return { kind: 'field', field: 'newPassword', message: T.commonPassword };
+    case 'too_many_attempts':
+      return { kind: 'failure', message: T.tooManyAttempts };
+    case 'offline':
+      return { kind: 'failure', message: T.offline };
+    default:
+      return { kind: 'failure', message: T.failed };
+  }
+}

@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../server/config.ts';
+import { createTestDatabase, tokenRequest } from '../test-server.ts';
+import { runServerProcess } from '../server-process.ts';
+
+/**
+ * Attack: the published demo logins. `kurator / kurator-losenord`, who can read every queued child,
+ * was seeded whenever NODE_ENV was not production, whatever address the server listened on. Now
+ * the demo is seeded on a loopback HOST only, unless DEMO_SEED=1 asks for it by name; and a server
+ * that would offer existing demo logins to other machines refuses to start.
+ */
+const databases: Array<Awaited<ReturnType<typeof createTestDatabase>>> = [];
+afterEach(async () => {
+  await Promise.all(databases.splice(0).map((d) => d.drop()));
+});
+
+/** The server with exactly the environment given: no DEMO_SEED, HOST or PUBLIC_ORIGIN unless named. */
+const run = (env: Record<string, string>) =>
+  runServerProcess({ DEMO_SEED: undefined, HOST: undefined, PUBLIC_ORIGIN: undefined, ...env });
+
+const demoLogin = (url: string) =>
+  tokenRequest(url, {
+    grant_type: 'password',
+    client_id: 'portal-staff',
+    username: 'kurator',
+    password: 'kurator-losenord',
+  });
+
+describe('demo logins', () => {
+  it('are seeded on loopback by default, off elsewhere unless DEMO_SEED=1 says so', () => {
+    expect(loadConfig({}).demoSeed).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).demoSeed).toBe(false);
+    const open = { HOST: '0.0.0.0', PUBLIC_ORIGIN: 'https://stod.example' };
+    expect(loadConfig(open).demoSeed).toBe(false);
+    expect(loadConfig({ ...open, DEMO_SEED: 'yes' }).demoSeed).toBe(false);
+    expect(loadConfig({ ...open, DEMO_SEED: '1' }).demoSeed).toBe(true);
+    // Behind a proxy on loopback, others reach it too.
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://stod.example' }).demoSeed).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1' }).demoSeed).toBe(false);
+    // Off loopback the site's origin must be named: a request's Host header is not believed.
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(/PUBLIC_ORIGIN/);
+  });
+
+  it('are not created on a HOST other machines reach, and the start output says so', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    const server = await run({
+      DATABASE_URL: database.url,
+      HOST: '0.0.0.0',
+      PUBLIC_ORIGIN: 'https://stod.example',
+    });
+    try {
+      expect(server.exitCode).toBeNull();
+      expect(server.output()).toContain('Demo data: off - HOST 0.0.0.0');
+      expect(server.output()).not.toContain('kurator-losenord');
+      expect((await demoLogin(server.url)).status).toBe(400);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('already in the database stop a server on such a HOST from starting, unless DEMO_SEED=1', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    const local = await run({ DATABASE_URL: database.url });
+    expect(local.output()).toContain('kurator-losenord');
+    await local.stop();
+
+    const open = { DATABASE_URL: database.url, HOST: '0.0.0.0', PUBLIC_ORIGIN: 'https://stod.example' };
+    const refused = await run(open);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.output()).toMatch(/demo logins.*DEMO_SEED=1/s);
+
+    const explicit = await run({ ...open, DEMO_SEED: '1' });
+    try {
+      expect(explicit.output()).toContain('WARNING: demo logins');
+      expect((await demoLogin(explicit.url)).status).toBe(200);
+    } finally {
+      await explicit.stop();
+    }
+  });
+});

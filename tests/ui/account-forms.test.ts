@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { registerFailure } from '../../src/create-account/register-failure.ts';
+import { changePasswordFeedback } from '../../src/settings/change-password-feedback.ts';
+
+const COMMON = 'Lösenordet är för vanligt och lätt att gissa. Välj ett annat.';
+
+describe('a refused registration', () => {
+  it("tells a common password beside the password field in the server's words", () => {
+    expect(registerFailure('common_password')).toEqual({ field: 'password', message: COMMON });
+  });
+
+  it('tells a name that looks like a staff title, or a taken one, beside the username field', () => {
+    expect(registerFailure('name_not_allowed')).toEqual({
+      field: 'username',
+      message: 'Namnet går inte att använda. Välj ett annat.',
+    });
+    expect(registerFailure('username_taken')).toEqual({
+      field: 'username',
+      message: 'Användarnamnet är upptaget. Välj ett annat.',
+    });
+  });
+
+  it('tells anything else under the form', () => {
+    expect(registerFailure('too_many_attempts')).toEqual({
+      field: null,
+      message: 'För många försök. Vänta en stund och försök igen.',
+    });
+    expect(registerFailure('invalid').field).toBeNull();
+  });
+});
+
+describe('changing the password', () => {
+  it('tells a common new password beside the new-password field', () => {
+    expect(changePasswordFeedback('common_password')).toEqual({
+      kind: 'field',
+      field: 'newPassword',
+      message: COMMON,
+    });
+    expect(changePasswordFeedback('wrong_password')).toMatchObject({
+      kind: 'field',
+      field: 'currentPassword',
+    });
+  });
+
+  it('asks to wait after too many tries of the current password', () => {
+    expect(changePasswordFeedback('too_many_attempts')).toEqual({
+      kind: 'failure',
+      message: 'För många försök. Vänta en stund och försök igen.',
+    });
+  });
+
+  it('confirms the change, and says so also when this device had to be signed out', () => {
+    expect(changePasswordFeedback('ok')).toEqual({
+      kind: 'toast',
+      message: 'Ditt lösenord är bytt.',
+      success: true,
+    });
+    expect(changePasswordFeedback('signed_out')).toEqual({
+      kind: 'toast',
+      message: 'Ditt lösenord är bytt. Logga in igen med ditt nya lösenord.',
+      success: false,
+    });
+  });
+});

@@ -17,29 +17,32 @@ export default tseslint.config(
     },
   },
   {
-    // The folder rules of ARCHITECTURE.md: contract imports nothing of ours; server, worker only contract.
-    files: ['contract/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: ['../server/*', '../worker/*', '../src/*', '../../*'] }],
-    },
-  },
-  {
-    files: ['server/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/worker/**', '**/src/**', '**/sw/**'] }],
-    },
-  },
-  {
-    // client-kit/ is what the child app and the staff console share: it may import contract/ and npm
-    // packages, nothing else of ours. The staff console adds client-kit/ and its own files.
-    files: ['client-kit/**/*.{ts,tsx}', 'staff-console/**/*.{ts,tsx}'],
+    // The folder rules: what each folder may import of ours (README, "Folders and what they may
+    // import"). npm packages are free everywhere; the zones name our folders only.
+    files: ['**/*.{ts,tsx}'],
     plugins: { import: importPlugin },
-    settings: { 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
+      'import/extensions': ['.ts', '.tsx', '.js'],
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
     rules: {
       'import/no-restricted-paths': [
         'error',
         {
           zones: [
+            {
+              target: './contract',
+              from: './',
+              except: ['./contract', './node_modules'],
+              message: 'contract/ imports nothing of ours.',
+            },
+            {
+              target: './server',
+              from: './',
+              except: ['./server', './contract', './node_modules'],
+              message: 'server/ imports only contract/ and its own files.',
+            },
             {
               target: './client-kit',
               from: './',
@@ -47,31 +50,34 @@ export default tseslint.config(
               message: 'client-kit/ imports only contract/ and npm packages.',
             },
             {
-              target: './staff-console',
+              target: './worker',
               from: './',
-              except: ['./staff-console', './client-kit', './contract', './node_modules'],
-              message: 'The staff console imports only contract/, client-kit/ and its own files.',
+              except: ['./worker', './contract', './client-kit', './node_modules'],
+              message: 'worker/ imports only contract/, the DOM-free parts of client-kit/ and its own files.',
             },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The worker runs without a DOM: of client-kit/ it may use the DOM-free parts only.
-    files: ['worker/**/*.ts'],
-    plugins: { import: importPlugin },
-    settings: { 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
-    rules: {
-      'import/no-restricted-paths': [
-        'error',
-        {
-          zones: [
             {
               target: './worker',
               from: ['./client-kit/dialogs', './client-kit/theme/global-styles.ts'],
               message:
                 'The worker may import only the DOM-free parts of client-kit/ (hub, http, time, tokens).',
+            },
+            {
+              target: './src',
+              from: './',
+              except: ['./src', './worker/client', './client-kit', './contract', './node_modules'],
+              message: 'src/ reaches the worker only through worker/client; else contract/ and client-kit/.',
+            },
+            {
+              target: './staff-console',
+              from: './',
+              except: ['./staff-console', './client-kit', './contract', './node_modules'],
+              message: 'The staff console imports only contract/, client-kit/ and its own files.',
+            },
+            {
+              target: './sw',
+              from: './',
+              except: ['./sw', './contract', './node_modules'],
+              message: 'The service worker imports only contract/ and its own files.',
             },
           ],
         },

@@ -57,7 +57,7 @@ export default tseslint.config(
             },
             {
               target: './worker',
-              from: ['./client-kit/dialogs', './client-kit/theme/global-styles.ts'],
+              from: ['./client-kit/dialogs', './client-kit/files', './client-kit/theme/global-styles.ts'],
               message:
                 'The worker may import only the DOM-free parts of client-kit/ (hub, http, time, tokens).',
             },

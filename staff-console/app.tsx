@@ -7,7 +7,7 @@ import { SignInForm } from './session/sign-in-form.tsx';
 import { SESSION_TEXTS } from './session/texts.ts';
 import { ConsoleShell } from './shell/console-shell.tsx';
 import { SignedInProviders } from './shell/signed-in-providers.tsx';
-import { Spinner } from './shell/spinner.tsx';
+import { Spinner } from '../client-kit/spinner/spinner.tsx';
 import { SHELL_TEXTS } from './shell/texts.ts';
 import { errorText, globalStyles } from './styles.ts';
 

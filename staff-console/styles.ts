@@ -98,32 +98,6 @@ export const mutedText = css`
   color: ${colors.muted};
 `;
 
-export const spinner = css`
-  display: flex;
-  align-items: center;
-  justify-content: center;
-  gap: 0.75rem;
-  padding: 1.5rem 1rem;
-  color: ${colors.text};
-`;
-
-export const spinnerWheel = css`
-  width: 1.5rem;
-  height: 1.5rem;
-  border: 3px solid ${colors.background};
-  border-top-color: ${colors.brand};
-  border-radius: 50%;
-  animation: staff-spin 0.8s linear infinite;
-  @keyframes staff-spin {
-    to {
-      transform: rotate(360deg);
-    }
-  }
-  @media (prefers-reduced-motion: reduce) {
-    animation: none;
-  }
-`;
-
 /** Items spread over one row (a heading and its buttons), wrapping on narrow screens. */
 export const spreadRow = css`
   display: flex;

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
+import { useModalDialog } from './use-modal-dialog.ts';
 
 /** Each app draws the dialog with its own classes; the behaviour is this component's. */
 export interface ConfirmDialogClasses {
@@ -45,22 +46,11 @@ export function ConfirmDialog({
   dismiss = 'escape-and-backdrop',
   classes = {},
 }: ConfirmDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const titleId = useId();
   const textId = useId();
   useEffect(() => () => clearTimeout(timer.current), []);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog || !open) return;
-    const opener = document.activeElement as HTMLElement | null;
-    if (!dialog.open) dialog.showModal();
-    return () => {
-      dialog.close();
-      opener?.focus();
-    };
-  }, [open]);
 
   if (!open) return null;
 

@@ -1,6 +1,6 @@
 import { createContext, use, useEffect, useState, type ReactNode } from 'react';
 import type { RuntimeConfig } from '../../contract/config.ts';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { CONFIG_TEXTS } from './texts.ts';
 import { bootError } from './runtime-config.styles.ts';
 import { primaryButton } from '../styles/controls.ts';

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
+import { useModalDialog } from '../../client-kit/dialogs/use-modal-dialog.ts';
 import { DIALOG_TEXTS } from './texts.ts';
 import { CloseIcon } from '../shell/icons.tsx';
 import { iconButton } from '../styles/controls.ts';
@@ -31,19 +32,8 @@ export interface ModalProps {
  */
 export function Modal(props: ModalProps) {
   const { open, onClose, title, staticBackdrop = false } = props;
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const titleId = useId();
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog || !open) return;
-    const opener = document.activeElement as HTMLElement | null;
-    if (!dialog.open) dialog.showModal();
-    return () => {
-      dialog.close();
-      opener?.focus();
-    };
-  }, [open]);
 
   if (!open) return null;
 

@@ -4,7 +4,7 @@ import { Modal } from '../dialogs/modal.tsx';
 import { secondaryButton } from '../styles/controls.ts';
 import type { ChatEntry } from '../chat-window/chat-messages.ts';
 import { MessageList } from '../chat-window/message-list.tsx';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { HISTORIC_CHAT_TEXTS as T } from './texts.ts';
 import { footer, toolbar, toolbarEnd } from './historic-chat-window.styles.ts';
 

@@ -10,7 +10,7 @@ import { useChatMessages, useConversation } from '../group-support/hooks.ts';
 import { withCounsellorLabels } from '../historic-chat/counsellor-label.ts';
 import { conversationType } from '../my-conversations/conversation-lists.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { ReplyForm } from './reply-form.tsx';
 import { MAIL_TEXTS as T } from './texts.ts';
 import * as s from './mail.styles.ts';

@@ -21,7 +21,7 @@ import {
 import { HistoricChatWindow } from '../historic-chat/historic-chat-window.tsx';
 import { MeetingTasks } from '../meeting-tasks/meeting-tasks.tsx';
 import { PageLayout } from '../shell/page-layout.tsx';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
 import { AccessDeniedModal } from './access-denied-modal.tsx';
 import { MeetingSummary } from './meeting-summary.tsx';

@@ -4,7 +4,7 @@ import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
 import { expandable, fileList, linkButton, muted } from '../group-support/group-support.styles.ts';
 import { useAppendices, useMeetingMessages } from '../group-support/hooks.ts';
-import { saveBlob } from './save-blob.ts';
+import { saveBlob } from '../../client-kit/files/save-blob.ts';
 import { TASK_TEXTS } from './texts.ts';
 import { UploadButton } from './upload-button.tsx';
 

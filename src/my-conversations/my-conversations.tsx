@@ -5,7 +5,7 @@ import type { LoadResult } from '../../worker/client/group-support.ts';
 import { useApi } from '../data/index.ts';
 import { ConversationHistoryWindow } from '../historic-chat/conversation-history-window.tsx';
 import { StarIcon } from '../shell/icons.tsx';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { primaryButton } from '../styles/controls.ts';
 import {
   chatHistory,

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { AccountWriteResult } from '../../worker/client/account.ts';
 import type { LoadResult } from '../../worker/client/group-support.ts';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { secondaryButton } from '../styles/controls.ts';
 import { MY_PAGES_TEXTS as T } from './texts.ts';
 import { runWrite, when } from './write-feedback.ts';

@@ -6,7 +6,7 @@ import { LoggedOutPage } from '../logged-out/logged-out-page.tsx';
 import { StartPage } from '../start/start-page.tsx';
 import { lazyPage, preloadPages } from '../shell/lazy-pages.ts';
 import { PageErrorBoundary } from '../shell/page-error-boundary.tsx';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { SHELL_TEXTS } from '../shell/texts.ts';
 import { RequireAuth } from './guard.tsx';
 

@@ -1,7 +1,7 @@
 import { useRef, type ReactNode } from 'react';
 import { Redirect } from 'wouter';
 import { useSession } from '../data/index.ts';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { SHELL_TEXTS } from '../shell/texts.ts';
 import { useCurrentUrl } from './current-url.ts';
 import { loggedOutUrl } from './logged-out-url.ts';

@@ -3,7 +3,7 @@ import { useLocation } from 'wouter';
 import { useApi } from '../data/index.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { SETTINGS_TEXTS as T } from './texts.ts';
 import * as s from './settings.styles.ts';
 

@@ -4,7 +4,7 @@ import { useSession } from '../data/index.ts';
 import { LoginForm } from '../login/login-form.tsx';
 import { GroupMeetings } from '../meeting-list/group-meetings.tsx';
 import { PageLayout } from '../shell/page-layout.tsx';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { SHELL_TEXTS } from '../shell/texts.ts';
 import { START_TEXTS } from './texts.ts';
 

@@ -7,7 +7,7 @@ import { LoginModal } from '../login/login-modal.tsx';
 import { safeRedirectPath } from '../routes/current-url.ts';
 import { lazyPage } from '../shell/lazy-pages.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { SHELL_TEXTS } from '../shell/texts.ts';
 import { ChildStartPage } from './child-start-page.tsx';
 import { START_TEXTS } from './texts.ts';

@@ -2,7 +2,7 @@ import { css } from '@linaria/core';
 import { colors, sizes } from './theme.ts';
 
 /** Buttons and fields shared by every screen. */
-export const primaryButton = css`
+const pillButton = css`
   display: inline-flex;
   align-items: center;
   justify-content: center;
@@ -10,11 +10,14 @@ export const primaryButton = css`
   padding: 0.5rem 1.25rem;
   border: 2px solid ${colors.brand};
   border-radius: 999px;
-  background: ${colors.brand};
-  color: #fff;
   font: inherit;
   font-weight: 600;
   cursor: pointer;
+`;
+
+const primaryColours = css`
+  background: ${colors.brand};
+  color: #fff;
   &:hover {
     background: ${colors.brandDark};
   }
@@ -26,23 +29,16 @@ export const primaryButton = css`
   }
 `;
 
-export const secondaryButton = css`
-  display: inline-flex;
-  align-items: center;
-  justify-content: center;
-  min-height: ${sizes.tapTarget};
-  padding: 0.5rem 1.25rem;
-  border: 2px solid ${colors.brand};
-  border-radius: 999px;
+const secondaryColours = css`
   background: ${colors.surface};
   color: ${colors.brand};
-  font: inherit;
-  font-weight: 600;
-  cursor: pointer;
   &:hover {
     background: ${colors.background};
   }
 `;
+
+export const primaryButton = `${pillButton} ${primaryColours}`;
+export const secondaryButton = `${pillButton} ${secondaryColours}`;
 
 export const iconButton = css`
   position: relative;

@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { UPLOAD_LIMITS } from '../../contract/limits.ts';
 import { StaffApiError, useStaffApi } from '../api/staff-api.ts';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { button, card, errorText, mutedText } from '../styles.ts';
 import { fileInput, plainList, progress, stack } from './group-leader.styles.ts';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';

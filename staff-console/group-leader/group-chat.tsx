@@ -4,7 +4,7 @@ import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import { useStaffApi } from '../api/staff-api.ts';
 import { useEntitySubscription, useHubEvent, useHubReconnected } from '../api/staff-hub.ts';
 import { useStaffSession } from '../session/staff-session.tsx';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { button, card, errorText, field, mutedText, noticeText } from '../styles.ts';
 import { bubble, chatList, meta, ownBubble, row, stack, textareaField } from './group-leader.styles.ts';
 import { formatClockTime } from '../../client-kit/time/format-time.ts';

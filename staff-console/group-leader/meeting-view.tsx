@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { useStaffApi } from '../api/staff-api.ts';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { button, card, dangerButton, errorText, mutedText, secondaryButton } from '../styles.ts';
 import { columns, row, screen, stack, linkButton } from './group-leader.styles.ts';
 import { Appendices } from './appendices.tsx';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import { useEntitySubscription, useHubEvent, useHubReconnected } from '../api/staff-hub.ts';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { card, errorText, mutedText } from '../styles.ts';
 import { dot, dotKinds, plainList, row, stack } from './group-leader.styles.ts';
 import { AddParticipant } from './add-participant.tsx';

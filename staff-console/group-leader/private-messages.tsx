@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { button, card, errorText, mutedText, secondaryButton } from '../styles.ts';
 import { listItem, plainList, row, stack } from './group-leader.styles.ts';
 import { useDownload } from './download-file.ts';

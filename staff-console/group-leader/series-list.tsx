@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { Spinner } from '../shell/spinner.tsx';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { button, card, errorText, mutedText } from '../styles.ts';
 import { listItem, plainList, screen, linkButton } from './group-leader.styles.ts';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';

@@ -1,4 +1,4 @@
-/** Hands a downloaded file to the browser's save dialog. */
+/** Hands a downloaded file to the browser's save dialog (the child app and the staff console). */
 export function saveBlob(blob: Blob, fileName: string) {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
@@ -7,5 +7,6 @@ export function saveBlob(blob: Blob, fileName: string) {
   document.body.append(link);
   link.click();
   link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  // Revoked a while later: the browser reads the object URL after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

@@ -1,5 +1,5 @@
 import { css } from '@linaria/core';
-import { colors } from '../styles/theme.ts';
+import { colors } from '../theme/tokens.ts';
 
 export const spinner = css`
   display: flex;

@@ -5,8 +5,8 @@
  * p50/p99 from sending the message to each subscriber's receipt of ConversationMessageCreated.
  */
 import WebSocket from 'ws';
-import { api, createTestDatabase, login } from '../tests/server/test-server.ts';
-import { BENCH_LIMITS, startServerProcess } from '../tests/server/server-process.ts';
+import { api, login } from '../tests/server/test-server.ts';
+import { latencySummary, printReport, runBench, startBenchServer } from './support.ts';
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -50,15 +50,9 @@ function connect(url: string, token: string, entityKey: string, onEvent: () => v
   });
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
 async function main() {
-  const database = await createTestDatabase();
-  const server = await startServerProcess({
-    DATABASE_URL: database.url,
+  const server = await startBenchServer({
     APP_VARIANT: 'gruppstod',
-    ...BENCH_LIMITS,
   });
   try {
     const leader = (await login(server.url, 'gruppledare', 'gruppledare-losenord', 'portal-staff'))
@@ -102,28 +96,11 @@ async function main() {
       if (res.status !== 201) throw new Error(`post failed: ${res.status}`);
       await done;
     }
-    latencies.sort((a, b) => a - b);
-    console.info(
-      JSON.stringify(
-        {
-          subscribers: SUBSCRIBERS,
-          rounds: ROUNDS,
-          p50ms: Number(percentile(latencies, 50).toFixed(1)),
-          p99ms: Number(percentile(latencies, 99).toFixed(1)),
-          maxMs: Number(latencies.at(-1)!.toFixed(1)),
-        },
-        null,
-        2,
-      ),
-    );
+    printReport({ subscribers: SUBSCRIBERS, rounds: ROUNDS, ...latencySummary(latencies, 1) });
     for (const ws of sockets) ws.terminate();
   } finally {
     await server.stop();
-    await database.drop();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -5,14 +5,20 @@
  * of the other two browsers records, with a MutationObserver, when the message is rendered. Reports
  * p50/p99 of render time minus the moment A pressed send (one machine, one clock).
  */
-import { chromium, type Page } from '@playwright/test';
-import { api, createTestDatabase, login } from '../tests/server/test-server.ts';
-import { BENCH_LIMITS, startServerProcess } from '../tests/server/server-process.ts';
+import type { Page } from '@playwright/test';
+import { api, login } from '../tests/server/test-server.ts';
+import {
+  latencySummary,
+  launchChromium,
+  printReport,
+  readRenders,
+  runBench,
+  startBenchServer,
+  watchRenders,
+} from './support.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20);
 const CODES = ['DEMOKOD-0001', 'DEMOKOD-0002', 'DEMOKOD-0003'];
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function openChat(page: Page, url: string, code: string, meetingId: number) {
   await page.goto(url);
@@ -30,37 +36,12 @@ async function openChat(page: Page, url: string, code: string, meetingId: number
   await page.getByRole('dialog').getByText('Gruppchatten har startat').waitFor({ timeout: 20_000 });
 }
 
-/** Records Date.now() when each 'Mätning N' first appears in the message list. */
-async function watchRenders(page: Page) {
-  await page.evaluate(() => {
-    const seen: Record<string, number> = {};
-    (window as unknown as { __renders: Record<string, number> }).__renders = seen;
-    new MutationObserver(() => {
-      // The chat window is a native <dialog>; the receivers never type, so its text is the messages.
-      const chat = document.querySelector('dialog[open]');
-      for (const m of (chat?.textContent ?? '').matchAll(/Mätning (\d+)/g)) seen[m[1]!] ??= Date.now();
-    }).observe(document.body, { childList: true, subtree: true, characterData: true });
-  });
-}
-
 async function main() {
-  const database = await createTestDatabase();
-  const server = await startServerProcess({
-    DATABASE_URL: database.url,
+  const server = await startBenchServer({
     APP_VARIANT: 'gruppstod',
     CLIENT_DIR: 'dist',
-    ...BENCH_LIMITS,
   });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const leader = (await login(server.url, 'gruppledare', 'gruppledare-losenord', 'portal-staff'))
       .access_token;
@@ -90,33 +71,14 @@ async function main() {
     }
     const latencies: number[] = [];
     for (const r of receivers) {
-      const renders = await r.evaluate(
-        () => (window as unknown as { __renders: Record<string, number> }).__renders,
-      );
+      const renders = await readRenders(r);
       sentAt.forEach((t, i) => latencies.push(renders[String(i)]! - t));
     }
-    latencies.sort((a, b) => a - b);
-    console.info(
-      JSON.stringify(
-        {
-          messages: MESSAGES,
-          receivers: receivers.length,
-          p50ms: percentile(latencies, 50),
-          p99ms: percentile(latencies, 99),
-          maxMs: latencies.at(-1),
-        },
-        null,
-        2,
-      ),
-    );
+    printReport({ messages: MESSAGES, receivers: receivers.length, ...latencySummary(latencies) });
   } finally {
     await browser.close();
     await server.stop();
-    await database.drop();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -9,8 +9,8 @@
  * Everything runs on loopback and stops by itself.
  */
 import WebSocket from 'ws';
-import { createTestDatabase, login, api } from '../tests/server/test-server.ts';
-import { BENCH_LIMITS, startServerProcess } from '../tests/server/server-process.ts';
+import { login, api } from '../tests/server/test-server.ts';
+import { latencySummary, printReport, runBench, startBenchServer } from './support.ts';
 
 const IDLE = Number(process.env.BENCH_IDLE ?? 10_000);
 const SUBSCRIBERS = Math.min(IDLE, Number(process.env.BENCH_SUBSCRIBERS ?? 1_000));
@@ -68,15 +68,9 @@ function invoke(client: Client, id: number, method: string, arg: string): Promis
   });
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
 async function main() {
-  const database = await createTestDatabase();
-  const server = await startServerProcess({
-    DATABASE_URL: database.url,
+  const server = await startBenchServer({
     NODE_OPTIONS: '--expose-gc',
-    ...BENCH_LIMITS,
   });
   try {
     const { access_token } = await login(server.url, 'demo', 'demo-losenord');
@@ -126,7 +120,6 @@ async function main() {
       if (res.status !== 200) throw new Error(`update failed: ${res.status}`);
       await done;
     }
-    latencies.sort((a, b) => a - b);
 
     const report = {
       idleConnections: connections,
@@ -134,23 +127,13 @@ async function main() {
       rssBytesPerConnection: Math.round((rssAfter - rssBefore) / IDLE),
       heapBytesPerConnection: Math.round((heapAfter - heapBefore) / IDLE),
       serverRssMiB: Math.round(rssAfter / 1024 / 1024),
-      fanOut: {
-        subscribers: SUBSCRIBERS,
-        rounds: ROUNDS,
-        p50ms: Number(percentile(latencies, 50).toFixed(1)),
-        p99ms: Number(percentile(latencies, 99).toFixed(1)),
-        maxMs: Number(latencies[latencies.length - 1]!.toFixed(1)),
-      },
+      fanOut: { subscribers: SUBSCRIBERS, rounds: ROUNDS, ...latencySummary(latencies, 1) },
     };
-    console.info(JSON.stringify(report, null, 2));
+    printReport(report);
     for (const c of clients) c.ws.terminate();
   } finally {
     await server.stop();
-    await database.drop();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -5,31 +5,25 @@
  * MutationObserver, when each is rendered. Reports p50/p99 of render time minus the moment before
  * the counsellor's POST was made (one machine, one clock).
  */
-import { chromium } from '@playwright/test';
-import { api, createTestDatabase, login } from '../tests/server/test-server.ts';
-import { BENCH_LIMITS, startServerProcess } from '../tests/server/server-process.ts';
+import { api, login } from '../tests/server/test-server.ts';
+import {
+  latencySummary,
+  launchChromium,
+  printReport,
+  readRenders,
+  runBench,
+  startBenchServer,
+  watchRenders,
+} from './support.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 30);
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function main() {
-  const database = await createTestDatabase();
-  const server = await startServerProcess({
-    DATABASE_URL: database.url,
+  const server = await startBenchServer({
     APP_VARIANT: 'barn',
-    ...BENCH_LIMITS,
     CLIENT_DIR: process.env.CLIENT_DIR ?? 'dist',
   });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const counsellor = (await login(server.url, 'kurator', 'kurator-losenord', 'portal-staff')).access_token;
     const page = await (await browser.newContext()).newPage();
@@ -53,14 +47,7 @@ async function main() {
       body: { content: 'Hej!' },
     });
     await dialog.getByText('Chatt live').waitFor({ timeout: 20_000 });
-    await page.evaluate(() => {
-      const seen: Record<string, number> = {};
-      (window as unknown as { __renders: Record<string, number> }).__renders = seen;
-      new MutationObserver(() => {
-        const chat = document.querySelector('dialog[open]');
-        for (const m of (chat?.textContent ?? '').matchAll(/Mätning (\d+)/g)) seen[m[1]!] ??= Date.now();
-      }).observe(document.body, { childList: true, subtree: true, characterData: true });
-    });
+    await watchRenders(page);
 
     const sentAt: number[] = [];
     for (let i = 0; i < MESSAGES; i++) {
@@ -71,30 +58,13 @@ async function main() {
       });
       await dialog.getByText(`Mätning ${i}`, { exact: true }).waitFor({ timeout: 20_000 });
     }
-    const renders = await page.evaluate(
-      () => (window as unknown as { __renders: Record<string, number> }).__renders,
-    );
-    const latencies = sentAt.map((t, i) => renders[String(i)]! - t).sort((a, b) => a - b);
-    console.info(
-      JSON.stringify(
-        {
-          messages: MESSAGES,
-          p50ms: percentile(latencies, 50),
-          p99ms: percentile(latencies, 99),
-          maxMs: latencies.at(-1),
-        },
-        null,
-        2,
-      ),
-    );
+    const renders = await readRenders(page);
+    const latencies = sentAt.map((t, i) => renders[String(i)]! - t);
+    printReport({ messages: MESSAGES, ...latencySummary(latencies) });
   } finally {
     await browser.close();
     await server.stop();
-    await database.drop();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

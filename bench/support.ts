@@ -1,0 +1,76 @@
+/**
+ * What every benchmark shares: a real server process on a fresh database, Debian Chromium, the
+ * render watch of the browser benchmarks, percentiles and the JSON report.
+ */
+import { chromium, type Page } from '@playwright/test';
+import { createTestDatabase } from '../tests/server/test-server.ts';
+import { BENCH_LIMITS, startServerProcess } from '../tests/server/server-process.ts';
+
+/** The value at the p-th percentile of an ascending list. */
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** A server process on a fresh database with the benchmark limits; `stop` also drops the database. */
+export async function startBenchServer(env: Record<string, string>) {
+  const database = await createTestDatabase();
+  const server = await startServerProcess({ DATABASE_URL: database.url, ...BENCH_LIMITS, ...env });
+  return {
+    url: server.url,
+    async stop() {
+      await server.stop();
+      await database.drop();
+    },
+  };
+}
+
+export const launchChromium = () =>
+  chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+
+/**
+ * Records Date.now() in the page when each 'Mätning N' first appears in the open chat window (a
+ * native <dialog>; the watched browsers never type, so its text is the messages).
+ */
+export async function watchRenders(page: Page) {
+  await page.evaluate(() => {
+    const seen: Record<string, number> = {};
+    (window as unknown as { __renders: Record<string, number> }).__renders = seen;
+    new MutationObserver(() => {
+      const chat = document.querySelector('dialog[open]');
+      for (const m of (chat?.textContent ?? '').matchAll(/Mätning (\d+)/g)) seen[m[1]!] ??= Date.now();
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+/** The render times `watchRenders` recorded, by message number. */
+export const readRenders = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __renders: Record<string, number> }).__renders);
+
+/** p50, p99 and max of `latencies` (milliseconds), rounded to `digits` decimals when given. */
+export function latencySummary(latencies: number[], digits?: number) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const round = (n: number) => (digits === undefined ? n : Number(n.toFixed(digits)));
+  return {
+    p50ms: round(percentile(sorted, 50)),
+    p99ms: round(percentile(sorted, 99)),
+    maxMs: round(sorted.at(-1) ?? Number.NaN),
+  };
+}
+
+export const printReport = (report: Record<string, unknown>) => console.info(JSON.stringify(report, null, 2));
+
+/** Runs a benchmark's main and exits non-zero on failure. */
+export function runBench(main: () => Promise<void>) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

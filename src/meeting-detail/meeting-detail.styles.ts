@@ -20,26 +20,6 @@ export const participants = css`
   }
 `;
 
-export const dot = css`
-  display: inline-block;
-  width: 12px;
-  height: 12px;
-  border-radius: 50%;
-  border: 2px solid ${colors.text};
-`;
-
-export const dotKinds = {
-  Connected: css`
-    background: ${colors.success};
-  `,
-  Away: css`
-    background: #f0b400;
-  `,
-  Disconnected: css`
-    background: ${colors.surface};
-  `,
-};
-
 export const textarea = css`
   width: 100%;
   min-height: 6rem;

@@ -1,8 +1,9 @@
 import { connectionState } from '../../contract/connection-state.ts';
+import { PresenceDot } from '../../client-kit/presence/presence-dot.tsx';
 import { expandable, muted } from '../group-support/group-support.styles.ts';
 import { useConnections } from '../group-support/hooks.ts';
 import { useNow } from '../group-support/use-now.ts';
-import { dot, dotKinds, participants } from './meeting-detail.styles.ts';
+import { participants } from './meeting-detail.styles.ts';
 import { MEETING_DETAIL_TEXTS as T } from './texts.ts';
 
 /** 'Deltagare': each participant with a dot and its state in words (not colour only). */
@@ -21,7 +22,7 @@ export function Participants({ conversationId }: { conversationId: number | null
             const state = connectionState(c, now);
             return (
               <li key={c.key}>
-                <span className={`${dot} ${dotKinds[state]}`} aria-hidden="true" />
+                <PresenceDot state={state} />
                 <span>{c.contactName}</span>
                 <span className={muted}>({T.connection[state]})</span>
               </li>

@@ -104,27 +104,6 @@ export const badgeKinds = {
   `,
 };
 
-export const dot = css`
-  display: inline-block;
-  width: 12px;
-  height: 12px;
-  border-radius: 50%;
-  border: 2px solid ${colors.text};
-  flex: none;
-`;
-
-export const dotKinds = {
-  Connected: css`
-    background: ${colors.success};
-  `,
-  Away: css`
-    background: #f0b400;
-  `,
-  Disconnected: css`
-    background: ${colors.surface};
-  `,
-};
-
 const chatListFrame = css`
   max-height: 24rem;
   border: 1px solid #d9d4e2;

@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
+import { PresenceDot } from '../../client-kit/presence/presence-dot.tsx';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import { useEntitySubscription, useHubEvent, useHubReconnected } from '../api/staff-hub.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { card, errorText, mutedText } from '../styles.ts';
-import { dot, dotKinds, plainList, row, stack } from './group-leader.styles.ts';
+import { plainList, row, stack } from './group-leader.styles.ts';
 import { AddParticipant } from './add-participant.tsx';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';
 import type { ParticipantList } from './types.ts';
@@ -52,7 +53,7 @@ export function Participants({
         <ul className={plainList} aria-label={T.participants.heading}>
           {list.data.value.map((p) => (
             <li key={p.accountId} className={row}>
-              <span className={`${dot} ${dotKinds[p.presence]}`} aria-hidden="true" />
+              <PresenceDot state={p.presence} />
               <span>
                 {p.name}
                 <span className={mutedText}> – {T.participants.presence[p.presence]}</span>

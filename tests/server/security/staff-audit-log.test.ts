@@ -3,6 +3,7 @@ import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/si
 import { runMaintenance } from '../../../server/security/maintenance.ts';
 import { api, claimsOf, createStaffAccount, login, type TestServer } from '../test-server.ts';
 import { registerChild, startTarget } from './attack.ts';
+import type { AuditEntry } from '../../../contract/staff.ts';
 
 /**
  * Accountability: nothing recorded what staff read or did. Every staff request and hub
@@ -21,17 +22,9 @@ beforeAll(async () => {
 afterAll(async () => server?.dispose());
 afterEach(() => vi.useRealTimers());
 
-interface Entry {
-  accountId: number;
-  action: string;
-  entityType: string | null;
-  entityId: number | null;
-  status: number;
-  createdDate: string;
-}
 const audit = async (query: string, token = admin) => {
   const res = await api(server.url, `/portal/staff/audit?${query}`, { token });
-  return { status: res.status, entries: (res.body as { value?: Entry[] }).value ?? [] };
+  return { status: res.status, entries: (res.body as { value?: AuditEntry[] }).value ?? [] };
 };
 
 describe('the staff audit log', () => {

@@ -78,5 +78,6 @@ describe('demo logins', () => {
     } finally {
       await explicit.stop();
     }
-  });
+    // Three server processes, one after another: each may take ten seconds to start on a busy machine.
+  }, 90_000);
 });

@@ -1,16 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { childToken, registerChild, type ChildAccount } from './page-models/child-account.ts';
 import { logInChild } from './page-models/child-login.ts';
 import { ChildServerView } from './page-models/child-server-view.ts';
 import { Counsellor } from './page-models/counsellor.ts';
 import { HistoricChatWindow } from './page-models/historic-chat-window.ts';
 import { MyConversationsPage } from './page-models/my-conversations.ts';
-
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
-}
+import { accessibilityViolations } from './support/accessibility.ts';
 
 const COUNSELLOR_TEXT = 'Hej! Jag heter Kim och jag är kurator.';
 const CHILD_TEXT = 'Hej, jag vill prata om min kompis.';
@@ -43,12 +38,12 @@ for (const width of [320, 1280]) {
     const myPages = new MyConversationsPage(page);
     await myPages.goto();
     await expect(myPages.historyItems).toHaveCount(1);
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
 
     await myPages.openNewestChat();
     const window = new HistoricChatWindow(page);
     await expect(window.message(COUNSELLOR_TEXT)).toBeVisible();
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 }
 

@@ -1,5 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { childToken, registerChild, type ChildAccount } from './page-models/child-account.ts';
 import { logInChild } from './page-models/child-login.ts';
 import { ChildServerView } from './page-models/child-server-view.ts';
@@ -7,11 +6,7 @@ import { Counsellor } from './page-models/counsellor.ts';
 import { MyConversationsPage } from './page-models/my-conversations.ts';
 import { NewPostPage } from './page-models/new-post-page.ts';
 import { ThreadPage } from './page-models/thread-page.ts';
-
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
-}
+import { accessibilityViolations } from './support/accessibility.ts';
 
 let account: ChildAccount;
 let answeredMailId: number;
@@ -119,17 +114,17 @@ for (const width of [320, 1280]) {
     const myPages = new MyConversationsPage(page);
     await myPages.goto();
     await expect(myPages.thread('Ett tidigare mejl')).toBeVisible();
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
 
     const newPost = new NewPostPage(page);
     await newPost.goto();
     await newPost.send.click();
     await expect(newPost.alerts).toHaveCount(2);
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
 
     await page.goto(`/mina-sidor/inlagg/${answeredMailId}`);
     const thread = new ThreadPage(page);
     await expect(thread.message('Vad bra att du skriver.')).toBeVisible();
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 }

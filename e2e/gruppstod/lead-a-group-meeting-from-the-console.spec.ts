@@ -1,16 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ConsoleGroupLeaderPage, deleteMeetingThroughApi } from '../page-models/console-group-leader-page.ts';
 import { GroupStartPage } from '../page-models/group-start-page.ts';
 import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
+import { accessibilityViolations } from '../support/accessibility.ts';
 
 const GROUP = 'Stödgrupp för unga med separerade föräldrar';
 
 async function axeAt(page: Page, width: number) {
   await page.setViewportSize({ width, height: 900 });
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map((v) => `${width}px ${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`);
+  return (await accessibilityViolations(page)).map((v) => `${width}px ${v}`);
 }
 
 // The group leader runs a whole meeting through the console's screens; a new participant takes part

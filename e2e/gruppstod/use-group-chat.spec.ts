@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { GroupLeader } from '../page-models/group-leader.ts';
 import { GroupStartPage } from '../page-models/group-start-page.ts';
 import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
+import { accessibilityViolations } from '../support/accessibility.ts';
 
 // Runs last in the gruppstod project: it ends the in-progress demo meeting.
 test('a participant waits for the group chat, chats with the leader and sees it end', async ({
@@ -46,8 +46,7 @@ test('a participant waits for the group chat, chats with the leader and sees it 
   await expect(chat.getByRole('list', { name: 'Meddelanden' }).getByText('Hej allihop')).toBeVisible();
   await expect(chat.getByText('Skickat', { exact: true })).toBeVisible({ timeout: 15_000 });
 
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
+  expect(await accessibilityViolations(page)).toEqual([]);
 
   await chat.getByRole('button', { name: 'Minimera chatten' }).click();
   await expect(page.getByRole('button', { name: 'Aktiv chatt' })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { registerChild } from './page-models/child-account.ts';
+import { registerChild } from './actors/child-account.ts';
 import { ChildChatPage } from './page-models/child-chat-page.ts';
 import { LoggedOutPage } from './page-models/logged-out-page.ts';
 import { StartPage } from './page-models/start-page.ts';

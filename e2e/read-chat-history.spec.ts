@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { childToken, registerChild, type ChildAccount } from './page-models/child-account.ts';
+import { childToken, registerChild, type ChildAccount } from './actors/child-account.ts';
 import { logInChild } from './page-models/child-login.ts';
-import { ChildServerView } from './page-models/child-server-view.ts';
-import { Counsellor } from './page-models/counsellor.ts';
+import { ChildServerView } from './actors/child-server-view.ts';
+import { Counsellor } from './actors/counsellor.ts';
 import { HistoricChatWindow } from './page-models/historic-chat-window.ts';
 import { MyConversationsPage } from './page-models/my-conversations.ts';
 import { accessibilityViolations } from './support/accessibility.ts';

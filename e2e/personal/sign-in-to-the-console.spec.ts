@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { childToken, registerChild } from '../page-models/child-account.ts';
+import { childToken, registerChild } from '../actors/child-account.ts';
 import { ConsoleCounsellorPage } from '../page-models/console-counsellor-page.ts';
 import { ConsolePage } from '../page-models/console-page.ts';
 import { accessibilityViolations } from '../support/accessibility.ts';

@@ -1,7 +1,7 @@
 import { expect, test, type Browser } from '@playwright/test';
 import { registerChild, type ChildAccount } from './actors/child-account.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
 import { Counsellor } from './actors/counsellor.ts';
+import { ChildChatPage } from './page-models/child-chat-page.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 
 async function childInBrowser(browser: Browser, account: ChildAccount, dedicatedWorker = false) {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_USER } from './page-models/app-page.ts';
 import { childToken, registerChild } from './actors/child-account.ts';
-import { logInChild } from './page-models/child-login.ts';
 import { Counsellor } from './actors/counsellor.ts';
+import { DEMO_USER } from './page-models/app-page.ts';
+import { logInChild } from './page-models/child-login.ts';
 import { CreateAccountPage } from './page-models/create-account-page.ts';
 import { LoggedOutPage } from './page-models/logged-out-page.ts';
 import { MyPagesPage } from './page-models/my-pages-page.ts';

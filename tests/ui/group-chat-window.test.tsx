@@ -58,6 +58,7 @@ async function openChat(user: UserEvent, subject: string) {
   await user.click(await screen.findByRole('button', { name: 'Öppna chatt' }, LIVE));
   return chatWindow(subject);
 }
+
 const messageList = (window: HTMLElement) =>
   within(within(window).getByRole('list', { name: 'Meddelanden' }));
 const messageInput = (window: HTMLElement) =>

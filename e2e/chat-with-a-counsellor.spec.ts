@@ -1,13 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { registerChild, type ChildAccount } from './page-models/child-account.ts';
+import { expect, test, type Browser } from '@playwright/test';
+import { registerChild, type ChildAccount } from './actors/child-account.ts';
+import { Counsellor } from './actors/counsellor.ts';
 import { ChildChatPage } from './page-models/child-chat-page.ts';
-import { Counsellor } from './page-models/counsellor.ts';
-
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
-}
+import { accessibilityViolations } from './support/accessibility.ts';
 
 async function childInBrowser(browser: Browser, account: ChildAccount, dedicatedWorker = false) {
   const context = await browser.newContext();
@@ -55,7 +50,7 @@ test('two children queue, a counsellor chats with the first, messages written of
   );
   await expect(first.chat.messages).toContainText('Ditt meddelande har skickats');
   await expect(first.chat.input).toBeDisabled();
-  expect(await violations(first.chat.page)).toEqual([]);
+  expect(await accessibilityViolations(first.chat.page)).toEqual([]);
 
   const [waiting] = (await counsellor.queue()).filter((q) => q.systemType === 'chat');
   expect(waiting).toBeDefined();

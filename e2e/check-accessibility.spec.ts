@@ -1,14 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { registerChild } from './page-models/child-account.ts';
+import { expect, test } from '@playwright/test';
+import { registerChild } from './actors/child-account.ts';
 import { ChildChatPage } from './page-models/child-chat-page.ts';
 import { LoggedOutPage } from './page-models/logged-out-page.ts';
 import { StartPage } from './page-models/start-page.ts';
-
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
-}
+import { accessibilityViolations } from './support/accessibility.ts';
 
 for (const width of [320, 1280]) {
   test.describe(`at ${width} px`, () => {
@@ -16,7 +11,7 @@ for (const width of [320, 1280]) {
 
     test('the start page has no accessibility violations', async ({ page }) => {
       await new StartPage(page).goto();
-      expect(await violations(page)).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
     });
 
     test('the login form, with its error texts showing, has no accessibility violations', async ({
@@ -27,7 +22,7 @@ for (const width of [320, 1280]) {
       const login = await start.openLoginModal();
       await login.pressSubmit();
       await expect(login.alerts).toHaveCount(2);
-      expect(await violations(page)).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
     });
 
     test('the signed-in start page and the chat window in the queue have no accessibility violations', async ({
@@ -37,18 +32,18 @@ for (const width of [320, 1280]) {
       const chat = new ChildChatPage(page);
       await chat.logIn(await registerChild(request, 'axe'));
       await expect(chat.startButton).toBeEnabled();
-      expect(await violations(page)).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
       await chat.startChat();
       await chat.expectInQueue();
-      expect(await violations(page)).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
       await chat.leaveQueue();
       await chat.expectEnded();
-      expect(await violations(page)).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
     });
 
     test('the logged-out page has no accessibility violations', async ({ page }) => {
       await new LoggedOutPage(page).goto('?error=session_expired');
-      expect(await violations(page)).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
     });
   });
 }

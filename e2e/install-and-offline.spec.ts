@@ -2,7 +2,7 @@ import path from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { accessibilityViolations } from './support/accessibility.ts';
 
 // The PWA layer (src/pwa, sw/): the service worker registers in production only, the installed app
 // opens offline, and mobile users are offered installation. Asserts only what survives changes to
@@ -147,8 +147,7 @@ test.describe('on a mobile phone', () => {
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText('Vill du installera appen på din telefon för en bättre upplevelse?');
     await expect(dialog.getByRole('button', { name: 'Avbryt' })).toBeFocused();
-    const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect(await accessibilityViolations(page, '[role="dialog"]')).toEqual([]);
 
     await dialog.getByRole('button', { name: 'Installera' }).click();
     await expect(dialog).toBeHidden();

@@ -1,24 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { childToken, registerChild } from './actors/child-account.ts';
+import { Counsellor } from './actors/counsellor.ts';
 import { DEMO_USER } from './page-models/app-page.ts';
-import { childToken, registerChild } from './page-models/child-account.ts';
 import { logInChild } from './page-models/child-login.ts';
-import { Counsellor } from './page-models/counsellor.ts';
 import { CreateAccountPage } from './page-models/create-account-page.ts';
 import { LoggedOutPage } from './page-models/logged-out-page.ts';
 import { MyPagesPage } from './page-models/my-pages-page.ts';
 import { SettingsPage } from './page-models/settings-page.ts';
+import { accessibilityViolations } from './support/accessibility.ts';
 
 /*
  * The server allows 5 registrations per client address in 15 minutes: this file registers three
  * accounts (one through the form, two through the API).
  */
-
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
-}
 
 /** The header's 'Notiser' button; with something new it is described so (and shows its dot). */
 const notificationsButton = (page: Page, something: boolean) => {
@@ -233,7 +228,7 @@ for (const width of [320, 1280]) {
       await expect(create.usernameStatus).toHaveText('Användarnamnet är upptaget.');
       await create.submit.click();
       await expect(create.alerts.first()).toBeVisible();
-      expect(await violations(page)).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
     });
 
     test('settings and my pages have no accessibility violations', async ({ page }) => {
@@ -242,11 +237,11 @@ for (const width of [320, 1280]) {
       await settings.goto();
       await settings.changePassword.click();
       await expect(settings.passwordAlerts).toHaveCount(3);
-      expect(await violations(page)).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
 
       await settings.deleteAccountButton.click();
       await expect(settings.deleteDialog).toBeVisible();
-      expect(await violations(page)).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
       await settings.deleteDialog.getByRole('button', { name: 'Avbryt' }).click();
 
       const myPages = new MyPagesPage(page);
@@ -254,7 +249,7 @@ for (const width of [320, 1280]) {
       await expect(myPages.heading).toBeVisible();
       await expect(myPages.contactMessages.getByText('Hämtar meddelanden...')).toHaveCount(0);
       await expect(myPages.notifications.getByText('Hämtar notiser...')).toHaveCount(0);
-      expect(await violations(page)).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
     });
   });
 }

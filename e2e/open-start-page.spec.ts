@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { accessibilityViolations } from './support/accessibility.ts';
 
 test('a visitor opens the start page and sees the provider and the way back to its site', async ({
   page,
@@ -20,6 +20,5 @@ test('a client route is answered with the app, not a server 404', async ({ page 
 test('the start page has no accessibility violations', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  expect(await accessibilityViolations(page)).toEqual([]);
 });

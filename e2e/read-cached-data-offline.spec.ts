@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { DEMO_USER } from './page-models/app-page.ts';
 import { MyPagesPage } from './page-models/my-pages-page.ts';
 import { StartPage } from './page-models/start-page.ts';
-import { runAsProductionApp } from './page-models/installed-app.ts';
+import { runAsProductionApp } from './support/installed-app.ts';
 
 test('a signed-in user reloads my pages while offline and still sees the shell and their data', async ({
   page,

@@ -1,58 +1,53 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { childToken, registerChild, type ChildAccount } from './page-models/child-account.ts';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { childToken, registerChild } from './actors/child-account.ts';
+import { ChildServerView } from './actors/child-server-view.ts';
+import { Counsellor } from './actors/counsellor.ts';
 import { logInChild } from './page-models/child-login.ts';
-import { ChildServerView } from './page-models/child-server-view.ts';
-import { Counsellor } from './page-models/counsellor.ts';
 import { HistoricChatWindow } from './page-models/historic-chat-window.ts';
 import { MyConversationsPage } from './page-models/my-conversations.ts';
-
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
-}
+import { accessibilityViolations } from './support/accessibility.ts';
 
 const COUNSELLOR_TEXT = 'Hej! Jag heter Kim och jag är kurator.';
 const CHILD_TEXT = 'Hej, jag vill prata om min kompis.';
 
-// One child with one finished chat; the last test deletes it, so the tests run in this order.
-test.describe.configure({ mode: 'serial' });
-let account: ChildAccount;
-let server: ChildServerView;
-let chatId: number;
-
-test.beforeAll(async ({ playwright }, testInfo) => {
-  const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
-  account = await registerChild(request, 'historik');
-  server = new ChildServerView(request, await childToken(request, account));
+/** A fresh child with one chat a counsellor answered and ended: every test starts from its own. */
+async function childWithFinishedChat(request: APIRequestContext) {
+  const account = await registerChild(request, 'historik');
+  const server = new ChildServerView(request, await childToken(request, account));
   const chat = await server.startChat(CHILD_TEXT);
   const counsellor = new Counsellor(request);
   await counsellor.logIn();
   await counsellor.accept(chat.id);
   await counsellor.write(chat.id, COUNSELLOR_TEXT);
   await counsellor.resolve(chat.id);
-  chatId = chat.id;
-});
+  return { account, server, chatId: chat.id };
+}
 
 for (const width of [320, 1280]) {
   test(`my pages with the chat history and the historic chat window have no accessibility violations at ${width} px`, async ({
     page,
+    request,
   }) => {
+    const { account } = await childWithFinishedChat(request);
     await page.setViewportSize({ width, height: 800 });
     await logInChild(page, account);
     const myPages = new MyConversationsPage(page);
     await myPages.goto();
     await expect(myPages.historyItems).toHaveCount(1);
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
 
     await myPages.openNewestChat();
     const window = new HistoricChatWindow(page);
     await expect(window.message(COUNSELLOR_TEXT)).toBeVisible();
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 }
 
-test('a child stars a finished chat, un-stars it and deletes it from the account', async ({ page }) => {
+test('a child stars a finished chat, un-stars it and deletes it from the account', async ({
+  page,
+  request,
+}) => {
+  const { account, server, chatId } = await childWithFinishedChat(request);
   await logInChild(page, account);
   const myPages = new MyConversationsPage(page);
   await myPages.goto();

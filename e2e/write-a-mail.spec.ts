@@ -1,36 +1,29 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { childToken, registerChild, type ChildAccount } from './page-models/child-account.ts';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { childToken, registerChild } from './actors/child-account.ts';
+import { ChildServerView } from './actors/child-server-view.ts';
+import { Counsellor } from './actors/counsellor.ts';
 import { logInChild } from './page-models/child-login.ts';
-import { ChildServerView } from './page-models/child-server-view.ts';
-import { Counsellor } from './page-models/counsellor.ts';
 import { MyConversationsPage } from './page-models/my-conversations.ts';
 import { NewPostPage } from './page-models/new-post-page.ts';
 import { ThreadPage } from './page-models/thread-page.ts';
+import { accessibilityViolations } from './support/accessibility.ts';
 
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
-}
-
-let account: ChildAccount;
-let answeredMailId: number;
-
-test.beforeAll(async ({ playwright }, testInfo) => {
-  const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
-  account = await registerChild(request, 'mejl');
+/** A fresh child with one earlier mail a counsellor has answered: every test starts from its own. */
+async function childWithAnsweredMail(request: APIRequestContext) {
+  const account = await registerChild(request, 'mejl');
   const server = new ChildServerView(request, await childToken(request, account));
   const mail = await server.sendMail('Ett tidigare mejl', 'Hej, jag har en fråga.');
   const counsellor = new Counsellor(request);
   await counsellor.logIn();
   await counsellor.write(mail.id, 'Hej! Vad bra att du skriver.');
-  answeredMailId = mail.id;
-});
+  return { account, answeredMailId: mail.id };
+}
 
 test('a child writes a mail, gets an answer from a counsellor, reads it and replies', async ({
   page,
   request,
 }) => {
+  const account = await registerChild(request, 'mejl');
   const counsellor = new Counsellor(request);
   await counsellor.logIn();
   await logInChild(page, account);
@@ -87,6 +80,7 @@ test('a mail written offline is kept, shown as waiting and sent once when the ne
   request,
 }) => {
   test.setTimeout(90_000);
+  const { account } = await childWithAnsweredMail(request);
   // As on Chrome for Android, where SharedWorker is missing: the data worker then runs in the page's
   // own (dedicated) worker, which the browser's offline emulation reaches.
   await page.addInitScript(() => Reflect.deleteProperty(window, 'SharedWorker'));
@@ -113,23 +107,25 @@ test('a mail written offline is kept, shown as waiting and sent once when the ne
 for (const width of [320, 1280]) {
   test(`my pages, a new post and a thread have no accessibility violations at ${width} px`, async ({
     page,
+    request,
   }) => {
+    const { account, answeredMailId } = await childWithAnsweredMail(request);
     await page.setViewportSize({ width, height: 800 });
     await logInChild(page, account);
     const myPages = new MyConversationsPage(page);
     await myPages.goto();
     await expect(myPages.thread('Ett tidigare mejl')).toBeVisible();
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
 
     const newPost = new NewPostPage(page);
     await newPost.goto();
     await newPost.send.click();
     await expect(newPost.alerts).toHaveCount(2);
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
 
     await page.goto(`/mina-sidor/inlagg/${answeredMailId}`);
     const thread = new ThreadPage(page);
     await expect(thread.message('Vad bra att du skriver.')).toBeVisible();
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 }

@@ -1,12 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { GroupStartPage } from '../page-models/group-start-page.ts';
 import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
-
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
-}
+import { accessibilityViolations } from '../support/accessibility.ts';
 
 for (const width of [320, 1280]) {
   test.describe(`at ${width} px`, () => {
@@ -17,7 +12,7 @@ for (const width of [320, 1280]) {
       await start.logIn();
       await expect(start.inProgress).toBeVisible();
       await start.cards(start.inProgress).first().locator('summary').click();
-      expect(await violations(page)).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
     });
 
     test('the meeting detail has no accessibility violations', async ({ page }) => {
@@ -28,7 +23,7 @@ for (const width of [320, 1280]) {
       await expect(detail.tasks).toBeVisible();
       await detail.tasks.click();
       await detail.participants.click();
-      expect(await violations(page)).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
     });
   });
 }

@@ -1,5 +1,6 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { GroupLeader } from '../page-models/group-leader.ts';
+import { expect, test, type Browser } from '@playwright/test';
+import { GroupLeader } from '../actors/group-leader.ts';
+import { GroupChatWindow } from '../page-models/group-chat-window.ts';
 import { GroupStartPage } from '../page-models/group-start-page.ts';
 import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
 
@@ -11,10 +12,14 @@ async function participant(browser: Browser, code: string) {
   const page = await context.newPage();
   const start = new GroupStartPage(page);
   await start.logIn(code);
-  return { context, page, start, detail: new MeetingDetailPage(page) };
+  return {
+    context,
+    page,
+    start,
+    detail: new MeetingDetailPage(page),
+    chat: new GroupChatWindow(page, SUBJECT),
+  };
 }
-
-const messageList = (page: Page) => page.getByRole('dialog').getByRole('list', { name: 'Meddelanden' });
 
 // Three participants in three browsers and a group leader through the staff API: the whole meeting.
 test('three participants join a group meeting, chat, come and go, and see it end', async ({
@@ -51,35 +56,25 @@ test('three participants join a group meeting, chat, come and go, and see it end
       .getByRole('link', { name: /^Gå med/ })
       .click();
     await expect(p.detail.title).toHaveText(SUBJECT);
-    await p.detail.openChatButton.click();
-    await expect(p.page.getByRole('dialog').getByText('Chatten börjar strax').first()).toBeVisible();
+    await p.detail.openChat(SUBJECT);
+    await expect(p.chat.status).toHaveText('Chatten börjar strax');
   }
   await leader.write(meetingId, 'Välkomna alla tre!');
   for (const p of all)
-    await expect(p.page.getByRole('dialog').getByText('Gruppchatten har startat')).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(p.chat.message('Gruppchatten har startat')).toBeVisible({ timeout: 15_000 });
 
   // Typing crosses to the others.
-  await a!.page.getByRole('dialog').getByRole('textbox', { name: 'Meddelande' }).fill('Hej');
-  for (const p of [b!, c!])
-    await expect(p.page.getByRole('dialog').getByText(/Alex.*skriver/)).toBeVisible({ timeout: 10_000 });
+  await a!.chat.input.fill('Hej');
+  for (const p of [b!, c!]) await expect(p.chat.typing('Alex')).toBeVisible({ timeout: 10_000 });
 
   // Messages cross in order.
-  const say = async (p: (typeof all)[number], text: string) => {
-    const input = p.page.getByRole('dialog').getByRole('textbox', { name: 'Meddelande' });
-    await input.fill(text);
-    await p.page.getByRole('dialog').getByRole('button', { name: 'Skicka', exact: true }).click();
-    await expect(messageList(p.page).getByText(text)).toBeVisible();
-  };
-  await say(a!, 'Hej från Alex');
-  await say(b!, 'Hej från Robin');
-  await say(c!, 'Hej från Sam');
+  await a!.chat.send('Hej från Alex');
+  await b!.chat.send('Hej från Robin');
+  await c!.chat.send('Hej från Sam');
   const order = ['Välkomna alla tre!', 'Hej från Alex', 'Hej från Robin', 'Hej från Sam'];
   for (const p of all) {
-    for (const text of order)
-      await expect(messageList(p.page).getByText(text)).toHaveCount(1, { timeout: 15_000 });
-    const shown = await messageList(p.page).innerText();
+    for (const text of order) await expect(p.chat.message(text)).toHaveCount(1, { timeout: 15_000 });
+    const shown = await p.chat.messages.innerText();
     expect(order.map((t) => shown.indexOf(t))).toEqual(
       [...order.map((t) => shown.indexOf(t))].sort((x, y) => x - y),
     );
@@ -87,33 +82,28 @@ test('three participants join a group meeting, chat, come and go, and see it end
 
   // A message written offline arrives exactly once after the connection returns.
   await a!.context.setOffline(true);
-  const input = a!.page.getByRole('dialog').getByRole('textbox', { name: 'Meddelande' });
-  await input.fill('Skrivet utan nät');
-  await a!.page.getByRole('dialog').getByRole('button', { name: 'Skicka', exact: true }).click();
-  await expect(messageList(a!.page).getByText('Skrivet utan nät')).toBeVisible();
+  await a!.chat.send('Skrivet utan nät');
   await a!.context.setOffline(false);
   for (const p of [b!, c!])
-    await expect(messageList(p.page).getByText('Skrivet utan nät')).toHaveCount(1, { timeout: 30_000 });
-  await expect(messageList(a!.page).getByText('Skrivet utan nät')).toHaveCount(1);
+    await expect(p.chat.message('Skrivet utan nät')).toHaveCount(1, { timeout: 30_000 });
+  await expect(a!.chat.message('Skrivet utan nät')).toHaveCount(1);
   expect((await leader.chatMessages(meetingId)).filter((m) => m === 'Skrivet utan nät')).toHaveLength(1);
 
   // Presence: Sam leaves the chat, and Robin sees Sam's dot change.
-  await b!.page.getByRole('dialog').getByRole('button', { name: 'Minimera chatten' }).click();
+  await b!.chat.minimize();
   await b!.detail.participants.click();
   const sam = b!.page.getByRole('main').getByRole('listitem').filter({ hasText: 'Sam' });
   await expect(sam).toContainText('Ansluten', { timeout: 15_000 });
-  await c!.page.getByRole('dialog').getByRole('button', { name: 'Lämna chatten' }).click();
-  await c!.page.getByRole('button', { name: 'Ja, lämna' }).click();
+  await c!.chat.leave();
   await expect(sam).toContainText('Frånkopplad', { timeout: 15_000 });
 
   // The leader ends the meeting: 'Chatten är avslutad', then the history.
   await leader.endMeeting(meetingId);
-  await expect(messageList(a!.page).getByText('Chatten är avslutad')).toBeVisible({ timeout: 15_000 });
+  await a!.chat.expectEnded({ timeout: 15_000 });
   // An ended chat closes without the leave question.
-  await a!.page.getByRole('dialog').getByRole('button', { name: 'Stäng' }).click();
-  await expect(a!.page.getByRole('main').getByRole('button', { name: 'Se chatthistorik' })).toBeVisible({
-    timeout: 15_000,
-  });
+  await a!.chat.closeButton.click();
+  await expect(a!.chat.dialog).toBeHidden();
+  await expect(a!.detail.showHistoryButton).toBeVisible({ timeout: 15_000 });
 
   await Promise.all(all.map((p) => p.context.close()));
 });

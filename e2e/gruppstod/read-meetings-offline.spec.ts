@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { GroupStartPage } from '../page-models/group-start-page.ts';
 import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
-import { runAsProductionApp } from '../page-models/installed-app.ts';
+import { runAsProductionApp } from '../support/installed-app.ts';
 
 test('a participant reloads the meeting detail offline and still sees the meeting and the list', async ({
   page,

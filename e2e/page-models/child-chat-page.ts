@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import type { ChildAccount } from '../actors/child-account.ts';
 import { AppPage } from './app-page.ts';
-import type { ChildAccount } from './child-account.ts';
 
 /** The child app's start page and one-to-one chat window (SPEC §2 Chat window, §4 Conversation). */
 export class ChildChatPage extends AppPage {

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import type { ChildAccount } from './child-account.ts';
+import type { ChildAccount } from '../actors/child-account.ts';
 import { StartPage } from './start-page.ts';
 
 /** Logs a child in from the start page's login modal, as a person would. */

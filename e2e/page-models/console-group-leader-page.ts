@@ -1,5 +1,4 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { staffToken } from './staff-token.ts';
+import type { Locator, Page } from '@playwright/test';
 
 /** The group leader's part of the staff console at /personal (staff-console/group-leader/). */
 export class ConsoleGroupLeaderPage {
@@ -110,13 +109,4 @@ function localInput(d: Date): string {
     minute: '2-digit',
   }).format(d);
   return text.replace(' ', 'T');
-}
-
-/** Clean-up only (the console offers no delete): removes a meeting through the staff API. */
-export async function deleteMeetingThroughApi(request: APIRequestContext, meetingId: number) {
-  const token = await staffToken(request, 'gruppledare', 'gruppledare-losenord');
-  const res = await request.delete(`/portal/staff/meetings/${meetingId}`, {
-    headers: { Authorization: `Bearer ${token}`, 'X-App-Variant': 'Gruppstod' },
-  });
-  if (!res.ok()) throw new Error(`DELETE meeting ${meetingId} answered ${res.status()}`);
 }

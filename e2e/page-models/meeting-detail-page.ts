@@ -1,5 +1,6 @@
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { AppPage } from './app-page.ts';
+import { GroupChatWindow } from './group-chat-window.ts';
 
 /** The meeting detail '/tillfalle/:id' (SPEC §2 Meeting detail). */
 export class MeetingDetailPage extends AppPage {
@@ -9,7 +10,7 @@ export class MeetingDetailPage extends AppPage {
   readonly privateMessage: Locator;
   readonly participants: Locator;
   readonly openChatButton: Locator;
-  readonly chatWindow: Locator;
+  readonly showHistoryButton: Locator;
 
   constructor(page: Page) {
     super(page);
@@ -21,10 +22,23 @@ export class MeetingDetailPage extends AppPage {
     });
     this.participants = this.main.locator('summary', { hasText: 'Deltagare' });
     this.openChatButton = this.main.getByRole('button', { name: 'Öppna chatt' });
-    this.chatWindow = page.getByRole('dialog');
+    this.showHistoryButton = this.main.getByRole('button', { name: 'Se chatthistorik' });
   }
 
   badge(text: string): Locator {
     return this.main.getByText(text, { exact: true });
+  }
+
+  /** The meeting's group chat window; it is named after the meeting's subject. */
+  chatWindow(subject: string): GroupChatWindow {
+    return new GroupChatWindow(this.page, subject);
+  }
+
+  /** 'Öppna chatt', and the window it opens. */
+  async openChat(subject: string): Promise<GroupChatWindow> {
+    await this.openChatButton.click();
+    const chat = this.chatWindow(subject);
+    await expect(chat.dialog).toBeVisible();
+    return chat;
   }
 }

@@ -1,17 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { childToken, registerChild, type ChildAccount } from '../actors/child-account.ts';
+import { Counsellor } from '../actors/counsellor.ts';
 import { ChildChatPage } from '../page-models/child-chat-page.ts';
-import { childToken, registerChild, type ChildAccount } from '../page-models/child-account.ts';
 import { ConsoleCounsellorPage } from '../page-models/console-counsellor-page.ts';
 import { ConsolePage } from '../page-models/console-page.ts';
-import { Counsellor } from '../page-models/counsellor.ts';
+import { accessibilityViolations } from '../support/accessibility.ts';
 
 const CONV = '/portal/features/conversations/conversationsapplication-id';
-
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
-}
 
 /**
  * Chats other specs left waiting are answered and ended through the staff API first, so that the
@@ -68,7 +63,7 @@ test.describe('answer a child from the staff console', () => {
       const staffPage = await staffContext.newPage();
       const shell = new ConsolePage(staffPage);
       await shell.goto();
-      expect(await violations(staffPage)).toEqual([]);
+      expect(await accessibilityViolations(staffPage)).toEqual([]);
       await shell.signInAsCounsellor();
       await expect(shell.header).toContainText('Kim');
       await expect(shell.nav.getByRole('link', { name: 'Kurator' })).toHaveAttribute('aria-current', 'page');
@@ -81,7 +76,7 @@ test.describe('answer a child from the staff console', () => {
       await expect(entry).toContainText('13 år');
       await expect(entry).toContainText('Kille');
       await expect(entry).toContainText(/PWA: (Ja|Nej)/);
-      expect(await violations(staffPage)).toEqual([]);
+      expect(await accessibilityViolations(staffPage)).toEqual([]);
 
       await console.takeNextButton.click();
       const chat = console.chat(id);
@@ -101,7 +96,7 @@ test.describe('answer a child from the staff console', () => {
       await child.input.press('Enter');
       await expect(chat.message('Jag är ledsen idag.')).toBeVisible();
       await expect(chat.typing).toBeHidden();
-      expect(await violations(staffPage)).toEqual([]);
+      expect(await accessibilityViolations(staffPage)).toEqual([]);
 
       await chat.resolve();
       await expect(chat.status).toHaveText('Chatten är avslutad');

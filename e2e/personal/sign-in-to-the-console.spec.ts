@@ -1,13 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { childToken, registerChild } from '../page-models/child-account.ts';
+import { childToken, registerChild } from '../actors/child-account.ts';
 import { ConsoleCounsellorPage } from '../page-models/console-counsellor-page.ts';
 import { ConsolePage } from '../page-models/console-page.ts';
-
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
-}
+import { accessibilityViolations } from '../support/accessibility.ts';
 
 async function fitsWidth(page: Page) {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -61,7 +56,7 @@ test.describe('at 320 px', () => {
     await shell.goto();
     await shell.submit.click();
     await expect(shell.alert).toBeVisible();
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
 
     await shell.signInAsCounsellor();
@@ -70,7 +65,7 @@ test.describe('at 320 px', () => {
     await expect(entry).toContainText('12 år');
     await expect(entry).toContainText('Icke-binär');
     await expect(entry).toContainText('PWA: Ja');
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
 
     await entry.getByRole('button', { name: /^Ta emot/ }).click();
@@ -78,13 +73,13 @@ test.describe('at 320 px', () => {
     await expect(chat.status).toHaveText('Aktiv chatt');
     await chat.send('Hej!');
     await expect(chat.message('Hej!')).toContainText('Skickat');
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
 
     await chat.panel.getByRole('button', { name: 'Avsluta chatten' }).click();
     const dialog = page.getByRole('dialog', { name: 'Avsluta chatten?' });
     await expect(dialog).toBeVisible();
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Ja, avsluta' }).click();
     await expect(chat.status).toHaveText('Chatten är avslutad');
 
@@ -97,7 +92,7 @@ test.describe('at 320 px', () => {
     await console.mailQueue.getByRole('button', { name: 'Läs och svara: En fråga' }).click();
     const thread = page.getByRole('article', { name: 'Mejl: En fråga' });
     await expect(thread).toContainText('Hur gör man när man är orolig?');
-    expect(await violations(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
     await thread.getByRole('textbox', { name: 'Svar' }).fill('Bra att du skriver. Berätta mer!');
     await thread.getByRole('button', { name: 'Skicka' }).click();
     await expect(

@@ -52,4 +52,12 @@ export class GroupLeader {
   endMeeting(meetingId: number) {
     return this.post(`/${meetingId}/end`, {});
   }
+
+  /** Clean-up only (the console offers no delete). */
+  async deleteMeeting(meetingId: number) {
+    const res = await this.request.delete(`/portal/staff/meetings/${meetingId}`, {
+      headers: { Authorization: `Bearer ${this.token}`, 'X-App-Variant': 'Gruppstod' },
+    });
+    if (!res.ok()) throw new Error(`DELETE meeting ${meetingId} answered ${res.status()}`);
+  }
 }

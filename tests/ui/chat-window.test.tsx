@@ -1,0 +1,187 @@
+import './page-dom.ts';
+import 'fake-indexeddb/auto';
+import { randomUUID } from 'node:crypto';
+import { act, cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { hideChatWindow, showChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
+import { BOT_DELAYS_MS } from '../../src/one-to-one-chat/child-chat-state.ts';
+import { ChildChat } from '../../src/one-to-one-chat/child-chat-window.tsx';
+import { api } from '../server/test-server.ts';
+import { useCounsellorTestEnv } from '../worker/child-helpers.ts';
+import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
+
+/**
+ * The child's one-to-one chat window, driven as a child uses it, against the real worker core and
+ * the real server; the demo counsellor acts through the staff API.
+ */
+const env = useCounsellorTestEnv();
+const connections: UiConnection[] = [];
+afterEach(async () => {
+  cleanup();
+  hideChatWindow();
+  await Promise.all(connections.splice(0).map((c) => c.dispose()));
+  vi.useRealTimers();
+});
+
+const PASSWORD = 'blå-ballong-73';
+const DEVICE = { userAgent: 'vitest', platform: 'Linux', installed: false };
+/** Real-time events cross the server and the hub; generous for a loaded machine. */
+const LIVE = { timeout: 15_000 };
+
+/** A fresh child who has started a chat (as 'Starta en chatt' does) and sees its window. */
+async function childWithOpenChat() {
+  const username = `barn-${randomUUID().slice(0, 8)}`;
+  const res = await api(env.server.url, '/portal/api/accounts/registercontact', {
+    body: { username, password: PASSWORD, properties: { birthYear: '2012', gender: 'male' } },
+  });
+  expect(res.status).toBe(201);
+  const connection = await connectUi(env.server, username, PASSWORD);
+  connections.push(connection);
+  const started = await connection.access.api.startChat(null, DEVICE);
+  if (!started.ok) throw new Error(`startChat: ${started.error}`);
+  renderWithData(env.server, connection, <ChildChat />);
+  act(() => showChatWindow());
+  const window = await screen.findByRole('dialog', { name: 'Chatt' });
+  await within(window).findByText('Du väntar på din tur');
+  return { window, conversationId: started.conversationId };
+}
+
+const counsellor = {
+  accept: (id: number) =>
+    api(env.server.url, `/portal/staff/conversations/${id}/accept`, { token: env.counsellor, body: {} }),
+  write: (id: number, content: string) =>
+    api(env.server.url, `/portal/staff/conversations/${id}/messages`, {
+      token: env.counsellor,
+      body: { content },
+    }),
+  resolve: (id: number) =>
+    api(env.server.url, `/portal/staff/conversations/${id}/resolve`, { token: env.counsellor, body: {} }),
+  messages: async (id: number) =>
+    (
+      (await api(env.server.url, `/portal/staff/conversations/${id}/messages`, { token: env.counsellor }))
+        .body as { value: { message: string }[] }
+    ).value.map((m) => m.message),
+};
+
+/** The counsellor takes the chat and says hello; the child's window turns live. */
+async function chatWithCounsellor() {
+  const chat = await childWithOpenChat();
+  await counsellor.accept(chat.conversationId);
+  await counsellor.write(chat.conversationId, 'Hej! Jag heter Kim.');
+  await within(chat.window).findByText('Hej! Jag heter Kim.', {}, LIVE);
+  await within(chat.window).findByText(/^Chatt live/, {}, LIVE);
+  return chat;
+}
+
+/** The queue's bot messages come one by one; the test moves the clock past each delay. */
+async function letTheBotsFinish() {
+  for (const delay of BOT_DELAYS_MS) await act(() => vi.advanceTimersByTimeAsync(delay));
+}
+
+describe('a child in a chat with a counsellor', () => {
+  it('minimises the chat, sees "Nya meddelanden!" when the counsellor writes, and reads it on opening', async () => {
+    const user = userEvent.setup();
+    const { window, conversationId } = await chatWithCounsellor();
+
+    await user.click(within(window).getByRole('button', { name: 'Minimera chatten' }));
+    expect(screen.queryByRole('dialog', { name: 'Chatt' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Aktiv chatt' })).toBeTruthy();
+
+    await counsellor.write(conversationId, 'Hur mår du idag?');
+    await user.click(await screen.findByRole('button', { name: 'Nya meddelanden!' }, LIVE));
+    const reopened = await screen.findByRole('dialog', { name: 'Chatt' });
+    expect(within(reopened).getByText('Hur mår du idag?')).toBeTruthy();
+
+    // Seen once opened: minimised again, the bar no longer says there is something new.
+    await user.click(within(reopened).getByRole('button', { name: 'Minimera chatten' }));
+    expect(screen.getByRole('button', { name: 'Aktiv chatt' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Nya meddelanden!' })).toBeNull();
+  });
+
+  it('is told in the "Chatt avslutad" modal when the counsellor ends the chat, and closes it with OK', async () => {
+    const user = userEvent.setup();
+    const { window, conversationId } = await chatWithCounsellor();
+    expect(screen.queryByRole('dialog', { name: 'Chatt avslutad' })).toBeNull();
+
+    await counsellor.resolve(conversationId);
+    const closed = await screen.findByRole('dialog', { name: 'Chatt avslutad' }, LIVE);
+    expect(
+      within(closed).getByText(
+        'Det verkar som att chatten har avslutats eller som att vi fått tekniska problem.',
+      ),
+    ).toBeTruthy();
+    expect(within(window).getByText('Chatten är avslutad', { selector: '[role=status]' })).toBeTruthy();
+
+    await user.click(within(closed).getByRole('button', { name: 'OK' }));
+    expect(screen.queryByRole('dialog', { name: 'Chatt avslutad' })).toBeNull();
+    expect(within(window).getByRole('button', { name: 'Stäng' })).toBeTruthy();
+    expect(
+      (within(window).getByRole('textbox', { name: 'Meddelande' }) as HTMLTextAreaElement).disabled,
+    ).toBe(true);
+  });
+
+  it('ends the chat themselves and is told "Avslutad" instead of the closed-chat modal', async () => {
+    const user = userEvent.setup();
+    const { window } = await chatWithCounsellor();
+
+    await user.click(within(window).getByRole('button', { name: 'Avsluta' }));
+    const confirm = screen.getByRole('dialog', { name: 'Bekräfta' });
+    expect(within(confirm).getByText('Är du säker på att du vill avsluta chatten?')).toBeTruthy();
+    await user.click(within(confirm).getByRole('button', { name: 'Ja, avsluta' }));
+
+    const ended = await screen.findByRole('dialog', { name: 'Avslutad' }, LIVE);
+    expect(within(ended).getByText('chatten är avslutad')).toBeTruthy();
+    await within(window).findByText('Chatten är avslutad', { selector: '[role=status]' }, LIVE);
+    expect(screen.queryByRole('dialog', { name: 'Chatt avslutad' })).toBeNull();
+  });
+});
+
+describe('a child waiting in the queue', () => {
+  it('is asked after the welcome messages whether to describe what to chat about, and writes it once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    const { window, conversationId } = await childWithOpenChat();
+    const input = within(window).getByRole('textbox', { name: 'Meddelande' }) as HTMLTextAreaElement;
+    expect(within(window).queryByText('Vill du beskriva vad du vill chatta om?')).toBeNull();
+    expect(input.disabled).toBe(true);
+
+    await letTheBotsFinish();
+    const question = within(window).getByRole('group', { name: 'Vill du beskriva vad du vill chatta om?' });
+    await user.click(within(question).getByRole('button', { name: 'Ja, det vill jag' }));
+
+    expect(within(window).queryByRole('group')).toBeNull();
+    expect(within(window).getByText('Formulera dina tankar (max ett meddelande)')).toBeTruthy();
+    expect(input.disabled).toBe(false);
+    expect(input.placeholder).toBe('Vad vill du chatta om?');
+    await user.type(input, 'Jag vill prata om skolan.');
+    await user.click(within(window).getByRole('button', { name: 'Skicka' }));
+
+    const messages = within(within(window).getByRole('list', { name: 'Meddelanden' }));
+    const mine = await messages.findByText('Jag vill prata om skolan.', {}, LIVE);
+    expect(mine.closest('li')?.textContent).toContain('Dina tankar');
+    await messages.findByText('Ditt meddelande har skickats', {}, LIVE);
+    expect(input.disabled).toBe(true);
+    expect(within(window).queryByText('Formulera dina tankar (max ett meddelande)')).toBeNull();
+    await vi.waitFor(async () =>
+      expect(await counsellor.messages(conversationId)).toContain('Jag vill prata om skolan.'),
+    );
+  });
+
+  it('answers no to the question and keeps waiting without writing', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    const { window } = await childWithOpenChat();
+
+    await letTheBotsFinish();
+    const question = within(window).getByRole('group', { name: 'Vill du beskriva vad du vill chatta om?' });
+    await user.click(within(question).getByRole('button', { name: 'Nej, det vill jag inte' }));
+
+    expect(within(window).queryByRole('group')).toBeNull();
+    const input = within(window).getByRole('textbox', { name: 'Meddelande' }) as HTMLTextAreaElement;
+    expect(input.disabled).toBe(true);
+    expect(input.placeholder).toBe(
+      'Du väntar på din tur. Kom tillbaka hit var 5:e minut för att stå kvar i kön',
+    );
+  });
+});

@@ -1,0 +1,94 @@
+import * as Comlink from 'comlink';
+import { render, type RenderResult } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import type { WorkerApi } from '../../worker/client/api.ts';
+import { PortalDb } from '../../worker/client/db.ts';
+import type { PortalWorker } from '../../worker/portal-worker.ts';
+import { accountApi } from '../../worker/sync/account-api.ts';
+import { groupSupportApi } from '../../worker/sync/group-api.ts';
+import { mailAndHistoryApi } from '../../worker/sync/mail-and-history-api.ts';
+import { oneToOneChatApi } from '../../worker/sync/one-to-one-api.ts';
+import { RuntimeConfigBoot } from '../../src/config/runtime-config.tsx';
+import { DataProvider, type DataAccess } from '../../src/data/index.ts';
+import type { TestServer } from '../server/test-server.ts';
+import { setPageUrl } from './page-dom.ts';
+import { createWorker, type WorkerFixture } from '../worker/worker-fixture.ts';
+
+/**
+ * The worker API object the UI talks to, composed from the real worker core as worker/entry.ts
+ * composes it. entry.ts itself cannot be imported here: it boots a worker of its own on import and
+ * counts subscriptions per browser tab, which a single rendered component does not need.
+ */
+function workerApi(core: PortalWorker): WorkerApi {
+  const ready = Promise.resolve(core);
+  return {
+    ...groupSupportApi(ready),
+    ...oneToOneChatApi(ready),
+    ...mailAndHistoryApi(ready),
+    ...accountApi(ready),
+    hello: async (buildId) => ({ buildId, ok: true }),
+    login: (username, password) => core.login(username, password),
+    logout: (reason) => core.logout(reason),
+    becameVisible: () => core.becameVisible(),
+    clearThreadCache: () => core.clearCache('threads'),
+    clearMyPagesCache: () => core.clearCache('mypages'),
+    reportError: async (report) => core.reportError(report),
+    enqueue: (write) => core.enqueue(write),
+    flushOutbox: () => core.flushOutbox(),
+    subscribe: (key, mode) => core.subscribe(key, mode),
+    unsubscribe: (key) => core.unsubscribe(key),
+  };
+}
+
+export interface UiConnection {
+  /** What the components get from `<DataProvider>`, as connectWorker() gives it in the browser. */
+  access: DataAccess;
+  /** The worker core behind it, for the test's own setup. */
+  fixture: WorkerFixture;
+  dispose(): Promise<void>;
+}
+
+/**
+ * A real worker core against the real test server, signed in as `username`, and the UI's side of
+ * it: the worker API over Comlink on a MessageChannel (the browser uses a worker's port) and a
+ * database of the same name that the components read with live queries.
+ */
+export async function connectUi(
+  server: TestServer,
+  username: string,
+  password: string | null,
+): Promise<UiConnection> {
+  const fixture = await createWorker(server);
+  await fixture.worker.start(true);
+  const login = await fixture.worker.login(username, password);
+  if (!login.ok) throw new Error(`login ${username}: ${login.error}`);
+
+  const channel = new MessageChannel();
+  Comlink.expose(workerApi(fixture.worker), channel.port1);
+  const api = Comlink.wrap<WorkerApi>(channel.port2);
+  const db = new PortalDb(fixture.db.name);
+  return {
+    access: { api, db },
+    fixture,
+    async dispose() {
+      api[Comlink.releaseProxy]();
+      channel.port1.close();
+      channel.port2.close();
+      db.close();
+      await fixture.dispose();
+    },
+  };
+}
+
+/**
+ * Renders `ui` as the app renders its pages: under the runtime config loaded from the server's
+ * /config.json (the page's origin is the server's) and the data provider of `connection`.
+ */
+export function renderWithData(server: TestServer, connection: UiConnection, ui: ReactNode): RenderResult {
+  setPageUrl(server.url);
+  return render(
+    <RuntimeConfigBoot>
+      <DataProvider value={connection.access}>{ui}</DataProvider>
+    </RuntimeConfigBoot>,
+  );
+}

@@ -181,4 +181,43 @@ describe('chat history', () => {
     expect(await worker.mailAndHistory.loadConversations()).toBe('ok');
     expect(await db.conversations.get(chat.id)).toBeUndefined();
   });
+
+  it('keeps the star the child just set when a list answer from before the click arrives after it', async () => {
+    // A slow network: the list's answer has left the server, but reaches the worker only on release.
+    let holdList = false;
+    let answered = () => {};
+    let release = () => {};
+    const slowFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const url = String(input instanceof Request ? input.url : input);
+      if (!holdList || !url.includes('/conversations?')) return response;
+      holdList = false;
+      answered();
+      await new Promise<void>((resolve) => (release = resolve));
+      return response;
+    };
+    const { worker, db, token } = await child('historik-tre', { fetch: slowFetch });
+    const chat = (await api(env.server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: '' } }))
+      .body as unknown as Conversation;
+    await api(env.server.url, `${CONV}/cancel`, { token, method: 'PUT', body: { conversation: chat.id } });
+    expect(await worker.mailAndHistory.loadConversations()).toBe('ok');
+
+    holdList = true;
+    const listAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const listing = worker.mailAndHistory.loadConversations();
+    await listAnswered;
+    expect(await worker.mailAndHistory.setFavourite(chat.id, true)).toBe(true);
+    release();
+    expect(await listing).toBe('ok');
+    expect((await db.conversations.get(chat.id))?.rating).toBe(5);
+
+    // A list asked after the rating was saved is the server's word again.
+    await api(env.server.url, `${CONV}/rate`, {
+      token,
+      method: 'PUT',
+      body: { conversation: chat.id, rating: 1 },
+    });
+    expect(await worker.mailAndHistory.loadConversations()).toBe('ok');
+    expect((await db.conversations.get(chat.id))?.rating).toBe(1);
+  });
 });

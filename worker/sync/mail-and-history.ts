@@ -32,6 +32,13 @@ export class MailAndHistorySync {
   private readonly open = new Map<number, number>();
   /** The load each opened conversation started, so a favourite click waits for it. */
   private readonly loading = new Map<number, Promise<LoadResult>>();
+  /**
+   * The child's own ratings, by conversation: a list answer that left the server before the rating
+   * was saved there carries the old one and must not turn the star back. `settled` is the write
+   * count when the save answered (null while it is under way).
+   */
+  private readonly ownRatings = new Map<number, { rating: number; settled: number | null }>();
+  private writes = 0;
   private readonly refreshList: (key: string) => void;
   private readonly markReadSoon: (key: string) => void;
 
@@ -57,10 +64,15 @@ export class MailAndHistorySync {
 
   async loadConversations(selection: ConversationSelection = 'mine'): Promise<LoadResult> {
     return asLoadResult(async () => {
+      const asked = this.writes;
       const { value } = await this.deps.http.get<ValueList<Conversation>>(
         `${conversationsBase(this.deps)}/conversations`,
         { params: { take: 9999, skip: 0, selection } },
       );
+      for (const conversation of value) {
+        const own = this.ownRatings.get(conversation.id);
+        if (own && (own.settled === null || own.settled > asked)) conversation.rating = own.rating;
+      }
       const { db, clock } = this.deps;
       const fetchedAt = clock.now();
       await db.transaction('rw', db.conversations, db.chatMessages, async () => {
@@ -144,6 +156,8 @@ export class MailAndHistorySync {
     const rating = favourite ? FAVOURITE_RATING : NOT_FAVOURITE_RATING;
     // The star turns at once; a refusal turns it back.
     if (before) await db.conversations.update(conversationId, { rating });
+    const own = { rating, settled: null as number | null };
+    this.ownRatings.set(conversationId, own);
     try {
       await this.deps.http.put(`${conversationsBase(this.deps)}/rate`, {
         conversation: conversationId,
@@ -151,8 +165,11 @@ export class MailAndHistorySync {
       });
       return true;
     } catch {
+      own.rating = before?.rating ?? own.rating;
       if (before) await db.conversations.update(conversationId, { rating: before.rating });
       return false;
+    } finally {
+      own.settled = ++this.writes;
     }
   }
 

@@ -1,15 +1,17 @@
 import * as Comlink from 'comlink';
 import { AuthDb, DexieStateStore } from './auth/user-store.ts';
-import { BROADCAST_CHANNEL, type WorkerApi, type WorkerBroadcast } from './client/api.ts';
+import {
+  BROADCAST_CHANNEL,
+  COMMAND_NAMES,
+  type WorkerApi,
+  type WorkerBroadcast,
+  type WorkerCommands,
+} from './client/api.ts';
 import { BUILD_ID } from './client/build-id.ts';
 import { PortalDb } from './client/db.ts';
 import { delay, noLock, systemClock, type WithLock } from './clock.ts';
 import { loadRuntimeConfig } from './config.ts';
 import { PortalWorker, type PeerMessage } from './portal-worker.ts';
-import { accountApi } from './sync/account-api.ts';
-import { groupSupportApi } from './sync/group-api.ts';
-import { mailAndHistoryApi } from './sync/mail-and-history-api.ts';
-import { oneToOneChatApi } from './sync/one-to-one-api.ts';
 import { BUILD_CHANNEL, watchBuilds } from './tabs/build-watch.ts';
 import { TabChats } from './tabs/tab-chats.ts';
 import { TabRegistry, tabLockReleased } from './tabs/tab-registry.ts';
@@ -117,7 +119,7 @@ async function boot(): Promise<PortalWorker> {
 const ready = boot();
 ready.catch((error: unknown) => console.error('Data worker failed to start', error));
 
-const tabChats = new TabChats(async (id) => (await ready).chat.closeGroupChat(id));
+const tabChats = new TabChats(async (id) => (await ready).commands.closeGroupChat(id));
 const tabs = new TabRegistry(
   (key) =>
     void (TabChats.isChatKey(key) ? tabChats.tabGone(key) : ready.then((worker) => worker.unsubscribe(key))),
@@ -125,47 +127,45 @@ const tabs = new TabRegistry(
   hasLocks ? tabLockReleased : () => new Promise<void>(() => undefined),
 );
 
-/** One API object per connected tab, so subscriptions are counted per tab. */
+/**
+ * One API object per connected tab, so subscriptions and group chats are counted per tab. Every
+ * command waits for the started worker and runs as its module declared it; the few that depend on
+ * the tab are wrapped here.
+ */
 function apiFor(): WorkerApi {
   let tabId = '';
+  const command =
+    <K extends keyof WorkerCommands>(name: K) =>
+    async (...args: Parameters<WorkerCommands[K]>) =>
+      ((await ready).commands[name] as (...a: typeof args) => ReturnType<WorkerCommands[K]>)(...args);
+  const commands = Object.fromEntries(
+    COMMAND_NAMES.map((name) => [name, command(name)]),
+  ) as unknown as WorkerCommands;
   return {
-    ...groupSupportApi(ready),
-    ...oneToOneChatApi(ready),
-    ...mailAndHistoryApi(ready),
-    ...accountApi(ready),
-    // Counted per tab as well, so a tab closed with the chat open still disconnects.
-    async openGroupChat(id) {
-      tabs.subscribed(tabId, tabChats.opened(tabId, id));
-      return (await ready).chat.openGroupChat(id);
-    },
-    async closeGroupChat(id) {
-      const left = tabChats.closed(tabId, id);
-      if (left === null) return;
-      if (left === 0) tabs.unsubscribed(tabId, `chat:${tabId}:${id}`);
-      await (await ready).chat.closeGroupChat(id);
-    },
+    ...commands,
     async hello(buildId, id) {
       tabId = id;
       tabs.add(id);
       return { buildId: BUILD_ID, ok: buildId === BUILD_ID };
     },
-    login: async (username, password) => (await ready).login(username, password),
-    logout: async (reason) => (await ready).logout(reason),
-    becameVisible: async () => {
-      await (await ready).becameVisible();
+    // Counted per tab as well, so a tab closed with the chat open still disconnects.
+    async openGroupChat(id) {
+      tabs.subscribed(tabId, tabChats.opened(tabId, id));
+      return commands.openGroupChat(id);
     },
-    clearThreadCache: async () => (await ready).clearCache('threads'),
-    clearMyPagesCache: async () => (await ready).clearCache('mypages'),
-    reportError: async (report) => (await ready).reportError(report),
-    enqueue: async (write) => (await ready).enqueue(write),
-    flushOutbox: async () => (await ready).flushOutbox(),
+    async closeGroupChat(id) {
+      const left = tabChats.closed(tabId, id);
+      if (left === null) return;
+      if (left === 0) tabs.unsubscribed(tabId, `chat:${tabId}:${id}`);
+      await commands.closeGroupChat(id);
+    },
     async subscribe(key, mode) {
       tabs.subscribed(tabId, key);
-      return (await ready).subscribe(key, mode);
+      return commands.subscribe(key, mode);
     },
     async unsubscribe(key) {
       // The hub drops the entity only when no other tab still wants it.
-      if (!tabs.has(tabId)) return (await ready).unsubscribe(key);
+      if (!tabs.has(tabId)) return commands.unsubscribe(key);
       tabs.unsubscribed(tabId, key);
     },
   };

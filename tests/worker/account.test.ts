@@ -1,7 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AccountApi } from '../../worker/client/account.ts';
-import { accountApi } from '../../worker/sync/account-api.ts';
+import type { WorkerCommands } from '../../worker/client/api.ts';
 import {
   CLIENT_ID,
   api,
@@ -39,10 +38,10 @@ async function startedWorker(server: TestServer, fetchFn?: typeof fetch) {
   const fixture = await createWorker(server, fetchFn ? { fetch: fetchFn } : {});
   fixtures.push(fixture);
   await fixture.worker.start(true);
-  return { ...fixture, account: accountApi(Promise.resolve(fixture.worker)) };
+  return { ...fixture, account: fixture.worker.commands };
 }
 
-async function registered(account: AccountApi, username: string) {
+async function registered(account: WorkerCommands, username: string) {
   expect(await account.register({ username, password: PASSWORD, properties: {} })).toEqual({ ok: true });
 }
 

@@ -54,7 +54,7 @@ const staffQueue = async () =>
 describe('the child one-to-one chat in the worker', () => {
   it('creates a chat with the conversation properties and keeps its queue place in Dexie', async () => {
     const child = await signedIn(await newChild());
-    const result = await child.worker.oneToOne.startChat(null, DEVICE);
+    const result = await child.worker.commands.startChat(null, DEVICE);
     expect(result.ok).toBe(true);
     const id = result.ok ? result.conversationId : -1;
 
@@ -74,18 +74,18 @@ describe('the child one-to-one chat in the worker', () => {
     });
 
     // A second start while one is going: the server's HasActive, and the same chat stays.
-    expect(await child.worker.oneToOne.startChat(null, DEVICE)).toEqual({ ok: false, error: 'HasActive' });
-    expect(await child.worker.oneToOne.chatAccountStatus()).toBe('HasActive');
-    await child.worker.oneToOne.leaveQueue(id);
+    expect(await child.worker.commands.startChat(null, DEVICE)).toEqual({ ok: false, error: 'HasActive' });
+    expect(await child.worker.commands.chatAccountStatus()).toBe('HasActive');
+    await child.worker.commands.leaveQueue(id);
   });
 
   it('waits 3 s before leaving a chat younger than 5 s, then cancels it with the fixed reason', async () => {
     const clock = new ManualClock();
     const child = await signedIn(await newChild(), { clock });
-    const result = await child.worker.oneToOne.startChat(null, DEVICE);
+    const result = await child.worker.commands.startChat(null, DEVICE);
     const id = result.ok ? result.conversationId : -1;
     // The server stamped the chat with its own (real) time; the manual clock starts there too.
-    const leaving = child.worker.oneToOne.leaveQueue(id);
+    const leaving = child.worker.commands.leaveQueue(id);
     // The wait is the earliest timer (queue position 15 s and ping 30 s come later).
     await vi.waitFor(() => expect(clock.nextAt()).toBe(clock.now() + LEAVE_DELAY_MS));
     expect(child.calls).not.toContain('PUT cancel');
@@ -101,9 +101,9 @@ describe('the child one-to-one chat in the worker', () => {
 
   it('deletes the conversation when the cancel call fails', async () => {
     const child = await signedIn(await newChild(), { fail: /^PUT cancel$/ });
-    const result = await child.worker.oneToOne.startChat(null, DEVICE);
+    const result = await child.worker.commands.startChat(null, DEVICE);
     const id = result.ok ? result.conversationId : -1;
-    await child.worker.oneToOne.leaveQueue(id);
+    await child.worker.commands.leaveQueue(id);
     expect(child.calls).toContain('PUT delete');
     expect((await staffQueue()).map((q) => q.id)).not.toContain(id);
     expect((await child.db.chatState.get('current'))?.cancelledByUser).toBe(true);
@@ -112,7 +112,7 @@ describe('the child one-to-one chat in the worker', () => {
   it('finds the ongoing chat again on another device, follows the counsellor and resolves on end', async () => {
     const username = await newChild();
     const phone = await signedIn(username);
-    const started = await phone.worker.oneToOne.startChat('Jag vill prata om skolan.', DEVICE);
+    const started = await phone.worker.commands.startChat('Jag vill prata om skolan.', DEVICE);
     const id = started.ok ? started.conversationId : -1;
     expect((await phone.db.chatState.get('current'))?.preSubmitted).toBe(true);
 
@@ -141,17 +141,17 @@ describe('the child one-to-one chat in the worker', () => {
       );
     }
 
-    expect(await laptop.worker.oneToOne.endChat(id)).toBe(true);
+    expect(await laptop.worker.commands.endChat(id)).toBe(true);
     await waitForQuery(
       () => phone.db.conversations.get(id),
       (c) => c?.state === 'Resolved',
     );
-    expect(await laptop.worker.oneToOne.chatAccountStatus()).toBe('HasCompletedAConversation');
+    expect(await laptop.worker.commands.chatAccountStatus()).toBe('HasCompletedAConversation');
   });
 
   it('logging out ends a queued chat and leaves no chat data behind', async () => {
     const child = await signedIn(await newChild());
-    const result = await child.worker.oneToOne.startChat(null, DEVICE);
+    const result = await child.worker.commands.startChat(null, DEVICE);
     const id = result.ok ? result.conversationId : -1;
     await child.worker.logout('user');
     expect(child.calls).toContain('POST activity');

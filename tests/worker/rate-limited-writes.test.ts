@@ -48,7 +48,7 @@ describe('writes the server asks to wait with (429)', () => {
     for (let i = 0; i < 21 && result?.status !== 'waiting'; i++) {
       // The server counts in fixed hours; a 429 comes from the hour this send started in.
       windowEnd = Math.floor(Date.now() / HOUR) * HOUR + HOUR;
-      result = await worker.mailAndHistory.sendMail(`Fråga ${i}`, 'Hej!', DEVICE, worker.chat);
+      result = await worker.commands.sendMail(`Fråga ${i}`, 'Hej!', DEVICE);
       expect(result.status).not.toBe('failed');
     }
     expect(result).toMatchObject({ status: 'waiting', message: RATE_LIMITED });
@@ -71,7 +71,7 @@ describe('writes the server asks to wait with (429)', () => {
   it('shows a chat message over the limit as waiting with the server’s words, then sends it in order', async () => {
     const clock = new ManualClock();
     const { worker, db } = await child(clock);
-    const mail = await worker.mailAndHistory.sendMail('Tråden', 'Hej!', DEVICE, worker.chat);
+    const mail = await worker.commands.sendMail('Tråden', 'Hej!', DEVICE);
     const conversationId = mail.status === 'sent' ? mail.conversationId : -1;
     const settledRow = (clientId: string) =>
       waitForQuery(
@@ -82,7 +82,7 @@ describe('writes the server asks to wait with (429)', () => {
     let waitingId = '';
     // 30 a minute; the minute may turn during the loop, so up to twice that.
     for (let i = 0; i < 61 && !waitingId; i++) {
-      const clientId = await worker.chat.sendChatMessage(conversationId, `Svar ${i}`);
+      const clientId = await worker.commands.sendChatMessage(conversationId, `Svar ${i}`);
       if ((await settledRow(clientId))?.sendStatus === 'waiting') waitingId = clientId;
     }
     const waiting = await db.chatMessages.get(`local:${waitingId}`);
@@ -91,7 +91,7 @@ describe('writes the server asks to wait with (429)', () => {
     expect(sendStatusText(entry!)).toBe(RATE_LIMITED);
 
     // Written meanwhile: it waits its turn behind the first (one lane per conversation).
-    const later = await worker.chat.sendChatMessage(conversationId, 'Och en sak till');
+    const later = await worker.commands.sendChatMessage(conversationId, 'Och en sak till');
     expect((await db.chatMessages.get(`local:${later}`))?.sendStatus).toBe('sending');
 
     // The server's minute is over (here: its counters are cleared) and the worker's clock reaches

@@ -8,7 +8,7 @@ import {
 } from 'oidc-client-ts';
 import type { RuntimeConfig } from '../../contract/config.ts';
 import { TOKEN_SCOPE } from '../../contract/config.ts';
-import type { LoginResult } from '../client/api.ts';
+import type { LoginResult } from '../client/session.ts';
 import type { Clock, WithLock } from '../clock.ts';
 import { loginErrorOf } from './login-errors.ts';
 import { WithoutIdToken } from './user-store.ts';

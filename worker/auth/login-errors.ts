@@ -1,6 +1,6 @@
 import { ErrorResponse } from 'oidc-client-ts';
 import { WRONG_CREDENTIALS } from '../../contract/errors.ts';
-import type { LoginResult } from '../client/api.ts';
+import type { LoginResult } from '../client/session.ts';
 
 type LoginError = Extract<LoginResult, { ok: false }>['error'];
 

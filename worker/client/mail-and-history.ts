@@ -1,5 +1,3 @@
-import type { LoadResult } from './group-support.ts';
-
 /**
  * Mail conversations and the chat history (SPEC §2 Historic chat window, §3 Conversation, §7
  * Conversations): lists by selection, a thread's messages, favourite (rate) and delete. The worker
@@ -31,25 +29,3 @@ export type SendMailResult =
   | { status: 'failed' };
 
 export type ConversationSelection = 'mine' | 'resolved' | 'active';
-
-export interface MailAndHistoryApi {
-  /**
-   * GET the child's conversations (SPEC §7, take 9999) into Dexie. 'mine' replaces every one-to-one
-   * row (mail threads, chats) with the server's list; the others only add and update.
-   */
-  loadConversations(selection?: ConversationSelection): Promise<LoadResult>;
-  /**
-   * Opens a mail thread or a historic chat: fetches the conversation and its messages, marks it
-   * read and, while open, follows it live. Call `closeConversation` when it is no longer shown.
-   */
-  openConversation(conversationId: number): Promise<LoadResult>;
-  closeConversation(conversationId: number): Promise<void>;
-  /** POST {api}/mail through the outbox (sent once, also after being written offline). */
-  sendMail(subject: string, text: string, device: MailDeviceInfo): Promise<SendMailResult>;
-  /** A reply in a mail thread: shown at once with its send status, sent through the outbox. */
-  replyToConversation(conversationId: number, content: string): Promise<string>;
-  /** SPEC §9: favourite is rating 5, not favourite 1. False when it could not be saved. */
-  setFavourite(conversationId: number, favourite: boolean): Promise<boolean>;
-  /** PUT delete: the conversation leaves the account and its messages are cleared everywhere. */
-  deleteConversation(conversationId: number): Promise<boolean>;
-}

@@ -1,4 +1,4 @@
-import type { OutboxWriteRequest } from '../client/api.ts';
+import type { OutboxWriteRequest } from '../client/session.ts';
 import { RATE_LIMITED_STATUS, type OutboxRow, type PortalDb } from '../client/db.ts';
 import type { Clock } from '../clock.ts';
 import { apiErrorOf, isHttpError } from '../http/http-error.ts';

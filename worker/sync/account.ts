@@ -17,8 +17,9 @@ import type {
 import type { LoadResult } from '../client/group-support.ts';
 import { apiErrorOf, isHttpError } from '../http/http-error.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
-import type { GroupDeps } from './group-deps.ts';
+import type { SyncContext } from './sync-context.ts';
 import { asLoadResult } from './load-result.ts';
+import type { SyncModule } from './sync-module.ts';
 
 /** SPEC §7 / §9: notifications of the last 30 days, at most 1000. */
 export const NOTIFICATIONS_TAKE = 1000;
@@ -35,27 +36,59 @@ function writeResultOf(error: unknown): 'offline' | 'failed' {
   return isHttpError(error) && error.status === 0 ? 'offline' : 'failed';
 }
 
-/** Account calls and the notification and contact-message lists in Dexie. */
-export class AccountSync {
+export type AccountCommands = AccountSync['commands'];
+
+/**
+ * The account (SPEC §7 Profile and account, Contact messages and notifications): registration,
+ * change password, delete account, and the notification and contact-message lists in Dexie.
+ */
+export class AccountSync implements SyncModule {
+  readonly commands = {
+    /** Public call: is the username free? `unknown` when the server could not be asked. */
+    verifyUsername: (username: string) => this.verifyUsername(username),
+    /** Public registration, then the usual password login with the same credentials. */
+    register: (data: RegistrationData) => this.register(data),
+    /**
+     * Changes the password. The server then ends every session of the account, this device's too,
+     * so the worker signs in again with the new password: the user stays signed in here.
+     */
+    changePassword: (oldPassword: string, password: string) => this.changePassword(oldPassword, password),
+    /** Deletes the contact (name, properties, login) and signs out on success. */
+    deleteAccount: () => this.deleteAccount(),
+    /** Replaces `notifications` with the last 30 days (take 1000). */
+    loadNotifications: () => this.loadNotifications(),
+    /** Marks a notification processed (read), then refreshes the header count. */
+    processNotification: (id: number) => this.processNotification(id),
+    deleteNotification: (id: number) => this.deleteNotification(id),
+    /** Replaces `contactMessages` with the active messages. */
+    loadContactMessages: () => this.loadContactMessages(),
+    /** processmessage (mark read), then the header count is refreshed. */
+    processContactMessage: (id: number) => this.processContactMessage(id),
+    /** deletemessage, then the header count is refreshed. */
+    deleteContactMessage: (id: number) => this.deleteContactMessage(id),
+  };
+
+  readonly tables: SyncModule['tables'];
   private readonly refetchList: (key: string) => void;
 
-  constructor(readonly deps: GroupDeps) {
-    this.refetchList = keyedThrottle(deps.clock, NOTIFICATION_LIST_THROTTLE_MS, () => {
+  constructor(private readonly ctx: SyncContext) {
+    this.tables = [ctx.db.notifications, ctx.db.contactMessages];
+    this.refetchList = keyedThrottle(ctx.clock, NOTIFICATION_LIST_THROTTLE_MS, () => {
       void this.loadNotifications();
     });
     // The core refreshes the count (the header dot); the list on my pages follows here.
-    deps.on(HUB_EVENTS.notificationCreated, () => this.refetchList('list'));
+    ctx.on(HUB_EVENTS.notificationCreated, () => this.refetchList('list'));
   }
 
   /** The contacts feature of this variant; processmessage and deletemessage live under it. */
   private get contactsBase(): string {
-    const config = this.deps.config as Partial<Pick<RuntimeConfig, 'contactsFeatureId'>>;
+    const config = this.ctx.config as Partial<Pick<RuntimeConfig, 'contactsFeatureId'>>;
     return `/features/contacts/${config.contactsFeatureId ?? CONTACTS_FEATURE_IDS.main}`;
   }
 
   async verifyUsername(username: string): Promise<UsernameAvailability> {
     try {
-      const { available } = await this.deps.http.post<VerifyUsernameResponse>(
+      const { available } = await this.ctx.http.post<VerifyUsernameResponse>(
         '/api/accounts/verifyusername',
         // SPEC §7 names a `token` beside the username (an anti-bot token elsewhere); none here.
         { username: username.trim().toLowerCase(), token: '' },
@@ -67,10 +100,17 @@ export class AccountSync {
     }
   }
 
-  /** The public registration only; the API half logs in afterwards. */
+  /** The public registration, then the usual password login. */
   async register(data: RegistrationData): Promise<RegisterResult> {
+    const registered = await this.registerContact(data);
+    if (!registered.ok) return registered;
+    const login = await this.ctx.session.login(data.username.trim().toLowerCase(), data.password);
+    return login.ok ? login : { ok: false, error: 'login_failed' };
+  }
+
+  private async registerContact(data: RegistrationData): Promise<RegisterResult> {
     try {
-      await this.deps.http.post(
+      await this.ctx.http.post(
         '/api/accounts/registercontact',
         {
           username: data.username.trim().toLowerCase(),
@@ -91,15 +131,15 @@ export class AccountSync {
         if (code === 'common_password' || code === 'name_not_allowed') return { ok: false, error: code };
         return { ok: false, error: 'invalid' };
       }
-      this.deps.http.report(error);
+      this.ctx.http.report(error);
       return { ok: false, error: 'failed' };
     }
   }
 
   /** The account's login name (GET {api}/accounts); the profile's name is the contact's and may differ. */
-  async loginName(): Promise<{ username: string } | { error: 'offline' | 'failed' }> {
+  private async loginName(): Promise<{ username: string } | { error: 'offline' | 'failed' }> {
     try {
-      const { username } = await this.deps.http.get<AccountResponse>('/accounts');
+      const { username } = await this.ctx.http.get<AccountResponse>('/accounts');
       // A participant's account has a personal code, not a username and a password.
       return username ? { username } : { error: 'failed' };
     } catch (error) {
@@ -108,15 +148,28 @@ export class AccountSync {
   }
 
   /**
-   * POST changePassword; the server then ends every session of the account (see
-   * PortalWorker.renewSession). `token` is the access token to send, read before the refresh lock.
+   * The server ends every session of the account on a change, this one too: the session is renewed
+   * with the login name (not the profile's name, which may differ) and the new password.
    */
-  async changePassword(oldPassword: string, password: string, token?: string): Promise<ChangePasswordResult> {
+  async changePassword(oldPassword: string, password: string): Promise<ChangePasswordResult> {
+    const account = await this.loginName();
+    if ('error' in account) return account.error;
+    return this.ctx.session.renew(account.username, password, (token) =>
+      this.postChangePassword(oldPassword, password, token),
+    );
+  }
+
+  /** POST changePassword with `token`, the access token read before the refresh lock. */
+  private async postChangePassword(
+    oldPassword: string,
+    password: string,
+    token: string,
+  ): Promise<ChangePasswordResult> {
     try {
-      await this.deps.http.post(
+      await this.ctx.http.post(
         '/api/accounts/changePassword',
         { oldPassword, password },
-        { report: false, ...(token ? { token } : {}) },
+        { report: false, token },
       );
       return 'ok';
     } catch (error) {
@@ -125,27 +178,37 @@ export class AccountSync {
       if (code === 'wrong_password' || code === 'weak_password' || code === 'common_password') return code;
       // Too many tries of the current password: the server spaces them out.
       if (isHttpError(error) && error.status === 429) return 'too_many_attempts';
-      if (isHttpError(error)) this.deps.http.report(error);
+      if (isHttpError(error)) this.ctx.http.report(error);
       return writeResultOf(error);
     }
   }
 
+  /**
+   * The server closes this login's hub connection; without stopping it first, the reconnect's 401
+   * would end the session as "expired" instead of the user's own choice.
+   */
   async deleteAccount(): Promise<AccountWriteResult> {
-    try {
-      await this.deps.http.post('/deleteContact', {});
-      return 'ok';
-    } catch (error) {
-      return writeResultOf(error);
-    }
+    return this.ctx.session.withoutHub(
+      async () => {
+        try {
+          await this.ctx.http.post('/deleteContact', {});
+        } catch (error) {
+          return writeResultOf(error);
+        }
+        await this.ctx.session.logout('user');
+        return 'ok';
+      },
+      (result) => result === 'ok',
+    );
   }
 
   loadNotifications(): Promise<LoadResult> {
     return asLoadResult(async () => {
-      const fromDate = new Date(this.deps.clock.now() - NOTIFICATIONS_DAYS * DAY_MS).toISOString();
-      const { value } = await this.deps.http.get<ValueList<NotificationRow>>('/api/notifications', {
+      const fromDate = new Date(this.ctx.clock.now() - NOTIFICATIONS_DAYS * DAY_MS).toISOString();
+      const { value } = await this.ctx.http.get<ValueList<NotificationRow>>('/api/notifications', {
         params: { take: NOTIFICATIONS_TAKE, fromDate },
       });
-      const { db } = this.deps;
+      const { db } = this.ctx;
       // One transaction: live queries never see the list empty in between.
       await db.transaction('rw', db.notifications, async () => {
         await db.notifications.clear();
@@ -155,28 +218,28 @@ export class AccountSync {
   }
 
   async processNotification(id: number): Promise<AccountWriteResult> {
-    const row = await this.deps.db.notifications.get(id);
+    const row = await this.ctx.db.notifications.get(id);
     return this.write(
       () =>
-        this.deps.http.post('/api/notifications/process', {
+        this.ctx.http.post('/api/notifications/process', {
           id,
           ...(row ? { entity: row.entity, notificationType: row.notificationType } : {}),
         }),
-      () => this.deps.db.notifications.update(id, { isProcessed: true }),
+      () => this.ctx.db.notifications.update(id, { isProcessed: true }),
     );
   }
 
   deleteNotification(id: number): Promise<AccountWriteResult> {
     return this.write(
-      () => this.deps.http.post('/api/notifications/delete', { NotificationId: id }),
-      () => this.deps.db.notifications.delete(id),
+      () => this.ctx.http.post('/api/notifications/delete', { NotificationId: id }),
+      () => this.ctx.db.notifications.delete(id),
     );
   }
 
   loadContactMessages(): Promise<LoadResult> {
     return asLoadResult(async () => {
-      const { value } = await this.deps.http.get<ValueList<ContactMessageRow>>('/contactmessages');
-      const { db } = this.deps;
+      const { value } = await this.ctx.http.get<ValueList<ContactMessageRow>>('/contactmessages');
+      const { db } = this.ctx;
       await db.transaction('rw', db.contactMessages, async () => {
         await db.contactMessages.clear();
         await db.contactMessages.bulkPut(value.filter((m) => m.IsActive));
@@ -185,22 +248,25 @@ export class AccountSync {
   }
 
   async processContactMessage(id: number): Promise<AccountWriteResult> {
-    const row = await this.deps.db.contactMessages.get(id);
+    const row = await this.ctx.db.contactMessages.get(id);
     return this.write(
-      () => this.deps.http.post(`${this.contactsBase}/processmessage/`, row ?? { Id: id }),
-      () => this.deps.db.contactMessages.update(id, { IsRead: true }),
+      () => this.ctx.http.post(`${this.contactsBase}/processmessage/`, row ?? { Id: id }),
+      () => this.ctx.db.contactMessages.update(id, { IsRead: true }),
     );
   }
 
   async deleteContactMessage(id: number): Promise<AccountWriteResult> {
-    const row = await this.deps.db.contactMessages.get(id);
+    const row = await this.ctx.db.contactMessages.get(id);
     return this.write(
-      () => this.deps.http.post(`${this.contactsBase}/deletemessage/`, row ?? { Id: id }),
-      () => this.deps.db.contactMessages.delete(id),
+      () => this.ctx.http.post(`${this.contactsBase}/deletemessage/`, row ?? { Id: id }),
+      () => this.ctx.db.contactMessages.delete(id),
     );
   }
 
-  /** The server first, then the cache: a failed write leaves the list as the server has it. */
+  /**
+   * The server first, then the cache: a failed write leaves the list as the server has it. SPEC §7:
+   * after each notification or contact-message write the header count is refreshed.
+   */
   private async write(send: () => Promise<unknown>, apply: () => Promise<unknown>) {
     try {
       await send();
@@ -208,6 +274,7 @@ export class AccountSync {
       return writeResultOf(error);
     }
     await apply();
+    await this.ctx.refreshNotificationCount();
     return 'ok' as const;
   }
 }

@@ -55,7 +55,7 @@ describe('an open group chat over time', () => {
     fixtures.push(fixture);
     await fixture.worker.start(true);
     await fixture.worker.login('DEMOKOD-0001', null);
-    const chat = fixture.worker.chat;
+    const chat = fixture.worker.commands;
 
     expect(await chat.openGroupChat(conversationId)).toBe('ok');
     expect(await chat.openGroupChat(conversationId)).toBe('ok');

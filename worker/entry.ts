@@ -3,6 +3,7 @@ import { AuthDb, DexieStateStore } from './auth/user-store.ts';
 import {
   BROADCAST_CHANNEL,
   COMMAND_NAMES,
+  TAB_HOLDS,
   type WorkerApi,
   type WorkerBroadcast,
   type WorkerCommands,
@@ -13,7 +14,6 @@ import { delay, noLock, systemClock, type WithLock } from './clock.ts';
 import { loadRuntimeConfig } from './config.ts';
 import { PortalWorker, type PeerMessage } from './portal-worker.ts';
 import { BUILD_CHANNEL, watchBuilds } from './tabs/build-watch.ts';
-import { TabChats } from './tabs/tab-chats.ts';
 import { TabRegistry, tabLockReleased } from './tabs/tab-registry.ts';
 
 /**
@@ -119,11 +119,23 @@ async function boot(): Promise<PortalWorker> {
 const ready = boot();
 ready.catch((error: unknown) => console.error('Data worker failed to start', error));
 
-const tabChats = new TabChats(async (id) => (await ready).commands.closeGroupChat(id));
+/** A tab's hold of an entity subscription, beside its open group chats and threads. */
+const ENTITY_HOLD = 'subscribe';
+const holdKey = (command: string, id: string | number) => `${command}:${id}`;
+
 const tabs = new TabRegistry(
-  (key) =>
-    void (TabChats.isChatKey(key) ? tabChats.tabGone(key) : ready.then((worker) => worker.unsubscribe(key))),
-  // Without Web Locks a closed tab cannot be noticed: its subscriptions stay until the worker ends.
+  // A gone tab's holds are closed for it; an entity only once no other tab wants it.
+  (key) => {
+    const separator = key.indexOf(':');
+    const command = key.slice(0, separator);
+    const id = key.slice(separator + 1);
+    void ready.then((worker) => {
+      if (command === ENTITY_HOLD) return tabs.isHeld(key) ? undefined : worker.commands.unsubscribe(id);
+      const close = TAB_HOLDS[command as keyof typeof TAB_HOLDS];
+      return worker.commands[close](Number(id));
+    });
+  },
+  // Without Web Locks a closed tab cannot be noticed: its holds stay until the worker ends.
   hasLocks ? tabLockReleased : () => new Promise<void>(() => undefined),
 );
 
@@ -148,25 +160,30 @@ function apiFor(): WorkerApi {
       tabs.add(id);
       return { buildId: BUILD_ID, ok: buildId === BUILD_ID };
     },
-    // Counted per tab as well, so a tab closed with the chat open still disconnects.
+    // Counted per tab as well, so a tab closed with a chat or thread open still closes it.
     async openGroupChat(id) {
-      tabs.subscribed(tabId, tabChats.opened(tabId, id));
+      tabs.hold(tabId, holdKey('openGroupChat', id));
       return commands.openGroupChat(id);
     },
     async closeGroupChat(id) {
-      const left = tabChats.closed(tabId, id);
-      if (left === null) return;
-      if (left === 0) tabs.unsubscribed(tabId, `chat:${tabId}:${id}`);
-      await commands.closeGroupChat(id);
+      if (tabs.release(tabId, holdKey('openGroupChat', id))) await commands.closeGroupChat(id);
+    },
+    async openConversation(id) {
+      tabs.hold(tabId, holdKey('openConversation', id));
+      return commands.openConversation(id);
+    },
+    async closeConversation(id) {
+      if (tabs.release(tabId, holdKey('openConversation', id))) await commands.closeConversation(id);
     },
     async subscribe(key, mode) {
-      tabs.subscribed(tabId, key);
+      tabs.hold(tabId, holdKey(ENTITY_HOLD, key));
       return commands.subscribe(key, mode);
     },
     async unsubscribe(key) {
       // The hub drops the entity only when no other tab still wants it.
       if (!tabs.has(tabId)) return commands.unsubscribe(key);
-      tabs.unsubscribed(tabId, key);
+      tabs.release(tabId, holdKey(ENTITY_HOLD, key));
+      if (!tabs.isHeld(holdKey(ENTITY_HOLD, key))) await commands.unsubscribe(key);
     },
   };
 }

@@ -115,6 +115,7 @@ export class PortalWorker {
       subscribe: (key, mode) => this.subscribe(key, mode),
       unsubscribe: (key) => this.unsubscribe(key),
       enqueue: (write) => this.enqueue(write),
+      whenSettled: (clientId, timeoutMs) => this.outbox.whenSettled(clientId, timeoutMs),
       upload:
         deps.upload ?? (typeof XMLHttpRequest === 'undefined' ? fetchUploader(deps.fetch) : xhrUploader),
       session: {

@@ -87,3 +87,13 @@ export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: 'repeat' |
 };
 
 export const COMMAND_NAMES = Object.keys(COMMAND_RETRY) as (keyof WorkerCommands)[];
+
+/**
+ * Commands that open something a tab must close again, with their closing command. The worker
+ * counts them per tab and closes them for a tab that went away; the tab replays them on a new
+ * worker after the old one died.
+ */
+export const TAB_HOLDS = {
+  openGroupChat: 'closeGroupChat',
+  openConversation: 'closeConversation',
+} as const satisfies Partial<Record<keyof WorkerCommands, keyof WorkerCommands>>;

@@ -4,6 +4,7 @@ import type { ValueList } from '../../contract/meetings.ts';
 import { PING_MS, MESSAGES_REFETCH_MS as MESSAGES_POLL_MS } from '../../contract/timings.ts';
 import type { LoadResult } from '../client/group-support.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
+import { RefCounts } from '../ref-counts.ts';
 import type { ConversationMessages } from './conversation-messages.ts';
 import { asLoadResult } from './load-result.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
@@ -11,11 +12,6 @@ import type { SyncModule } from './sync-module.ts';
 export { PING_MS, MESSAGES_POLL_MS };
 
 const CONNECTIONS_THROTTLE_MS = 250;
-
-interface OpenChat {
-  count: number;
-  timers: unknown[];
-}
 
 export type GroupChatCommands = GroupChatSync['commands'];
 
@@ -37,7 +33,9 @@ export class GroupChatSync implements SyncModule {
   readonly tables: SyncModule['tables'];
 
   /** Opens per conversation: several tabs may show one chat; the last close disconnects. */
-  private readonly opened = new Map<number, OpenChat>();
+  private readonly opens = new RefCounts<number>();
+  /** The repeating timers of each open chat (the array is the chat's own until it closes). */
+  private readonly timers = new Map<number, unknown[]>();
   private readonly refetchConnections: (key: string) => void;
 
   constructor(
@@ -61,21 +59,19 @@ export class GroupChatSync implements SyncModule {
 
   /** Sign-out: no timers of the previous user's chats run on. */
   reset(): void {
-    for (const chat of this.opened.values()) for (const t of chat.timers) this.ctx.clock.clearTimeout(t);
-    this.opened.clear();
+    for (const timers of this.timers.values()) for (const t of timers) this.ctx.clock.clearTimeout(t);
+    this.timers.clear();
+    this.opens.clear();
   }
 
   private async open(conversationId: number): Promise<LoadResult> {
-    const chat = this.opened.get(conversationId);
-    if (chat) {
-      chat.count += 1;
-      return asLoadResult(() => this.loadAll(conversationId));
-    }
-    this.opened.set(conversationId, { count: 1, timers: [] });
+    if (!this.opens.add(conversationId)) return asLoadResult(() => this.loadAll(conversationId));
+    const timers: unknown[] = [];
+    this.timers.set(conversationId, timers);
     // Not awaited (group retries may take minutes); once it holds, one refetch covers what was
     // written between our first fetch and the subscription.
     void this.ctx.subscribe(entityKey('Conversation', conversationId), 'group').then((ok) => {
-      if (ok && this.opened.has(conversationId)) this.messages.refetchSoon(conversationId);
+      if (ok && this.opens.has(conversationId)) this.messages.refetchSoon(conversationId);
     });
     const result = await asLoadResult(() => this.loadAll(conversationId));
     if (result === 'forbidden' || result === 'not_found') {
@@ -85,39 +81,35 @@ export class GroupChatSync implements SyncModule {
     await this.messages.activity(conversationId, 'Connect');
     // Our own connection is part of the presence list; do not rely on the hub event for it.
     await this.loadConnections(conversationId).catch(() => undefined);
-    const entry = this.opened.get(conversationId);
-    if (entry) {
-      this.every(entry, PING_MS, () => this.messages.activity(conversationId, 'Ping'));
-      this.every(entry, MESSAGES_POLL_MS, () => this.messages.loadMessages(conversationId));
+    if (this.timers.get(conversationId) === timers) {
+      this.every(timers, PING_MS, () => this.messages.activity(conversationId, 'Ping'));
+      this.every(timers, MESSAGES_POLL_MS, () => this.messages.loadMessages(conversationId));
     }
     return result;
   }
 
   private async close(conversationId: number): Promise<void> {
-    const chat = this.opened.get(conversationId);
-    if (!chat) return;
-    chat.count -= 1;
-    if (chat.count > 0) return;
+    if (!this.opens.remove(conversationId)) return;
     await this.stop(conversationId);
     await this.messages.activity(conversationId, 'Disconnect');
   }
 
   private async stop(conversationId: number): Promise<void> {
-    const chat = this.opened.get(conversationId);
-    for (const t of chat?.timers ?? []) this.ctx.clock.clearTimeout(t);
-    this.opened.delete(conversationId);
+    for (const t of this.timers.get(conversationId) ?? []) this.ctx.clock.clearTimeout(t);
+    this.timers.delete(conversationId);
+    this.opens.drop(conversationId);
     await this.ctx.unsubscribe(entityKey('Conversation', conversationId));
   }
 
-  /** A repeating timer that ends with the chat (its handle list is replaced on every run). */
-  private every(chat: OpenChat, ms: number, run: () => Promise<unknown>): void {
-    const index = chat.timers.length;
+  /** A repeating timer that ends with the chat (its slot in `timers` is replaced on every run). */
+  private every(timers: unknown[], ms: number, run: () => Promise<unknown>): void {
+    const index = timers.length;
     const tick = () => {
-      if (![...this.opened.values()].includes(chat)) return;
+      if (![...this.timers.values()].includes(timers)) return;
       void run().catch(() => undefined);
-      chat.timers[index] = this.ctx.clock.setTimeout(tick, ms);
+      timers[index] = this.ctx.clock.setTimeout(tick, ms);
     };
-    chat.timers[index] = this.ctx.clock.setTimeout(tick, ms);
+    timers[index] = this.ctx.clock.setTimeout(tick, ms);
   }
 
   private async loadAll(conversationId: number): Promise<void> {

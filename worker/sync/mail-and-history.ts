@@ -1,8 +1,7 @@
-import { liveQuery } from 'dexie';
 import type { Conversation } from '../../contract/conversations.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
-import { isRateLimited, type OutboxRow } from '../client/db.ts';
+import { isRateLimited } from '../client/db.ts';
 import type { LoadResult } from '../client/group-support.ts';
 import {
   MAIL_KIND,
@@ -11,6 +10,7 @@ import {
   type SendMailResult,
 } from '../client/mail-and-history.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
+import { RefCounts } from '../ref-counts.ts';
 import { conversationProperties } from './conversation-properties.ts';
 import type { ConversationMessages } from './conversation-messages.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
@@ -56,7 +56,7 @@ export class MailAndHistorySync implements SyncModule {
 
   readonly tables = [];
   /** Opens per conversation (several tabs may show one thread); the last close unsubscribes. */
-  private readonly open = new Map<number, number>();
+  private readonly opens = new RefCounts<number>();
   /** The load each opened conversation started, so a favourite click waits for it. */
   private readonly loading = new Map<number, Promise<LoadResult>>();
   private readonly refreshList: (key: string) => void;
@@ -81,7 +81,7 @@ export class MailAndHistorySync implements SyncModule {
     // A message arrives in a thread the child is reading: it is read already.
     ctx.on(HUB_EVENTS.messageCreated, (data) => {
       const id = idOf(data, 'conversationId', 'conversation');
-      if (id !== null && this.open.has(id)) this.markReadSoon(String(id));
+      if (id !== null && this.opens.has(id)) this.markReadSoon(String(id));
     });
   }
 
@@ -110,9 +110,7 @@ export class MailAndHistorySync implements SyncModule {
   }
 
   async openConversation(conversationId: number): Promise<LoadResult> {
-    const count = this.open.get(conversationId) ?? 0;
-    this.open.set(conversationId, count + 1);
-    if (count === 0) void this.ctx.subscribe(entityKey('Conversation', conversationId));
+    if (this.opens.add(conversationId)) void this.ctx.subscribe(entityKey('Conversation', conversationId));
     const loading = asLoadResult(async () => {
       await this.messages.loadConversation(conversationId);
       await this.messages.loadMessages(conversationId);
@@ -125,13 +123,7 @@ export class MailAndHistorySync implements SyncModule {
   }
 
   async closeConversation(conversationId: number): Promise<void> {
-    const count = this.open.get(conversationId) ?? 0;
-    if (count > 1) {
-      this.open.set(conversationId, count - 1);
-      return;
-    }
-    if (count === 0) return;
-    this.open.delete(conversationId);
+    if (!this.opens.remove(conversationId)) return;
     await this.ctx.unsubscribe(entityKey('Conversation', conversationId));
   }
 
@@ -151,7 +143,7 @@ export class MailAndHistorySync implements SyncModule {
       orderKey: `mail:${clientId}`,
       clientId,
     });
-    const row = await this.settled(clientId);
+    const row = await this.ctx.whenSettled(clientId, SEND_MAIL_WAIT_MS);
     if (row?.status === 'failed' && row.final) return { status: 'failed' };
     if (row && isRateLimited(row)) return { status: 'waiting', clientId, message: row.lastMessage ?? null };
     const conversation = row?.status === 'sent' ? (row.response as Conversation | undefined) : undefined;
@@ -192,7 +184,7 @@ export class MailAndHistorySync implements SyncModule {
       await db.chatMessages.where('conversation').equals(conversationId).delete();
       await db.conversations.delete(conversationId);
     });
-    if (this.open.delete(conversationId)) {
+    if (this.opens.drop(conversationId) > 0) {
       await this.ctx.unsubscribe(entityKey('Conversation', conversationId));
     }
     return true;
@@ -200,7 +192,7 @@ export class MailAndHistorySync implements SyncModule {
 
   /** Sign-out: nothing of the previous user's open threads is followed. */
   reset(): void {
-    this.open.clear();
+    this.opens.clear();
   }
 
   /** SPEC §3 hasUnreadMessages ends when the child has read the thread: a Read activity. */
@@ -219,30 +211,5 @@ export class MailAndHistorySync implements SyncModule {
     if (fresh && (await this.ctx.db.conversations.get(conversationId))) {
       await this.ctx.db.conversations.put({ ...fresh, fetchedAt: this.ctx.clock.now() });
     }
-  }
-
-  /** The outbox row once it was sent or failed, or as it is after SEND_MAIL_WAIT_MS. */
-  private settled(clientId: string): Promise<OutboxRow | undefined> {
-    const { db, clock } = this.ctx;
-    return new Promise((resolve) => {
-      let latest: OutboxRow | undefined;
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        clock.clearTimeout(timer);
-        // Unsubscribing inside `next` is not allowed before subscribe() returned.
-        queueMicrotask(() => subscription.unsubscribe());
-        resolve(latest);
-      };
-      const timer = clock.setTimeout(finish, SEND_MAIL_WAIT_MS);
-      const subscription = liveQuery(() => db.outbox.get(clientId)).subscribe({
-        next: (row) => {
-          latest = row;
-          if (row?.status === 'sent' || row?.status === 'failed') finish();
-        },
-        error: () => finish(),
-      });
-    });
   }
 }

@@ -3,6 +3,7 @@ import type { LoginResult, OutboxWriteRequest, SignOutReason } from '../client/s
 import type { PortalDb } from '../client/db.ts';
 import type { Clock } from '../clock.ts';
 import type { HttpClient } from '../http/http-client.ts';
+import type { Outbox } from '../outbox/outbox.ts';
 import type { HubEventHandler, SubscribeMode } from '../portal-worker-deps.ts';
 import type { Uploader } from './upload.ts';
 
@@ -23,6 +24,8 @@ export interface SyncContext {
   subscribe(key: string, mode?: SubscribeMode): Promise<boolean>;
   unsubscribe(key: string): Promise<void>;
   enqueue(write: OutboxWriteRequest): Promise<string>;
+  /** Waits for an outbox row to be sent or to fail (at most `timeoutMs`); see Outbox.whenSettled. */
+  whenSettled: Outbox['whenSettled'];
   upload: Uploader;
   /** The session, for the account's commands that sign in, renew or end it. */
   session: SessionControl;

@@ -9,6 +9,7 @@ import {
   type WorkerCommands,
 } from './client/api.ts';
 import { BUILD_ID } from './client/build-id.ts';
+import { ok } from './client/result.ts';
 import { PortalDb } from './client/db.ts';
 import { delay, noLock, systemClock, type WithLock } from './clock.ts';
 import { loadRuntimeConfig } from './config.ts';
@@ -129,10 +130,13 @@ const tabs = new TabRegistry(
     const separator = key.indexOf(':');
     const command = key.slice(0, separator);
     const id = key.slice(separator + 1);
-    void ready.then((worker) => {
-      if (command === ENTITY_HOLD) return tabs.isHeld(key) ? undefined : worker.commands.unsubscribe(id);
+    void ready.then(async (worker) => {
+      if (command === ENTITY_HOLD) {
+        if (!tabs.isHeld(key)) await worker.commands.unsubscribe(id);
+        return;
+      }
       const close = TAB_HOLDS[command as keyof typeof TAB_HOLDS];
-      return worker.commands[close](Number(id));
+      await worker.commands[close](Number(id));
     });
   },
   // Without Web Locks a closed tab cannot be noticed: its holds stay until the worker ends.
@@ -166,14 +170,15 @@ function apiFor(): WorkerApi {
       return commands.openGroupChat(id);
     },
     async closeGroupChat(id) {
-      if (tabs.release(tabId, holdKey('openGroupChat', id))) await commands.closeGroupChat(id);
+      return tabs.release(tabId, holdKey('openGroupChat', id)) ? commands.closeGroupChat(id) : ok(undefined);
     },
     async openConversation(id) {
       tabs.hold(tabId, holdKey('openConversation', id));
       return commands.openConversation(id);
     },
     async closeConversation(id) {
-      if (tabs.release(tabId, holdKey('openConversation', id))) await commands.closeConversation(id);
+      const held = tabs.release(tabId, holdKey('openConversation', id));
+      return held ? commands.closeConversation(id) : ok(undefined);
     },
     async subscribe(key, mode) {
       tabs.hold(tabId, holdKey(ENTITY_HOLD, key));
@@ -183,7 +188,7 @@ function apiFor(): WorkerApi {
       // The hub drops the entity only when no other tab still wants it.
       if (!tabs.has(tabId)) return commands.unsubscribe(key);
       tabs.release(tabId, holdKey(ENTITY_HOLD, key));
-      if (!tabs.isHeld(holdKey(ENTITY_HOLD, key))) await commands.unsubscribe(key);
+      return tabs.isHeld(holdKey(ENTITY_HOLD, key)) ? ok(undefined) : commands.unsubscribe(key);
     },
   };
 }

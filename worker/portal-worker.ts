@@ -3,6 +3,7 @@ import { AuthSession } from './auth/auth-session.ts';
 import type { HubEventHandler, PeerMessage, PortalWorkerDeps, SubscribeMode } from './portal-worker-deps.ts';
 import type { WorkerCommands } from './client/api.ts';
 import type { LoginResult, OutboxWriteRequest, SessionApi, SignOutReason } from './client/session.ts';
+import { done, failure, ok, type ErrorCode, type Result } from './client/result.ts';
 import { ClientLog } from './client-log.ts';
 import { HttpClient } from './http/http-client.ts';
 import { isHttpError } from './http/http-error.ts';
@@ -151,15 +152,15 @@ export class PortalWorker {
     return {
       commands: {
         login: (username, password) => this.login(username, password),
-        logout: (reason) => this.logout(reason),
-        becameVisible: () => this.becameVisible(),
-        clearThreadCache: () => db.caches.delete('threads'),
-        clearMyPagesCache: () => db.caches.delete('mypages'),
-        reportError: async (report) => this.clientLog.report(report),
-        enqueue: (write) => this.enqueue(write),
-        flushOutbox: () => this.flushOutbox(),
-        subscribe: (key, mode) => this.subscribe(key, mode),
-        unsubscribe: (key) => this.unsubscribe(key),
+        logout: (reason) => done(this.logout(reason)),
+        becameVisible: () => done(this.becameVisible()),
+        clearThreadCache: () => done(db.caches.delete('threads')),
+        clearMyPagesCache: () => done(db.caches.delete('mypages')),
+        reportError: async (report) => done(Promise.resolve(this.clientLog.report(report))),
+        enqueue: async (write) => ok(await this.enqueue(write)),
+        flushOutbox: () => done(this.flushOutbox()),
+        subscribe: async (key, mode) => ok(await this.subscribe(key, mode)),
+        unsubscribe: (key) => done(this.unsubscribe(key)),
       },
       tables: [db.profile, db.caches, db.outbox],
     };
@@ -224,24 +225,24 @@ export class PortalWorker {
    * tokens instead of spending a revoked one. When the new sign-in fails, this device is signed out
    * ('signed_out', and the session row says 'session_expired').
    */
-  async renewSession<R extends string>(
+  async renewSession<C extends ErrorCode>(
     username: string,
     password: string,
-    call: (token: string) => Promise<R>,
-  ): Promise<R | 'signed_out' | 'failed'> {
+    call: (token: string) => Promise<Result<void, C>>,
+  ): Promise<Result<void, C | 'signed_out' | 'failed'>> {
     // Read before the lock: asking for a token under it may mean a refresh, which waits for the lock.
     const token = await this.auth.accessToken();
-    if (!token) return 'failed';
+    if (!token) return failure('failed');
     const previous = (await this.auth.manager.getUser())?.profile.sub;
     const runner = this.runner;
     if (runner) await this.hub.stop();
-    const outcome = await this.auth.exclusive(async () => {
+    const outcome = await this.auth.exclusive(async (): Promise<Result<void, C | 'signed_out'>> => {
       const result = await call(token);
-      if (result !== 'ok') return result;
-      return (await this.auth.login(username, password)).ok ? result : 'signed_out';
+      if (!result.ok) return result;
+      return (await this.auth.login(username, password)).ok ? result : failure('signed_out');
     });
-    if (outcome === 'ok') await this.signedIn(previous);
-    else if (outcome === 'signed_out') await this.logout('session_expired');
+    if (outcome.ok) await this.signedIn(previous);
+    else if (outcome.code === 'signed_out') await this.logout('session_expired');
     else if (runner) await this.hub.start();
     return outcome;
   }

@@ -5,7 +5,8 @@ import type { MailDeviceInfo } from '../../worker/client/mail-and-history.ts';
 import { api, login } from '../server/test-server.ts';
 import { useCounsellorTestEnv } from './child-helpers.ts';
 import { CONV, signedInWorker } from './group/group-helpers.ts';
-import { waitForQuery } from './helpers.ts';
+import { valueOf, waitForQuery } from './helpers.ts';
+import { outcomeOf } from '../../worker/client/result.ts';
 
 const env = useCounsellorTestEnv();
 const { fixtures } = env;
@@ -45,7 +46,7 @@ const serverConversations = async (token: string) =>
 describe('mail', () => {
   it('sends a mail with the conversation properties, follows the answer, marks it read and replies', async () => {
     const { worker, db, token } = await child('mejl-barn');
-    const result = await worker.commands.sendMail('Skolan', 'Jag är orolig för provet.', DEVICE);
+    const result = valueOf(await worker.commands.sendMail('Skolan', 'Jag är orolig för provet.', DEVICE));
     expect(result.status).toBe('sent');
     const id = result.status === 'sent' ? result.conversationId : -1;
     expect(await db.conversations.get(id)).toMatchObject({ systemType: 'mail', subject: 'Skolan' });
@@ -69,7 +70,7 @@ describe('mail', () => {
     );
     expect(unread?.readDate).toBeNull();
 
-    expect(await worker.commands.openConversation(id)).toBe('ok');
+    expect(outcomeOf(await worker.commands.openConversation(id))).toBe('ok');
     const read = await db.conversations.get(id);
     expect(read?.readDate).not.toBeNull();
     expect(Date.parse(read!.readDate!)).toBeGreaterThanOrEqual(Date.parse(read!.lastAgentMessageDate!));
@@ -84,7 +85,7 @@ describe('mail', () => {
       (rows) => rows.some((m) => m.message === 'Finns du kvar?'),
     );
 
-    const clientId = await worker.commands.sendChatMessage(id, 'Ja, det är matteprovet.');
+    const clientId = valueOf(await worker.commands.sendChatMessage(id, 'Ja, det är matteprovet.'));
     await waitForQuery(
       () => db.chatMessages.where('clientId').equals(clientId).first(),
       (row) => row?.sendStatus === 'sent',
@@ -105,7 +106,7 @@ describe('mail', () => {
       return response;
     };
     const { worker, db, token } = await child('mejl-tappat', { fetch: flaky });
-    const result = await worker.commands.sendMail('Hemma', 'Det är bråkigt hemma.', DEVICE);
+    const result = valueOf(await worker.commands.sendMail('Hemma', 'Det är bråkigt hemma.', DEVICE));
     expect(result.status).toBe('queued');
     const clientId = result.status === 'queued' ? result.clientId : '';
     expect(await db.outbox.get(clientId)).toMatchObject({ kind: 'mail', status: 'failed' });
@@ -114,7 +115,7 @@ describe('mail', () => {
     expect(await db.outbox.get(clientId)).toMatchObject({ status: 'sent' });
     const mails = (await serverConversations(token)).filter((c) => c.systemType === 'mail');
     expect(mails.map((c) => c.subject)).toEqual(['Hemma']);
-    expect(await worker.commands.loadConversations()).toBe('ok');
+    expect(outcomeOf(await worker.commands.loadConversations())).toBe('ok');
     expect((await db.conversations.toArray()).map((c) => c.id)).toEqual([mails[0]!.id]);
   });
 });
@@ -129,20 +130,20 @@ describe('chat history', () => {
     await staff(`/conversations/${chat.id}/messages`, { content: 'Hej, jag heter Kim.' });
     await staff(`/conversations/${chat.id}/resolve`, {});
 
-    expect(await worker.commands.loadConversations()).toBe('ok');
+    expect(outcomeOf(await worker.commands.loadConversations())).toBe('ok');
     expect(await db.conversations.get(chat.id)).toMatchObject({ systemType: 'chat', state: 'Resolved' });
     const rating = async () => (await serverConversations(token)).find((c) => c.id === chat.id)?.rating;
 
-    expect(await worker.commands.setFavourite(chat.id, true)).toBe(true);
+    expect(outcomeOf(await worker.commands.setFavourite(chat.id, true))).toBe('ok');
     expect((await db.conversations.get(chat.id))?.rating).toBe(5);
     expect(await rating()).toBe(5);
-    expect(await worker.commands.setFavourite(chat.id, false)).toBe(true);
+    expect(outcomeOf(await worker.commands.setFavourite(chat.id, false))).toBe('ok');
     expect((await db.conversations.get(chat.id))?.rating).toBe(1);
     expect(await rating()).toBe(1);
 
-    expect(await worker.commands.openConversation(chat.id)).toBe('ok');
+    expect(outcomeOf(await worker.commands.openConversation(chat.id))).toBe('ok');
     expect(await db.chatMessages.where('conversation').equals(chat.id).count()).toBe(2);
-    expect(await worker.commands.deleteConversation(chat.id)).toBe(true);
+    expect(outcomeOf(await worker.commands.deleteConversation(chat.id))).toBe('ok');
     expect(await db.conversations.get(chat.id)).toBeUndefined();
     expect(await db.chatMessages.where('conversation').equals(chat.id).count()).toBe(0);
     expect((await serverConversations(token)).map((c) => c.id)).not.toContain(chat.id);
@@ -162,13 +163,13 @@ describe('chat history', () => {
     const chat = (await api(env.server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: '' } }))
       .body as unknown as Conversation;
     await api(env.server.url, `${CONV}/cancel`, { token, method: 'PUT', body: { conversation: chat.id } });
-    expect(await worker.commands.loadConversations('resolved')).toBe('ok');
+    expect(outcomeOf(await worker.commands.loadConversations('resolved'))).toBe('ok');
     expect(await db.conversations.get(chat.id)).toMatchObject({ state: 'Cancelled' });
 
     await api(env.server.url, `${CONV}/delete`, { token, method: 'PUT', body: { conversation: chat.id } });
-    expect(await worker.commands.setFavourite(chat.id, true)).toBe(false);
+    expect(outcomeOf(await worker.commands.setFavourite(chat.id, true))).toBe('failed');
     expect((await db.conversations.get(chat.id))?.rating).toBeNull();
-    expect(await worker.commands.loadConversations()).toBe('ok');
+    expect(outcomeOf(await worker.commands.loadConversations())).toBe('ok');
     expect(await db.conversations.get(chat.id)).toBeUndefined();
   });
 });

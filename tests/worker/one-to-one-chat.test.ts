@@ -6,6 +6,7 @@ import { api } from '../server/test-server.ts';
 import { useCounsellorTestEnv } from './child-helpers.ts';
 import { ManualClock, waitForQuery } from './helpers.ts';
 import { createWorker } from './worker-fixture.ts';
+import { outcomeOf } from '../../worker/client/result.ts';
 
 const env = useCounsellorTestEnv();
 const { fixtures } = env;
@@ -56,7 +57,7 @@ describe('the child one-to-one chat in the worker', () => {
     const child = await signedIn(await newChild());
     const result = await child.worker.commands.startChat(null, DEVICE);
     expect(result.ok).toBe(true);
-    const id = result.ok ? result.conversationId : -1;
+    const id = result.ok ? result.value : -1;
 
     const state = await child.db.chatState.get('current');
     expect(state).toMatchObject({ conversationId: id, preSubmitted: false, cancelledByUser: false });
@@ -74,8 +75,8 @@ describe('the child one-to-one chat in the worker', () => {
     });
 
     // A second start while one is going: the server's HasActive, and the same chat stays.
-    expect(await child.worker.commands.startChat(null, DEVICE)).toEqual({ ok: false, error: 'HasActive' });
-    expect(await child.worker.commands.chatAccountStatus()).toBe('HasActive');
+    expect(await child.worker.commands.startChat(null, DEVICE)).toEqual({ ok: false, code: 'HasActive' });
+    expect(await child.worker.commands.chatAccountStatus()).toEqual({ ok: true, value: 'HasActive' });
     await child.worker.commands.leaveQueue(id);
   });
 
@@ -83,7 +84,7 @@ describe('the child one-to-one chat in the worker', () => {
     const clock = new ManualClock();
     const child = await signedIn(await newChild(), { clock });
     const result = await child.worker.commands.startChat(null, DEVICE);
-    const id = result.ok ? result.conversationId : -1;
+    const id = result.ok ? result.value : -1;
     // The server stamped the chat with its own (real) time; the manual clock starts there too.
     const leaving = child.worker.commands.leaveQueue(id);
     // The wait is the earliest timer (queue position 15 s and ping 30 s come later).
@@ -102,7 +103,7 @@ describe('the child one-to-one chat in the worker', () => {
   it('deletes the conversation when the cancel call fails', async () => {
     const child = await signedIn(await newChild(), { fail: /^PUT cancel$/ });
     const result = await child.worker.commands.startChat(null, DEVICE);
-    const id = result.ok ? result.conversationId : -1;
+    const id = result.ok ? result.value : -1;
     await child.worker.commands.leaveQueue(id);
     expect(child.calls).toContain('PUT delete');
     expect((await staffQueue()).map((q) => q.id)).not.toContain(id);
@@ -113,7 +114,7 @@ describe('the child one-to-one chat in the worker', () => {
     const username = await newChild();
     const phone = await signedIn(username);
     const started = await phone.worker.commands.startChat('Jag vill prata om skolan.', DEVICE);
-    const id = started.ok ? started.conversationId : -1;
+    const id = started.ok ? started.value : -1;
     expect((await phone.db.chatState.get('current'))?.preSubmitted).toBe(true);
 
     const laptop = await signedIn(username);
@@ -141,18 +142,21 @@ describe('the child one-to-one chat in the worker', () => {
       );
     }
 
-    expect(await laptop.worker.commands.endChat(id)).toBe(true);
+    expect(outcomeOf(await laptop.worker.commands.endChat(id))).toBe('ok');
     await waitForQuery(
       () => phone.db.conversations.get(id),
       (c) => c?.state === 'Resolved',
     );
-    expect(await laptop.worker.commands.chatAccountStatus()).toBe('HasCompletedAConversation');
+    expect(await laptop.worker.commands.chatAccountStatus()).toEqual({
+      ok: true,
+      value: 'HasCompletedAConversation',
+    });
   });
 
   it('logging out ends a queued chat and leaves no chat data behind', async () => {
     const child = await signedIn(await newChild());
     const result = await child.worker.commands.startChat(null, DEVICE);
-    const id = result.ok ? result.conversationId : -1;
+    const id = result.ok ? result.value : -1;
     await child.worker.logout('user');
     expect(child.calls).toContain('POST activity');
     expect(child.calls).toContain('PUT cancel');

@@ -1,4 +1,5 @@
 import type { ContactMessageWire, NotificationWire } from '../../contract/notifications.ts';
+import type { Result } from './result.ts';
 
 /** What a registration sends (README "Decisions where the spec is silent"). */
 export interface RegistrationData {
@@ -13,35 +14,30 @@ export interface RegistrationData {
 /** Usernames and passwords as the server accepts them (README "Decisions where the spec is silent"). */
 export { MIN_PASSWORD_LENGTH, USERNAME_PATTERN } from '../../contract/limits.ts';
 
+/** 'unknown' when the server could not be asked. */
 export type UsernameAvailability = 'available' | 'taken' | 'unknown';
 
-export type RegisterResult =
-  | { ok: true }
-  | {
-      ok: false;
-      /**
-       * `login_failed`: the account exists but the login afterwards did not work.
-       * `common_password`: too common or easy to guess (the password field says so);
-       * `name_not_allowed`: the username looks like a staff title (the username field says so).
-       */
-      error:
-        | 'username_taken'
-        | 'common_password'
-        | 'name_not_allowed'
-        | 'invalid'
-        | 'too_many_attempts'
-        | 'offline'
-        | 'failed'
-        | 'login_failed';
-    };
+/**
+ * `login_failed`: the account exists but the login afterwards did not work; `common_password` (the
+ * password field says so) and `name_not_allowed` (the username field says so).
+ */
+export type RegisterError =
+  | 'username_taken'
+  | 'common_password'
+  | 'name_not_allowed'
+  | 'invalid'
+  | 'too_many_attempts'
+  | 'offline'
+  | 'failed'
+  | 'login_failed';
+export type RegisterResult = Result<void, RegisterError>;
 
 /**
  * `common_password`: the new one is too common or easy to guess; `too_many_attempts`: too many
  * tries of the current password, wait a while; `signed_out`: the password was changed, but signing
  * in again with it failed, so this device is signed out (the server ends every session on a change).
  */
-export type ChangePasswordResult =
-  | 'ok'
+export type ChangePasswordError =
   | 'wrong_password'
   | 'weak_password'
   | 'common_password'
@@ -49,9 +45,7 @@ export type ChangePasswordResult =
   | 'signed_out'
   | 'offline'
   | 'failed';
-
-/** The outcome of a write the UI shows as a toast or an inline error. */
-export type AccountWriteResult = 'ok' | 'offline' | 'failed';
+export type ChangePasswordResult = Result<void, ChangePasswordError>;
 
 /** Notifications and contact messages are kept in Dexie as the server sends them. */
 export type NotificationRow = NotificationWire;

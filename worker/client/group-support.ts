@@ -58,6 +58,8 @@ export interface TypingRow {
 }
 
 /** Upload progress of homework (SPEC §2 Uppgifter: a progress bar). */
+export type UploadError = 'too_large' | 'unsupported_type' | 'failed';
+
 export interface UploadRow {
   id: string;
   meetingId: number;
@@ -65,8 +67,8 @@ export interface UploadRow {
   loaded: number;
   total: number;
   status: 'uploading' | 'done' | 'failed';
-  /** 'too_large' | 'unsupported_type' | 'failed' when status is failed. */
-  error?: string;
+  /** Why, when status is failed. */
+  error?: UploadError;
 }
 
-export type LoadResult = 'ok' | 'forbidden' | 'not_found' | 'offline' | 'failed';
+export type { LoadResult } from './result.ts';

@@ -1,3 +1,4 @@
+import type { Result } from './result.ts';
 /**
  * The child's one-to-one chat with a counsellor (SPEC §2 Chat window, §4 Conversation): the worker
  * creates it, keeps it fresh (queue position 15 s, ping 30 s, messages 45 s) and writes Dexie.
@@ -17,11 +18,14 @@ export interface ChatStateRow {
   wasLive: boolean;
 }
 
-export type StartChatResult =
-  | { ok: true; conversationId: number }
-  | { ok: false; error: 'HasCompletedAConversation' | 'HasActive' | 'offline' | 'failed' }
-  /** Over the server's limit (429): its Swedish text, to show as it is. */
-  | { ok: false; error: 'rate_limited'; message: string };
+/**
+ * The new chat's conversation id. 'rate_limited': over the server's limit (429), with its Swedish
+ * text in `message` to show as it is.
+ */
+export type StartChatResult = Result<
+  number,
+  'HasCompletedAConversation' | 'HasActive' | 'offline' | 'failed' | 'rate_limited'
+>;
 
 /** What the UI knows about the device (the worker cannot see display-mode). */
 export interface DeviceInfo {

@@ -1,3 +1,5 @@
+import type { Result } from './result.ts';
+
 /**
  * The session's types and commands and the worker's broadcasts: what the worker core and the UI both
  * name. The UI imports them through `api.ts`.
@@ -8,8 +10,8 @@ export type AuthStatus = 'unknown' | 'authenticated' | 'anonymous';
 /** Why the user was signed out, when it was not their own choice (SPEC §4, §8). */
 export type SignOutReason = 'user' | 'session_expired' | 'access_lost';
 
-export type LoginResult =
-  { ok: true } | { ok: false; error: 'invalid_username_or_password' | 'too_many_attempts' | 'failed' };
+export type LoginError = 'invalid_username_or_password' | 'too_many_attempts' | 'failed';
+export type LoginResult = Result<void, LoginError>;
 
 export type HubState = 'Disconnected' | 'Connecting' | 'Connected' | 'Disconnecting' | 'Reconnecting';
 
@@ -40,22 +42,22 @@ export interface SessionApi {
   /** Password login; in group style `password` is null and `username` is the personal code. */
   login(username: string, password: string | null): Promise<LoginResult>;
   /** Ends everything: revoke tokens (local logout if that fails), stop the hub, clear data. */
-  logout(reason?: SignOutReason): Promise<void>;
+  logout(reason?: SignOutReason): Promise<Result>;
   /** SPEC §4: on becoming visible again, check authentication and (re)start the hub. */
-  becameVisible(): Promise<void>;
+  becameVisible(): Promise<Result>;
   /** Header logo: clear the cached thread list. */
-  clearThreadCache(): Promise<void>;
+  clearThreadCache(): Promise<Result>;
   /** My-pages button: clear cached my-pages data. */
-  clearMyPagesCache(): Promise<void>;
+  clearMyPagesCache(): Promise<Result>;
   /** Client error log of SPEC §8 (skip rules, 5-minute de-duplication, 1 s debounce). */
-  reportError(report: ClientErrorReport): Promise<void>;
+  reportError(report: ClientErrorReport): Promise<Result>;
   /** Puts a write in the outbox; resolves with its client id at once (it is sent in the background). */
-  enqueue(write: OutboxWriteRequest): Promise<string>;
+  enqueue(write: OutboxWriteRequest): Promise<Result<string>>;
   /** Retries failed writes now (the user tapped 'try again', or the network came back). */
-  flushOutbox(): Promise<void>;
+  flushOutbox(): Promise<Result>;
   /** SubscribeToEntity with the retries of SPEC §4 ('group' uses 5 s x 30). */
-  subscribe(entityKey: string, mode?: 'default' | 'group'): Promise<boolean>;
-  unsubscribe(entityKey: string): Promise<void>;
+  subscribe(entityKey: string, mode?: 'default' | 'group'): Promise<Result<boolean>>;
+  unsubscribe(entityKey: string): Promise<Result>;
 }
 
 /** Messages the worker broadcasts to every tab on the `portal-events` BroadcastChannel. */

@@ -6,7 +6,6 @@ import {
   type VerifyUsernameResponse,
 } from '../../contract/profile.ts';
 import type {
-  AccountWriteResult,
   ChangePasswordResult,
   ContactMessageRow,
   NotificationRow,
@@ -18,7 +17,8 @@ import type { LoadResult } from '../client/group-support.ts';
 import { apiErrorOf, isHttpError } from '../http/http-error.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
 import type { SyncContext } from './sync-context.ts';
-import { asLoadResult } from './load-result.ts';
+import { asLoadResult, writeErrorOf } from './load-result.ts';
+import { failure, ok, type Result, type WriteResult } from '../client/result.ts';
 import type { SyncModule } from './sync-module.ts';
 
 /** SPEC §7 / §9: notifications of the last 30 days, at most 1000. */
@@ -30,10 +30,6 @@ const DAY_MS = 24 * 3600_000;
 
 interface ValueList<T> {
   value: T[];
-}
-
-function writeResultOf(error: unknown): 'offline' | 'failed' {
-  return isHttpError(error) && error.status === 0 ? 'offline' : 'failed';
 }
 
 export type AccountCommands = AccountSync['commands'];
@@ -86,7 +82,7 @@ export class AccountSync implements SyncModule {
     return `/features/contacts/${config.contactsFeatureId ?? CONTACTS_FEATURE_IDS.main}`;
   }
 
-  async verifyUsername(username: string): Promise<UsernameAvailability> {
+  async verifyUsername(username: string): Promise<Result<UsernameAvailability>> {
     try {
       const { available } = await this.ctx.http.post<VerifyUsernameResponse>(
         '/api/accounts/verifyusername',
@@ -94,9 +90,9 @@ export class AccountSync implements SyncModule {
         { username: username.trim().toLowerCase(), token: '' },
         { public: true, report: false },
       );
-      return available ? 'available' : 'taken';
+      return ok(available ? 'available' : 'taken');
     } catch {
-      return 'unknown';
+      return ok('unknown');
     }
   }
 
@@ -105,7 +101,7 @@ export class AccountSync implements SyncModule {
     const registered = await this.registerContact(data);
     if (!registered.ok) return registered;
     const login = await this.ctx.session.login(data.username.trim().toLowerCase(), data.password);
-    return login.ok ? login : { ok: false, error: 'login_failed' };
+    return login.ok ? login : failure('login_failed');
   }
 
   private async registerContact(data: RegistrationData): Promise<RegisterResult> {
@@ -119,20 +115,20 @@ export class AccountSync implements SyncModule {
         },
         { public: true, report: false },
       );
-      return { ok: true };
+      return ok(undefined);
     } catch (error) {
-      if (!isHttpError(error)) return { ok: false, error: 'failed' };
-      if (error.status === 0) return { ok: false, error: 'offline' };
-      if (error.status === 409) return { ok: false, error: 'username_taken' };
-      if (error.status === 429) return { ok: false, error: 'too_many_attempts' };
+      if (!isHttpError(error)) return failure('failed');
+      if (error.status === 0) return failure('offline');
+      if (error.status === 409) return failure('username_taken');
+      if (error.status === 429) return failure('too_many_attempts');
       if (error.status === 400) {
         const code = apiErrorOf(error)?.error;
         // The two refusals a person can act on get their own answer; the form checked the rest.
-        if (code === 'common_password' || code === 'name_not_allowed') return { ok: false, error: code };
-        return { ok: false, error: 'invalid' };
+        if (code === 'common_password' || code === 'name_not_allowed') return failure(code);
+        return failure('invalid');
       }
       this.ctx.http.report(error);
-      return { ok: false, error: 'failed' };
+      return failure('failed');
     }
   }
 
@@ -143,7 +139,7 @@ export class AccountSync implements SyncModule {
       // A participant's account has a personal code, not a username and a password.
       return username ? { username } : { error: 'failed' };
     } catch (error) {
-      return { error: writeResultOf(error) };
+      return { error: writeErrorOf(error) };
     }
   }
 
@@ -153,7 +149,7 @@ export class AccountSync implements SyncModule {
    */
   async changePassword(oldPassword: string, password: string): Promise<ChangePasswordResult> {
     const account = await this.loginName();
-    if ('error' in account) return account.error;
+    if ('error' in account) return failure(account.error);
     return this.ctx.session.renew(account.username, password, (token) =>
       this.postChangePassword(oldPassword, password, token),
     );
@@ -171,15 +167,16 @@ export class AccountSync implements SyncModule {
         { oldPassword, password },
         { report: false, token },
       );
-      return 'ok';
+      return ok(undefined);
     } catch (error) {
       const code = apiErrorOf(error)?.error;
       // A wrong, short or common password is the user's typing, not a fault worth logging.
-      if (code === 'wrong_password' || code === 'weak_password' || code === 'common_password') return code;
+      if (code === 'wrong_password' || code === 'weak_password' || code === 'common_password')
+        return failure(code);
       // Too many tries of the current password: the server spaces them out.
-      if (isHttpError(error) && error.status === 429) return 'too_many_attempts';
+      if (isHttpError(error) && error.status === 429) return failure('too_many_attempts');
       if (isHttpError(error)) this.ctx.http.report(error);
-      return writeResultOf(error);
+      return failure(writeErrorOf(error));
     }
   }
 
@@ -187,18 +184,18 @@ export class AccountSync implements SyncModule {
    * The server closes this login's hub connection; without stopping it first, the reconnect's 401
    * would end the session as "expired" instead of the user's own choice.
    */
-  async deleteAccount(): Promise<AccountWriteResult> {
+  async deleteAccount(): Promise<WriteResult> {
     return this.ctx.session.withoutHub(
       async () => {
         try {
           await this.ctx.http.post('/deleteContact', {});
         } catch (error) {
-          return writeResultOf(error);
+          return failure(writeErrorOf(error));
         }
         await this.ctx.session.logout('user');
-        return 'ok';
+        return ok(undefined);
       },
-      (result) => result === 'ok',
+      (result) => result.ok,
     );
   }
 
@@ -217,7 +214,7 @@ export class AccountSync implements SyncModule {
     });
   }
 
-  async processNotification(id: number): Promise<AccountWriteResult> {
+  async processNotification(id: number): Promise<WriteResult> {
     const row = await this.ctx.db.notifications.get(id);
     return this.write(
       () =>
@@ -229,7 +226,7 @@ export class AccountSync implements SyncModule {
     );
   }
 
-  deleteNotification(id: number): Promise<AccountWriteResult> {
+  deleteNotification(id: number): Promise<WriteResult> {
     return this.write(
       () => this.ctx.http.post('/api/notifications/delete', { NotificationId: id }),
       () => this.ctx.db.notifications.delete(id),
@@ -247,7 +244,7 @@ export class AccountSync implements SyncModule {
     });
   }
 
-  async processContactMessage(id: number): Promise<AccountWriteResult> {
+  async processContactMessage(id: number): Promise<WriteResult> {
     const row = await this.ctx.db.contactMessages.get(id);
     return this.write(
       () => this.ctx.http.post(`${this.contactsBase}/processmessage/`, row ?? { Id: id }),
@@ -255,7 +252,7 @@ export class AccountSync implements SyncModule {
     );
   }
 
-  async deleteContactMessage(id: number): Promise<AccountWriteResult> {
+  async deleteContactMessage(id: number): Promise<WriteResult> {
     const row = await this.ctx.db.contactMessages.get(id);
     return this.write(
       () => this.ctx.http.post(`${this.contactsBase}/deletemessage/`, row ?? { Id: id }),
@@ -271,10 +268,10 @@ export class AccountSync implements SyncModule {
     try {
       await send();
     } catch (error) {
-      return writeResultOf(error);
+      return failure(writeErrorOf(error));
     }
     await apply();
     await this.ctx.refreshNotificationCount();
-    return 'ok' as const;
+    return ok(undefined);
   }
 }

@@ -11,6 +11,7 @@ import {
   TYPING_SIGNAL_MIN_INTERVAL_MS as TYPING_MIN_INTERVAL_MS,
 } from '../../contract/timings.ts';
 import { isRateLimited, type OutboxRow } from '../client/db.ts';
+import { done, ok } from '../client/result.ts';
 import { HttpError } from '../http/http-error.ts';
 import { EVENT_THROTTLE_MS, keyedThrottle } from '../hub/throttle.ts';
 import { reconcileMessages, serverRow } from './chat-rows.ts';
@@ -30,11 +31,13 @@ export type ConversationMessagesCommands = ConversationMessages['commands'];
 export class ConversationMessages implements SyncModule {
   readonly commands = {
     /** Queues a chat message in the outbox (sent once, in order, when online); resolves with its clientId. */
-    sendChatMessage: (conversationId: number, content: string) => this.send(conversationId, content),
+    sendChatMessage: async (conversationId: number, content: string) =>
+      ok(await this.send(conversationId, content)),
     /** A reply in a mail thread: shown at once with its send status, sent through the outbox. */
-    replyToConversation: (conversationId: number, content: string) => this.send(conversationId, content),
+    replyToConversation: async (conversationId: number, content: string) =>
+      ok(await this.send(conversationId, content)),
     /** Typing activity, at most every 5 s per conversation. */
-    sendTyping: (conversationId: number) => this.sendTyping(conversationId),
+    sendTyping: (conversationId: number) => done(this.sendTyping(conversationId)),
   };
 
   readonly tables: SyncModule['tables'];

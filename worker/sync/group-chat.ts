@@ -6,7 +6,8 @@ import type { LoadResult } from '../client/group-support.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
 import { RefCounts } from '../ref-counts.ts';
 import type { ConversationMessages } from './conversation-messages.ts';
-import { asLoadResult } from './load-result.ts';
+import { asLoadResult, isGone } from './load-result.ts';
+import { done } from '../client/result.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';
 export { PING_MS, MESSAGES_POLL_MS };
@@ -27,7 +28,7 @@ export class GroupChatSync implements SyncModule {
      * Call once per mounted chat window; opens are counted, the last close disconnects.
      */
     openGroupChat: (conversationId: number) => this.open(conversationId),
-    closeGroupChat: (conversationId: number) => this.close(conversationId),
+    closeGroupChat: (conversationId: number) => done(this.close(conversationId)),
   };
 
   readonly tables: SyncModule['tables'];
@@ -74,7 +75,7 @@ export class GroupChatSync implements SyncModule {
       if (ok && this.opens.has(conversationId)) this.messages.refetchSoon(conversationId);
     });
     const result = await asLoadResult(() => this.loadAll(conversationId));
-    if (result === 'forbidden' || result === 'not_found') {
+    if (isGone(result)) {
       await this.stop(conversationId);
       return result;
     }

@@ -2,6 +2,7 @@ import type { Conversation } from '../../contract/conversations.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
 import { isRateLimited } from '../client/db.ts';
+import { done, failure, ok, type Result } from '../client/result.ts';
 import type { LoadResult } from '../client/group-support.ts';
 import {
   MAIL_KIND,
@@ -44,10 +45,10 @@ export class MailAndHistorySync implements SyncModule {
      * read and, while open, follows it live. Call `closeConversation` when it is no longer shown.
      */
     openConversation: (conversationId: number) => this.openConversation(conversationId),
-    closeConversation: (conversationId: number) => this.closeConversation(conversationId),
+    closeConversation: (conversationId: number) => done(this.closeConversation(conversationId)),
     /** POST {api}/mail through the outbox (sent once, also after being written offline). */
     sendMail: (subject: string, text: string, device: MailDeviceInfo) => this.sendMail(subject, text, device),
-    /** SPEC §9: favourite is rating 5, not favourite 1. False when it could not be saved. */
+    /** SPEC §9: favourite is rating 5, not favourite 1. */
     setFavourite: (conversationId: number, favourite: boolean) =>
       this.setFavourite(conversationId, favourite),
     /** PUT delete: the conversation leaves the account and its messages are cleared everywhere. */
@@ -118,7 +119,7 @@ export class MailAndHistorySync implements SyncModule {
     this.loading.set(conversationId, loading);
     const result = await loading;
     if (this.loading.get(conversationId) === loading) this.loading.delete(conversationId);
-    if (result === 'ok') await this.markRead(conversationId).catch(() => undefined);
+    if (result.ok) await this.markRead(conversationId).catch(() => undefined);
     return result;
   }
 
@@ -144,16 +145,17 @@ export class MailAndHistorySync implements SyncModule {
       clientId,
     });
     const row = await this.ctx.whenSettled(clientId, SEND_MAIL_WAIT_MS);
-    if (row?.status === 'failed' && row.final) return { status: 'failed' };
-    if (row && isRateLimited(row)) return { status: 'waiting', clientId, message: row.lastMessage ?? null };
+    if (row?.status === 'failed' && row.final) return failure('failed');
+    if (row && isRateLimited(row))
+      return ok({ status: 'waiting', clientId, message: row.lastMessage ?? null });
     const conversation = row?.status === 'sent' ? (row.response as Conversation | undefined) : undefined;
-    if (!conversation || typeof conversation.id !== 'number') return { status: 'queued', clientId };
+    if (!conversation || typeof conversation.id !== 'number') return ok({ status: 'queued', clientId });
     await db.conversations.put({ ...conversation, fetchedAt: clock.now() });
     await this.messages.loadMessages(conversation.id).catch(() => undefined);
-    return { status: 'sent', conversationId: conversation.id };
+    return ok({ status: 'sent', conversationId: conversation.id });
   }
 
-  async setFavourite(conversationId: number, favourite: boolean): Promise<boolean> {
+  async setFavourite(conversationId: number, favourite: boolean): Promise<Result<void, 'failed'>> {
     const { db } = this.ctx;
     // A load that started before the click would write the old rating over the new one.
     await this.loading.get(conversationId);
@@ -166,18 +168,18 @@ export class MailAndHistorySync implements SyncModule {
         conversation: conversationId,
         rating,
       });
-      return true;
+      return ok(undefined);
     } catch {
       if (before) await db.conversations.update(conversationId, { rating: before.rating });
-      return false;
+      return failure('failed');
     }
   }
 
-  async deleteConversation(conversationId: number): Promise<boolean> {
+  async deleteConversation(conversationId: number): Promise<Result<void, 'failed'>> {
     try {
       await this.ctx.http.put(`${conversationsBase(this.ctx)}/delete`, { conversation: conversationId });
     } catch {
-      return false;
+      return failure('failed');
     }
     const { db } = this.ctx;
     await db.transaction('rw', db.conversations, db.chatMessages, async () => {
@@ -187,7 +189,7 @@ export class MailAndHistorySync implements SyncModule {
     if (this.opens.drop(conversationId) > 0) {
       await this.ctx.unsubscribe(entityKey('Conversation', conversationId));
     }
-    return true;
+    return ok(undefined);
   }
 
   /** Sign-out: nothing of the previous user's open threads is followed. */

@@ -1,12 +1,13 @@
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { Meeting, MeetingAppendix, MeetingMessage, ValueList } from '../../contract/meetings.ts';
 import { MESSAGE_TYPE } from '../../contract/meetings.ts';
-import type { LoadResult, UploadRow } from '../client/group-support.ts';
+import type { LoadResult, UploadError, UploadRow } from '../client/group-support.ts';
+import { done, failure, ok, type Result, type WriteResult } from '../client/result.ts';
 import type { OutboxRow } from '../client/db.ts';
 import { isHttpError } from '../http/http-error.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
 import { idOf, meetingsBase, type SyncContext } from './sync-context.ts';
-import { asLoadResult, loadResultOf } from './load-result.ts';
+import { asLoadResult, isGone, loadErrorOf, writeErrorOf } from './load-result.ts';
 import type { SyncModule } from './sync-module.ts';
 
 /** Bursts of meeting events (a leader editing) cause one refetch a second per meeting. */
@@ -42,12 +43,12 @@ export class MeetingsSync implements SyncModule {
       this.uploadHomework(meetingId, file, fileName),
     deleteMeetingMessage: (meetingId: number, meetingMessageId: number) =>
       this.deleteMeetingMessage(meetingId, meetingMessageId),
-    /** Downloads a file for the UI to save; null when it failed. */
+    /** Downloads a file for the UI to save. */
     downloadAppendix: (meetingId: number, appendixId: number) => this.downloadAppendix(meetingId, appendixId),
     downloadMeetingMessageFile: (meetingId: number, meetingMessageId: number, fileName: string) =>
       this.downloadMeetingMessageFile(meetingId, meetingMessageId, fileName),
     /** Subscribes to a meeting card's updates (SPEC: 2 s after showing) or stops. */
-    watchMeeting: (meetingId: number, watching: boolean) => this.watchMeeting(meetingId, watching),
+    watchMeeting: (meetingId: number, watching: boolean) => done(this.watchMeeting(meetingId, watching)),
   };
 
   readonly tables: SyncModule['tables'];
@@ -114,12 +115,12 @@ export class MeetingsSync implements SyncModule {
       });
     }).then(async (result) => {
       // No longer the user's meeting: nothing of it stays visible.
-      if (result === 'forbidden' || result === 'not_found') await this.removeMeeting(meetingId);
+      if (isGone(result)) await this.removeMeeting(meetingId);
       return result;
     });
   }
 
-  async sendPrivateMessage(meetingId: number, text: string): Promise<'sent' | 'queued' | 'failed'> {
+  async sendPrivateMessage(meetingId: number, text: string): Promise<Result<'sent' | 'queued', 'failed'>> {
     const fields = { Subject: '', Text: text, MessageType: String(MESSAGE_TYPE.Message) };
     const body = { ...fields, MeetingRuid: String(meetingId) };
     const path = `${meetingsBase(this.ctx)}/meetingmessage`;
@@ -128,7 +129,7 @@ export class MeetingsSync implements SyncModule {
     const queue = async () => {
       const orderKey = `meeting:${meetingId}`;
       await this.ctx.enqueue({ kind: MEETING_MESSAGE_KIND, path, body, orderKey, clientId });
-      return 'queued' as const;
+      return ok('queued' as const);
     };
     const runtime = await this.ctx.db.runtime.get('current');
     if (runtime && !runtime.online) return queue();
@@ -139,13 +140,17 @@ export class MeetingsSync implements SyncModule {
     } catch (error) {
       // No answer: the outbox sends it when the network is back (SPEC §9 writes survive offline).
       if (isHttpError(error) && error.status === 0) return queue();
-      return 'failed';
+      return failure('failed');
     }
     await this.reloadMessages(meetingId);
-    return 'sent';
+    return ok('sent' as const);
   }
 
-  async uploadHomework(meetingId: number, file: Blob, fileName: string): Promise<UploadRow> {
+  async uploadHomework(
+    meetingId: number,
+    file: Blob,
+    fileName: string,
+  ): Promise<Result<UploadRow, UploadError>> {
     const { db, http } = this.ctx;
     let row: UploadRow = {
       id: crypto.randomUUID(),
@@ -177,38 +182,45 @@ export class MeetingsSync implements SyncModule {
     } catch (error) {
       const status = isHttpError(error) ? error.status : 0;
       if (isHttpError(error)) http.report(error);
-      const reason = status === 413 ? 'too_large' : status === 415 ? 'unsupported_type' : 'failed';
+      const reason: UploadError =
+        status === 413 ? 'too_large' : status === 415 ? 'unsupported_type' : 'failed';
       row = { ...(await db.uploads.get(row.id))!, status: 'failed', error: reason };
     }
     await db.uploads.put(row);
-    if (row.status === 'done') await this.reloadMessages(meetingId);
-    return row;
+    if (row.error) return failure(row.error);
+    await this.reloadMessages(meetingId);
+    return ok(row);
   }
 
-  async deleteMeetingMessage(meetingId: number, meetingMessageId: number): Promise<boolean> {
+  async deleteMeetingMessage(meetingId: number, meetingMessageId: number): Promise<WriteResult> {
     try {
       await this.ctx.http.delete(`${meetingsBase(this.ctx)}/meetingmessage`, {
         params: { meetingId, meetingMessageId },
       });
-    } catch {
-      return false;
+    } catch (error) {
+      return failure(writeErrorOf(error));
     }
     await this.ctx.db.meetingMessages.delete(meetingMessageId);
-    return true;
+    return ok(undefined);
   }
 
-  downloadAppendix(meetingId: number, appendixId: number): Promise<Blob | null> {
+  downloadAppendix(meetingId: number, appendixId: number): Promise<Result<Blob, 'failed'>> {
     const params = { MeetingId: meetingId, AppendixId: appendixId };
-    return this.ctx.http.getBlob('/meetingappendix', { params }).catch(() => null);
+    return this.download('/meetingappendix', params);
   }
 
   downloadMeetingMessageFile(
     meetingId: number,
     meetingMessageId: number,
     fileName: string,
-  ): Promise<Blob | null> {
+  ): Promise<Result<Blob, 'failed'>> {
     const params = { meetingId, meetingMessageId, fileName };
-    return this.ctx.http.getBlob('/meetingmessagefile', { params }).catch(() => null);
+    return this.download('/meetingmessagefile', params);
+  }
+
+  /** A file for the UI to save. */
+  private download(path: string, params: Record<string, string | number>): Promise<Result<Blob, 'failed'>> {
+    return this.ctx.http.getBlob(path, { params }).then(ok, () => failure('failed'));
   }
 
   async watchMeeting(meetingId: number, watching: boolean): Promise<void> {
@@ -224,7 +236,7 @@ export class MeetingsSync implements SyncModule {
       const { db } = this.ctx;
       await db.transaction('rw', db.meetingMessages, () => this.writeMessages(meetingId, messages));
     } catch (error) {
-      if (loadResultOf(error) !== 'offline') throw error;
+      if (loadErrorOf(error) !== 'offline') throw error;
     }
   }
 
@@ -247,8 +259,8 @@ export class MeetingsSync implements SyncModule {
       });
       await this.ctx.db.meetings.put({ ...meeting, fetchedAt: this.ctx.clock.now() });
     } catch (error) {
-      const result = loadResultOf(error);
-      if (result === 'forbidden' || result === 'not_found') await this.removeMeeting(meetingId);
+      const code = loadErrorOf(error);
+      if (code === 'forbidden' || code === 'not_found') await this.removeMeeting(meetingId);
     }
   }
 

@@ -3,6 +3,7 @@ import { isFinal } from '../../contract/conversation-state.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
 import type { LoadResult } from '../client/group-support.ts';
+import { done, failure, ok, type Result } from '../client/result.ts';
 import type { ChatAccountStatus, ChatStateRow, StartChatResult } from '../client/one-to-one-chat.ts';
 import { apiErrorOf, isHttpError } from '../http/http-error.ts';
 import { delay } from '../clock.ts';
@@ -58,15 +59,15 @@ export class OneToOneChatSync implements SyncModule {
     /** Creates a chat (queue) with the conversation properties; `text` is an optional first message. */
     startChat: (text: string | null, device: DeviceInfo) => this.startChat(text, device),
     /** The one pre-submit message while in queue (outbox; resolves with its client id). */
-    preSubmit: (conversationId: number, text: string) => this.preSubmit(conversationId, text),
+    preSubmit: async (conversationId: number, text: string) => ok(await this.preSubmit(conversationId, text)),
     /** Leave the queue (SPEC §4: the 3 s rule, delete when cancel fails). */
-    leaveQueue: (conversationId: number) => this.leaveQueue(conversationId),
-    /** End an active chat (resolve); false when the server could not be told. */
+    leaveQueue: (conversationId: number) => done(this.leaveQueue(conversationId)),
+    /** End an active chat (resolve); 'failed' when the server could not be told. */
     endChat: (conversationId: number) => this.endChat(conversationId),
     /** Forget an ended chat ('Stäng'). */
-    closeChat: () => this.closeChat(),
+    closeChat: () => done(this.closeChat()),
     /** The UI saw the chat become active at `at` (ISO). */
-    markActive: (at: string) => this.markActive(at),
+    markActive: (at: string) => done(this.markActive(at)),
   };
 
   readonly tables: SyncModule['tables'];
@@ -115,33 +116,33 @@ export class OneToOneChatSync implements SyncModule {
         wasLive: true,
       });
       await this.watch(conversation.id);
-      return { ok: true, conversationId: conversation.id };
+      return ok(conversation.id);
     } catch (error) {
       if (isHttpError(error) && error.status === 409) {
         const status = statusOf(error.body);
         if (status === 'HasCompletedAConversation' || status === 'HasActive') {
           // Someone (another device) already has a chat going: show that one instead.
           if (status === 'HasActive') await this.resumeChat();
-          return { ok: false, error: status };
+          return failure(status);
         }
       }
-      if (isHttpError(error) && error.status === 0) return { ok: false, error: 'offline' };
+      if (isHttpError(error) && error.status === 0) return failure('offline');
       const refusal = apiErrorOf(error);
       if (isHttpError(error) && error.status === 429 && refusal) {
-        return { ok: false, error: 'rate_limited', message: refusal.message };
+        return failure('rate_limited', refusal.message);
       }
-      return { ok: false, error: 'failed' };
+      return failure('failed');
     }
   }
 
   /** GET {api}/chatAccountStatus: what the start page may offer. */
-  async chatAccountStatus(): Promise<ChatAccountStatus> {
+  async chatAccountStatus(): Promise<Result<ChatAccountStatus>> {
     try {
       await this.ctx.http.get('/chatAccountStatus', { report: false });
-      return 'NoCompletedConversation';
+      return ok('NoCompletedConversation');
     } catch (error) {
       const status = isHttpError(error) ? statusOf(error.body) : null;
-      return status === 'HasCompletedAConversation' || status === 'HasActive' ? status : 'Error';
+      return ok(status === 'HasCompletedAConversation' || status === 'HasActive' ? status : 'Error');
     }
   }
 
@@ -202,17 +203,17 @@ export class OneToOneChatSync implements SyncModule {
   }
 
   /** SPEC §4: ending an active chat resolves it. */
-  async endChat(conversationId: number): Promise<boolean> {
+  async endChat(conversationId: number): Promise<Result<void, 'failed'>> {
     await this.patchState({ cancelledByUser: true });
     try {
       await this.ctx.http.put(`${conversationsBase(this.ctx)}/resolve`, { conversation: conversationId });
     } catch {
       await this.patchState({ cancelledByUser: false });
-      return false;
+      return failure('failed');
     }
     await this.messages.loadConversation(conversationId).catch(() => undefined);
     this.stop();
-    return true;
+    return ok(undefined);
   }
 
   /**

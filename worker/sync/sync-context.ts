@@ -1,4 +1,5 @@
 import type { RuntimeConfig } from '../../contract/config.ts';
+import type { ErrorCode, Result } from '../client/result.ts';
 import type { LoginResult, OutboxWriteRequest, SignOutReason } from '../client/session.ts';
 import type { PortalDb } from '../client/db.ts';
 import type { Clock } from '../clock.ts';
@@ -37,11 +38,11 @@ export interface SessionControl {
   login(username: string, password: string | null): Promise<LoginResult>;
   logout(reason: SignOutReason): Promise<void>;
   /** See PortalWorker.renewSession: a call after which the server ends every session of the account. */
-  renew<R extends string>(
+  renew<C extends ErrorCode>(
     username: string,
     password: string,
-    call: (token: string) => Promise<R>,
-  ): Promise<R | 'signed_out' | 'failed'>;
+    call: (token: string) => Promise<Result<void, C>>,
+  ): Promise<Result<void, C | 'signed_out' | 'failed'>>;
   /**
    * Runs `call` with the hub stopped (in the worker that runs it), and starts the hub again unless
    * `ended` says the session is over.

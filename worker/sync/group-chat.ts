@@ -4,7 +4,7 @@ import type { ValueList } from '../../contract/meetings.ts';
 import { PING_MS, MESSAGES_REFETCH_MS as MESSAGES_POLL_MS } from '../../contract/timings.ts';
 import type { LoadResult } from '../client/group-support.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
-import { RefCounts } from '../ref-counts.ts';
+import { RefCounts } from '../client/ref-counts.ts';
 import type { ConversationMessages } from './conversation-messages.ts';
 import { asLoadResult, isGone } from './load-result.ts';
 import { done } from '../client/result.ts';

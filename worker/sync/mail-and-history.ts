@@ -11,7 +11,7 @@ import {
   type SendMailResult,
 } from '../client/mail-and-history.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
-import { RefCounts } from '../ref-counts.ts';
+import { RefCounts } from '../client/ref-counts.ts';
 import { conversationProperties } from './conversation-properties.ts';
 import type { ConversationMessages } from './conversation-messages.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';

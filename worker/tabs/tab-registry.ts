@@ -1,4 +1,4 @@
-import { RefCounts } from '../ref-counts.ts';
+import { RefCounts } from '../client/ref-counts.ts';
 
 /**
  * The tabs a SharedWorker serves and what each holds open: its group chats, mail threads and entity

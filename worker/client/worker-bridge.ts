@@ -41,6 +41,8 @@ export class WorkerBridge {
   private worker!: StartedWorker;
   private remote!: Comlink.Remote<Record<string, AnyCommand>>;
   private generation = 0;
+  /** The last generation that answered the handshake. */
+  private greetedGeneration = 0;
   /** Resolves when the current worker is given up. */
   private lost!: Promise<void>;
   private markLost!: () => void;
@@ -64,28 +66,33 @@ export class WorkerBridge {
   private connect(): void {
     const generation = ++this.generation;
     this.worker?.close();
-    this.worker = this.deps.start(() => this.replace(generation));
-    this.remote = Comlink.wrap<Record<string, AnyCommand>>(this.worker.endpoint);
+    // A worker that fails before it ever answered (its script did not load) is left to the
+    // handshake timeout, so that a failing start is not repeated in a tight loop.
+    this.worker = this.deps.start(() => {
+      if (this.greetedGeneration === generation) this.replace(generation);
+    });
+    const remote = Comlink.wrap<Record<string, AnyCommand>>(this.worker.endpoint);
+    this.remote = remote;
     this.lost = new Promise((resolve) => (this.markLost = resolve));
     const replay = generation > 1;
     this.greeted = new Promise((greeted) => {
       void this.deps.locked.then(async () => {
         const timeout = setTimeout(() => this.replace(generation), HANDSHAKE_TIMEOUT_MS);
         try {
-          const answer = (await this.remote.hello!(BUILD_ID, this.deps.tabId)) as {
+          const answer = (await remote.hello!(BUILD_ID, this.deps.tabId)) as {
             buildId: string;
             ok: boolean;
           };
           clearTimeout(timeout);
           if (generation !== this.generation) return;
+          this.greetedGeneration = generation;
           this.deps.onHello(answer);
           if (replay) this.reopen();
           this.beat(generation);
           greeted();
         } catch (error) {
-          clearTimeout(timeout);
+          // The timeout above replaces the worker (not at once: that could repeat in a tight loop).
           console.error('Data worker handshake failed', error);
-          this.replace(generation);
         }
       });
     });

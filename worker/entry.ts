@@ -1,17 +1,20 @@
 import * as Comlink from 'comlink';
 import { AuthDb, DexieStateStore } from './auth/user-store.ts';
-import { BROADCAST_CHANNEL, type WorkerApi, type WorkerBroadcast } from './client/api.ts';
+import {
+  BROADCAST_CHANNEL,
+  COMMAND_NAMES,
+  TAB_HOLDS,
+  type WorkerApi,
+  type WorkerBroadcast,
+  type WorkerCommands,
+} from './client/api.ts';
 import { BUILD_ID } from './client/build-id.ts';
+import { ok } from './client/result.ts';
 import { PortalDb } from './client/db.ts';
 import { delay, noLock, systemClock, type WithLock } from './clock.ts';
 import { loadRuntimeConfig } from './config.ts';
 import { PortalWorker, type PeerMessage } from './portal-worker.ts';
-import { accountApi } from './sync/account-api.ts';
-import { groupSupportApi } from './sync/group-api.ts';
-import { mailAndHistoryApi } from './sync/mail-and-history-api.ts';
-import { oneToOneChatApi } from './sync/one-to-one-api.ts';
 import { BUILD_CHANNEL, watchBuilds } from './tabs/build-watch.ts';
-import { TabChats } from './tabs/tab-chats.ts';
 import { TabRegistry, tabLockReleased } from './tabs/tab-registry.ts';
 
 /**
@@ -117,56 +120,75 @@ async function boot(): Promise<PortalWorker> {
 const ready = boot();
 ready.catch((error: unknown) => console.error('Data worker failed to start', error));
 
-const tabChats = new TabChats(async (id) => (await ready).chat.closeGroupChat(id));
+/** A tab's hold of an entity subscription, beside its open group chats and threads. */
+const ENTITY_HOLD = 'subscribe';
+const holdKey = (command: string, id: string | number) => `${command}:${id}`;
+
 const tabs = new TabRegistry(
-  (key) =>
-    void (TabChats.isChatKey(key) ? tabChats.tabGone(key) : ready.then((worker) => worker.unsubscribe(key))),
-  // Without Web Locks a closed tab cannot be noticed: its subscriptions stay until the worker ends.
+  // A gone tab's holds are closed for it; an entity only once no other tab wants it.
+  (key) => {
+    const separator = key.indexOf(':');
+    const command = key.slice(0, separator);
+    const id = key.slice(separator + 1);
+    void ready.then(async (worker) => {
+      if (command === ENTITY_HOLD) {
+        if (!tabs.isHeld(key)) await worker.commands.unsubscribe(id);
+        return;
+      }
+      const close = TAB_HOLDS[command as keyof typeof TAB_HOLDS];
+      await worker.commands[close](Number(id));
+    });
+  },
+  // Without Web Locks a closed tab cannot be noticed: its holds stay until the worker ends.
   hasLocks ? tabLockReleased : () => new Promise<void>(() => undefined),
 );
 
-/** One API object per connected tab, so subscriptions are counted per tab. */
+/**
+ * One API object per connected tab, so subscriptions and group chats are counted per tab. Every
+ * command waits for the started worker and runs as its module declared it; the few that depend on
+ * the tab are wrapped here.
+ */
 function apiFor(): WorkerApi {
   let tabId = '';
+  const command =
+    <K extends keyof WorkerCommands>(name: K) =>
+    async (...args: Parameters<WorkerCommands[K]>) =>
+      ((await ready).commands[name] as (...a: typeof args) => ReturnType<WorkerCommands[K]>)(...args);
+  const commands = Object.fromEntries(
+    COMMAND_NAMES.map((name) => [name, command(name)]),
+  ) as unknown as WorkerCommands;
   return {
-    ...groupSupportApi(ready),
-    ...oneToOneChatApi(ready),
-    ...mailAndHistoryApi(ready),
-    ...accountApi(ready),
-    // Counted per tab as well, so a tab closed with the chat open still disconnects.
-    async openGroupChat(id) {
-      tabs.subscribed(tabId, tabChats.opened(tabId, id));
-      return (await ready).chat.openGroupChat(id);
-    },
-    async closeGroupChat(id) {
-      const left = tabChats.closed(tabId, id);
-      if (left === null) return;
-      if (left === 0) tabs.unsubscribed(tabId, `chat:${tabId}:${id}`);
-      await (await ready).chat.closeGroupChat(id);
-    },
+    ...commands,
     async hello(buildId, id) {
       tabId = id;
       tabs.add(id);
       return { buildId: BUILD_ID, ok: buildId === BUILD_ID };
     },
-    login: async (username, password) => (await ready).login(username, password),
-    logout: async (reason) => (await ready).logout(reason),
-    becameVisible: async () => {
-      await (await ready).becameVisible();
+    // Counted per tab as well, so a tab closed with a chat or thread open still closes it.
+    async openGroupChat(id) {
+      tabs.hold(tabId, holdKey('openGroupChat', id));
+      return commands.openGroupChat(id);
     },
-    clearThreadCache: async () => (await ready).clearCache('threads'),
-    clearMyPagesCache: async () => (await ready).clearCache('mypages'),
-    reportError: async (report) => (await ready).reportError(report),
-    enqueue: async (write) => (await ready).enqueue(write),
-    flushOutbox: async () => (await ready).flushOutbox(),
+    async closeGroupChat(id) {
+      return tabs.release(tabId, holdKey('openGroupChat', id)) ? commands.closeGroupChat(id) : ok(undefined);
+    },
+    async openConversation(id) {
+      tabs.hold(tabId, holdKey('openConversation', id));
+      return commands.openConversation(id);
+    },
+    async closeConversation(id) {
+      const held = tabs.release(tabId, holdKey('openConversation', id));
+      return held ? commands.closeConversation(id) : ok(undefined);
+    },
     async subscribe(key, mode) {
-      tabs.subscribed(tabId, key);
-      return (await ready).subscribe(key, mode);
+      tabs.hold(tabId, holdKey(ENTITY_HOLD, key));
+      return commands.subscribe(key, mode);
     },
     async unsubscribe(key) {
       // The hub drops the entity only when no other tab still wants it.
-      if (!tabs.has(tabId)) return (await ready).unsubscribe(key);
-      tabs.unsubscribed(tabId, key);
+      if (!tabs.has(tabId)) return commands.unsubscribe(key);
+      tabs.release(tabId, holdKey(ENTITY_HOLD, key));
+      return tabs.isHeld(holdKey(ENTITY_HOLD, key)) ? ok(undefined) : commands.unsubscribe(key);
     },
   };
 }

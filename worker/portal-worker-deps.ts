@@ -1,6 +1,6 @@
 import type { StateStore } from 'oidc-client-ts';
 import type { RuntimeConfig } from '../contract/config.ts';
-import type { WorkerBroadcast } from './client/api.ts';
+import type { WorkerBroadcast } from './client/session.ts';
 import type { PortalDb } from './client/db.ts';
 import type { Clock, WithLock } from './clock.ts';
 import type { HubDeps } from './hub/hub-client.ts';

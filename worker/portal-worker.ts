@@ -1,18 +1,22 @@
 import { HUB_EVENTS, entityKey } from '../contract/hub.ts';
 import { AuthSession } from './auth/auth-session.ts';
 import type { HubEventHandler, PeerMessage, PortalWorkerDeps, SubscribeMode } from './portal-worker-deps.ts';
-import type { ClientErrorReport, LoginResult, OutboxWriteRequest, SignOutReason } from './client/api.ts';
+import type { WorkerCommands } from './client/api.ts';
+import type { LoginResult, OutboxWriteRequest, SessionApi, SignOutReason } from './client/session.ts';
+import { done, failure, ok, type ErrorCode, type Result } from './client/result.ts';
 import { ClientLog } from './client-log.ts';
 import { HttpClient } from './http/http-client.ts';
 import { isHttpError } from './http/http-error.ts';
 import { HubClient } from './hub/hub-client.ts';
 import { Outbox } from './outbox/outbox.ts';
-import type { GroupDeps } from './sync/group-deps.ts';
+import type { SyncContext } from './sync/sync-context.ts';
+import type { OutboxKind, SyncModule } from './sync/sync-module.ts';
 import { AccountSync } from './sync/account.ts';
+import { ConversationMessages } from './sync/conversation-messages.ts';
 import { GroupChatSync } from './sync/group-chat.ts';
 import { MailAndHistorySync } from './sync/mail-and-history.ts';
 import { OneToOneChatSync } from './sync/one-to-one-chat.ts';
-import { MEETING_MESSAGE_KIND, MeetingsSync, meetingMessageForm } from './sync/meetings.ts';
+import { MeetingsSync } from './sync/meetings.ts';
 import { refreshNotificationCount } from './sync/notification-count.ts';
 import { fetchUploader, xhrUploader } from './sync/upload.ts';
 import { loadProfile } from './sync/profile.ts';
@@ -34,13 +38,11 @@ export class PortalWorker {
   readonly clientLog: ClientLog;
   readonly hub: HubClient;
   readonly outbox: Outbox;
-  /** Group support (SPEC §2 meetings, group chat); the API object calls these directly. */
-  readonly meetings: MeetingsSync;
-  readonly chat: GroupChatSync;
-  /** The child app: one-to-one chat, mail and history, account. */
-  readonly oneToOne: OneToOneChatSync;
-  readonly mailAndHistory: MailAndHistorySync;
-  readonly account: AccountSync;
+  /** Every sync module, the session's own first: the core loops over this list, never names one. */
+  readonly modules: readonly SyncModule<object>[];
+  /** Every command of every module, by name: what the tabs call through Comlink. */
+  readonly commands: WorkerCommands;
+  private readonly outboxKinds: Record<string, OutboxKind>;
   private authenticated = false;
   private runner = false;
   private readonly handlers = new Map<string, HubEventHandler[]>();
@@ -88,7 +90,7 @@ export class PortalWorker {
       onEvent: (name, data, key) => void this.route(name, data, key),
       onError: (message) => {
         deps.broadcast({ type: 'hub-error', message });
-        void this.oneToOne.logRealtimeError(message);
+        for (const module of this.modules) void module.realtimeError?.(message);
       },
       onUnauthorized: () => void this.tokenRefused(),
       ...deps.hub,
@@ -98,20 +100,14 @@ export class PortalWorker {
       clock,
       ...(deps.random ? { random: deps.random } : {}),
       send: (row) => {
-        const options = { headers: { 'Idempotency-Key': row.clientId } };
-        // Private meeting messages are multipart; the outbox stores their fields as JSON.
-        if (row.kind === MEETING_MESSAGE_KIND)
-          return this.http.postMultipart(
-            row.path,
-            meetingMessageForm(row.body as Record<string, string>),
-            options,
-          );
-        return this.http.post(row.path, row.body, options);
+        const headers = { 'Idempotency-Key': row.clientId };
+        const send = this.outboxKinds[row.kind]?.send;
+        return send ? send(row, headers) : this.http.post(row.path, row.body, { headers });
       },
       refreshToken: async () => (await this.auth.refresh()) === 'refreshed',
-      onSettled: (row) => this.chat.outboxSettled(row),
+      onSettled: async (row) => this.outboxKinds[row.kind]?.settled?.(row),
     });
-    const groupDeps: GroupDeps = {
+    const ctx: SyncContext = {
       http: this.http,
       db: deps.db,
       config,
@@ -120,16 +116,54 @@ export class PortalWorker {
       subscribe: (key, mode) => this.subscribe(key, mode),
       unsubscribe: (key) => this.unsubscribe(key),
       enqueue: (write) => this.enqueue(write),
+      whenSettled: (clientId, timeoutMs) => this.outbox.whenSettled(clientId, timeoutMs),
       upload:
         deps.upload ?? (typeof XMLHttpRequest === 'undefined' ? fetchUploader(deps.fetch) : xhrUploader),
+      session: {
+        login: (username, password) => this.login(username, password),
+        logout: (reason) => this.logout(reason),
+        renew: (username, password, call) => this.renewSession(username, password, call),
+        withoutHub: (call, ended) => this.withoutHub(call, ended),
+      },
+      refreshNotificationCount: () => this.refreshNotifications(),
     };
-    this.meetings = new MeetingsSync(groupDeps);
-    this.chat = new GroupChatSync(groupDeps);
-    this.oneToOne = new OneToOneChatSync(groupDeps, this.chat);
-    this.mailAndHistory = new MailAndHistorySync(groupDeps);
-    this.account = new AccountSync(groupDeps);
+    const messages = new ConversationMessages(ctx);
+    this.modules = [
+      this.sessionModule(),
+      new MeetingsSync(ctx),
+      messages,
+      new GroupChatSync(ctx, messages),
+      new OneToOneChatSync(ctx, messages),
+      new MailAndHistorySync(ctx, messages),
+      new AccountSync(ctx),
+    ];
+    this.commands = Object.assign({}, ...this.modules.map((m) => m.commands)) as WorkerCommands;
+    this.outboxKinds = Object.assign({}, ...this.modules.map((m) => m.outboxKinds ?? {})) as Record<
+      string,
+      OutboxKind
+    >;
     this.on(HUB_EVENTS.notificationCreated, () => this.refreshNotifications());
     this.on(HUB_EVENTS.contactUpdated, async () => void (await this.refreshProfile()));
+  }
+
+  /** The core's own commands and tables: the session, the outbox, subscriptions, caches. */
+  private sessionModule(): SyncModule<SessionApi> {
+    const { db } = this.deps;
+    return {
+      commands: {
+        login: (username, password) => this.login(username, password),
+        logout: (reason) => done(this.logout(reason)),
+        becameVisible: () => done(this.becameVisible()),
+        clearThreadCache: () => done(db.caches.delete('threads')),
+        clearMyPagesCache: () => done(db.caches.delete('mypages')),
+        reportError: async (report) => done(Promise.resolve(this.clientLog.report(report))),
+        enqueue: async (write) => ok(await this.enqueue(write)),
+        flushOutbox: () => done(this.flushOutbox()),
+        subscribe: async (key, mode) => ok(await this.subscribe(key, mode)),
+        unsubscribe: (key) => done(this.unsubscribe(key)),
+      },
+      tables: [db.profile, db.caches, db.outbox],
+    };
   }
 
   get isRunner(): boolean {
@@ -191,41 +225,45 @@ export class PortalWorker {
    * tokens instead of spending a revoked one. When the new sign-in fails, this device is signed out
    * ('signed_out', and the session row says 'session_expired').
    */
-  async renewSession<R extends string>(
+  async renewSession<C extends ErrorCode>(
     username: string,
     password: string,
-    call: (token: string) => Promise<R>,
-  ): Promise<R | 'signed_out' | 'failed'> {
+    call: (token: string) => Promise<Result<void, C>>,
+  ): Promise<Result<void, C | 'signed_out' | 'failed'>> {
     // Read before the lock: asking for a token under it may mean a refresh, which waits for the lock.
     const token = await this.auth.accessToken();
-    if (!token) return 'failed';
+    if (!token) return failure('failed');
     const previous = (await this.auth.manager.getUser())?.profile.sub;
     const runner = this.runner;
     if (runner) await this.hub.stop();
-    const outcome = await this.auth.exclusive(async () => {
+    const outcome = await this.auth.exclusive(async (): Promise<Result<void, C | 'signed_out'>> => {
       const result = await call(token);
-      if (result !== 'ok') return result;
-      return (await this.auth.login(username, password)).ok ? result : 'signed_out';
+      if (!result.ok) return result;
+      return (await this.auth.login(username, password)).ok ? result : failure('signed_out');
     });
-    if (outcome === 'ok') await this.signedIn(previous);
-    else if (outcome === 'signed_out') await this.logout('session_expired');
+    if (outcome.ok) await this.signedIn(previous);
+    else if (outcome.code === 'signed_out') await this.logout('session_expired');
     else if (runner) await this.hub.start();
     return outcome;
   }
 
+  /** See SyncContext.session.withoutHub. */
+  private async withoutHub<R>(call: () => Promise<R>, ended: (result: R) => boolean): Promise<R> {
+    const runner = this.runner;
+    if (runner) await this.hub.stop();
+    const result = await call();
+    if (!ended(result) && runner) await this.hub.start();
+    return result;
+  }
+
   async logout(reason: SignOutReason = 'user'): Promise<void> {
-    // SPEC §4: logout ends the chat (while the token still works).
-    if (reason === 'user') await this.oneToOne.endOnLogout().catch(() => undefined);
+    for (const module of this.modules) await module.signingOut?.(reason);
     await this.auth.signOut();
     await this.signedOut(reason);
   }
 
   async becameVisible(): Promise<void> {
     await this.authCheck(false);
-  }
-
-  reportError(report: ClientErrorReport): void {
-    this.clientLog.report(report);
   }
 
   async enqueue(write: OutboxWriteRequest): Promise<string> {
@@ -237,10 +275,6 @@ export class PortalWorker {
   async flushOutbox(): Promise<void> {
     if (this.runner) await this.outbox.flush();
     else this.deps.notifyPeers?.({ type: 'outbox' });
-  }
-
-  async clearCache(key: 'threads' | 'mypages'): Promise<void> {
-    await this.deps.db.caches.delete(key);
   }
 
   /** Another data worker of this browser signed in or out, or queued a write. */
@@ -319,8 +353,7 @@ export class PortalWorker {
     await this.scheduleRefresh();
     await this.hub.start();
     void this.hub.subscribe(entityKey('Contact', profile.contactId));
-    // The child's ongoing chat (not in group support, where chats belong to meetings).
-    if (!this.deps.config.features.supportGroup) void this.oneToOne.resumeChat();
+    for (const module of this.modules) await module.signedIn?.();
     await this.refreshNotifications();
   }
 
@@ -388,22 +421,7 @@ export class PortalWorker {
 
   private async clearUserData(): Promise<void> {
     const { db } = this.deps;
-    const tables = [
-      db.profile,
-      db.caches,
-      db.outbox,
-      db.meetings,
-      db.meetingMessages,
-      db.appendices,
-      db.conversations,
-      db.chatMessages,
-      db.connections,
-      db.typing,
-      db.uploads,
-      db.chatState,
-      db.notifications,
-      db.contactMessages,
-    ];
+    const tables = this.modules.flatMap((m) => m.tables);
     await db.transaction('rw', tables, async () => {
       await Promise.all(tables.map((t) => t.clear()));
     });
@@ -413,9 +431,7 @@ export class PortalWorker {
   private async stopSession(): Promise<void> {
     this.authenticated = false;
     this.auth.stopRefresh();
-    this.chat.reset();
-    this.oneToOne.reset();
-    this.mailAndHistory.reset();
+    for (const module of this.modules) module.reset?.();
     await this.hub.stop();
   }
 }

@@ -91,7 +91,7 @@ export function CreateAccountForm() {
         showToast(T.created, { kind: 'success' });
         navigate('/start');
       } else {
-        const refused = registerFailure(result.error);
+        const refused = registerFailure(result.code);
         if (refused.field) setError(refused.field, { message: refused.message }, { shouldFocus: true });
         else setFailure(refused.message);
       }

@@ -1,7 +1,7 @@
-import type { RegisterResult } from '../../worker/client/account.ts';
+import type { RegisterError } from '../../worker/client/account.ts';
 import { CREATE_ACCOUNT_TEXTS as T } from './texts.ts';
 
-export type RegisterError = Extract<RegisterResult, { ok: false }>['error'];
+export type { RegisterError };
 
 /** A refusal the person can act on is told beside its field; any other under the form. */
 export interface RegisterFailure {

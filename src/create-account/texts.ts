@@ -1,3 +1,4 @@
+import { ERROR_TEXTS } from '../errors/texts.ts';
 /** Swedish texts of the create-account page (SPEC §2 /skapa-konto). */
 export const CREATE_ACCOUNT_TEXTS = {
   heading: 'Skapa konto',
@@ -44,8 +45,8 @@ export const CREATE_ACCOUNT_TEXTS = {
     common_password: 'Lösenordet är för vanligt och lätt att gissa. Välj ett annat.',
     invalid: 'Uppgifterna är inte giltiga. Kontrollera fälten och försök igen.',
     too_many_attempts: 'För många försök. Vänta en stund och försök igen.',
-    offline: 'Det gick inte att nå servern. Kontrollera internetuppkopplingen och försök igen.',
-    failed: 'Något blev fel. Försök igen.',
+    offline: ERROR_TEXTS.offline,
+    failed: ERROR_TEXTS.failed,
     login_failed: 'Kontot är skapat men inloggningen misslyckades. Logga in med ditt nya konto.',
   },
 } as const;

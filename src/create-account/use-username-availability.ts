@@ -24,6 +24,7 @@ export function useUsernameAvailability(username: string | null): AvailabilitySt
     const timer = setTimeout(() => {
       api
         .verifyUsername(username)
+        .then((result) => (result.ok ? result.value : 'unknown'))
         .catch((): UsernameAvailability => 'unknown')
         .then((availability) => {
           if (current) setState({ username, availability });

@@ -1,11 +1,10 @@
 import { createContext, use, type ReactNode } from 'react';
-import type { Remote } from 'comlink';
-import type { WorkerApi } from '../../worker/client/api.ts';
+import type { WorkerCommands } from '../../worker/client/api.ts';
 import type { PortalDb } from '../../worker/client/db.ts';
 import { connectWorker, type WorkerConnection } from '../../worker/client/connect.ts';
 
 export interface DataAccess {
-  api: Remote<WorkerApi>;
+  api: WorkerCommands;
   db: PortalDb;
 }
 
@@ -32,6 +31,6 @@ export function useData(): DataAccess {
 }
 
 /** The worker's commands (login, logout, caches, error reports). */
-export function useApi(): Remote<WorkerApi> {
+export function useApi(): WorkerCommands {
   return useData().api;
 }

@@ -52,7 +52,10 @@ export function ConversationHistoryWindow({
 
   const toggleFavourite = async () => {
     setBusy(true);
-    const saved = await api.setFavourite(conversationId, !favourite).catch(() => false);
+    const saved = await api
+      .setFavourite(conversationId, !favourite)
+      .then((result) => result.ok)
+      .catch(() => false);
     setBusy(false);
     if (!saved) showToast(T.favouriteFailed, { kind: 'error' });
   };
@@ -60,7 +63,10 @@ export function ConversationHistoryWindow({
   const remove = async (confirmed: boolean) => {
     if (!confirmed) return;
     setBusy(true);
-    const deleted = await api.deleteConversation(conversationId).catch(() => false);
+    const deleted = await api
+      .deleteConversation(conversationId)
+      .then((result) => result.ok)
+      .catch(() => false);
     setBusy(false);
     if (deleted) {
       showToast(T.deleted, { kind: 'success' });

@@ -25,9 +25,7 @@ export interface LoginFormProps {
 
 function errorText(result: LoginResult): string | null {
   if (result.ok) return null;
-  return result.error === 'invalid_username_or_password'
-    ? LOGIN_TEXTS.invalidCredentials
-    : LOGIN_TEXTS.failed;
+  return result.code === 'invalid_username_or_password' ? LOGIN_TEXTS.invalidCredentials : LOGIN_TEXTS.failed;
 }
 
 /** The login form of SPEC §2, used standalone, inline and in the login modal. */

@@ -1,3 +1,4 @@
+import { ERROR_TEXTS } from '../errors/texts.ts';
 /** Swedish texts of the login form (SPEC §2 Login form, §5 Login, §8 login errors). */
 export const LOGIN_TEXTS = {
   title: 'Logga in',
@@ -13,7 +14,7 @@ export const LOGIN_TEXTS = {
   logoutReminder: 'Kom ihåg att logga ut ordentligt och stänga webbläsaren när du är klar.',
   alreadyLoggedIn: 'Du är redan inloggad.',
   invalidCredentials: 'Fel användarnamn eller lösenord.',
-  failed: 'Något blev fel. Försök igen.',
+  failed: ERROR_TEXTS.failed,
 } as const;
 
 /** SPEC §5 and §9: a personal code has at least 10 characters. */

@@ -41,7 +41,8 @@ export function NewPostPage() {
       platform: navigator.platform,
       installed: installedAsApp(),
     };
-    const result = await api.sendMail(subject.trim(), text.trim(), device).catch(() => null);
+    const answer = await api.sendMail(subject.trim(), text.trim(), device).catch(() => null);
+    const result = answer?.ok ? answer.value : null;
     if (result?.status === 'sent') {
       showToast(T.sent, { kind: 'success' });
       // Replace: going back from the thread leads to my pages, not to an emptied form.

@@ -1,3 +1,4 @@
+import { ERROR_TEXTS, OFFLINE_CACHED_TEXT } from '../errors/texts.ts';
 import { MAIL_SUBJECT_MAX_LENGTH, MAIL_TEXT_MAX_LENGTH } from './mail-limits.ts';
 
 /** Swedish texts of the new post and thread pages (SPEC §2 nytt-inlagg, inlagg). */
@@ -14,7 +15,7 @@ export const MAIL_TEXTS = {
   counter: (count: number) => `Antal tecken: ${count} av ${MAIL_TEXT_MAX_LENGTH}`,
   send: 'Skicka',
   sending: 'Skickar...',
-  sendFailed: 'Något blev fel. Försök igen.',
+  sendFailed: ERROR_TEXTS.failed,
   queued: 'Du verkar vara offline. Meddelandet är sparat och skickas när du är uppkopplad igen.',
   waiting: 'Du har skickat många meddelanden på kort tid. Meddelandet är sparat och skickas om en stund.',
   sent: 'Meddelandet har skickats.',
@@ -23,7 +24,7 @@ export const MAIL_TEXTS = {
   loading: 'Hämtar meddelandet...',
   notFound: 'Hittade inget meddelande.',
   loadFailed: 'Det gick inte att hämta meddelandet. Försök igen senare.',
-  offline: 'Du verkar vara offline. Det du ser kan vara gammalt.',
+  offline: OFFLINE_CACHED_TEXT,
   backToMyPages: 'Till Mina sidor',
   reply: 'Svara',
   replyLabel: 'Ditt svar',

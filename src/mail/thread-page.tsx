@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { formatCalendarDate } from '../../client-kit/time/format-time.ts';
 import { Link } from 'wouter';
-import type { LoadResult } from '../../worker/client/group-support.ts';
+import { outcomeOf, type LoadOutcome } from '../../worker/client/result.ts';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useApi, useProfile } from '../data/index.ts';
 import { chatEntries } from '../chat-window/chat-messages.ts';
@@ -34,13 +34,13 @@ function Thread({ conversationId }: { conversationId: number }) {
   const profile = useProfile();
   const conversation = useConversation(conversationId);
   const rows = useChatMessages(conversationId);
-  const [result, setResult] = useState<LoadResult | null>(null);
+  const [result, setResult] = useState<LoadOutcome | null>(null);
 
   useEffect(() => {
     let current = true;
     api
       .openConversation(conversationId)
-      .then((r) => current && setResult(r))
+      .then((r) => current && setResult(outcomeOf(r)))
       .catch(() => current && setResult('failed'));
     return () => {
       current = false;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import type { LoadResult } from '../../worker/client/group-support.ts';
+import { outcomeOf, type LoadOutcome } from '../../worker/client/result.ts';
 import {
   chatClosedByUser,
   chatMinimized,
@@ -38,7 +38,7 @@ export function MeetingDetailPage({ id }: { id: string }) {
   const meeting = useMeeting(valid ? meetingId : -1);
   const conversationId = meeting?.conversation?.id ?? null;
   const conversation = useConversation(conversationId);
-  const [result, setResult] = useState<LoadResult | 'loading'>('loading');
+  const [result, setResult] = useState<LoadOutcome | 'loading'>('loading');
   const [history, setHistory] = useState(false);
 
   useEffect(() => {
@@ -47,7 +47,7 @@ export function MeetingDetailPage({ id }: { id: string }) {
     setResult('loading');
     api
       .loadMeeting(meetingId)
-      .then((r) => current && setResult(r))
+      .then((r) => current && setResult(outcomeOf(r)))
       .catch(() => current && setResult('failed'));
     return () => {
       current = false;

@@ -34,7 +34,7 @@ export function PrivateMessageForm({ meetingId }: { meetingId: number }) {
     setResult(null);
     try {
       const outcome = await api.sendPrivateMessage(meetingId, text.trim());
-      if (outcome === 'failed') throw new Error('failed');
+      if (!outcome.ok) throw new Error(outcome.code);
       setResult(T.messageSent);
       showToast(T.messageSent, { kind: 'success' });
       reset();

@@ -1,3 +1,4 @@
+import { ERROR_TEXTS } from '../errors/texts.ts';
 import { PRIVATE_MESSAGE_MAX_LENGTH } from '../../contract/limits.ts';
 
 /** Swedish texts of the meeting detail (SPEC §2 Meeting detail, §6, §8). */
@@ -16,7 +17,7 @@ export const MEETING_DETAIL_TEXTS = {
   textRequired: 'Text måste anges',
   textTooLong: `Max ${PRIVATE_MESSAGE_MAX_LENGTH} tecken`,
   messageSent: 'Meddelande skickat.',
-  messageFailed: 'Något blev fel. Försök igen.',
+  messageFailed: ERROR_TEXTS.failed,
   participants: 'Deltagare',
   noParticipants: 'Inga anslutna deltagare',
   connection: { Connected: 'Ansluten', Away: 'Borta', Disconnected: 'Frånkopplad' },

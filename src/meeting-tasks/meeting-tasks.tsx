@@ -1,4 +1,5 @@
 import { useRef, useState, type SyntheticEvent } from 'react';
+import type { Result } from '../../worker/client/result.ts';
 import { useApi, useProfile } from '../data/index.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
@@ -48,10 +49,10 @@ export function MeetingTasks({
   );
   const files = own.flatMap((m) => m.files.map((f) => ({ message: m, file: f })));
 
-  const download = async (load: () => Promise<Blob | null>, name: string) => {
+  const download = async (load: () => Promise<Result<Blob, 'failed'>>, name: string) => {
     try {
       const blob = await load();
-      if (blob) saveBlob(blob, name);
+      if (blob.ok) saveBlob(blob.value, name);
       else showToast(TASK_TEXTS.downloadFailure, { kind: 'error' });
     } catch {
       showToast(TASK_TEXTS.downloadFailure, { kind: 'error' });
@@ -60,7 +61,7 @@ export function MeetingTasks({
 
   const remove = async (messageId: number) => {
     try {
-      if (!(await api.deleteMeetingMessage(meetingId, messageId))) {
+      if (!(await api.deleteMeetingMessage(meetingId, messageId)).ok) {
         showToast(TASK_TEXTS.deleteFailure, { kind: 'error' });
       }
     } catch {

@@ -23,13 +23,13 @@ export function UploadButton({ meetingId }: { meetingId: number }) {
     setBusy(true);
     try {
       const row = await api.uploadHomework(meetingId, file, file.name);
-      if (row.status === 'done') {
+      if (row.ok) {
         showToast(TASK_TEXTS.uploadSuccess, { title: TASK_TEXTS.uploadSuccessTitle, kind: 'success' });
       } else {
         const text =
-          row.error === 'too_large'
+          row.code === 'too_large'
             ? TASK_TEXTS.uploadTooLarge
-            : row.error === 'unsupported_type'
+            : row.code === 'unsupported_type'
               ? TASK_TEXTS.uploadWrongType
               : TASK_TEXTS.uploadFailure;
         showToast(text, { title: TASK_TEXTS.uploadFailureTitle, kind: 'error' });

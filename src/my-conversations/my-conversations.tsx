@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { formatCalendarDate, formatClockTime } from '../../client-kit/time/format-time.ts';
 import { Link } from 'wouter';
-import type { LoadResult } from '../../worker/client/group-support.ts';
+import { outcomeOf, type LoadOutcome } from '../../worker/client/result.ts';
 import { useApi } from '../data/index.ts';
 import { ConversationHistoryWindow } from '../historic-chat/conversation-history-window.tsx';
 import { StarIcon } from '../shell/icons.tsx';
@@ -25,14 +25,14 @@ export function MyConversations() {
   const api = useApi();
   const rows = useConversations();
   const pending = usePendingMails();
-  const [result, setResult] = useState<LoadResult | null>(null);
+  const [result, setResult] = useState<LoadOutcome | null>(null);
   const [openId, setOpenId] = useState<number | null>(null);
 
   useEffect(() => {
     let current = true;
     api
       .loadConversations('mine')
-      .then((r) => current && setResult(r))
+      .then((r) => current && setResult(outcomeOf(r)))
       .catch(() => current && setResult('failed'));
     return () => {
       current = false;

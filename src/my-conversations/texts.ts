@@ -1,3 +1,4 @@
+import { OFFLINE_CACHED_TEXT } from '../errors/texts.ts';
 /** Swedish texts of my pages' mail threads and chat history (SPEC §2 /mina-sidor). */
 export const MY_CONVERSATIONS_TEXTS = {
   mailHeading: 'Mina meddelanden',
@@ -14,5 +15,5 @@ export const MY_CONVERSATIONS_TEXTS = {
   favourite: 'Favorit',
   loading: 'Hämtar dina meddelanden...',
   loadFailed: 'Det gick inte att hämta dina meddelanden. Försök igen senare.',
-  offline: 'Du verkar vara offline. Det du ser kan vara gammalt.',
+  offline: OFFLINE_CACHED_TEXT,
 } as const;

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import type { AccountWriteResult } from '../../worker/client/account.ts';
-import type { LoadResult } from '../../worker/client/group-support.ts';
+import type { WriteResult } from '../../worker/client/result.ts';
+import type { LoadOutcome } from '../../worker/client/result.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { secondaryButton } from '../styles/controls.ts';
 import { MY_PAGES_TEXTS as T } from './texts.ts';
@@ -24,7 +24,7 @@ export function AccountList<Row>({
   children,
 }: {
   rows: Row[] | undefined;
-  result: LoadResult | null;
+  result: LoadOutcome | null;
   texts: ListTexts;
   /** Renders one row (with its key). */
   children: (row: Row) => ReactNode;
@@ -47,7 +47,7 @@ export function AccountList<Row>({
 /** One write at a time per row: the row's buttons are disabled while it runs. */
 export function useRowWrite() {
   const [busy, setBusy] = useState(false);
-  const act = async (write: () => Promise<AccountWriteResult>) => {
+  const act = async (write: () => Promise<WriteResult>) => {
     setBusy(true);
     await runWrite(write);
     setBusy(false);

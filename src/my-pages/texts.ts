@@ -1,3 +1,4 @@
+import { ERROR_TEXTS, OFFLINE_CACHED_TEXT } from '../errors/texts.ts';
 /** Swedish texts of my pages (SPEC §2 /mina-sidor). */
 export const MY_PAGES_TEXTS = {
   heading: 'Mina sidor',
@@ -25,7 +26,7 @@ export const MY_PAGES_TEXTS = {
   deleteMessageText: 'Meddelandet försvinner från dina sidor. Det går inte att ångra.',
   deleteMessageYes: 'Ja, ta bort',
   deleteMessageNo: 'Avbryt',
-  offline: 'Du verkar vara offline. Det du ser kan vara gammalt.',
-  writeFailed: 'Något blev fel. Försök igen.',
-  writeOffline: 'Det gick inte att nå servern. Kontrollera internetuppkopplingen och försök igen.',
+  offline: OFFLINE_CACHED_TEXT,
+  writeFailed: ERROR_TEXTS.failed,
+  writeOffline: ERROR_TEXTS.offline,
 } as const;

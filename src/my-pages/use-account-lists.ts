@@ -1,16 +1,16 @@
 import { useEffect, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { ContactMessageRow, NotificationRow } from '../../worker/client/account.ts';
-import type { LoadResult } from '../../worker/client/group-support.ts';
+import { outcomeOf, type LoadOutcome, type LoadResult } from '../../worker/client/result.ts';
 import { useApi, useData } from '../data/index.ts';
 
 /** Runs `load` once per mount; `null` until it answered. */
-function useLoad(load: () => Promise<LoadResult>): LoadResult | null {
-  const [result, setResult] = useState<LoadResult | null>(null);
+function useLoad(load: () => Promise<LoadResult>): LoadOutcome | null {
+  const [result, setResult] = useState<LoadOutcome | null>(null);
   useEffect(() => {
     let current = true;
     load()
-      .then((r) => current && setResult(r))
+      .then((r) => current && setResult(outcomeOf(r)))
       .catch(() => current && setResult('failed'));
     return () => {
       current = false;
@@ -21,7 +21,7 @@ function useLoad(load: () => Promise<LoadResult>): LoadResult | null {
 }
 
 /** The notifications, newest first, loaded on mount and kept fresh by the worker. */
-export function useNotifications(): { rows: NotificationRow[] | undefined; result: LoadResult | null } {
+export function useNotifications(): { rows: NotificationRow[] | undefined; result: LoadOutcome | null } {
   const api = useApi();
   const { db } = useData();
   const result = useLoad(() => api.loadNotifications());
@@ -33,7 +33,7 @@ export function useNotifications(): { rows: NotificationRow[] | undefined; resul
 }
 
 /** The active contact messages, newest first. */
-export function useContactMessages(): { rows: ContactMessageRow[] | undefined; result: LoadResult | null } {
+export function useContactMessages(): { rows: ContactMessageRow[] | undefined; result: LoadOutcome | null } {
   const api = useApi();
   const { db } = useData();
   const result = useLoad(() => api.loadContactMessages());

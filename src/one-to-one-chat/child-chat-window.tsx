@@ -133,7 +133,7 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
     setBusy('ending');
     try {
       // SPEC §8 'Avslutad / chatten är avslutad': the child's own end is confirmed.
-      if (await api.endChat(conversation.id)) setEndedModal(true);
+      if ((await api.endChat(conversation.id)).ok) setEndedModal(true);
       else showToast(T.endFailed, { kind: 'error' });
     } finally {
       setBusy(null);

@@ -11,9 +11,8 @@ export type ChangePasswordFeedback =
   | { kind: 'failure'; message: string };
 
 export function changePasswordFeedback(result: ChangePasswordResult): ChangePasswordFeedback {
-  switch (result) {
-    case 'ok':
-      return { kind: 'toast', message: T.changed, success: true };
+  if (result.ok) return { kind: 'toast', message: T.changed, success: true };
+  switch (result.code) {
     case 'signed_out':
       // The session page takes over (the user is signed out): the toast tells what happened.
       return { kind: 'toast', message: T.changedSignedOut, success: false };

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { failure } from '../../worker/client/result.ts';
 import { useLocation } from 'wouter';
 import { useApi } from '../data/index.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
@@ -19,14 +20,14 @@ export function DeleteAccount() {
     setDeleting(true);
     const result = await api.deleteAccount().catch((error: unknown) => {
       console.error('Delete account failed', error);
-      return 'failed' as const;
+      return failure('failed');
     });
-    if (result === 'ok') {
+    if (result.ok) {
       navigate('/utloggad');
       return;
     }
     setDeleting(false);
-    showToast(result === 'offline' ? T.offline : T.deleteFailed, { kind: 'error' });
+    showToast(result.code === 'offline' ? T.offline : T.deleteFailed, { kind: 'error' });
   };
 
   return (

@@ -1,3 +1,4 @@
+import { ERROR_TEXTS } from '../errors/texts.ts';
 /** Swedish texts of the settings page (SPEC §2 /installningar). */
 export const SETTINGS_TEXTS = {
   heading: 'Inställningar',
@@ -22,8 +23,8 @@ export const SETTINGS_TEXTS = {
   submitting: 'Byter lösenord...',
   changed: 'Ditt lösenord är bytt.',
   changedSignedOut: 'Ditt lösenord är bytt. Logga in igen med ditt nya lösenord.',
-  offline: 'Det gick inte att nå servern. Kontrollera internetuppkopplingen och försök igen.',
-  failed: 'Något blev fel. Försök igen.',
+  offline: ERROR_TEXTS.offline,
+  failed: ERROR_TEXTS.failed,
   deleteAccount: 'Ta bort konto',
   deleteAccountText:
     'Om du tar bort ditt konto kan du inte logga in med det igen. Ditt användarnamn och dina uppgifter raderas.',

@@ -38,7 +38,7 @@ function ChatCard() {
   useEffect(() => {
     if (live) return;
     let current = true;
-    void api.chatAccountStatus().then((s) => current && setStatus(s));
+    void api.chatAccountStatus().then((s) => current && setStatus(s.ok ? s.value : 'Error'));
     return () => {
       current = false;
     };
@@ -51,10 +51,10 @@ function ChatCard() {
       if (conversation) await api.closeChat();
       const result = await api.startChat(null, device());
       if (result.ok) showChatWindow(minimized);
-      else if (result.error === 'HasCompletedAConversation') setStatus('HasCompletedAConversation');
-      else if (result.error === 'HasActive') showChatWindow(minimized);
-      else if (result.error === 'rate_limited') setError(result.message);
-      else setError(result.error === 'offline' ? T.startOffline : T.startFailed);
+      else if (result.code === 'HasCompletedAConversation') setStatus('HasCompletedAConversation');
+      else if (result.code === 'HasActive') showChatWindow(minimized);
+      else if (result.code === 'rate_limited') setError(result.message ?? T.startFailed);
+      else setError(result.code === 'offline' ? T.startOffline : T.startFailed);
     } finally {
       setStarting(false);
     }

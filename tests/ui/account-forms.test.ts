@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { registerFailure } from '../../src/create-account/register-failure.ts';
 import { changePasswordFeedback } from '../../src/settings/change-password-feedback.ts';
+import { failure } from '../../worker/client/result.ts';
 
 const COMMON = 'Lösenordet är för vanligt och lätt att gissa. Välj ett annat.';
 
@@ -31,31 +32,31 @@ describe('a refused registration', () => {
 
 describe('changing the password', () => {
   it('tells a common new password beside the new-password field', () => {
-    expect(changePasswordFeedback('common_password')).toEqual({
+    expect(changePasswordFeedback(failure('common_password'))).toEqual({
       kind: 'field',
       field: 'newPassword',
       message: COMMON,
     });
-    expect(changePasswordFeedback('wrong_password')).toMatchObject({
+    expect(changePasswordFeedback(failure('wrong_password'))).toMatchObject({
       kind: 'field',
       field: 'currentPassword',
     });
   });
 
   it('asks to wait after too many tries of the current password', () => {
-    expect(changePasswordFeedback('too_many_attempts')).toEqual({
+    expect(changePasswordFeedback(failure('too_many_attempts'))).toEqual({
       kind: 'failure',
       message: 'För många försök. Vänta en stund och försök igen.',
     });
   });
 
   it('confirms the change, and says so also when this device had to be signed out', () => {
-    expect(changePasswordFeedback('ok')).toEqual({
+    expect(changePasswordFeedback({ ok: true, value: undefined })).toEqual({
       kind: 'toast',
       message: 'Ditt lösenord är bytt.',
       success: true,
     });
-    expect(changePasswordFeedback('signed_out')).toEqual({
+    expect(changePasswordFeedback(failure('signed_out'))).toEqual({
       kind: 'toast',
       message: 'Ditt lösenord är bytt. Logga in igen med ditt nya lösenord.',
       success: false,

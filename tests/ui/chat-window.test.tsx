@@ -39,12 +39,12 @@ async function childWithOpenChat() {
   const connection = await connectUi(env.server, username, PASSWORD);
   connections.push(connection);
   const started = await connection.access.api.startChat(null, DEVICE);
-  if (!started.ok) throw new Error(`startChat: ${started.error}`);
+  if (!started.ok) throw new Error(`startChat: ${started.code}`);
   renderWithData(env.server, connection, <ChildChat />);
   act(() => showChatWindow());
   const window = await screen.findByRole('dialog', { name: 'Chatt' });
   await within(window).findByText('Du väntar på din tur');
-  return { window, conversationId: started.conversationId };
+  return { window, conversationId: started.value };
 }
 
 const counsellor = {

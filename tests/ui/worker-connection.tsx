@@ -4,10 +4,6 @@ import type { ReactNode } from 'react';
 import type { WorkerApi } from '../../worker/client/api.ts';
 import { PortalDb } from '../../worker/client/db.ts';
 import type { PortalWorker } from '../../worker/portal-worker.ts';
-import { accountApi } from '../../worker/sync/account-api.ts';
-import { groupSupportApi } from '../../worker/sync/group-api.ts';
-import { mailAndHistoryApi } from '../../worker/sync/mail-and-history-api.ts';
-import { oneToOneChatApi } from '../../worker/sync/one-to-one-api.ts';
 import { RuntimeConfigBoot } from '../../src/config/runtime-config.tsx';
 import { DataProvider, type DataAccess } from '../../src/data/index.ts';
 import type { TestServer } from '../server/test-server.ts';
@@ -15,28 +11,14 @@ import { setPageUrl } from './page-dom.ts';
 import { createWorker, type WorkerFixture } from '../worker/worker-fixture.ts';
 
 /**
- * The worker API object the UI talks to, composed from the real worker core as worker/entry.ts
- * composes it. entry.ts itself cannot be imported here: it boots a worker of its own on import and
+ * The worker API object the UI talks to: the real worker core's commands, as worker/entry.ts
+ * exposes them. entry.ts itself cannot be imported here: it boots a worker of its own on import and
  * counts subscriptions per browser tab, which a single rendered component does not need.
  */
 function workerApi(core: PortalWorker): WorkerApi {
-  const ready = Promise.resolve(core);
   return {
-    ...groupSupportApi(ready),
-    ...oneToOneChatApi(ready),
-    ...mailAndHistoryApi(ready),
-    ...accountApi(ready),
+    ...core.commands,
     hello: async (buildId) => ({ buildId, ok: true }),
-    login: (username, password) => core.login(username, password),
-    logout: (reason) => core.logout(reason),
-    becameVisible: () => core.becameVisible(),
-    clearThreadCache: () => core.clearCache('threads'),
-    clearMyPagesCache: () => core.clearCache('mypages'),
-    reportError: async (report) => core.reportError(report),
-    enqueue: (write) => core.enqueue(write),
-    flushOutbox: () => core.flushOutbox(),
-    subscribe: (key, mode) => core.subscribe(key, mode),
-    unsubscribe: (key) => core.unsubscribe(key),
   };
 }
 
@@ -61,7 +43,7 @@ export async function connectUi(
   const fixture = await createWorker(server);
   await fixture.worker.start(true);
   const login = await fixture.worker.login(username, password);
-  if (!login.ok) throw new Error(`login ${username}: ${login.error}`);
+  if (!login.ok) throw new Error(`login ${username}: ${login.code}`);
 
   const channel = new MessageChannel();
   Comlink.expose(workerApi(fixture.worker), channel.port1);

@@ -1,7 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AccountApi } from '../../worker/client/account.ts';
-import { accountApi } from '../../worker/sync/account-api.ts';
+import type { WorkerCommands } from '../../worker/client/api.ts';
 import {
   CLIENT_ID,
   api,
@@ -12,6 +11,7 @@ import {
 } from '../server/test-server.ts';
 import { waitForQuery } from './helpers.ts';
 import { createWorker, type WorkerFixture } from './worker-fixture.ts';
+import { outcomeOf } from '../../worker/client/result.ts';
 
 /*
  * The server allows 5 registrations per client address in 15 minutes, so each group of tests gets a
@@ -39,10 +39,10 @@ async function startedWorker(server: TestServer, fetchFn?: typeof fetch) {
   const fixture = await createWorker(server, fetchFn ? { fetch: fetchFn } : {});
   fixtures.push(fixture);
   await fixture.worker.start(true);
-  return { ...fixture, account: accountApi(Promise.resolve(fixture.worker)) };
+  return { ...fixture, account: fixture.worker.commands };
 }
 
-async function registered(account: AccountApi, username: string) {
+async function registered(account: WorkerCommands, username: string) {
   expect(await account.register({ username, password: PASSWORD, properties: {} })).toEqual({ ok: true });
 }
 
@@ -57,7 +57,7 @@ describe('registration and password', () => {
     const recorder = recordingFetch();
     const { account, db } = await startedWorker(server, recorder.fetchFn);
 
-    expect(await account.verifyUsername('ny.anvandare')).toBe('available');
+    expect(await account.verifyUsername('ny.anvandare')).toEqual({ ok: true, value: 'available' });
     expect(
       await account.register({
         username: 'Ny.Anvandare',
@@ -72,14 +72,14 @@ describe('registration and password', () => {
     expect(profile?.properties).toEqual({ birthYear: '2011', gender: 'non-binary' });
 
     // Signed in now, the public calls still carry no user token.
-    expect(await account.verifyUsername('ny.anvandare')).toBe('taken');
+    expect(await account.verifyUsername('ny.anvandare')).toEqual({ ok: true, value: 'taken' });
     const accountCalls = recorder.calls.filter((c) => c.url.includes('/api/accounts/'));
     expect(accountCalls.length).toBe(3);
     expect(accountCalls.every((c) => !c.bearer)).toBe(true);
 
     expect(await account.register({ username: 'ny.anvandare', password: PASSWORD, properties: {} })).toEqual({
       ok: false,
-      error: 'username_taken',
+      code: 'username_taken',
     });
   });
 
@@ -88,16 +88,16 @@ describe('registration and password', () => {
     const attempt = (username: string, password: string) =>
       account.register({ username, password, properties: {} });
 
-    expect(await account.verifyUsername('kur4tor')).toBe('taken');
-    expect(await attempt('kur4tor', PASSWORD)).toEqual({ ok: false, error: 'name_not_allowed' });
-    expect(await attempt('Support.Barn', PASSWORD)).toEqual({ ok: false, error: 'name_not_allowed' });
+    expect(await account.verifyUsername('kur4tor')).toEqual({ ok: true, value: 'taken' });
+    expect(await attempt('kur4tor', PASSWORD)).toEqual({ ok: false, code: 'name_not_allowed' });
+    expect(await attempt('Support.Barn', PASSWORD)).toEqual({ ok: false, code: 'name_not_allowed' });
     for (const common of ['12345678', 'sommar2024', 'hemligt-123', 'lisa.berg-1']) {
-      expect(await attempt('lisa.berg', common)).toEqual({ ok: false, error: 'common_password' });
+      expect(await attempt('lisa.berg', common)).toEqual({ ok: false, code: 'common_password' });
     }
     // Any other refusal is still just invalid (the form checks length and characters itself).
-    expect(await attempt('x', PASSWORD)).toEqual({ ok: false, error: 'invalid' });
+    expect(await attempt('x', PASSWORD)).toEqual({ ok: false, code: 'invalid' });
     expect((await db.session.get('current'))?.status).toBe('anonymous');
-    expect(await account.verifyUsername('lisa.berg')).toBe('available');
+    expect(await account.verifyUsername('lisa.berg')).toEqual({ ok: true, value: 'available' });
   });
 
   it('changes the password only with the current one, stays signed in here, and ends the old tokens', async () => {
@@ -109,14 +109,14 @@ describe('registration and password', () => {
     );
     const before = (await worker.auth.manager.getUser())!;
 
-    expect(await account.changePassword('fel-losenord', 'nytt-losenord-1')).toBe('wrong_password');
-    expect(await account.changePassword(PASSWORD, 'kort')).toBe('weak_password');
-    expect(await account.changePassword(PASSWORD, 'sommar2024')).toBe('common_password');
-    expect(await account.changePassword(PASSWORD, 'byter.losen-2')).toBe('common_password');
+    expect(outcomeOf(await account.changePassword('fel-losenord', 'nytt-losenord-1'))).toBe('wrong_password');
+    expect(outcomeOf(await account.changePassword(PASSWORD, 'kort'))).toBe('weak_password');
+    expect(outcomeOf(await account.changePassword(PASSWORD, 'sommar2024'))).toBe('common_password');
+    expect(outcomeOf(await account.changePassword(PASSWORD, 'byter.losen-2'))).toBe('common_password');
     // Refused changes end nothing: the old tokens still serve.
     expect((await api(server.url, '/portal/accounts', { token: before.access_token })).status).toBe(200);
 
-    expect(await account.changePassword(PASSWORD, 'nytt-losenord-1')).toBe('ok');
+    expect(outcomeOf(await account.changePassword(PASSWORD, 'nytt-losenord-1'))).toBe('ok');
 
     // The server ended every session of the account; this device signed in again with new tokens.
     expect(await db.session.get('current')).toMatchObject({ status: 'authenticated' });
@@ -124,7 +124,7 @@ describe('registration and password', () => {
     expect(broadcasts.filter((b) => b.type === 'signed-out')).toEqual([]);
     const after = (await worker.auth.manager.getUser())!;
     expect(after.refresh_token).not.toBe(before.refresh_token);
-    expect(await account.loadNotifications()).toBe('ok');
+    expect(outcomeOf(await account.loadNotifications())).toBe('ok');
     // The hub was stopped before the change and started again with the new token.
     expect(worker.hub.state).toBe('Connected');
     expect(await worker.authCheck(true)).toBe(true);
@@ -141,7 +141,7 @@ describe('registration and password', () => {
     await worker.logout();
     expect(await worker.login('byter.losen', PASSWORD)).toEqual({
       ok: false,
-      error: 'invalid_username_or_password',
+      code: 'invalid_username_or_password',
     });
     expect(await worker.login('byter.losen', 'nytt-losenord-1')).toEqual({ ok: true });
   });
@@ -149,9 +149,9 @@ describe('registration and password', () => {
   it('signs out here when signing in again after the change fails, and the new password works', async () => {
     const { account, worker, db } = await startedWorker(server);
     await registered(account, 'byter.igen');
-    vi.spyOn(worker.auth, 'login').mockResolvedValueOnce({ ok: false, error: 'failed' });
+    vi.spyOn(worker.auth, 'login').mockResolvedValueOnce({ ok: false, code: 'failed' });
 
-    expect(await account.changePassword(PASSWORD, 'nytt-losenord-2')).toBe('signed_out');
+    expect(outcomeOf(await account.changePassword(PASSWORD, 'nytt-losenord-2'))).toBe('signed_out');
     expect(await db.session.get('current')).toMatchObject({
       status: 'anonymous',
       signOutReason: 'session_expired',
@@ -166,12 +166,12 @@ describe('registration and password', () => {
     const results: string[] = [];
     // Five tries are free; the next one right after is spaced out by the server (429).
     while (results.length < 10 && results.at(-1) !== 'too_many_attempts') {
-      results.push(await account.changePassword('inte-mitt-losenord', 'nytt-losenord-3'));
+      results.push(outcomeOf(await account.changePassword('inte-mitt-losenord', 'nytt-losenord-3')));
     }
     expect(results.at(-1)).toBe('too_many_attempts');
     expect(results.slice(0, -1).every((r) => r === 'wrong_password')).toBe(true);
     expect((await db.session.get('current'))?.status).toBe('authenticated');
-    expect(await account.loadNotifications()).toBe('ok');
+    expect(outcomeOf(await account.loadNotifications())).toBe('ok');
   });
 });
 
@@ -187,7 +187,7 @@ describe('notifications, contact messages and deleting the account', () => {
   it('lists a new notification from the hub, marks it read and deletes it, keeping the count right', async () => {
     const { account, db } = await startedWorker(server);
     await registered(account, 'far.svar');
-    expect(await account.loadNotifications()).toBe('ok');
+    expect(outcomeOf(await account.loadNotifications())).toBe('ok');
     expect(await db.notifications.count()).toBe(0);
 
     const child = (await login(server.url, 'far.svar', PASSWORD)).access_token;
@@ -218,15 +218,15 @@ describe('notifications, contact messages and deleting the account', () => {
       isProcessed: false,
     });
 
-    expect(await account.processNotification(notification!.id)).toBe('ok');
+    expect(outcomeOf(await account.processNotification(notification!.id))).toBe('ok');
     expect((await db.notifications.get(notification!.id))?.isProcessed).toBe(true);
     expect((await db.runtime.get('current'))?.notificationCount).toBe(0);
-    expect(await account.loadNotifications()).toBe('ok');
+    expect(outcomeOf(await account.loadNotifications())).toBe('ok');
     expect((await db.notifications.get(notification!.id))?.isProcessed).toBe(true);
 
-    expect(await account.deleteNotification(notification!.id)).toBe('ok');
+    expect(outcomeOf(await account.deleteNotification(notification!.id))).toBe('ok');
     expect(await db.notifications.count()).toBe(0);
-    expect(await account.loadNotifications()).toBe('ok');
+    expect(outcomeOf(await account.loadNotifications())).toBe('ok');
     expect(await db.notifications.count()).toBe(0);
   });
 
@@ -234,22 +234,22 @@ describe('notifications, contact messages and deleting the account', () => {
     const { account, worker, db } = await startedWorker(server);
     expect(await worker.login('demo', 'demo-losenord')).toEqual({ ok: true });
 
-    expect(await account.loadContactMessages()).toBe('ok');
+    expect(outcomeOf(await account.loadContactMessages())).toBe('ok');
     const [message] = await db.contactMessages.toArray();
     expect(message).toMatchObject({ IsActive: true, IsRead: false, Subject: 'Välkommen till Stödlinjen' });
     expect(message!.Text).toContain('\n');
 
-    expect(await account.processContactMessage(message!.Id)).toBe('ok');
+    expect(outcomeOf(await account.processContactMessage(message!.Id))).toBe('ok');
     expect((await db.contactMessages.get(message!.Id))?.IsRead).toBe(true);
-    expect(await account.loadContactMessages()).toBe('ok');
+    expect(outcomeOf(await account.loadContactMessages())).toBe('ok');
     expect((await db.contactMessages.get(message!.Id))?.IsRead).toBe(true);
 
-    expect(await account.deleteContactMessage(message!.Id)).toBe('ok');
+    expect(outcomeOf(await account.deleteContactMessage(message!.Id))).toBe('ok');
     expect(await db.contactMessages.count()).toBe(0);
-    expect(await account.loadContactMessages()).toBe('ok');
+    expect(outcomeOf(await account.loadContactMessages())).toBe('ok');
     expect(await db.contactMessages.count()).toBe(0);
     // Someone else's (or a gone) message is refused, and the cache is left alone.
-    expect(await account.deleteContactMessage(message!.Id + 1000)).toBe('failed');
+    expect(outcomeOf(await account.deleteContactMessage(message!.Id + 1000))).toBe('failed');
   });
 
   it('deletes the account: signed out by choice, and the login no longer works', async () => {
@@ -260,13 +260,13 @@ describe('notifications, contact messages and deleting the account', () => {
       (row) => row?.hubState === 'Connected',
     );
 
-    expect(await account.deleteAccount()).toBe('ok');
+    expect(outcomeOf(await account.deleteAccount())).toBe('ok');
     const session = await db.session.get('current');
     expect(session).toMatchObject({ status: 'anonymous', signOutReason: 'user' });
     expect(await db.profile.count()).toBe(0);
     expect(await worker.login('tar.bort', PASSWORD)).toEqual({
       ok: false,
-      error: 'invalid_username_or_password',
+      code: 'invalid_username_or_password',
     });
   });
 });

@@ -1,5 +1,6 @@
 import { liveQuery } from 'dexie';
 import type { Clock } from '../../worker/clock.ts';
+import type { ErrorCode, Result } from '../../worker/client/result.ts';
 
 interface Timer {
   id: number;
@@ -82,3 +83,9 @@ export function waitForQuery<T>(
 let counter = 0;
 /** A database name of its own for every test, so fake-indexeddb state never leaks between tests. */
 export const uniqueName = (prefix: string) => `${prefix}-${process.pid}-${++counter}-${Date.now()}`;
+
+/** The value of a command's result; fails the test with the code when there is none. */
+export function valueOf<T>(result: Result<T, ErrorCode>): T {
+  if (!result.ok) throw new Error(`The command failed: ${result.code}`);
+  return result.value;
+}

@@ -5,7 +5,8 @@ import type { MailDeviceInfo } from '../../worker/client/mail-and-history.ts';
 import { api, login } from '../server/test-server.ts';
 import { useCounsellorTestEnv } from './child-helpers.ts';
 import { CONV, signedInWorker } from './group/group-helpers.ts';
-import { waitForQuery } from './helpers.ts';
+import { valueOf, waitForQuery } from './helpers.ts';
+import { outcomeOf } from '../../worker/client/result.ts';
 
 const env = useCounsellorTestEnv();
 const { fixtures } = env;
@@ -45,12 +46,7 @@ const serverConversations = async (token: string) =>
 describe('mail', () => {
   it('sends a mail with the conversation properties, follows the answer, marks it read and replies', async () => {
     const { worker, db, token } = await child('mejl-barn');
-    const result = await worker.mailAndHistory.sendMail(
-      'Skolan',
-      'Jag är orolig för provet.',
-      DEVICE,
-      worker.chat,
-    );
+    const result = valueOf(await worker.commands.sendMail('Skolan', 'Jag är orolig för provet.', DEVICE));
     expect(result.status).toBe('sent');
     const id = result.status === 'sent' ? result.conversationId : -1;
     expect(await db.conversations.get(id)).toMatchObject({ systemType: 'mail', subject: 'Skolan' });
@@ -74,7 +70,7 @@ describe('mail', () => {
     );
     expect(unread?.readDate).toBeNull();
 
-    expect(await worker.mailAndHistory.openConversation(id, worker.chat)).toBe('ok');
+    expect(outcomeOf(await worker.commands.openConversation(id))).toBe('ok');
     const read = await db.conversations.get(id);
     expect(read?.readDate).not.toBeNull();
     expect(Date.parse(read!.readDate!)).toBeGreaterThanOrEqual(Date.parse(read!.lastAgentMessageDate!));
@@ -89,14 +85,14 @@ describe('mail', () => {
       (rows) => rows.some((m) => m.message === 'Finns du kvar?'),
     );
 
-    const clientId = await worker.chat.sendChatMessage(id, 'Ja, det är matteprovet.');
+    const clientId = valueOf(await worker.commands.sendChatMessage(id, 'Ja, det är matteprovet.'));
     await waitForQuery(
       () => db.chatMessages.where('clientId').equals(clientId).first(),
       (row) => row?.sendStatus === 'sent',
     );
     expect((await staffMessages(id)).map((m) => m.message)).toContain('Ja, det är matteprovet.');
     expect((await serverConversations(token)).filter((c) => c.systemType === 'mail')).toHaveLength(1);
-    await worker.mailAndHistory.closeConversation(id);
+    await worker.commands.closeConversation(id);
   });
 
   it('keeps a mail whose answer was lost and sends it once when retried', async () => {
@@ -110,12 +106,7 @@ describe('mail', () => {
       return response;
     };
     const { worker, db, token } = await child('mejl-tappat', { fetch: flaky });
-    const result = await worker.mailAndHistory.sendMail(
-      'Hemma',
-      'Det är bråkigt hemma.',
-      DEVICE,
-      worker.chat,
-    );
+    const result = valueOf(await worker.commands.sendMail('Hemma', 'Det är bråkigt hemma.', DEVICE));
     expect(result.status).toBe('queued');
     const clientId = result.status === 'queued' ? result.clientId : '';
     expect(await db.outbox.get(clientId)).toMatchObject({ kind: 'mail', status: 'failed' });
@@ -124,7 +115,7 @@ describe('mail', () => {
     expect(await db.outbox.get(clientId)).toMatchObject({ status: 'sent' });
     const mails = (await serverConversations(token)).filter((c) => c.systemType === 'mail');
     expect(mails.map((c) => c.subject)).toEqual(['Hemma']);
-    expect(await worker.mailAndHistory.loadConversations()).toBe('ok');
+    expect(outcomeOf(await worker.commands.loadConversations())).toBe('ok');
     expect((await db.conversations.toArray()).map((c) => c.id)).toEqual([mails[0]!.id]);
   });
 });
@@ -139,20 +130,20 @@ describe('chat history', () => {
     await staff(`/conversations/${chat.id}/messages`, { content: 'Hej, jag heter Kim.' });
     await staff(`/conversations/${chat.id}/resolve`, {});
 
-    expect(await worker.mailAndHistory.loadConversations()).toBe('ok');
+    expect(outcomeOf(await worker.commands.loadConversations())).toBe('ok');
     expect(await db.conversations.get(chat.id)).toMatchObject({ systemType: 'chat', state: 'Resolved' });
     const rating = async () => (await serverConversations(token)).find((c) => c.id === chat.id)?.rating;
 
-    expect(await worker.mailAndHistory.setFavourite(chat.id, true)).toBe(true);
+    expect(outcomeOf(await worker.commands.setFavourite(chat.id, true))).toBe('ok');
     expect((await db.conversations.get(chat.id))?.rating).toBe(5);
     expect(await rating()).toBe(5);
-    expect(await worker.mailAndHistory.setFavourite(chat.id, false)).toBe(true);
+    expect(outcomeOf(await worker.commands.setFavourite(chat.id, false))).toBe('ok');
     expect((await db.conversations.get(chat.id))?.rating).toBe(1);
     expect(await rating()).toBe(1);
 
-    expect(await worker.mailAndHistory.openConversation(chat.id, worker.chat)).toBe('ok');
+    expect(outcomeOf(await worker.commands.openConversation(chat.id))).toBe('ok');
     expect(await db.chatMessages.where('conversation').equals(chat.id).count()).toBe(2);
-    expect(await worker.mailAndHistory.deleteConversation(chat.id)).toBe(true);
+    expect(outcomeOf(await worker.commands.deleteConversation(chat.id))).toBe('ok');
     expect(await db.conversations.get(chat.id)).toBeUndefined();
     expect(await db.chatMessages.where('conversation').equals(chat.id).count()).toBe(0);
     expect((await serverConversations(token)).map((c) => c.id)).not.toContain(chat.id);
@@ -172,13 +163,13 @@ describe('chat history', () => {
     const chat = (await api(env.server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: '' } }))
       .body as unknown as Conversation;
     await api(env.server.url, `${CONV}/cancel`, { token, method: 'PUT', body: { conversation: chat.id } });
-    expect(await worker.mailAndHistory.loadConversations('resolved')).toBe('ok');
+    expect(outcomeOf(await worker.commands.loadConversations('resolved'))).toBe('ok');
     expect(await db.conversations.get(chat.id)).toMatchObject({ state: 'Cancelled' });
 
     await api(env.server.url, `${CONV}/delete`, { token, method: 'PUT', body: { conversation: chat.id } });
-    expect(await worker.mailAndHistory.setFavourite(chat.id, true)).toBe(false);
+    expect(outcomeOf(await worker.commands.setFavourite(chat.id, true))).toBe('failed');
     expect((await db.conversations.get(chat.id))?.rating).toBeNull();
-    expect(await worker.mailAndHistory.loadConversations()).toBe('ok');
+    expect(outcomeOf(await worker.commands.loadConversations())).toBe('ok');
     expect(await db.conversations.get(chat.id)).toBeUndefined();
   });
 
@@ -200,15 +191,15 @@ describe('chat history', () => {
     const chat = (await api(env.server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: '' } }))
       .body as unknown as Conversation;
     await api(env.server.url, `${CONV}/cancel`, { token, method: 'PUT', body: { conversation: chat.id } });
-    expect(await worker.mailAndHistory.loadConversations()).toBe('ok');
+    expect(outcomeOf(await worker.commands.loadConversations())).toBe('ok');
 
     holdList = true;
     const listAnswered = new Promise<void>((resolve) => (answered = resolve));
-    const listing = worker.mailAndHistory.loadConversations();
+    const listing = worker.commands.loadConversations();
     await listAnswered;
-    expect(await worker.mailAndHistory.setFavourite(chat.id, true)).toBe(true);
+    expect(outcomeOf(await worker.commands.setFavourite(chat.id, true))).toBe('ok');
     release();
-    expect(await listing).toBe('ok');
+    expect(outcomeOf(await listing)).toBe('ok');
     expect((await db.conversations.get(chat.id))?.rating).toBe(5);
 
     // A list asked after the rating was saved is the server's word again.
@@ -217,7 +208,7 @@ describe('chat history', () => {
       method: 'PUT',
       body: { conversation: chat.id, rating: 1 },
     });
-    expect(await worker.mailAndHistory.loadConversations()).toBe('ok');
+    expect(outcomeOf(await worker.commands.loadConversations())).toBe('ok');
     expect((await db.conversations.get(chat.id))?.rating).toBe(1);
   });
 });

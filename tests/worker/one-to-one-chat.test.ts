@@ -6,6 +6,7 @@ import { api } from '../server/test-server.ts';
 import { useCounsellorTestEnv } from './child-helpers.ts';
 import { ManualClock, waitForQuery } from './helpers.ts';
 import { createWorker } from './worker-fixture.ts';
+import { outcomeOf } from '../../worker/client/result.ts';
 
 const env = useCounsellorTestEnv();
 const { fixtures } = env;
@@ -54,9 +55,9 @@ const staffQueue = async () =>
 describe('the child one-to-one chat in the worker', () => {
   it('creates a chat with the conversation properties and keeps its queue place in Dexie', async () => {
     const child = await signedIn(await newChild());
-    const result = await child.worker.oneToOne.startChat(null, DEVICE);
+    const result = await child.worker.commands.startChat(null, DEVICE);
     expect(result.ok).toBe(true);
-    const id = result.ok ? result.conversationId : -1;
+    const id = result.ok ? result.value : -1;
 
     const state = await child.db.chatState.get('current');
     expect(state).toMatchObject({ conversationId: id, preSubmitted: false, cancelledByUser: false });
@@ -74,18 +75,18 @@ describe('the child one-to-one chat in the worker', () => {
     });
 
     // A second start while one is going: the server's HasActive, and the same chat stays.
-    expect(await child.worker.oneToOne.startChat(null, DEVICE)).toEqual({ ok: false, error: 'HasActive' });
-    expect(await child.worker.oneToOne.chatAccountStatus()).toBe('HasActive');
-    await child.worker.oneToOne.leaveQueue(id);
+    expect(await child.worker.commands.startChat(null, DEVICE)).toEqual({ ok: false, code: 'HasActive' });
+    expect(await child.worker.commands.chatAccountStatus()).toEqual({ ok: true, value: 'HasActive' });
+    await child.worker.commands.leaveQueue(id);
   });
 
   it('waits 3 s before leaving a chat younger than 5 s, then cancels it with the fixed reason', async () => {
     const clock = new ManualClock();
     const child = await signedIn(await newChild(), { clock });
-    const result = await child.worker.oneToOne.startChat(null, DEVICE);
-    const id = result.ok ? result.conversationId : -1;
+    const result = await child.worker.commands.startChat(null, DEVICE);
+    const id = result.ok ? result.value : -1;
     // The server stamped the chat with its own (real) time; the manual clock starts there too.
-    const leaving = child.worker.oneToOne.leaveQueue(id);
+    const leaving = child.worker.commands.leaveQueue(id);
     // The wait is the earliest timer (queue position 15 s and ping 30 s come later).
     await vi.waitFor(() => expect(clock.nextAt()).toBe(clock.now() + LEAVE_DELAY_MS));
     expect(child.calls).not.toContain('PUT cancel');
@@ -101,9 +102,9 @@ describe('the child one-to-one chat in the worker', () => {
 
   it('deletes the conversation when the cancel call fails', async () => {
     const child = await signedIn(await newChild(), { fail: /^PUT cancel$/ });
-    const result = await child.worker.oneToOne.startChat(null, DEVICE);
-    const id = result.ok ? result.conversationId : -1;
-    await child.worker.oneToOne.leaveQueue(id);
+    const result = await child.worker.commands.startChat(null, DEVICE);
+    const id = result.ok ? result.value : -1;
+    await child.worker.commands.leaveQueue(id);
     expect(child.calls).toContain('PUT delete');
     expect((await staffQueue()).map((q) => q.id)).not.toContain(id);
     expect((await child.db.chatState.get('current'))?.cancelledByUser).toBe(true);
@@ -112,8 +113,8 @@ describe('the child one-to-one chat in the worker', () => {
   it('finds the ongoing chat again on another device, follows the counsellor and resolves on end', async () => {
     const username = await newChild();
     const phone = await signedIn(username);
-    const started = await phone.worker.oneToOne.startChat('Jag vill prata om skolan.', DEVICE);
-    const id = started.ok ? started.conversationId : -1;
+    const started = await phone.worker.commands.startChat('Jag vill prata om skolan.', DEVICE);
+    const id = started.ok ? started.value : -1;
     expect((await phone.db.chatState.get('current'))?.preSubmitted).toBe(true);
 
     const laptop = await signedIn(username);
@@ -141,18 +142,21 @@ describe('the child one-to-one chat in the worker', () => {
       );
     }
 
-    expect(await laptop.worker.oneToOne.endChat(id)).toBe(true);
+    expect(outcomeOf(await laptop.worker.commands.endChat(id))).toBe('ok');
     await waitForQuery(
       () => phone.db.conversations.get(id),
       (c) => c?.state === 'Resolved',
     );
-    expect(await laptop.worker.oneToOne.chatAccountStatus()).toBe('HasCompletedAConversation');
+    expect(await laptop.worker.commands.chatAccountStatus()).toEqual({
+      ok: true,
+      value: 'HasCompletedAConversation',
+    });
   });
 
   it('logging out ends a queued chat and leaves no chat data behind', async () => {
     const child = await signedIn(await newChild());
-    const result = await child.worker.oneToOne.startChat(null, DEVICE);
-    const id = result.ok ? result.conversationId : -1;
+    const result = await child.worker.commands.startChat(null, DEVICE);
+    const id = result.ok ? result.value : -1;
     await child.worker.logout('user');
     expect(child.calls).toContain('POST activity');
     expect(child.calls).toContain('PUT cancel');

@@ -51,7 +51,7 @@ describe('session lifecycle of the data worker', () => {
 
   it('reports wrong credentials without touching the session', async () => {
     const { worker: w, db } = await worker();
-    expect(await w.login('demo', 'inte-ratt')).toEqual({ ok: false, error: 'invalid_username_or_password' });
+    expect(await w.login('demo', 'inte-ratt')).toEqual({ ok: false, code: 'invalid_username_or_password' });
     expect(await db.session.get('current')).toBeUndefined();
   });
 
@@ -59,7 +59,7 @@ describe('session lifecycle of the data worker', () => {
     const { worker: w, db } = await worker();
     await w.start(true);
     await w.login('demo', 'demo-losenord');
-    expect(await w.login('demo', 'fel')).toEqual({ ok: false, error: 'invalid_username_or_password' });
+    expect(await w.login('demo', 'fel')).toEqual({ ok: false, code: 'invalid_username_or_password' });
     expect(await db.session.get('current')).toMatchObject({ status: 'authenticated' });
     expect(await w.auth.check()).toBe(true);
   });

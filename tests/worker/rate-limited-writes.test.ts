@@ -2,9 +2,9 @@ import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatEntries, sendStatusText } from '../../src/chat-window/chat-messages.ts';
-import type { MailDeviceInfo, SendMailResult } from '../../worker/client/mail-and-history.ts';
+import type { MailDeviceInfo, SentMail } from '../../worker/client/mail-and-history.ts';
 import { api, startTestServer, type TestServer } from '../server/test-server.ts';
-import { ManualClock, waitForQuery } from './helpers.ts';
+import { ManualClock, valueOf, waitForQuery } from './helpers.ts';
 import { createWorker, type WorkerFixture } from './worker-fixture.ts';
 
 /*
@@ -42,14 +42,13 @@ async function child(clock?: ManualClock) {
 describe('writes the server asks to wait with (429)', () => {
   it('keeps a mail over the hourly limit, answers with the server’s words and does not hurry it', async () => {
     const { worker, db } = await child();
-    let result: SendMailResult | null = null;
+    let result: SentMail | null = null;
     let windowEnd = 0;
     // The hour may turn during the loop (the count starts again): twice the limit always reaches it.
     for (let i = 0; i < 21 && result?.status !== 'waiting'; i++) {
       // The server counts in fixed hours; a 429 comes from the hour this send started in.
       windowEnd = Math.floor(Date.now() / HOUR) * HOUR + HOUR;
-      result = await worker.mailAndHistory.sendMail(`Fråga ${i}`, 'Hej!', DEVICE, worker.chat);
-      expect(result.status).not.toBe('failed');
+      result = valueOf(await worker.commands.sendMail(`Fråga ${i}`, 'Hej!', DEVICE));
     }
     expect(result).toMatchObject({ status: 'waiting', message: RATE_LIMITED });
     const clientId = result?.status === 'waiting' ? result.clientId : '';
@@ -71,7 +70,7 @@ describe('writes the server asks to wait with (429)', () => {
   it('shows a chat message over the limit as waiting with the server’s words, then sends it in order', async () => {
     const clock = new ManualClock();
     const { worker, db } = await child(clock);
-    const mail = await worker.mailAndHistory.sendMail('Tråden', 'Hej!', DEVICE, worker.chat);
+    const mail = valueOf(await worker.commands.sendMail('Tråden', 'Hej!', DEVICE));
     const conversationId = mail.status === 'sent' ? mail.conversationId : -1;
     const settledRow = (clientId: string) =>
       waitForQuery(
@@ -82,7 +81,7 @@ describe('writes the server asks to wait with (429)', () => {
     let waitingId = '';
     // 30 a minute; the minute may turn during the loop, so up to twice that.
     for (let i = 0; i < 61 && !waitingId; i++) {
-      const clientId = await worker.chat.sendChatMessage(conversationId, `Svar ${i}`);
+      const clientId = valueOf(await worker.commands.sendChatMessage(conversationId, `Svar ${i}`));
       if ((await settledRow(clientId))?.sendStatus === 'waiting') waitingId = clientId;
     }
     const waiting = await db.chatMessages.get(`local:${waitingId}`);
@@ -91,7 +90,7 @@ describe('writes the server asks to wait with (429)', () => {
     expect(sendStatusText(entry!)).toBe(RATE_LIMITED);
 
     // Written meanwhile: it waits its turn behind the first (one lane per conversation).
-    const later = await worker.chat.sendChatMessage(conversationId, 'Och en sak till');
+    const later = valueOf(await worker.commands.sendChatMessage(conversationId, 'Och en sak till'));
     expect((await db.chatMessages.get(`local:${later}`))?.sendStatus).toBe('sending');
 
     // The server's minute is over (here: its counters are cleared) and the worker's clock reaches

@@ -8,7 +8,8 @@ import {
 } from 'oidc-client-ts';
 import type { RuntimeConfig } from '../../contract/config.ts';
 import { TOKEN_SCOPE } from '../../contract/config.ts';
-import type { LoginResult } from '../client/api.ts';
+import type { LoginResult } from '../client/session.ts';
+import { failure } from '../client/result.ts';
 import type { Clock, WithLock } from '../clock.ts';
 import { loginErrorOf } from './login-errors.ts';
 import { WithoutIdToken } from './user-store.ts';
@@ -62,9 +63,9 @@ export class AuthSession {
         // Group style (SPEC §4): the personal code is the username and the password is empty.
         password: password ?? '',
       });
-      return { ok: true };
+      return { ok: true, value: undefined };
     } catch (error) {
-      return { ok: false, error: loginErrorOf(error) };
+      return failure(loginErrorOf(error));
     }
   }
 

@@ -1,8 +1,6 @@
 import { ErrorResponse } from 'oidc-client-ts';
 import { WRONG_CREDENTIALS } from '../../contract/errors.ts';
-import type { LoginResult } from '../client/api.ts';
-
-type LoginError = Extract<LoginResult, { ok: false }>['error'];
+import type { LoginError } from '../client/session.ts';
 
 /**
  * SPEC §8 login failures. oidc-client-ts drops the HTTP status of an OAuth error body, so a 429 is

@@ -1,5 +1,5 @@
 import type { ContactMessageWire, NotificationWire } from '../../contract/notifications.ts';
-import type { LoadResult } from './group-support.ts';
+import type { Result } from './result.ts';
 
 /** What a registration sends (README "Decisions where the spec is silent"). */
 export interface RegistrationData {
@@ -14,35 +14,30 @@ export interface RegistrationData {
 /** Usernames and passwords as the server accepts them (README "Decisions where the spec is silent"). */
 export { MIN_PASSWORD_LENGTH, USERNAME_PATTERN } from '../../contract/limits.ts';
 
+/** 'unknown' when the server could not be asked. */
 export type UsernameAvailability = 'available' | 'taken' | 'unknown';
 
-export type RegisterResult =
-  | { ok: true }
-  | {
-      ok: false;
-      /**
-       * `login_failed`: the account exists but the login afterwards did not work.
-       * `common_password`: too common or easy to guess (the password field says so);
-       * `name_not_allowed`: the username looks like a staff title (the username field says so).
-       */
-      error:
-        | 'username_taken'
-        | 'common_password'
-        | 'name_not_allowed'
-        | 'invalid'
-        | 'too_many_attempts'
-        | 'offline'
-        | 'failed'
-        | 'login_failed';
-    };
+/**
+ * `login_failed`: the account exists but the login afterwards did not work; `common_password` (the
+ * password field says so) and `name_not_allowed` (the username field says so).
+ */
+export type RegisterError =
+  | 'username_taken'
+  | 'common_password'
+  | 'name_not_allowed'
+  | 'invalid'
+  | 'too_many_attempts'
+  | 'offline'
+  | 'failed'
+  | 'login_failed';
+export type RegisterResult = Result<void, RegisterError>;
 
 /**
  * `common_password`: the new one is too common or easy to guess; `too_many_attempts`: too many
  * tries of the current password, wait a while; `signed_out`: the password was changed, but signing
  * in again with it failed, so this device is signed out (the server ends every session on a change).
  */
-export type ChangePasswordResult =
-  | 'ok'
+export type ChangePasswordError =
   | 'wrong_password'
   | 'weak_password'
   | 'common_password'
@@ -50,38 +45,7 @@ export type ChangePasswordResult =
   | 'signed_out'
   | 'offline'
   | 'failed';
-
-/** The outcome of a write the UI shows as a toast or an inline error. */
-export type AccountWriteResult = 'ok' | 'offline' | 'failed';
-
-/**
- * The account (SPEC §7 Profile and account, Contact messages and notifications): registration,
- * change password, delete account, notifications and contact messages.
- */
-export interface AccountApi {
-  /** Public call: is the username free? `unknown` when the server could not be asked. */
-  verifyUsername(username: string): Promise<UsernameAvailability>;
-  /** Public registration, then the usual password login with the same credentials. */
-  register(data: RegistrationData): Promise<RegisterResult>;
-  /**
-   * Changes the password. The server then ends every session of the account, this device's too,
-   * so the worker signs in again with the new password: the user stays signed in here.
-   */
-  changePassword(oldPassword: string, password: string): Promise<ChangePasswordResult>;
-  /** Deletes the contact (name, properties, login) and signs out on success. */
-  deleteAccount(): Promise<AccountWriteResult>;
-  /** Replaces `notifications` with the last 30 days (take 1000). */
-  loadNotifications(): Promise<LoadResult>;
-  /** Marks a notification processed (read), then refreshes the header count. */
-  processNotification(id: number): Promise<AccountWriteResult>;
-  deleteNotification(id: number): Promise<AccountWriteResult>;
-  /** Replaces `contactMessages` with the active messages. */
-  loadContactMessages(): Promise<LoadResult>;
-  /** processmessage (mark read), then the header count is refreshed. */
-  processContactMessage(id: number): Promise<AccountWriteResult>;
-  /** deletemessage, then the header count is refreshed. */
-  deleteContactMessage(id: number): Promise<AccountWriteResult>;
-}
+export type ChangePasswordResult = Result<void, ChangePasswordError>;
 
 /** Notifications and contact messages are kept in Dexie as the server sends them. */
 export type NotificationRow = NotificationWire;

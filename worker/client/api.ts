@@ -1,74 +1,99 @@
 /**
  * The one typed connection between the UI and the data worker (Comlink). The UI may import this
  * folder (`worker/client/`) only; everything else under `worker/` is the worker's own.
+ *
+ * Each command is declared once, in the `commands` table of the module that implements it (the
+ * session's in `portal-worker.ts`); this file only puts the tables' types together.
  */
+import type { AccountCommands } from '../sync/account.ts';
+import type { ConversationMessagesCommands } from '../sync/conversation-messages.ts';
+import type { GroupChatCommands } from '../sync/group-chat.ts';
+import type { MailAndHistoryCommands } from '../sync/mail-and-history.ts';
+import type { MeetingsCommands } from '../sync/meetings.ts';
+import type { OneToOneChatCommands } from '../sync/one-to-one-chat.ts';
+import type { SessionApi } from './session.ts';
 
-export type AuthStatus = 'unknown' | 'authenticated' | 'anonymous';
+export * from './session.ts';
 
-/** Why the user was signed out, when it was not their own choice (SPEC §4, §8). */
-export type SignOutReason = 'user' | 'session_expired' | 'access_lost';
+/** Every command the worker answers, whichever module implements it. */
+export type WorkerCommands = SessionApi &
+  MeetingsCommands &
+  GroupChatCommands &
+  ConversationMessagesCommands &
+  OneToOneChatCommands &
+  MailAndHistoryCommands &
+  AccountCommands;
 
-export type LoginResult =
-  { ok: true } | { ok: false; error: 'invalid_username_or_password' | 'too_many_attempts' | 'failed' };
-
-export type HubState = 'Disconnected' | 'Connecting' | 'Connected' | 'Disconnecting' | 'Reconnecting';
-
-/** An outgoing write waiting in the outbox; `clientId` is sent as the `Idempotency-Key`. */
-export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed';
-
-export interface OutboxWriteRequest {
-  /** What the write is, e.g. 'conversationmessage'; decides the API call the worker makes. */
-  kind: string;
-  /** Relative to the API base, e.g. '/conversationmessage'. */
-  path: string;
-  body: unknown;
-  /** Groups writes that must be sent in order, e.g. a conversation id. */
-  orderKey?: string;
-  /** The Idempotency-Key to use, when the caller already shows the write under it (a chat row). */
-  clientId?: string;
-}
-
-export interface ClientErrorReport {
-  message: string;
-  stack?: string | null;
-  url?: string | null;
-  status?: number;
-}
-
-import type { AccountApi } from './account.ts';
-import type { GroupSupportApi } from './group-support.ts';
-import type { MailAndHistoryApi } from './mail-and-history.ts';
-import type { OneToOneChatApi } from './one-to-one-chat.ts';
-
-export interface WorkerApi extends GroupSupportApi, OneToOneChatApi, MailAndHistoryApi, AccountApi {
+/** What a tab calls: the commands, and the build-id handshake that tells the worker of the tab. */
+export interface WorkerApi extends WorkerCommands {
   /** Build-id handshake: `ok` false means this tab and the worker are of different builds. */
   hello(buildId: string, tabId: string): Promise<{ buildId: string; ok: boolean }>;
-  /** Password login; in group style `password` is null and `username` is the personal code. */
-  login(username: string, password: string | null): Promise<LoginResult>;
-  /** Ends everything: revoke tokens (local logout if that fails), stop the hub, clear data. */
-  logout(reason?: SignOutReason): Promise<void>;
-  /** SPEC §4: on becoming visible again, check authentication and (re)start the hub. */
-  becameVisible(): Promise<void>;
-  /** Header logo: clear the cached thread list. */
-  clearThreadCache(): Promise<void>;
-  /** My-pages button: clear cached my-pages data. */
-  clearMyPagesCache(): Promise<void>;
-  /** Client error log of SPEC §8 (skip rules, 5-minute de-duplication, 1 s debounce). */
-  reportError(report: ClientErrorReport): Promise<void>;
-  /** Puts a write in the outbox; resolves with its client id at once (it is sent in the background). */
-  enqueue(write: OutboxWriteRequest): Promise<string>;
-  /** Retries failed writes now (the user tapped 'try again', or the network came back). */
-  flushOutbox(): Promise<void>;
-  /** SubscribeToEntity with the retries of SPEC §4 ('group' uses 5 s x 30). */
-  subscribe(entityKey: string, mode?: 'default' | 'group'): Promise<boolean>;
-  unsubscribe(entityKey: string): Promise<void>;
 }
 
-/** Messages the worker broadcasts to every tab on the `portal-events` BroadcastChannel. */
-export type WorkerBroadcast =
-  | { type: 'signed-out'; reason: SignOutReason }
-  /** `buildId` is the build of the worker that asks: only tabs of that (old) build reload. */
-  | { type: 'reload'; reason: 'new-build'; buildId?: string }
-  | { type: 'hub-error'; message: string };
+/**
+ * Whether a command may be sent again to a new worker when the one it went to died before it
+ * answered: 'repeat' for reads and idempotent writes; 'once' where a second run could do the thing
+ * twice (a message, a registration), so the tab is told it failed instead. Every command is listed
+ * (the type checks it), which also gives the worker the names to expose.
+ */
+export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: 'repeat' | 'once' } = {
+  login: 'once',
+  logout: 'repeat',
+  becameVisible: 'repeat',
+  clearThreadCache: 'repeat',
+  clearMyPagesCache: 'repeat',
+  reportError: 'repeat',
+  enqueue: 'once',
+  flushOutbox: 'repeat',
+  subscribe: 'repeat',
+  unsubscribe: 'repeat',
+  loadMeetings: 'repeat',
+  loadMeeting: 'repeat',
+  sendPrivateMessage: 'once',
+  uploadHomework: 'once',
+  deleteMeetingMessage: 'once',
+  downloadAppendix: 'repeat',
+  downloadMeetingMessageFile: 'repeat',
+  watchMeeting: 'repeat',
+  openGroupChat: 'repeat',
+  closeGroupChat: 'repeat',
+  sendChatMessage: 'once',
+  replyToConversation: 'once',
+  sendTyping: 'repeat',
+  resumeChat: 'repeat',
+  chatAccountStatus: 'repeat',
+  startChat: 'once',
+  preSubmit: 'once',
+  leaveQueue: 'repeat',
+  endChat: 'repeat',
+  closeChat: 'repeat',
+  markActive: 'repeat',
+  loadConversations: 'repeat',
+  openConversation: 'repeat',
+  closeConversation: 'repeat',
+  sendMail: 'once',
+  setFavourite: 'repeat',
+  deleteConversation: 'once',
+  verifyUsername: 'repeat',
+  register: 'once',
+  changePassword: 'once',
+  deleteAccount: 'once',
+  loadNotifications: 'repeat',
+  processNotification: 'repeat',
+  deleteNotification: 'once',
+  loadContactMessages: 'repeat',
+  processContactMessage: 'repeat',
+  deleteContactMessage: 'once',
+};
 
-export const BROADCAST_CHANNEL = 'portal-events';
+export const COMMAND_NAMES = Object.keys(COMMAND_RETRY) as (keyof WorkerCommands)[];
+
+/**
+ * Commands that open something a tab must close again, with their closing command. The worker
+ * counts them per tab and closes them for a tab that went away; the tab replays them on a new
+ * worker after the old one died.
+ */
+export const TAB_HOLDS = {
+  openGroupChat: 'closeGroupChat',
+  openConversation: 'closeConversation',
+} as const satisfies Partial<Record<keyof WorkerCommands, keyof WorkerCommands>>;

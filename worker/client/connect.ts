@@ -1,10 +1,11 @@
-import * as Comlink from 'comlink';
-import { BROADCAST_CHANNEL, type WorkerApi, type WorkerBroadcast } from './api.ts';
+import { BROADCAST_CHANNEL, type WorkerBroadcast, type WorkerCommands } from './api.ts';
 import { BUILD_ID } from './build-id.ts';
 import { PortalDb } from './db.ts';
+import { WorkerBridge, type StartedWorker } from './worker-bridge.ts';
 
 export interface WorkerConnection {
-  api: Comlink.Remote<WorkerApi>;
+  /** The worker's commands; the connection survives a worker that dies (see WorkerBridge). */
+  api: WorkerCommands;
   db: PortalDb;
   tabId: string;
 }
@@ -25,18 +26,15 @@ export function connectWorker(): WorkerConnection {
   // Requested before the worker hears of this tab, so the worker's own request for the same lock
   // queues behind it and is granted only once the tab is closed.
   const locked = holdTabLock(tabId);
-  let endpoint: Comlink.Endpoint;
-  if (typeof SharedWorker === 'function') {
-    // Vite only bundles the worker when `new URL(..., import.meta.url)` is written inline here.
-    const worker = new SharedWorker(new URL('../entry.ts', import.meta.url), {
-      type: 'module',
-      name: 'portal-data',
-    });
-    endpoint = worker.port;
-  } else {
-    endpoint = new Worker(new URL('../entry.ts', import.meta.url), { type: 'module' });
-  }
-  const api = Comlink.wrap<WorkerApi>(endpoint);
+  const bridge = new WorkerBridge({
+    tabId,
+    locked,
+    start: startWorker,
+    onHello: (answer) => {
+      if (!answer.ok) reloadOnce();
+    },
+  });
+  const api = bridge.api;
   const db = new PortalDb();
 
   const events = new BroadcastChannel(BROADCAST_CHANNEL);
@@ -47,14 +45,23 @@ export function connectWorker(): WorkerConnection {
     }
   });
 
-  void locked
-    .then(() => api.hello(BUILD_ID, tabId))
-    .then((answer) => {
-      if (!answer.ok) reloadOnce();
-    })
-    .catch((error: unknown) => console.error('Data worker handshake failed', error));
-
   return { api, db, tabId };
+}
+
+/** Starts the data worker, or joins the one other tabs share; `onError` hears it fail. */
+function startWorker(onError: () => void): StartedWorker {
+  if (typeof SharedWorker === 'function') {
+    // Vite only bundles the worker when `new URL(..., import.meta.url)` is written inline here.
+    const worker = new SharedWorker(new URL('../entry.ts', import.meta.url), {
+      type: 'module',
+      name: 'portal-data',
+    });
+    worker.addEventListener('error', onError);
+    return { endpoint: worker.port, close: () => worker.port.close() };
+  }
+  const worker = new Worker(new URL('../entry.ts', import.meta.url), { type: 'module' });
+  worker.addEventListener('error', onError);
+  return { endpoint: worker, close: () => worker.terminate() };
 }
 
 function holdTabLock(tabId: string): Promise<void> {

@@ -11,7 +11,7 @@ import type {
 } from './group-support.ts';
 import type { ContactMessageRow, NotificationRow } from './account.ts';
 import type { ChatStateRow } from './one-to-one-chat.ts';
-import type { AuthStatus, HubState, OutboxStatus, SignOutReason } from './api.ts';
+import type { AuthStatus, HubState, OutboxStatus, SignOutReason } from './session.ts';
 
 /**
  * The data the UI reads with live queries. Only the worker writes it (SPEC data, session, hub state,

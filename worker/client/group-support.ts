@@ -58,6 +58,8 @@ export interface TypingRow {
 }
 
 /** Upload progress of homework (SPEC §2 Uppgifter: a progress bar). */
+export type UploadError = 'too_large' | 'unsupported_type' | 'failed';
+
 export interface UploadRow {
   id: string;
   meetingId: number;
@@ -65,39 +67,8 @@ export interface UploadRow {
   loaded: number;
   total: number;
   status: 'uploading' | 'done' | 'failed';
-  /** 'too_large' | 'unsupported_type' | 'failed' when status is failed. */
-  error?: string;
+  /** Why, when status is failed. */
+  error?: UploadError;
 }
 
-export type LoadResult = 'ok' | 'forbidden' | 'not_found' | 'offline' | 'failed';
-
-export interface GroupSupportApi {
-  /** GET meetings into Dexie (all meetings of the user's series). */
-  loadMeetings(): Promise<LoadResult>;
-  /** GET meeting, appendices and the user's meeting messages into Dexie. */
-  loadMeeting(meetingId: number): Promise<LoadResult>;
-  /**
-   * Opens the group chat of a meeting: subscribes to the conversation (group retries), fetches the
-   * conversation, messages and connections, posts Connect and then a Ping every 30 s until closed.
-   */
-  openGroupChat(conversationId: number): Promise<LoadResult>;
-  closeGroupChat(conversationId: number): Promise<void>;
-  /** Queues a chat message in the outbox (sent once, in order, when online); resolves with its clientId. */
-  sendChatMessage(conversationId: number, content: string): Promise<string>;
-  /** Typing activity, at most every 5 s per conversation. */
-  sendTyping(conversationId: number): Promise<void>;
-  /** A private message to the group leaders (text only), through the outbox. */
-  sendPrivateMessage(meetingId: number, text: string): Promise<'sent' | 'queued' | 'failed'>;
-  /** Multipart upload with progress in the `uploads` table. */
-  uploadHomework(meetingId: number, file: Blob, fileName: string): Promise<UploadRow>;
-  deleteMeetingMessage(meetingId: number, meetingMessageId: number): Promise<boolean>;
-  /** Downloads a file for the UI to save; null when it failed. */
-  downloadAppendix(meetingId: number, appendixId: number): Promise<Blob | null>;
-  downloadMeetingMessageFile(
-    meetingId: number,
-    meetingMessageId: number,
-    fileName: string,
-  ): Promise<Blob | null>;
-  /** Subscribes to a meeting card's updates (SPEC: 2 s after showing) or stops. */
-  watchMeeting(meetingId: number, watching: boolean): Promise<void>;
-}
+export type { LoadResult } from './result.ts';

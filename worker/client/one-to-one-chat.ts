@@ -1,5 +1,4 @@
-import type { LoadResult } from './group-support.ts';
-
+import type { Result } from './result.ts';
 /**
  * The child's one-to-one chat with a counsellor (SPEC §2 Chat window, §4 Conversation): the worker
  * creates it, keeps it fresh (queue position 15 s, ping 30 s, messages 45 s) and writes Dexie.
@@ -19,11 +18,14 @@ export interface ChatStateRow {
   wasLive: boolean;
 }
 
-export type StartChatResult =
-  | { ok: true; conversationId: number }
-  | { ok: false; error: 'HasCompletedAConversation' | 'HasActive' | 'offline' | 'failed' }
-  /** Over the server's limit (429): its Swedish text, to show as it is. */
-  | { ok: false; error: 'rate_limited'; message: string };
+/**
+ * The new chat's conversation id. 'rate_limited': over the server's limit (429), with its Swedish
+ * text in `message` to show as it is.
+ */
+export type StartChatResult = Result<
+  number,
+  'HasCompletedAConversation' | 'HasActive' | 'offline' | 'failed' | 'rate_limited'
+>;
 
 /** What the UI knows about the device (the worker cannot see display-mode). */
 export interface DeviceInfo {
@@ -34,22 +36,3 @@ export interface DeviceInfo {
 
 export type ChatAccountStatus =
   'HasCompletedAConversation' | 'HasActive' | 'NoCompletedConversation' | 'Error';
-
-export interface OneToOneChatApi {
-  /** Reads the child's active chat (if any) into Dexie and resumes its timers. */
-  resumeChat(): Promise<LoadResult>;
-  /** GET chatAccountStatus (SPEC §8: a 409 carries the status; other failures are 'Error'). */
-  chatAccountStatus(): Promise<ChatAccountStatus>;
-  /** Creates a chat (queue) with the conversation properties; `text` is an optional first message. */
-  startChat(text: string | null, device: DeviceInfo): Promise<StartChatResult>;
-  /** The one pre-submit message while in queue (outbox; resolves with its client id). */
-  preSubmit(conversationId: number, text: string): Promise<string>;
-  /** Leave the queue (SPEC §4: the 3 s rule, delete when cancel fails). */
-  leaveQueue(conversationId: number): Promise<void>;
-  /** End an active chat (resolve); false when the server could not be told. */
-  endChat(conversationId: number): Promise<boolean>;
-  /** Forget an ended chat ('Stäng'). */
-  closeChat(): Promise<void>;
-  /** The UI saw the chat become active at `at` (ISO). */
-  markActive(at: string): Promise<void>;
-}

@@ -1,4 +1,5 @@
-import type { OutboxWriteRequest } from '../client/api.ts';
+import { liveQuery } from 'dexie';
+import type { OutboxWriteRequest } from '../client/session.ts';
 import { RATE_LIMITED_STATUS, type OutboxRow, type PortalDb } from '../client/db.ts';
 import type { Clock } from '../clock.ts';
 import { apiErrorOf, isHttpError } from '../http/http-error.ts';
@@ -11,7 +12,11 @@ export interface OutboxDeps {
   send(row: OutboxRow): Promise<unknown>;
   /** Called after a 401: true when a fresh token is available and the row may be sent again. */
   refreshToken(): Promise<boolean>;
-  /** Told after a row was sent or failed, so the syncs can show the result (a chat row). */
+  /**
+   * Told after each attempt at a row (sent or failed), in the worker that sends: the hook of the
+   * row's kind shows the result (a chat row's status). Callers that wait for their own write use
+   * `whenSettled` instead, which works in every worker.
+   */
   onSettled?(row: OutboxRow): Promise<void>;
   random?: () => number;
 }
@@ -52,6 +57,34 @@ export class Outbox {
     await this.deps.db.outbox.add(row);
     if (!this.stopped) void this.pump();
     return row.clientId;
+  }
+
+  /**
+   * The row once it was sent or failed, or as it is after `timeoutMs` (undefined: no such row). The
+   * row in IndexedDB is the one record of a write, so this also sees rows another worker sends.
+   */
+  whenSettled(clientId: string, timeoutMs: number): Promise<OutboxRow | undefined> {
+    const { db, clock } = this.deps;
+    return new Promise((resolve) => {
+      let latest: OutboxRow | undefined;
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        clock.clearTimeout(timer);
+        // Unsubscribing inside `next` is not allowed before subscribe() returned.
+        queueMicrotask(() => subscription.unsubscribe());
+        resolve(latest);
+      };
+      const timer = clock.setTimeout(finish, timeoutMs);
+      const subscription = liveQuery(() => db.outbox.get(clientId)).subscribe({
+        next: (row) => {
+          latest = row;
+          if (row?.status === 'sent' || row?.status === 'failed') finish();
+        },
+        error: () => finish(),
+      });
+    });
   }
 
   /** Resumes after a restart: a row left 'sending' by a dead worker is sent again (same key). */

@@ -6,7 +6,6 @@ import {
   type VerifyUsernameResponse,
 } from '../../contract/profile.ts';
 import type {
-  AccountWriteResult,
   ChangePasswordResult,
   ContactMessageRow,
   NotificationRow,
@@ -17,8 +16,10 @@ import type {
 import type { LoadResult } from '../client/group-support.ts';
 import { apiErrorOf, isHttpError } from '../http/http-error.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
-import type { GroupDeps } from './group-deps.ts';
-import { asLoadResult } from './load-result.ts';
+import type { SyncContext } from './sync-context.ts';
+import { asLoadResult, writeErrorOf } from './load-result.ts';
+import { failure, ok, type Result, type WriteResult } from '../client/result.ts';
+import type { SyncModule } from './sync-module.ts';
 
 /** SPEC §7 / §9: notifications of the last 30 days, at most 1000. */
 export const NOTIFICATIONS_TAKE = 1000;
@@ -31,46 +32,81 @@ interface ValueList<T> {
   value: T[];
 }
 
-function writeResultOf(error: unknown): 'offline' | 'failed' {
-  return isHttpError(error) && error.status === 0 ? 'offline' : 'failed';
-}
+export type AccountCommands = AccountSync['commands'];
 
-/** Account calls and the notification and contact-message lists in Dexie. */
-export class AccountSync {
+/**
+ * The account (SPEC §7 Profile and account, Contact messages and notifications): registration,
+ * change password, delete account, and the notification and contact-message lists in Dexie.
+ */
+export class AccountSync implements SyncModule {
+  readonly commands = {
+    /** Public call: is the username free? `unknown` when the server could not be asked. */
+    verifyUsername: (username: string) => this.verifyUsername(username),
+    /** Public registration, then the usual password login with the same credentials. */
+    register: (data: RegistrationData) => this.register(data),
+    /**
+     * Changes the password. The server then ends every session of the account, this device's too,
+     * so the worker signs in again with the new password: the user stays signed in here.
+     */
+    changePassword: (oldPassword: string, password: string) => this.changePassword(oldPassword, password),
+    /** Deletes the contact (name, properties, login) and signs out on success. */
+    deleteAccount: () => this.deleteAccount(),
+    /** Replaces `notifications` with the last 30 days (take 1000). */
+    loadNotifications: () => this.loadNotifications(),
+    /** Marks a notification processed (read), then refreshes the header count. */
+    processNotification: (id: number) => this.processNotification(id),
+    deleteNotification: (id: number) => this.deleteNotification(id),
+    /** Replaces `contactMessages` with the active messages. */
+    loadContactMessages: () => this.loadContactMessages(),
+    /** processmessage (mark read), then the header count is refreshed. */
+    processContactMessage: (id: number) => this.processContactMessage(id),
+    /** deletemessage, then the header count is refreshed. */
+    deleteContactMessage: (id: number) => this.deleteContactMessage(id),
+  };
+
+  readonly tables: SyncModule['tables'];
   private readonly refetchList: (key: string) => void;
 
-  constructor(readonly deps: GroupDeps) {
-    this.refetchList = keyedThrottle(deps.clock, NOTIFICATION_LIST_THROTTLE_MS, () => {
+  constructor(private readonly ctx: SyncContext) {
+    this.tables = [ctx.db.notifications, ctx.db.contactMessages];
+    this.refetchList = keyedThrottle(ctx.clock, NOTIFICATION_LIST_THROTTLE_MS, () => {
       void this.loadNotifications();
     });
     // The core refreshes the count (the header dot); the list on my pages follows here.
-    deps.on(HUB_EVENTS.notificationCreated, () => this.refetchList('list'));
+    ctx.on(HUB_EVENTS.notificationCreated, () => this.refetchList('list'));
   }
 
   /** The contacts feature of this variant; processmessage and deletemessage live under it. */
   private get contactsBase(): string {
-    const config = this.deps.config as Partial<Pick<RuntimeConfig, 'contactsFeatureId'>>;
+    const config = this.ctx.config as Partial<Pick<RuntimeConfig, 'contactsFeatureId'>>;
     return `/features/contacts/${config.contactsFeatureId ?? CONTACTS_FEATURE_IDS.main}`;
   }
 
-  async verifyUsername(username: string): Promise<UsernameAvailability> {
+  async verifyUsername(username: string): Promise<Result<UsernameAvailability>> {
     try {
-      const { available } = await this.deps.http.post<VerifyUsernameResponse>(
+      const { available } = await this.ctx.http.post<VerifyUsernameResponse>(
         '/api/accounts/verifyusername',
         // SPEC §7 names a `token` beside the username (an anti-bot token elsewhere); none here.
         { username: username.trim().toLowerCase(), token: '' },
         { public: true, report: false },
       );
-      return available ? 'available' : 'taken';
+      return ok(available ? 'available' : 'taken');
     } catch {
-      return 'unknown';
+      return ok('unknown');
     }
   }
 
-  /** The public registration only; the API half logs in afterwards. */
+  /** The public registration, then the usual password login. */
   async register(data: RegistrationData): Promise<RegisterResult> {
+    const registered = await this.registerContact(data);
+    if (!registered.ok) return registered;
+    const login = await this.ctx.session.login(data.username.trim().toLowerCase(), data.password);
+    return login.ok ? login : failure('login_failed');
+  }
+
+  private async registerContact(data: RegistrationData): Promise<RegisterResult> {
     try {
-      await this.deps.http.post(
+      await this.ctx.http.post(
         '/api/accounts/registercontact',
         {
           username: data.username.trim().toLowerCase(),
@@ -79,73 +115,97 @@ export class AccountSync {
         },
         { public: true, report: false },
       );
-      return { ok: true };
+      return ok(undefined);
     } catch (error) {
-      if (!isHttpError(error)) return { ok: false, error: 'failed' };
-      if (error.status === 0) return { ok: false, error: 'offline' };
-      if (error.status === 409) return { ok: false, error: 'username_taken' };
-      if (error.status === 429) return { ok: false, error: 'too_many_attempts' };
+      if (!isHttpError(error)) return failure('failed');
+      if (error.status === 0) return failure('offline');
+      if (error.status === 409) return failure('username_taken');
+      if (error.status === 429) return failure('too_many_attempts');
       if (error.status === 400) {
         const code = apiErrorOf(error)?.error;
         // The two refusals a person can act on get their own answer; the form checked the rest.
-        if (code === 'common_password' || code === 'name_not_allowed') return { ok: false, error: code };
-        return { ok: false, error: 'invalid' };
+        if (code === 'common_password' || code === 'name_not_allowed') return failure(code);
+        return failure('invalid');
       }
-      this.deps.http.report(error);
-      return { ok: false, error: 'failed' };
+      this.ctx.http.report(error);
+      return failure('failed');
     }
   }
 
   /** The account's login name (GET {api}/accounts); the profile's name is the contact's and may differ. */
-  async loginName(): Promise<{ username: string } | { error: 'offline' | 'failed' }> {
+  private async loginName(): Promise<{ username: string } | { error: 'offline' | 'failed' }> {
     try {
-      const { username } = await this.deps.http.get<AccountResponse>('/accounts');
+      const { username } = await this.ctx.http.get<AccountResponse>('/accounts');
       // A participant's account has a personal code, not a username and a password.
       return username ? { username } : { error: 'failed' };
     } catch (error) {
-      return { error: writeResultOf(error) };
+      return { error: writeErrorOf(error) };
     }
   }
 
   /**
-   * POST changePassword; the server then ends every session of the account (see
-   * PortalWorker.renewSession). `token` is the access token to send, read before the refresh lock.
+   * The server ends every session of the account on a change, this one too: the session is renewed
+   * with the login name (not the profile's name, which may differ) and the new password.
    */
-  async changePassword(oldPassword: string, password: string, token?: string): Promise<ChangePasswordResult> {
+  async changePassword(oldPassword: string, password: string): Promise<ChangePasswordResult> {
+    const account = await this.loginName();
+    if ('error' in account) return failure(account.error);
+    return this.ctx.session.renew(account.username, password, (token) =>
+      this.postChangePassword(oldPassword, password, token),
+    );
+  }
+
+  /** POST changePassword with `token`, the access token read before the refresh lock. */
+  private async postChangePassword(
+    oldPassword: string,
+    password: string,
+    token: string,
+  ): Promise<ChangePasswordResult> {
     try {
-      await this.deps.http.post(
+      await this.ctx.http.post(
         '/api/accounts/changePassword',
         { oldPassword, password },
-        { report: false, ...(token ? { token } : {}) },
+        { report: false, token },
       );
-      return 'ok';
+      return ok(undefined);
     } catch (error) {
       const code = apiErrorOf(error)?.error;
       // A wrong, short or common password is the user's typing, not a fault worth logging.
-      if (code === 'wrong_password' || code === 'weak_password' || code === 'common_password') return code;
+      if (code === 'wrong_password' || code === 'weak_password' || code === 'common_password')
+        return failure(code);
       // Too many tries of the current password: the server spaces them out.
-      if (isHttpError(error) && error.status === 429) return 'too_many_attempts';
-      if (isHttpError(error)) this.deps.http.report(error);
-      return writeResultOf(error);
+      if (isHttpError(error) && error.status === 429) return failure('too_many_attempts');
+      if (isHttpError(error)) this.ctx.http.report(error);
+      return failure(writeErrorOf(error));
     }
   }
 
-  async deleteAccount(): Promise<AccountWriteResult> {
-    try {
-      await this.deps.http.post('/deleteContact', {});
-      return 'ok';
-    } catch (error) {
-      return writeResultOf(error);
-    }
+  /**
+   * The server closes this login's hub connection; without stopping it first, the reconnect's 401
+   * would end the session as "expired" instead of the user's own choice.
+   */
+  async deleteAccount(): Promise<WriteResult> {
+    return this.ctx.session.withoutHub(
+      async () => {
+        try {
+          await this.ctx.http.post('/deleteContact', {});
+        } catch (error) {
+          return failure(writeErrorOf(error));
+        }
+        await this.ctx.session.logout('user');
+        return ok(undefined);
+      },
+      (result) => result.ok,
+    );
   }
 
   loadNotifications(): Promise<LoadResult> {
     return asLoadResult(async () => {
-      const fromDate = new Date(this.deps.clock.now() - NOTIFICATIONS_DAYS * DAY_MS).toISOString();
-      const { value } = await this.deps.http.get<ValueList<NotificationRow>>('/api/notifications', {
+      const fromDate = new Date(this.ctx.clock.now() - NOTIFICATIONS_DAYS * DAY_MS).toISOString();
+      const { value } = await this.ctx.http.get<ValueList<NotificationRow>>('/api/notifications', {
         params: { take: NOTIFICATIONS_TAKE, fromDate },
       });
-      const { db } = this.deps;
+      const { db } = this.ctx;
       // One transaction: live queries never see the list empty in between.
       await db.transaction('rw', db.notifications, async () => {
         await db.notifications.clear();
@@ -154,29 +214,29 @@ export class AccountSync {
     });
   }
 
-  async processNotification(id: number): Promise<AccountWriteResult> {
-    const row = await this.deps.db.notifications.get(id);
+  async processNotification(id: number): Promise<WriteResult> {
+    const row = await this.ctx.db.notifications.get(id);
     return this.write(
       () =>
-        this.deps.http.post('/api/notifications/process', {
+        this.ctx.http.post('/api/notifications/process', {
           id,
           ...(row ? { entity: row.entity, notificationType: row.notificationType } : {}),
         }),
-      () => this.deps.db.notifications.update(id, { isProcessed: true }),
+      () => this.ctx.db.notifications.update(id, { isProcessed: true }),
     );
   }
 
-  deleteNotification(id: number): Promise<AccountWriteResult> {
+  deleteNotification(id: number): Promise<WriteResult> {
     return this.write(
-      () => this.deps.http.post('/api/notifications/delete', { NotificationId: id }),
-      () => this.deps.db.notifications.delete(id),
+      () => this.ctx.http.post('/api/notifications/delete', { NotificationId: id }),
+      () => this.ctx.db.notifications.delete(id),
     );
   }
 
   loadContactMessages(): Promise<LoadResult> {
     return asLoadResult(async () => {
-      const { value } = await this.deps.http.get<ValueList<ContactMessageRow>>('/contactmessages');
-      const { db } = this.deps;
+      const { value } = await this.ctx.http.get<ValueList<ContactMessageRow>>('/contactmessages');
+      const { db } = this.ctx;
       await db.transaction('rw', db.contactMessages, async () => {
         await db.contactMessages.clear();
         await db.contactMessages.bulkPut(value.filter((m) => m.IsActive));
@@ -184,30 +244,34 @@ export class AccountSync {
     });
   }
 
-  async processContactMessage(id: number): Promise<AccountWriteResult> {
-    const row = await this.deps.db.contactMessages.get(id);
+  async processContactMessage(id: number): Promise<WriteResult> {
+    const row = await this.ctx.db.contactMessages.get(id);
     return this.write(
-      () => this.deps.http.post(`${this.contactsBase}/processmessage/`, row ?? { Id: id }),
-      () => this.deps.db.contactMessages.update(id, { IsRead: true }),
+      () => this.ctx.http.post(`${this.contactsBase}/processmessage/`, row ?? { Id: id }),
+      () => this.ctx.db.contactMessages.update(id, { IsRead: true }),
     );
   }
 
-  async deleteContactMessage(id: number): Promise<AccountWriteResult> {
-    const row = await this.deps.db.contactMessages.get(id);
+  async deleteContactMessage(id: number): Promise<WriteResult> {
+    const row = await this.ctx.db.contactMessages.get(id);
     return this.write(
-      () => this.deps.http.post(`${this.contactsBase}/deletemessage/`, row ?? { Id: id }),
-      () => this.deps.db.contactMessages.delete(id),
+      () => this.ctx.http.post(`${this.contactsBase}/deletemessage/`, row ?? { Id: id }),
+      () => this.ctx.db.contactMessages.delete(id),
     );
   }
 
-  /** The server first, then the cache: a failed write leaves the list as the server has it. */
+  /**
+   * The server first, then the cache: a failed write leaves the list as the server has it. SPEC §7:
+   * after each notification or contact-message write the header count is refreshed.
+   */
   private async write(send: () => Promise<unknown>, apply: () => Promise<unknown>) {
     try {
       await send();
     } catch (error) {
-      return writeResultOf(error);
+      return failure(writeErrorOf(error));
     }
     await apply();
-    return 'ok' as const;
+    await this.ctx.refreshNotificationCount();
+    return ok(undefined);
   }
 }

@@ -1,8 +1,8 @@
-import { liveQuery } from 'dexie';
 import type { Conversation } from '../../contract/conversations.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
-import { isRateLimited, type OutboxRow } from '../client/db.ts';
+import { isRateLimited } from '../client/db.ts';
+import { done, failure, ok, type Result } from '../client/result.ts';
 import type { LoadResult } from '../client/group-support.ts';
 import {
   MAIL_KIND,
@@ -11,13 +11,12 @@ import {
   type SendMailResult,
 } from '../client/mail-and-history.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
+import { RefCounts } from '../client/ref-counts.ts';
 import { conversationProperties } from './conversation-properties.ts';
-import type { GroupChatSync } from './group-chat.ts';
-import { conversationsBase, idOf, type GroupDeps } from './group-deps.ts';
+import type { ConversationMessages } from './conversation-messages.ts';
+import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import { asLoadResult } from './load-result.ts';
-
-/** The group chat sync's message loading and sending, which mail threads and history share. */
-export type MessageSource = Pick<GroupChatSync, 'loadConversation' | 'loadMessages' | 'sendChatMessage'>;
+import type { SyncModule } from './sync-module.ts';
 
 /** How long `sendMail` waits for the outbox before it answers 'queued' (the write goes on). */
 export const SEND_MAIL_WAIT_MS = 10_000;
@@ -26,10 +25,39 @@ const LIST_THROTTLE_MS = 1000;
 const FAVOURITE_RATING = 5;
 const NOT_FAVOURITE_RATING = 1;
 
-/** Mail threads and chat history in Dexie (`conversations`, `chatMessages`). */
-export class MailAndHistorySync {
+export type MailAndHistoryCommands = MailAndHistorySync['commands'];
+
+/**
+ * Mail conversations and the chat history (SPEC §2 Historic chat window, §3 Conversation, §7
+ * Conversations): lists by selection, a thread's messages, favourite (rate) and delete, in Dexie
+ * (`conversations`, `chatMessages`, which ConversationMessages owns). The UI derives lists, unread
+ * markers and stars.
+ */
+export class MailAndHistorySync implements SyncModule {
+  readonly commands = {
+    /**
+     * GET the child's conversations (SPEC §7, take 9999) into Dexie. 'mine' replaces every one-to-one
+     * row (mail threads, chats) with the server's list; the others only add and update.
+     */
+    loadConversations: (selection: ConversationSelection = 'mine') => this.loadConversations(selection),
+    /**
+     * Opens a mail thread or a historic chat: fetches the conversation and its messages, marks it
+     * read and, while open, follows it live. Call `closeConversation` when it is no longer shown.
+     */
+    openConversation: (conversationId: number) => this.openConversation(conversationId),
+    closeConversation: (conversationId: number) => done(this.closeConversation(conversationId)),
+    /** POST {api}/mail through the outbox (sent once, also after being written offline). */
+    sendMail: (subject: string, text: string, device: MailDeviceInfo) => this.sendMail(subject, text, device),
+    /** SPEC §9: favourite is rating 5, not favourite 1. */
+    setFavourite: (conversationId: number, favourite: boolean) =>
+      this.setFavourite(conversationId, favourite),
+    /** PUT delete: the conversation leaves the account and its messages are cleared everywhere. */
+    deleteConversation: (conversationId: number) => this.deleteConversation(conversationId),
+  };
+
+  readonly tables = [];
   /** Opens per conversation (several tabs may show one thread); the last close unsubscribes. */
-  private readonly open = new Map<number, number>();
+  private readonly opens = new RefCounts<number>();
   /** The load each opened conversation started, so a favourite click waits for it. */
   private readonly loading = new Map<number, Promise<LoadResult>>();
   /**
@@ -42,38 +70,41 @@ export class MailAndHistorySync {
   private readonly refreshList: (key: string) => void;
   private readonly markReadSoon: (key: string) => void;
 
-  constructor(readonly deps: GroupDeps) {
+  constructor(
+    private readonly ctx: SyncContext,
+    private readonly messages: ConversationMessages,
+  ) {
     const quietly = (load: () => Promise<unknown>) => void load().catch(() => undefined);
-    this.refreshList = keyedThrottle(deps.clock, LIST_THROTTLE_MS, () =>
+    this.refreshList = keyedThrottle(ctx.clock, LIST_THROTTLE_MS, () =>
       quietly(() => this.loadConversations('mine')),
     );
-    this.markReadSoon = keyedThrottle(deps.clock, LIST_THROTTLE_MS, (key) =>
+    this.markReadSoon = keyedThrottle(ctx.clock, LIST_THROTTLE_MS, (key) =>
       quietly(() => this.markRead(Number(key))),
     );
     // Group support has no mail: its notifications are about meetings.
-    if (deps.config.features.supportGroup) return;
+    if (ctx.config.features.supportGroup) return;
     // A counsellor answered mail (a notification), or a mail written offline reached the server.
-    deps.on(HUB_EVENTS.notificationCreated, () => this.refreshList('list'));
-    deps.on(HUB_EVENTS.chatCreated, () => this.refreshList('list'));
+    ctx.on(HUB_EVENTS.notificationCreated, () => this.refreshList('list'));
+    ctx.on(HUB_EVENTS.chatCreated, () => this.refreshList('list'));
     // A message arrives in a thread the child is reading: it is read already.
-    deps.on(HUB_EVENTS.messageCreated, (data) => {
+    ctx.on(HUB_EVENTS.messageCreated, (data) => {
       const id = idOf(data, 'conversationId', 'conversation');
-      if (id !== null && this.open.has(id)) this.markReadSoon(String(id));
+      if (id !== null && this.opens.has(id)) this.markReadSoon(String(id));
     });
   }
 
   async loadConversations(selection: ConversationSelection = 'mine'): Promise<LoadResult> {
     return asLoadResult(async () => {
       const asked = this.writes;
-      const { value } = await this.deps.http.get<ValueList<Conversation>>(
-        `${conversationsBase(this.deps)}/conversations`,
+      const { value } = await this.ctx.http.get<ValueList<Conversation>>(
+        `${conversationsBase(this.ctx)}/conversations`,
         { params: { take: 9999, skip: 0, selection } },
       );
       for (const conversation of value) {
         const own = this.ownRatings.get(conversation.id);
         if (own && (own.settled === null || own.settled > asked)) conversation.rating = own.rating;
       }
-      const { db, clock } = this.deps;
+      const { db, clock } = this.ctx;
       const fetchedAt = clock.now();
       await db.transaction('rw', db.conversations, db.chatMessages, async () => {
         if (selection === 'mine') {
@@ -91,65 +122,53 @@ export class MailAndHistorySync {
     });
   }
 
-  async openConversation(conversationId: number, chat: MessageSource): Promise<LoadResult> {
-    const count = this.open.get(conversationId) ?? 0;
-    this.open.set(conversationId, count + 1);
-    if (count === 0) void this.deps.subscribe(entityKey('Conversation', conversationId));
+  async openConversation(conversationId: number): Promise<LoadResult> {
+    if (this.opens.add(conversationId)) void this.ctx.subscribe(entityKey('Conversation', conversationId));
     const loading = asLoadResult(async () => {
-      await chat.loadConversation(conversationId);
-      await chat.loadMessages(conversationId);
+      await this.messages.loadConversation(conversationId);
+      await this.messages.loadMessages(conversationId);
     });
     this.loading.set(conversationId, loading);
     const result = await loading;
     if (this.loading.get(conversationId) === loading) this.loading.delete(conversationId);
-    if (result === 'ok') await this.markRead(conversationId).catch(() => undefined);
+    if (result.ok) await this.markRead(conversationId).catch(() => undefined);
     return result;
   }
 
   async closeConversation(conversationId: number): Promise<void> {
-    const count = this.open.get(conversationId) ?? 0;
-    if (count > 1) {
-      this.open.set(conversationId, count - 1);
-      return;
-    }
-    if (count === 0) return;
-    this.open.delete(conversationId);
-    await this.deps.unsubscribe(entityKey('Conversation', conversationId));
+    if (!this.opens.remove(conversationId)) return;
+    await this.ctx.unsubscribe(entityKey('Conversation', conversationId));
   }
 
   /**
    * Through the outbox, so a mail written offline is kept and sent once (its client id is the
    * Idempotency-Key). Waits a little for the answer so the page can open the new thread.
    */
-  async sendMail(
-    subject: string,
-    text: string,
-    device: MailDeviceInfo,
-    chat: MessageSource,
-  ): Promise<SendMailResult> {
-    const { db, clock, config } = this.deps;
+  async sendMail(subject: string, text: string, device: MailDeviceInfo): Promise<SendMailResult> {
+    const { db, clock, config } = this.ctx;
     const profile = await db.profile.get('current');
     const properties = conversationProperties(profile, config.propertyIds, device, new Date(clock.now()));
     const clientId = crypto.randomUUID();
-    await this.deps.enqueue({
+    await this.ctx.enqueue({
       kind: MAIL_KIND,
       path: '/mail',
       body: { subject, text, properties },
       orderKey: `mail:${clientId}`,
       clientId,
     });
-    const row = await this.settled(clientId);
-    if (row?.status === 'failed' && row.final) return { status: 'failed' };
-    if (row && isRateLimited(row)) return { status: 'waiting', clientId, message: row.lastMessage ?? null };
+    const row = await this.ctx.whenSettled(clientId, SEND_MAIL_WAIT_MS);
+    if (row?.status === 'failed' && row.final) return failure('failed');
+    if (row && isRateLimited(row))
+      return ok({ status: 'waiting', clientId, message: row.lastMessage ?? null });
     const conversation = row?.status === 'sent' ? (row.response as Conversation | undefined) : undefined;
-    if (!conversation || typeof conversation.id !== 'number') return { status: 'queued', clientId };
+    if (!conversation || typeof conversation.id !== 'number') return ok({ status: 'queued', clientId });
     await db.conversations.put({ ...conversation, fetchedAt: clock.now() });
-    await chat.loadMessages(conversation.id).catch(() => undefined);
-    return { status: 'sent', conversationId: conversation.id };
+    await this.messages.loadMessages(conversation.id).catch(() => undefined);
+    return ok({ status: 'sent', conversationId: conversation.id });
   }
 
-  async setFavourite(conversationId: number, favourite: boolean): Promise<boolean> {
-    const { db } = this.deps;
+  async setFavourite(conversationId: number, favourite: boolean): Promise<Result<void, 'failed'>> {
+    const { db } = this.ctx;
     // A load that started before the click would write the old rating over the new one.
     await this.loading.get(conversationId);
     const before = await db.conversations.get(conversationId);
@@ -159,82 +178,57 @@ export class MailAndHistorySync {
     const own = { rating, settled: null as number | null };
     this.ownRatings.set(conversationId, own);
     try {
-      await this.deps.http.put(`${conversationsBase(this.deps)}/rate`, {
+      await this.ctx.http.put(`${conversationsBase(this.ctx)}/rate`, {
         conversation: conversationId,
         rating,
       });
-      return true;
+      return ok(undefined);
     } catch {
       own.rating = before?.rating ?? own.rating;
       if (before) await db.conversations.update(conversationId, { rating: before.rating });
-      return false;
+      return failure('failed');
     } finally {
       own.settled = ++this.writes;
     }
   }
 
-  async deleteConversation(conversationId: number): Promise<boolean> {
+  async deleteConversation(conversationId: number): Promise<Result<void, 'failed'>> {
     try {
-      await this.deps.http.put(`${conversationsBase(this.deps)}/delete`, { conversation: conversationId });
+      await this.ctx.http.put(`${conversationsBase(this.ctx)}/delete`, { conversation: conversationId });
     } catch {
-      return false;
+      return failure('failed');
     }
-    const { db } = this.deps;
+    const { db } = this.ctx;
     await db.transaction('rw', db.conversations, db.chatMessages, async () => {
       await db.chatMessages.where('conversation').equals(conversationId).delete();
       await db.conversations.delete(conversationId);
     });
-    if (this.open.delete(conversationId)) {
-      await this.deps.unsubscribe(entityKey('Conversation', conversationId));
+    if (this.opens.drop(conversationId) > 0) {
+      await this.ctx.unsubscribe(entityKey('Conversation', conversationId));
     }
-    return true;
+    return ok(undefined);
   }
 
   /** Sign-out: nothing of the previous user's open threads is followed. */
   reset(): void {
-    this.open.clear();
+    this.opens.clear();
   }
 
   /** SPEC §3 hasUnreadMessages ends when the child has read the thread: a Read activity. */
   private async markRead(conversationId: number): Promise<void> {
-    await this.deps.http.post(`${conversationsBase(this.deps)}/activity`, {
+    await this.ctx.http.post(`${conversationsBase(this.ctx)}/activity`, {
       conversation: conversationId,
       type: 'Read',
       content: '',
     });
-    const { value } = await this.deps.http.get<ValueList<Conversation>>(
-      `${conversationsBase(this.deps)}/conversations`,
+    const { value } = await this.ctx.http.get<ValueList<Conversation>>(
+      `${conversationsBase(this.ctx)}/conversations`,
       { params: { take: 9999, skip: 0, selection: 'mine', conversation: conversationId } },
     );
     const fresh = value[0];
     // Deleted meanwhile: do not bring the row back.
-    if (fresh && (await this.deps.db.conversations.get(conversationId))) {
-      await this.deps.db.conversations.put({ ...fresh, fetchedAt: this.deps.clock.now() });
+    if (fresh && (await this.ctx.db.conversations.get(conversationId))) {
+      await this.ctx.db.conversations.put({ ...fresh, fetchedAt: this.ctx.clock.now() });
     }
-  }
-
-  /** The outbox row once it was sent or failed, or as it is after SEND_MAIL_WAIT_MS. */
-  private settled(clientId: string): Promise<OutboxRow | undefined> {
-    const { db, clock } = this.deps;
-    return new Promise((resolve) => {
-      let latest: OutboxRow | undefined;
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        clock.clearTimeout(timer);
-        // Unsubscribing inside `next` is not allowed before subscribe() returned.
-        queueMicrotask(() => subscription.unsubscribe());
-        resolve(latest);
-      };
-      const timer = clock.setTimeout(finish, SEND_MAIL_WAIT_MS);
-      const subscription = liveQuery(() => db.outbox.get(clientId)).subscribe({
-        next: (row) => {
-          latest = row;
-          if (row?.status === 'sent' || row?.status === 'failed') finish();
-        },
-        error: () => finish(),
-      });
-    });
   }
 }

@@ -1,11 +1,14 @@
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { Meeting, MeetingAppendix, MeetingMessage, ValueList } from '../../contract/meetings.ts';
 import { MESSAGE_TYPE } from '../../contract/meetings.ts';
-import type { LoadResult, UploadRow } from '../client/group-support.ts';
+import type { LoadResult, UploadError, UploadRow } from '../client/group-support.ts';
+import { done, failure, ok, type Result, type WriteResult } from '../client/result.ts';
+import type { OutboxRow } from '../client/db.ts';
 import { isHttpError } from '../http/http-error.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
-import { idOf, meetingsBase, type GroupDeps } from './group-deps.ts';
-import { asLoadResult, loadResultOf } from './load-result.ts';
+import { idOf, meetingsBase, type SyncContext } from './sync-context.ts';
+import { asLoadResult, isGone, loadErrorOf, writeErrorOf } from './load-result.ts';
+import type { SyncModule } from './sync-module.ts';
 
 /** Bursts of meeting events (a leader editing) cause one refetch a second per meeting. */
 const MEETING_THROTTLE_MS = 1000;
@@ -21,24 +24,61 @@ export function meetingMessageForm(fields: Record<string, string | Blob>, fileNa
   return form;
 }
 
+export type MeetingsCommands = MeetingsSync['commands'];
+
 /** SPEC §2 meeting list and detail, §7 Meetings: meetings, appendices and private messages in Dexie. */
-export class MeetingsSync {
+export class MeetingsSync implements SyncModule {
+  readonly commands = {
+    /** GET meetings into Dexie (all meetings of the user's series); the cached list is replaced. */
+    loadMeetings: () => this.loadMeetings(),
+    /**
+     * GET meeting, appendices and the user's meeting messages into Dexie. Offline keeps the cache;
+     * forbidden and not_found remove the meeting's rows.
+     */
+    loadMeeting: (meetingId: number) => this.loadMeeting(meetingId),
+    /** A private message to the group leaders (text only), directly or through the outbox. */
+    sendPrivateMessage: (meetingId: number, text: string) => this.sendPrivateMessage(meetingId, text),
+    /** Multipart upload with progress in the `uploads` table. */
+    uploadHomework: (meetingId: number, file: Blob, fileName: string) =>
+      this.uploadHomework(meetingId, file, fileName),
+    deleteMeetingMessage: (meetingId: number, meetingMessageId: number) =>
+      this.deleteMeetingMessage(meetingId, meetingMessageId),
+    /** Downloads a file for the UI to save. */
+    downloadAppendix: (meetingId: number, appendixId: number) => this.downloadAppendix(meetingId, appendixId),
+    downloadMeetingMessageFile: (meetingId: number, meetingMessageId: number, fileName: string) =>
+      this.downloadMeetingMessageFile(meetingId, meetingMessageId, fileName),
+    /** Subscribes to a meeting card's updates (SPEC: 2 s after showing) or stops. */
+    watchMeeting: (meetingId: number, watching: boolean) => done(this.watchMeeting(meetingId, watching)),
+  };
+
+  readonly tables: SyncModule['tables'];
+  readonly outboxKinds = {
+    // Private meeting messages are multipart; the outbox stores their fields as JSON.
+    [MEETING_MESSAGE_KIND]: {
+      send: (row: OutboxRow, headers: Record<string, string>) =>
+        this.ctx.http.postMultipart(row.path, meetingMessageForm(row.body as Record<string, string>), {
+          headers,
+        }),
+    },
+  };
   private readonly refetchMeeting: (key: string) => void;
   private readonly refetchList: (key: string) => void;
 
-  constructor(private readonly deps: GroupDeps) {
-    this.refetchMeeting = keyedThrottle(deps.clock, MEETING_THROTTLE_MS, (key) => {
+  constructor(private readonly ctx: SyncContext) {
+    const { db } = ctx;
+    this.tables = [db.meetings, db.meetingMessages, db.appendices, db.uploads];
+    this.refetchMeeting = keyedThrottle(ctx.clock, MEETING_THROTTLE_MS, (key) => {
       void this.refreshMeeting(Number(key));
     });
-    this.refetchList = keyedThrottle(deps.clock, MEETING_THROTTLE_MS, () => void this.loadMeetings());
+    this.refetchList = keyedThrottle(ctx.clock, MEETING_THROTTLE_MS, () => void this.loadMeetings());
     const changed = (data: unknown) => {
       const id = idOf(data, 'id', 'meetingId');
       if (id !== null) this.refetchMeeting(String(id));
       this.refetchList('list');
     };
-    deps.on(HUB_EVENTS.meetingCreated, changed);
-    deps.on(HUB_EVENTS.meetingUpdated, changed);
-    deps.on(HUB_EVENTS.meetingDeleted, async (data) => {
+    ctx.on(HUB_EVENTS.meetingCreated, changed);
+    ctx.on(HUB_EVENTS.meetingUpdated, changed);
+    ctx.on(HUB_EVENTS.meetingDeleted, async (data) => {
       const id = idOf(data, 'id', 'meetingId');
       if (id !== null) await this.removeMeeting(id);
     });
@@ -47,9 +87,9 @@ export class MeetingsSync {
   /** Replaces the cached list: a meeting the server no longer returns is gone for this user. */
   loadMeetings(): Promise<LoadResult> {
     return asLoadResult(async () => {
-      const { value } = await this.deps.http.get<ValueList<Meeting>>(`${meetingsBase(this.deps)}/meetings`);
-      const { db } = this.deps;
-      const fetchedAt = this.deps.clock.now();
+      const { value } = await this.ctx.http.get<ValueList<Meeting>>(`${meetingsBase(this.ctx)}/meetings`);
+      const { db } = this.ctx;
+      const fetchedAt = this.ctx.clock.now();
       const keep = new Set(value.map((m) => m.id));
       const gone = (await db.meetings.toCollection().primaryKeys()).filter((id) => !keep.has(id));
       for (const id of gone) await this.removeMeeting(id);
@@ -59,14 +99,14 @@ export class MeetingsSync {
 
   loadMeeting(meetingId: number): Promise<LoadResult> {
     return asLoadResult(async () => {
-      const base = meetingsBase(this.deps);
-      const { http, db } = this.deps;
+      const base = meetingsBase(this.ctx);
+      const { http, db } = this.ctx;
       const [meeting, appendices, messages] = await Promise.all([
         http.get<Meeting>(`${base}/meeting`, { params: { meetingId } }),
         http.get<ValueList<MeetingAppendix>>(`${base}/appendices`, { params: { MeetingId: meetingId } }),
         this.fetchMessages(meetingId),
       ]);
-      const fetchedAt = this.deps.clock.now();
+      const fetchedAt = this.ctx.clock.now();
       await db.transaction('rw', [db.meetings, db.appendices, db.meetingMessages], async () => {
         await db.meetings.put({ ...meeting, fetchedAt });
         await db.appendices.where('meetingId').equals(meetingId).delete();
@@ -75,39 +115,43 @@ export class MeetingsSync {
       });
     }).then(async (result) => {
       // No longer the user's meeting: nothing of it stays visible.
-      if (result === 'forbidden' || result === 'not_found') await this.removeMeeting(meetingId);
+      if (isGone(result)) await this.removeMeeting(meetingId);
       return result;
     });
   }
 
-  async sendPrivateMessage(meetingId: number, text: string): Promise<'sent' | 'queued' | 'failed'> {
+  async sendPrivateMessage(meetingId: number, text: string): Promise<Result<'sent' | 'queued', 'failed'>> {
     const fields = { Subject: '', Text: text, MessageType: String(MESSAGE_TYPE.Message) };
     const body = { ...fields, MeetingRuid: String(meetingId) };
-    const path = `${meetingsBase(this.deps)}/meetingmessage`;
+    const path = `${meetingsBase(this.ctx)}/meetingmessage`;
     // One key for the direct try and the outbox: if the direct answer was lost, no duplicate.
     const clientId = crypto.randomUUID();
     const queue = async () => {
       const orderKey = `meeting:${meetingId}`;
-      await this.deps.enqueue({ kind: MEETING_MESSAGE_KIND, path, body, orderKey, clientId });
-      return 'queued' as const;
+      await this.ctx.enqueue({ kind: MEETING_MESSAGE_KIND, path, body, orderKey, clientId });
+      return ok('queued' as const);
     };
-    const runtime = await this.deps.db.runtime.get('current');
+    const runtime = await this.ctx.db.runtime.get('current');
     if (runtime && !runtime.online) return queue();
     try {
-      await this.deps.http.postMultipart(path, meetingMessageForm(body), {
+      await this.ctx.http.postMultipart(path, meetingMessageForm(body), {
         headers: { 'Idempotency-Key': clientId },
       });
     } catch (error) {
       // No answer: the outbox sends it when the network is back (SPEC §9 writes survive offline).
       if (isHttpError(error) && error.status === 0) return queue();
-      return 'failed';
+      return failure('failed');
     }
     await this.reloadMessages(meetingId);
-    return 'sent';
+    return ok('sent' as const);
   }
 
-  async uploadHomework(meetingId: number, file: Blob, fileName: string): Promise<UploadRow> {
-    const { db, http } = this.deps;
+  async uploadHomework(
+    meetingId: number,
+    file: Blob,
+    fileName: string,
+  ): Promise<Result<UploadRow, UploadError>> {
+    const { db, http } = this.ctx;
     let row: UploadRow = {
       id: crypto.randomUUID(),
       meetingId,
@@ -130,87 +174,98 @@ export class MeetingsSync {
       fileName,
     );
     try {
-      const { url, headers } = await http.prepare('POST', `${meetingsBase(this.deps)}/meetingmessage`);
-      await this.deps.upload(url, { ...headers, 'Idempotency-Key': row.id }, form, (loaded, total) => {
+      const { url, headers } = await http.prepare('POST', `${meetingsBase(this.ctx)}/meetingmessage`);
+      await this.ctx.upload(url, { ...headers, 'Idempotency-Key': row.id }, form, (loaded, total) => {
         void db.uploads.update(row.id, { loaded, total: total || row.total });
       });
       row = { ...row, loaded: file.size, total: file.size, status: 'done' };
     } catch (error) {
       const status = isHttpError(error) ? error.status : 0;
       if (isHttpError(error)) http.report(error);
-      const reason = status === 413 ? 'too_large' : status === 415 ? 'unsupported_type' : 'failed';
+      const reason: UploadError =
+        status === 413 ? 'too_large' : status === 415 ? 'unsupported_type' : 'failed';
       row = { ...(await db.uploads.get(row.id))!, status: 'failed', error: reason };
     }
     await db.uploads.put(row);
-    if (row.status === 'done') await this.reloadMessages(meetingId);
-    return row;
+    if (row.error) return failure(row.error);
+    await this.reloadMessages(meetingId);
+    return ok(row);
   }
 
-  async deleteMeetingMessage(meetingId: number, meetingMessageId: number): Promise<boolean> {
+  async deleteMeetingMessage(meetingId: number, meetingMessageId: number): Promise<WriteResult> {
     try {
-      await this.deps.http.delete(`${meetingsBase(this.deps)}/meetingmessage`, {
+      await this.ctx.http.delete(`${meetingsBase(this.ctx)}/meetingmessage`, {
         params: { meetingId, meetingMessageId },
       });
-    } catch {
-      return false;
+    } catch (error) {
+      return failure(writeErrorOf(error));
     }
-    await this.deps.db.meetingMessages.delete(meetingMessageId);
-    return true;
+    await this.ctx.db.meetingMessages.delete(meetingMessageId);
+    return ok(undefined);
   }
 
-  downloadAppendix(meetingId: number, appendixId: number): Promise<Blob | null> {
+  downloadAppendix(meetingId: number, appendixId: number): Promise<Result<Blob, 'failed'>> {
     const params = { MeetingId: meetingId, AppendixId: appendixId };
-    return this.deps.http.getBlob('/meetingappendix', { params }).catch(() => null);
+    return this.download('/meetingappendix', params);
   }
 
-  downloadMeetingMessageFile(meetingId: number, meetingMessageId: number, fileName: string) {
+  downloadMeetingMessageFile(
+    meetingId: number,
+    meetingMessageId: number,
+    fileName: string,
+  ): Promise<Result<Blob, 'failed'>> {
     const params = { meetingId, meetingMessageId, fileName };
-    return this.deps.http.getBlob('/meetingmessagefile', { params }).catch(() => null);
+    return this.download('/meetingmessagefile', params);
+  }
+
+  /** A file for the UI to save. */
+  private download(path: string, params: Record<string, string | number>): Promise<Result<Blob, 'failed'>> {
+    return this.ctx.http.getBlob(path, { params }).then(ok, () => failure('failed'));
   }
 
   async watchMeeting(meetingId: number, watching: boolean): Promise<void> {
     const key = entityKey('Meeting', meetingId);
-    if (watching) await this.deps.subscribe(key);
-    else await this.deps.unsubscribe(key);
+    if (watching) await this.ctx.subscribe(key);
+    else await this.ctx.unsubscribe(key);
   }
 
   /** A sent private message or homework: show it (and the server's counts) without a full reload. */
   async reloadMessages(meetingId: number): Promise<void> {
     try {
       const messages = await this.fetchMessages(meetingId);
-      const { db } = this.deps;
+      const { db } = this.ctx;
       await db.transaction('rw', db.meetingMessages, () => this.writeMessages(meetingId, messages));
     } catch (error) {
-      if (loadResultOf(error) !== 'offline') throw error;
+      if (loadErrorOf(error) !== 'offline') throw error;
     }
   }
 
   private fetchMessages(meetingId: number) {
-    const path = `${meetingsBase(this.deps)}/meetingmessages`;
-    return this.deps.http.get<ValueList<MeetingMessage>>(path, { params: { meetingId } });
+    const path = `${meetingsBase(this.ctx)}/meetingmessages`;
+    return this.ctx.http.get<ValueList<MeetingMessage>>(path, { params: { meetingId } });
   }
 
   private async writeMessages(meetingId: number, messages: ValueList<MeetingMessage>) {
-    const { db } = this.deps;
-    const fetchedAt = this.deps.clock.now();
+    const { db } = this.ctx;
+    const fetchedAt = this.ctx.clock.now();
     await db.meetingMessages.where('meetingId').equals(meetingId).delete();
     await db.meetingMessages.bulkPut(messages.value.map((m) => ({ ...m, fetchedAt })));
   }
 
   private async refreshMeeting(meetingId: number): Promise<void> {
     try {
-      const meeting = await this.deps.http.get<Meeting>(`${meetingsBase(this.deps)}/meeting`, {
+      const meeting = await this.ctx.http.get<Meeting>(`${meetingsBase(this.ctx)}/meeting`, {
         params: { meetingId },
       });
-      await this.deps.db.meetings.put({ ...meeting, fetchedAt: this.deps.clock.now() });
+      await this.ctx.db.meetings.put({ ...meeting, fetchedAt: this.ctx.clock.now() });
     } catch (error) {
-      const result = loadResultOf(error);
-      if (result === 'forbidden' || result === 'not_found') await this.removeMeeting(meetingId);
+      const code = loadErrorOf(error);
+      if (code === 'forbidden' || code === 'not_found') await this.removeMeeting(meetingId);
     }
   }
 
   private async removeMeeting(meetingId: number): Promise<void> {
-    const { db } = this.deps;
+    const { db } = this.ctx;
     await db.transaction('rw', [db.meetings, db.appendices, db.meetingMessages, db.uploads], async () => {
       await db.meetings.delete(meetingId);
       await db.appendices.where('meetingId').equals(meetingId).delete();

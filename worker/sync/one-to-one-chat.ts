@@ -3,12 +3,15 @@ import { isFinal } from '../../contract/conversation-state.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
 import type { LoadResult } from '../client/group-support.ts';
+import { done, failure, ok, type Result } from '../client/result.ts';
 import type { ChatAccountStatus, ChatStateRow, StartChatResult } from '../client/one-to-one-chat.ts';
 import { apiErrorOf, isHttpError } from '../http/http-error.ts';
 import { delay } from '../clock.ts';
 import { conversationProperties, type DeviceInfo } from './conversation-properties.ts';
-import { conversationsBase, idOf, type GroupDeps } from './group-deps.ts';
-import type { GroupChatSync } from './group-chat.ts';
+import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
+import type { ConversationMessages } from './conversation-messages.ts';
+import type { SyncModule } from './sync-module.ts';
+import type { SignOutReason } from '../client/session.ts';
 import { asLoadResult } from './load-result.ts';
 import {
   QUEUE_POSITION_MS,
@@ -40,39 +43,62 @@ const EMPTY_STATE: ChatStateRow = {
   wasLive: false,
 };
 
+export type OneToOneChatCommands = OneToOneChatSync['commands'];
+
 /**
  * SPEC §2 Chat window and §4 Conversation for the child's one-to-one chat. Messages, typing and
- * sending are the group chat's (one Dexie shape for both); this adds the queue: create, queue
- * position, ping, leave, end and the local flags of `chatState`.
+ * sending are ConversationMessages' (one Dexie shape for every chat); this adds the queue: create,
+ * queue position, ping, leave, end and the local flags of `chatState`.
  */
-export class OneToOneChatSync {
+export class OneToOneChatSync implements SyncModule {
+  readonly commands = {
+    /** Reads the child's active chat (if any) into Dexie and resumes its timers. */
+    resumeChat: () => this.resumeChat(),
+    /** GET chatAccountStatus (SPEC §8: a 409 carries the status; other failures are 'Error'). */
+    chatAccountStatus: () => this.chatAccountStatus(),
+    /** Creates a chat (queue) with the conversation properties; `text` is an optional first message. */
+    startChat: (text: string | null, device: DeviceInfo) => this.startChat(text, device),
+    /** The one pre-submit message while in queue (outbox; resolves with its client id). */
+    preSubmit: async (conversationId: number, text: string) => ok(await this.preSubmit(conversationId, text)),
+    /** Leave the queue (SPEC §4: the 3 s rule, delete when cancel fails). */
+    leaveQueue: (conversationId: number) => done(this.leaveQueue(conversationId)),
+    /** End an active chat (resolve); 'failed' when the server could not be told. */
+    endChat: (conversationId: number) => this.endChat(conversationId),
+    /** Forget an ended chat ('Stäng'). */
+    closeChat: () => done(this.closeChat()),
+    /** The UI saw the chat become active at `at` (ISO). */
+    markActive: (at: string) => done(this.markActive(at)),
+  };
+
+  readonly tables: SyncModule['tables'];
   private timers: unknown[] = [];
   private watching: number | null = null;
 
   constructor(
-    private readonly deps: GroupDeps,
-    private readonly chat: GroupChatSync,
+    private readonly ctx: SyncContext,
+    private readonly messages: ConversationMessages,
   ) {
-    deps.on(HUB_EVENTS.agentIsTyping, (data) => this.agentTyping(data));
+    this.tables = [ctx.db.chatState];
+    ctx.on(HUB_EVENTS.agentIsTyping, (data) => this.agentTyping(data));
     // Every reload of the conversation (hub event, status refresh) tells whether the chat has ended.
-    chat.onConversationLoaded(async (conversation) => {
+    messages.onConversationLoaded(async (conversation) => {
       if (conversation.id !== this.watching || !isFinal(conversation)) return;
       this.stop();
-      await chat.loadMessages(conversation.id).catch(() => undefined);
+      await messages.loadMessages(conversation.id).catch(() => undefined);
     });
   }
 
   async state(): Promise<ChatStateRow> {
-    return (await this.deps.db.chatState.get('current')) ?? EMPTY_STATE;
+    return (await this.ctx.db.chatState.get('current')) ?? EMPTY_STATE;
   }
 
   private async patchState(patch: Partial<ChatStateRow>): Promise<void> {
-    await this.deps.db.chatState.put({ ...(await this.state()), ...patch });
+    await this.ctx.db.chatState.put({ ...(await this.state()), ...patch });
   }
 
   /** POST {api}/chat with the conversation properties; then the chat is watched. */
   async startChat(text: string | null, device: DeviceInfo): Promise<StartChatResult> {
-    const { db, http, config, clock } = this.deps;
+    const { db, http, config, clock } = this.ctx;
     const profile = await db.profile.get('current');
     const properties = conversationProperties(profile, config.propertyIds, device, new Date(clock.now()));
     const trimmed = text?.trim() ?? '';
@@ -90,33 +116,33 @@ export class OneToOneChatSync {
         wasLive: true,
       });
       await this.watch(conversation.id);
-      return { ok: true, conversationId: conversation.id };
+      return ok(conversation.id);
     } catch (error) {
       if (isHttpError(error) && error.status === 409) {
         const status = statusOf(error.body);
         if (status === 'HasCompletedAConversation' || status === 'HasActive') {
           // Someone (another device) already has a chat going: show that one instead.
           if (status === 'HasActive') await this.resumeChat();
-          return { ok: false, error: status };
+          return failure(status);
         }
       }
-      if (isHttpError(error) && error.status === 0) return { ok: false, error: 'offline' };
+      if (isHttpError(error) && error.status === 0) return failure('offline');
       const refusal = apiErrorOf(error);
       if (isHttpError(error) && error.status === 429 && refusal) {
-        return { ok: false, error: 'rate_limited', message: refusal.message };
+        return failure('rate_limited', refusal.message);
       }
-      return { ok: false, error: 'failed' };
+      return failure('failed');
     }
   }
 
   /** GET {api}/chatAccountStatus: what the start page may offer. */
-  async chatAccountStatus(): Promise<ChatAccountStatus> {
+  async chatAccountStatus(): Promise<Result<ChatAccountStatus>> {
     try {
-      await this.deps.http.get('/chatAccountStatus', { report: false });
-      return 'NoCompletedConversation';
+      await this.ctx.http.get('/chatAccountStatus', { report: false });
+      return ok('NoCompletedConversation');
     } catch (error) {
       const status = isHttpError(error) ? statusOf(error.body) : null;
-      return status === 'HasCompletedAConversation' || status === 'HasActive' ? status : 'Error';
+      return ok(status === 'HasCompletedAConversation' || status === 'HasActive' ? status : 'Error');
     }
   }
 
@@ -126,23 +152,23 @@ export class OneToOneChatSync {
    */
   async resumeChat(): Promise<LoadResult> {
     return asLoadResult(async () => {
-      const { value } = await this.deps.http.get<ValueList<Conversation>>(
-        `${conversationsBase(this.deps)}/conversations`,
+      const { value } = await this.ctx.http.get<ValueList<Conversation>>(
+        `${conversationsBase(this.ctx)}/conversations`,
         { params: { take: 999, skip: 0, selection: 'active' } },
       );
       const ongoing = value.find((c) => c.systemType === 'chat' && c.meetingId === null && !isFinal(c));
       const stored = await this.state();
       if (ongoing) {
-        await this.deps.db.conversations.put({ ...ongoing, fetchedAt: this.deps.clock.now() });
+        await this.ctx.db.conversations.put({ ...ongoing, fetchedAt: this.ctx.clock.now() });
         // SPEC §4: a chat id other than the stored one means the old chat's data is cleaned first.
         if (stored.conversationId !== ongoing.id) {
-          await this.deps.db.chatState.put({ ...EMPTY_STATE, conversationId: ongoing.id, wasLive: true });
+          await this.ctx.db.chatState.put({ ...EMPTY_STATE, conversationId: ongoing.id, wasLive: true });
         }
         await this.watch(ongoing.id);
       } else if (stored.conversationId !== null) {
         // A stored chat that ended while the app was away: show how it ended.
-        await this.chat.loadConversation(stored.conversationId).catch(() => undefined);
-        await this.chat.loadMessages(stored.conversationId).catch(() => undefined);
+        await this.messages.loadConversation(stored.conversationId).catch(() => undefined);
+        await this.messages.loadMessages(stored.conversationId).catch(() => undefined);
       }
     });
   }
@@ -150,7 +176,7 @@ export class OneToOneChatSync {
   /** The pre-submit message (one, while in queue): sent through the outbox, flagged so it is not repeated. */
   async preSubmit(conversationId: number, text: string): Promise<string> {
     await this.patchState({ preSubmitted: true });
-    return this.chat.sendChatMessage(conversationId, text);
+    return this.messages.send(conversationId, text);
   }
 
   /**
@@ -158,11 +184,11 @@ export class OneToOneChatSync {
    * deleted, and either way it counts as cancelled by the user.
    */
   async leaveQueue(conversationId: number): Promise<void> {
-    const { db, http, clock } = this.deps;
+    const { db, http, clock } = this.ctx;
     await this.patchState({ cancelledByUser: true });
     const row = await db.conversations.get(conversationId);
     if (row && clock.now() - Date.parse(row.loggedDate) < YOUNG_CHAT_MS) await delay(clock, LEAVE_DELAY_MS);
-    const base = conversationsBase(this.deps);
+    const base = conversationsBase(this.ctx);
     const cancelled = await http
       .put(`${base}/cancel`, { conversation: conversationId, reason: CANCEL_REASON })
       .then(() => true)
@@ -172,22 +198,22 @@ export class OneToOneChatSync {
       state: CONVERSATION_STATE.Cancelled,
       closedDate: new Date(clock.now()).toISOString(),
     });
-    await this.chat.loadConversation(conversationId).catch(() => undefined);
+    await this.messages.loadConversation(conversationId).catch(() => undefined);
     this.stop();
   }
 
   /** SPEC §4: ending an active chat resolves it. */
-  async endChat(conversationId: number): Promise<boolean> {
+  async endChat(conversationId: number): Promise<Result<void, 'failed'>> {
     await this.patchState({ cancelledByUser: true });
     try {
-      await this.deps.http.put(`${conversationsBase(this.deps)}/resolve`, { conversation: conversationId });
+      await this.ctx.http.put(`${conversationsBase(this.ctx)}/resolve`, { conversation: conversationId });
     } catch {
       await this.patchState({ cancelledByUser: false });
-      return false;
+      return failure('failed');
     }
-    await this.chat.loadConversation(conversationId).catch(() => undefined);
+    await this.messages.loadConversation(conversationId).catch(() => undefined);
     this.stop();
-    return true;
+    return ok(undefined);
   }
 
   /**
@@ -197,17 +223,17 @@ export class OneToOneChatSync {
   async endOnLogout(): Promise<void> {
     const { conversationId } = await this.state();
     if (conversationId === null) return;
-    const row = await this.deps.db.conversations.get(conversationId);
+    const row = await this.ctx.db.conversations.get(conversationId);
     if (!row || isFinal(row)) return;
-    const base = conversationsBase(this.deps);
+    const base = conversationsBase(this.ctx);
     await this.patchState({ cancelledByUser: true });
-    await this.deps.http
+    await this.ctx.http
       .post(`${base}/activity`, { conversation: conversationId, type: 'Log', content: LOGOUT_LOG })
       .catch(() => undefined);
     if (row.lastAgentMessageDate !== null && row.state === CONVERSATION_STATE.InProgress)
-      await this.deps.http.put(`${base}/resolve`, { conversation: conversationId }).catch(() => undefined);
+      await this.ctx.http.put(`${base}/resolve`, { conversation: conversationId }).catch(() => undefined);
     else
-      await this.deps.http
+      await this.ctx.http
         .put(`${base}/cancel`, { conversation: conversationId, reason: CANCEL_REASON })
         .catch(() => undefined);
     this.stop();
@@ -217,9 +243,9 @@ export class OneToOneChatSync {
   async logRealtimeError(message: string): Promise<void> {
     const id = this.watching;
     if (id === null) return;
-    await this.deps.http
+    await this.ctx.http
       .post(
-        `${conversationsBase(this.deps)}/activity`,
+        `${conversationsBase(this.ctx)}/activity`,
         { conversation: id, type: 'Error', content: message },
         { report: false },
       )
@@ -229,12 +255,27 @@ export class OneToOneChatSync {
   /** 'Stäng' on an ended chat: forget it, so the start page offers a new one. */
   async closeChat(): Promise<void> {
     this.stop();
-    await this.deps.db.chatState.put(EMPTY_STATE);
+    await this.ctx.db.chatState.put(EMPTY_STATE);
   }
 
   /** The UI saw the chat go from waiting to active (the active-chat indicator and its time). */
   async markActive(at: string): Promise<void> {
     if (!(await this.state()).activeSince) await this.patchState({ activeSince: at });
+  }
+
+  /** The child's ongoing chat (not in group support, where chats belong to meetings). */
+  async signedIn(): Promise<void> {
+    if (!this.ctx.config.features.supportGroup) void this.resumeChat();
+  }
+
+  /** SPEC §4: logout ends the chat (while the token still works). */
+  async signingOut(reason: SignOutReason): Promise<void> {
+    if (reason === 'user') await this.endOnLogout().catch(() => undefined);
+  }
+
+  /** SPEC §8: real-time errors while a chat is queued or active go to the conversation's log. */
+  realtimeError(message: string): Promise<void> {
+    return this.logRealtimeError(message);
   }
 
   reset(): void {
@@ -246,33 +287,33 @@ export class OneToOneChatSync {
     if (this.watching === conversationId) return;
     this.stop();
     this.watching = conversationId;
-    await this.deps.subscribe(entityKey('Conversation', conversationId));
+    await this.ctx.subscribe(entityKey('Conversation', conversationId));
     if (this.watching !== conversationId) return;
     // What was written between the create and the subscription.
-    await this.chat.loadMessages(conversationId).catch(() => undefined);
-    const base = conversationsBase(this.deps);
+    await this.messages.loadMessages(conversationId).catch(() => undefined);
+    const base = conversationsBase(this.ctx);
     this.every(QUEUE_POSITION_MS, true, async () => {
-      const row = await this.deps.db.conversations.get(conversationId);
+      const row = await this.ctx.db.conversations.get(conversationId);
       if (!row || row.lastAgentMessageDate !== null) return;
-      const { queuePosition } = await this.deps.http.get<{ queuePosition: number | null }>(
+      const { queuePosition } = await this.ctx.http.get<{ queuePosition: number | null }>(
         `${base}/queuePosition`,
         { params: { conversation: conversationId, channel: row.channel ?? '' } },
       );
-      await this.deps.db.conversations.update(conversationId, { queuePosition });
+      await this.ctx.db.conversations.update(conversationId, { queuePosition });
     });
     this.every(PING_MS, false, () =>
-      this.deps.http.post(`${base}/activity`, { conversation: conversationId, type: 'Ping', content: '' }),
+      this.ctx.http.post(`${base}/activity`, { conversation: conversationId, type: 'Ping', content: '' }),
     );
-    this.every(STATUS_REFRESH_MS, false, () => this.chat.loadConversation(conversationId));
-    this.every(MESSAGES_POLL_MS, false, () => this.chat.loadMessages(conversationId));
+    this.every(STATUS_REFRESH_MS, false, () => this.messages.loadConversation(conversationId));
+    this.every(MESSAGES_POLL_MS, false, () => this.messages.loadMessages(conversationId));
   }
 
   private stop(): void {
-    for (const t of this.timers) this.deps.clock.clearTimeout(t);
+    for (const t of this.timers) this.ctx.clock.clearTimeout(t);
     this.timers = [];
     const id = this.watching;
     this.watching = null;
-    if (id !== null) void this.deps.unsubscribe(entityKey('Conversation', id)).catch(() => undefined);
+    if (id !== null) void this.ctx.unsubscribe(entityKey('Conversation', id)).catch(() => undefined);
   }
 
   private every(ms: number, now: boolean, run: () => Promise<unknown>): void {
@@ -281,21 +322,21 @@ export class OneToOneChatSync {
     const tick = () => {
       if (this.watching !== watching) return;
       void run().catch(() => undefined);
-      this.timers[index] = this.deps.clock.setTimeout(tick, ms);
+      this.timers[index] = this.ctx.clock.setTimeout(tick, ms);
     };
-    this.timers[index] = this.deps.clock.setTimeout(tick, ms);
+    this.timers[index] = this.ctx.clock.setTimeout(tick, ms);
     if (now) void run().catch(() => undefined);
   }
 
   private async agentTyping(data: unknown): Promise<void> {
     const conversation = idOf(data, 'conversationId', 'conversation');
     if (conversation === null) return;
-    await this.deps.db.typing.put({
+    await this.ctx.db.typing.put({
       key: `${conversation}:agent`,
       conversation,
       contactId: -1,
       contactName: '',
-      at: this.deps.clock.now(),
+      at: this.ctx.clock.now(),
     });
   }
 }

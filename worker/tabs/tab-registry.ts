@@ -1,13 +1,17 @@
+import { RefCounts } from '../client/ref-counts.ts';
+
 /**
- * The tabs a SharedWorker serves and the entities each asked for. A hub subscription is dropped only
- * when no open tab wants it any more; a tab counts as gone once its `portal-tab-*` lock is free,
- * because a closed tab fires no port `close` event.
+ * The tabs a SharedWorker serves and what each holds open: its group chats, mail threads and entity
+ * subscriptions, counted per tab. A tab counts as gone once its `portal-tab-*` lock is free, because
+ * a closed tab fires no port `close` event; then each hold it left is released for it (else Ping
+ * would run on and the chat would never Disconnect).
  */
 export class TabRegistry {
-  private readonly tabs = new Map<string, Set<string>>();
+  private readonly tabs = new Map<string, RefCounts<string>>();
 
   constructor(
-    private readonly unsubscribe: (entityKey: string) => void,
+    /** Called once for each hold a gone tab left (a key held twice: twice). */
+    private readonly released: (key: string) => void,
     /** Resolves when the tab's lock can be taken, i.e. the tab is closed. */
     private readonly whenGone: (tabId: string) => Promise<void>,
   ) {}
@@ -22,32 +26,34 @@ export class TabRegistry {
 
   add(tabId: string): void {
     if (this.tabs.has(tabId)) return;
-    this.tabs.set(tabId, new Set());
+    this.tabs.set(tabId, new RefCounts());
     void this.whenGone(tabId).then(() => this.remove(tabId));
   }
 
-  subscribed(tabId: string, entityKey: string): void {
-    this.tabs.get(tabId)?.add(entityKey);
+  /** Counts one more hold of `key` by the tab. */
+  hold(tabId: string, key: string): void {
+    this.tabs.get(tabId)?.add(key);
   }
 
-  /** Returns true when the tab was the last one holding the entity (and it was unsubscribed). */
-  unsubscribed(tabId: string, entityKey: string): boolean {
-    this.tabs.get(tabId)?.delete(entityKey);
-    if (this.isWanted(entityKey)) return false;
-    this.unsubscribe(entityKey);
+  /** Counts a release; false when the tab held no such key (nothing to close). */
+  release(tabId: string, key: string): boolean {
+    const holds = this.tabs.get(tabId);
+    if (!holds?.has(key)) return false;
+    holds.remove(key);
     return true;
   }
 
-  remove(tabId: string): void {
-    const keys = this.tabs.get(tabId);
-    if (!keys) return;
-    this.tabs.delete(tabId);
-    for (const key of keys) if (!this.isWanted(key)) this.unsubscribe(key);
+  /** Whether any open tab still holds `key`. */
+  isHeld(key: string): boolean {
+    for (const holds of this.tabs.values()) if (holds.has(key)) return true;
+    return false;
   }
 
-  private isWanted(entityKey: string): boolean {
-    for (const keys of this.tabs.values()) if (keys.has(entityKey)) return true;
-    return false;
+  remove(tabId: string): void {
+    const holds = this.tabs.get(tabId);
+    if (!holds) return;
+    this.tabs.delete(tabId);
+    for (const key of holds.keys()) for (let n = holds.drop(key); n > 0; n--) this.released(key);
   }
 }
 

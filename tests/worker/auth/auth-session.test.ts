@@ -43,7 +43,7 @@ describe('auth session against the real server', () => {
   it('maps wrong credentials and other failures to the login errors of SPEC §8', async () => {
     expect(await session().auth.login('demo', 'fel-losenord')).toEqual({
       ok: false,
-      error: 'invalid_username_or_password',
+      code: 'invalid_username_or_password',
     });
     const offline = new AuthSession({
       config: { authUrl: 'http://127.0.0.1:1', authClientId: 'portal-web', portalId: 'portal' },
@@ -52,7 +52,7 @@ describe('auth session against the real server', () => {
       clock: new ManualClock(),
       withLock: noLock,
     });
-    expect(await offline.login('demo', 'demo-losenord')).toEqual({ ok: false, error: 'failed' });
+    expect(await offline.login('demo', 'demo-losenord')).toEqual({ ok: false, code: 'failed' });
   });
 
   it('schedules the refresh 60 s before expiry and gets new tokens then', async () => {

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES_POLL_MS, PING_MS } from '../../../worker/sync/group-chat.ts';
+import { outcomeOf } from '../../../worker/client/result.ts';
 import { startTestServer, type TestServer } from '../../server/test-server.ts';
 import { ManualClock } from '../helpers.ts';
 import { createWorker, type WorkerFixture } from '../worker-fixture.ts';
@@ -55,10 +56,10 @@ describe('an open group chat over time', () => {
     fixtures.push(fixture);
     await fixture.worker.start(true);
     await fixture.worker.login('DEMOKOD-0001', null);
-    const chat = fixture.worker.chat;
+    const chat = fixture.worker.commands;
 
-    expect(await chat.openGroupChat(conversationId)).toBe('ok');
-    expect(await chat.openGroupChat(conversationId)).toBe('ok');
+    expect(outcomeOf(await chat.openGroupChat(conversationId))).toBe('ok');
+    expect(outcomeOf(await chat.openGroupChat(conversationId))).toBe('ok');
     expect(recorder.calls.filter((c) => c === 'activity:Connect')).toHaveLength(1);
 
     // Two opens load twice; the subscription, once it holds, refetches once more.

@@ -1,9 +1,10 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, startTestServer, type TestServer } from '../../server/test-server.ts';
-import { waitForQuery } from '../helpers.ts';
+import { valueOf, waitForQuery } from '../helpers.ts';
 import type { WorkerFixture } from '../worker-fixture.ts';
 import { CONV, leaderToken, signedInWorker, startedChat } from './group-helpers.ts';
+import { outcomeOf } from '../../../worker/client/result.ts';
 
 let server: TestServer;
 let leader: string;
@@ -31,7 +32,7 @@ describe('group chat in Dexie', () => {
   it('opens a chat, connects, and receives a leader’s message through the hub', async () => {
     const { meetingId, conversationId } = await startedChat(server, leader, 'Chatt 1');
     const a = await participant('DEMOKOD-0001');
-    expect(await a.worker.chat.openGroupChat(conversationId)).toBe('ok');
+    expect(outcomeOf(await a.worker.commands.openGroupChat(conversationId))).toBe('ok');
     expect(await a.db.conversations.get(conversationId)).toMatchObject({ systemType: 'groupchat' });
     const connections = await a.db.connections.where('conversation').equals(conversationId).toArray();
     expect(connections.map((c) => c.contactName)).toContain('Alex');
@@ -49,7 +50,7 @@ describe('group chat in Dexie', () => {
       authorKind: 'agent',
       key: expect.any(String),
     });
-    await a.worker.chat.closeGroupChat(conversationId);
+    await a.worker.commands.closeGroupChat(conversationId);
   });
 
   it('sends a message written offline exactly once when the network returns', async () => {
@@ -58,11 +59,11 @@ describe('group chat in Dexie', () => {
     const a = await participant('DEMOKOD-0001', {
       fetch: (input, init) => (offline ? Promise.reject(new TypeError('offline')) : fetch(input, init)),
     });
-    expect(await a.worker.chat.openGroupChat(conversationId)).toBe('ok');
+    expect(outcomeOf(await a.worker.commands.openGroupChat(conversationId))).toBe('ok');
 
     offline = true;
     const content = `Skrivet offline ${Date.now()}`;
-    const clientId = await a.worker.chat.sendChatMessage(conversationId, content);
+    const clientId = valueOf(await a.worker.commands.sendChatMessage(conversationId, content));
     expect(await a.db.chatMessages.get(`local:${clientId}`)).toMatchObject({
       sendStatus: 'sending',
       authorKind: 'contact',
@@ -81,7 +82,7 @@ describe('group chat in Dexie', () => {
     );
     expect(sent.find((m) => m.message === content)).toMatchObject({ clientId, sendStatus: 'sent' });
     // A refetch (a second tab opening the chat) also returns the message: still one row.
-    expect(await a.worker.chat.openGroupChat(conversationId)).toBe('ok');
+    expect(outcomeOf(await a.worker.commands.openGroupChat(conversationId))).toBe('ok');
     const rows = (await messagesOf(a, conversationId)).filter((m) => m.message === content);
     expect(rows).toHaveLength(1);
     expect(rows[0]?.key).toBe(String(rows[0]?.id));
@@ -98,11 +99,11 @@ describe('group chat in Dexie', () => {
   it('shows who else is typing, but not the user themself', async () => {
     const { conversationId } = await startedChat(server, leader, 'Chatt 3');
     const a = await participant('DEMOKOD-0001');
-    expect(await a.worker.chat.openGroupChat(conversationId)).toBe('ok');
+    expect(outcomeOf(await a.worker.commands.openGroupChat(conversationId))).toBe('ok');
     const own = (await a.db.profile.get('current'))!.contactId;
     // Make sure the subscription holds, so our own typing event does reach us (and is ignored).
     expect(await a.worker.subscribe(`Conversation:${conversationId}`, 'group')).toBe(true);
-    await a.worker.chat.sendTyping(conversationId);
+    await a.worker.commands.sendTyping(conversationId);
 
     const b = (await login(server.url, 'DEMOKOD-0002')).access_token;
     const typed = await api(server.url, `${CONV}/activity`, {

@@ -45,6 +45,6 @@ export async function signedInWorker(
   const fixture = await createWorker(server, options);
   await fixture.worker.start(true);
   const result = await fixture.worker.login(username, password);
-  if (!result.ok) throw new Error(`login ${username}: ${result.error}`);
+  if (!result.ok) throw new Error(`login ${username}: ${result.code}`);
   return fixture;
 }

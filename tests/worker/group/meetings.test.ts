@@ -2,9 +2,10 @@ import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MeetingRow } from '../../../worker/client/group-support.ts';
 import { api, startTestServer, type TestServer } from '../../server/test-server.ts';
-import { waitForQuery } from '../helpers.ts';
+import { valueOf, waitForQuery } from '../helpers.ts';
 import type { WorkerFixture } from '../worker-fixture.ts';
 import { createMeeting, leaderToken, signedInWorker, startMeeting } from './group-helpers.ts';
+import { outcomeOf } from '../../../worker/client/result.ts';
 
 let server: TestServer;
 let leader: string;
@@ -31,7 +32,7 @@ describe('meetings in Dexie', () => {
     const { worker, db } = await participant();
     // A meeting the server no longer returns (deleted while this device was away).
     await db.meetings.put({ id: 987654, subject: 'borttagen', fetchedAt: 0 } as MeetingRow);
-    expect(await worker.meetings.loadMeetings()).toBe('ok');
+    expect(outcomeOf(await worker.commands.loadMeetings())).toBe('ok');
     const cached = await db.meetings.toArray();
     expect(cached.length).toBeGreaterThanOrEqual(5);
     expect(cached.map((m) => m.id)).not.toContain(987654);
@@ -62,9 +63,9 @@ describe('meetings in Dexie', () => {
 
   it('loads a meeting with appendices and messages, and answers forbidden outside the series', async () => {
     const { worker, db } = await participant('DEMOKOD-0002');
-    expect(await worker.meetings.loadMeetings()).toBe('ok');
+    expect(outcomeOf(await worker.commands.loadMeetings())).toBe('ok');
     const open = (await db.meetings.toArray()).find((m) => m.state === 'NotStarted')!;
-    expect(await worker.meetings.loadMeeting(open.id)).toBe('ok');
+    expect(outcomeOf(await worker.commands.loadMeeting(open.id))).toBe('ok');
     // The leader adds an appendix (multipart, like the staff UI) so there is one to load.
     const form = new FormData();
     form.set('name', 'bilaga.pdf');
@@ -75,54 +76,58 @@ describe('meetings in Dexie', () => {
       body: form,
     });
     expect(added.status).toBe(201);
-    expect(await worker.meetings.loadMeeting(open.id)).toBe('ok');
+    expect(outcomeOf(await worker.commands.loadMeeting(open.id))).toBe('ok');
     const appendices = await db.appendices.where('meetingId').equals(open.id).toArray();
     expect(appendices.map((x) => x.name)).toContain('bilaga.pdf');
     const appendix = appendices.find((x) => x.name === 'bilaga.pdf')!;
-    expect(await (await worker.meetings.downloadAppendix(open.id, appendix.id))?.text()).toBe(PDF);
-    expect(await worker.meetings.downloadAppendix(open.id, 99_999_999)).toBeNull();
-    expect(await worker.meetings.loadMeeting(99_999_999)).toBe('not_found');
+    expect(await valueOf(await worker.commands.downloadAppendix(open.id, appendix.id)).text()).toBe(PDF);
+    expect(outcomeOf(await worker.commands.downloadAppendix(open.id, 99_999_999))).toBe('failed');
+    expect(outcomeOf(await worker.commands.loadMeeting(99_999_999))).toBe('not_found');
 
     const child = await signedInWorker(server, 'demo', 'demo-losenord');
     fixtures.push(child);
-    expect(await child.worker.meetings.loadMeetings()).toBe('ok');
+    expect(outcomeOf(await child.worker.commands.loadMeetings())).toBe('ok');
     expect(await child.db.meetings.count()).toBe(0);
-    expect(await child.worker.meetings.loadMeeting(open.id)).toBe('forbidden');
+    expect(outcomeOf(await child.worker.commands.loadMeeting(open.id))).toBe('forbidden');
     expect(await child.db.meetings.get(open.id)).toBeUndefined();
   });
 
   it('uploads homework with progress and refuses a type the server does not take', async () => {
     const { worker, db } = await participant('DEMOKOD-0003');
-    await worker.meetings.loadMeetings();
+    await worker.commands.loadMeetings();
     const open = (await db.meetings.toArray()).find((m) => m.state === 'NotStarted')!;
     const name = `uppgift-${Date.now()}.pdf`;
     const pdf = new Blob([PDF], { type: 'application/pdf' });
-    const done = await worker.meetings.uploadHomework(open.id, pdf, name);
+    const done = valueOf(await worker.commands.uploadHomework(open.id, pdf, name));
     expect(done).toMatchObject({ status: 'done', loaded: pdf.size, total: pdf.size });
     expect(await db.uploads.get(done.id)).toMatchObject({ status: 'done' });
     const messages = await db.meetingMessages.where('meetingId').equals(open.id).toArray();
     const sent = messages.find((m) => m.files.some((f) => f.name === name));
     expect(sent?.files[0]).toMatchObject({ contentType: 'application/pdf' });
 
-    const file = await worker.meetings.downloadMeetingMessageFile(open.id, sent!.id, name);
-    expect(await file?.text()).toBe(PDF);
+    const file = valueOf(await worker.commands.downloadMeetingMessageFile(open.id, sent!.id, name));
+    expect(await file.text()).toBe(PDF);
 
     const exe = new Blob([new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00])], {
       type: 'application/octet-stream',
     });
-    const refused = await worker.meetings.uploadHomework(open.id, exe, 'program.exe');
-    expect(refused).toMatchObject({ status: 'failed', error: 'unsupported_type' });
+    const refused = await worker.commands.uploadHomework(open.id, exe, 'program.exe');
+    expect(refused).toEqual({ ok: false, code: 'unsupported_type' });
+    expect((await db.uploads.toArray()).find((u) => u.fileName === 'program.exe')).toMatchObject({
+      status: 'failed',
+      error: 'unsupported_type',
+    });
 
-    expect(await worker.meetings.deleteMeetingMessage(open.id, sent!.id)).toBe(true);
+    expect(outcomeOf(await worker.commands.deleteMeetingMessage(open.id, sent!.id))).toBe('ok');
     expect(await db.meetingMessages.get(sent!.id)).toBeUndefined();
   });
 
   it('sends a private message directly and clears the group tables on logout', async () => {
     const { worker, db } = await participant();
-    await worker.meetings.loadMeetings();
+    await worker.commands.loadMeetings();
     const open = (await db.meetings.toArray()).find((m) => m.state === 'NotStarted')!;
     const text = `Fråga ${Date.now()}`;
-    expect(await worker.meetings.sendPrivateMessage(open.id, text)).toBe('sent');
+    expect(await worker.commands.sendPrivateMessage(open.id, text)).toEqual({ ok: true, value: 'sent' });
     expect((await db.meetingMessages.toArray()).map((m) => m.text)).toContain(text);
     await worker.logout();
     expect(await db.meetings.count()).toBe(0);
@@ -138,11 +143,11 @@ describe('a private message written offline', () => {
     });
     fixtures.push(fixture);
     const { worker, db } = fixture;
-    await worker.meetings.loadMeetings();
+    await worker.commands.loadMeetings();
     const open = (await db.meetings.toArray()).find((m) => m.state === 'NotStarted')!;
     offline = true;
     const text = `Offline fråga ${Date.now()}`;
-    expect(await worker.meetings.sendPrivateMessage(open.id, text)).toBe('queued');
+    expect(await worker.commands.sendPrivateMessage(open.id, text)).toEqual({ ok: true, value: 'queued' });
     offline = false;
     await worker.onOnline(true);
     const rows = (await db.outbox.toArray()).filter((r) => r.kind === 'meetingmessage');

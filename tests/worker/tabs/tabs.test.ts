@@ -3,28 +3,33 @@ import { TabRegistry } from '../../../worker/tabs/tab-registry.ts';
 import { isNewerBuild, watchBuilds } from '../../../worker/tabs/build-watch.ts';
 
 describe('tab registry', () => {
-  it('unsubscribes an entity only when the last tab that wanted it is gone', async () => {
+  it('releases what a closed tab left open, once per open, and tells who else still holds it', async () => {
     const gone = new Map<string, () => void>();
-    const unsubscribed: string[] = [];
+    const released: string[] = [];
     const tabs = new TabRegistry(
-      (key) => unsubscribed.push(key),
+      (key) => released.push(key),
       (tabId) => new Promise<void>((resolve) => gone.set(tabId, resolve)),
     );
     tabs.add('a');
     tabs.add('b');
-    tabs.subscribed('a', 'Meeting:1');
-    tabs.subscribed('b', 'Meeting:1');
-    tabs.subscribed('b', 'Meeting:2');
-    expect(tabs.unsubscribed('b', 'Meeting:2')).toBe(true);
+    tabs.hold('a', 'openGroupChat:7');
+    tabs.hold('a', 'openGroupChat:7');
+    tabs.hold('a', 'subscribe:Meeting:1');
+    tabs.hold('b', 'subscribe:Meeting:1');
+    tabs.hold('b', 'subscribe:Meeting:2');
+    expect(tabs.release('b', 'subscribe:Meeting:2')).toBe(true);
+    expect(tabs.release('b', 'subscribe:Meeting:2')).toBe(false);
+    expect(tabs.isHeld('subscribe:Meeting:2')).toBe(false);
     gone.get('a')!();
     await Promise.resolve();
     await Promise.resolve();
     expect(tabs.has('a')).toBe(false);
-    expect(unsubscribed).toEqual(['Meeting:2']);
+    expect(released).toEqual(['openGroupChat:7', 'openGroupChat:7', 'subscribe:Meeting:1']);
+    expect(tabs.isHeld('subscribe:Meeting:1')).toBe(true);
     gone.get('b')!();
     await Promise.resolve();
     await Promise.resolve();
-    expect(unsubscribed).toEqual(['Meeting:2', 'Meeting:1']);
+    expect(released.slice(3)).toEqual(['subscribe:Meeting:1']);
     expect(tabs.size).toBe(0);
   });
 });

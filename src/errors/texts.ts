@@ -1,0 +1,15 @@
+import type { ErrorCode } from '../../worker/client/result.ts';
+
+/**
+ * The Swedish texts of the worker's result codes (worker/client/result.ts) that read the same on
+ * every page, as server/errors.ts holds the API's. A page with a text of its own for a code (the
+ * start page's 'Det gick inte att starta chatten') keeps it in its own texts.ts.
+ */
+export const ERROR_TEXTS = {
+  /** A write (or a call) got no answer. */
+  offline: 'Det gick inte att nå servern. Kontrollera internetuppkopplingen och försök igen.',
+  failed: 'Något blev fel. Försök igen.',
+} as const satisfies Partial<Record<ErrorCode, string>>;
+
+/** A load got no answer: the page shows what it has cached. */
+export const OFFLINE_CACHED_TEXT = 'Du verkar vara offline. Det du ser kan vara gammalt.';

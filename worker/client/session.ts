@@ -1,0 +1,70 @@
+import type { Result } from './result.ts';
+
+/**
+ * The session's types and commands and the worker's broadcasts: what the worker core and the UI both
+ * name. The UI imports them through `api.ts`.
+ */
+
+export type AuthStatus = 'unknown' | 'authenticated' | 'anonymous';
+
+/** Why the user was signed out, when it was not their own choice (SPEC §4, §8). */
+export type SignOutReason = 'user' | 'session_expired' | 'access_lost';
+
+export type LoginError = 'invalid_username_or_password' | 'too_many_attempts' | 'failed';
+export type LoginResult = Result<void, LoginError>;
+
+export type HubState = 'Disconnected' | 'Connecting' | 'Connected' | 'Disconnecting' | 'Reconnecting';
+
+/** An outgoing write waiting in the outbox; `clientId` is sent as the `Idempotency-Key`. */
+export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed';
+
+export interface OutboxWriteRequest {
+  /** What the write is, e.g. 'conversationmessage'; decides the API call the worker makes. */
+  kind: string;
+  /** Relative to the API base, e.g. '/conversationmessage'. */
+  path: string;
+  body: unknown;
+  /** Groups writes that must be sent in order, e.g. a conversation id. */
+  orderKey?: string;
+  /** The Idempotency-Key to use, when the caller already shows the write under it (a chat row). */
+  clientId?: string;
+}
+
+export interface ClientErrorReport {
+  message: string;
+  stack?: string | null;
+  url?: string | null;
+  status?: number;
+}
+
+/** The commands of the worker core itself: the session, the outbox, hub subscriptions. */
+export interface SessionApi {
+  /** Password login; in group style `password` is null and `username` is the personal code. */
+  login(username: string, password: string | null): Promise<LoginResult>;
+  /** Ends everything: revoke tokens (local logout if that fails), stop the hub, clear data. */
+  logout(reason?: SignOutReason): Promise<Result>;
+  /** SPEC §4: on becoming visible again, check authentication and (re)start the hub. */
+  becameVisible(): Promise<Result>;
+  /** Header logo: clear the cached thread list. */
+  clearThreadCache(): Promise<Result>;
+  /** My-pages button: clear cached my-pages data. */
+  clearMyPagesCache(): Promise<Result>;
+  /** Client error log of SPEC §8 (skip rules, 5-minute de-duplication, 1 s debounce). */
+  reportError(report: ClientErrorReport): Promise<Result>;
+  /** Puts a write in the outbox; resolves with its client id at once (it is sent in the background). */
+  enqueue(write: OutboxWriteRequest): Promise<Result<string>>;
+  /** Retries failed writes now (the user tapped 'try again', or the network came back). */
+  flushOutbox(): Promise<Result>;
+  /** SubscribeToEntity with the retries of SPEC §4 ('group' uses 5 s x 30). */
+  subscribe(entityKey: string, mode?: 'default' | 'group'): Promise<Result<boolean>>;
+  unsubscribe(entityKey: string): Promise<Result>;
+}
+
+/** Messages the worker broadcasts to every tab on the `portal-events` BroadcastChannel. */
+export type WorkerBroadcast =
+  | { type: 'signed-out'; reason: SignOutReason }
+  /** `buildId` is the build of the worker that asks: only tabs of that (old) build reload. */
+  | { type: 'reload'; reason: 'new-build'; buildId?: string }
+  | { type: 'hub-error'; message: string };
+
+export const BROADCAST_CHANNEL = 'portal-events';

@@ -1,0 +1,186 @@
+import type {
+  ActivityType,
+  Conversation,
+  ConversationMessageWire,
+  CreateConversationMessage,
+} from '../../contract/conversations.ts';
+import { HUB_EVENTS } from '../../contract/hub.ts';
+import type { ValueList } from '../../contract/meetings.ts';
+import {
+  MESSAGE_CREATED_THROTTLE_MS,
+  TYPING_SIGNAL_MIN_INTERVAL_MS as TYPING_MIN_INTERVAL_MS,
+} from '../../contract/timings.ts';
+import { isRateLimited, type OutboxRow } from '../client/db.ts';
+import { done, ok } from '../client/result.ts';
+import { HttpError } from '../http/http-error.ts';
+import { EVENT_THROTTLE_MS, keyedThrottle } from '../hub/throttle.ts';
+import { reconcileMessages, serverRow } from './chat-rows.ts';
+import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
+import type { SyncModule } from './sync-module.ts';
+export { TYPING_MIN_INTERVAL_MS };
+
+export const CHAT_MESSAGE_KIND = 'conversationmessage';
+
+export type ConversationMessagesCommands = ConversationMessages['commands'];
+
+/**
+ * The messages of every conversation the user sees (SPEC §3 Conversation, §7 Conversations): a
+ * meeting's group chat, the child's one-to-one chat, a mail thread, a historic chat. One Dexie shape
+ * (`conversations`, `chatMessages`) for all of them; sending goes through the outbox.
+ */
+export class ConversationMessages implements SyncModule {
+  readonly commands = {
+    /** Queues a chat message in the outbox (sent once, in order, when online); resolves with its clientId. */
+    sendChatMessage: async (conversationId: number, content: string) =>
+      ok(await this.send(conversationId, content)),
+    /** A reply in a mail thread: shown at once with its send status, sent through the outbox. */
+    replyToConversation: async (conversationId: number, content: string) =>
+      ok(await this.send(conversationId, content)),
+    /** Typing activity, at most every 5 s per conversation. */
+    sendTyping: (conversationId: number) => done(this.sendTyping(conversationId)),
+  };
+
+  readonly tables: SyncModule['tables'];
+  readonly outboxKinds = { [CHAT_MESSAGE_KIND]: { settled: (row: OutboxRow) => this.settled(row) } };
+
+  private readonly lastTyping = new Map<number, number>();
+  private readonly loadedListeners: ((conversation: Conversation) => Promise<void> | void)[] = [];
+  private readonly refetchMessages: (key: string) => void;
+  private readonly refetchConversation: (key: string) => void;
+
+  constructor(private readonly ctx: SyncContext) {
+    const { clock, db } = ctx;
+    this.tables = [db.conversations, db.chatMessages, db.typing];
+    const quietly = (load: () => Promise<void>) => void load().catch(() => undefined);
+    this.refetchMessages = keyedThrottle(
+      clock,
+      EVENT_THROTTLE_MS[HUB_EVENTS.messageCreated] ?? MESSAGE_CREATED_THROTTLE_MS,
+      (key) => quietly(() => this.loadMessages(Number(key))),
+    );
+    this.refetchConversation = keyedThrottle(
+      clock,
+      EVENT_THROTTLE_MS[HUB_EVENTS.conversationUpdated] ?? 1000,
+      (key) => quietly(() => this.loadConversation(Number(key))),
+    );
+    const by = (refetch: (key: string) => void) => (data: unknown) => {
+      const id = idOf(data, 'conversationId', 'conversation', 'id');
+      if (id !== null) refetch(String(id));
+    };
+    ctx.on(HUB_EVENTS.messageCreated, by(this.refetchMessages));
+    ctx.on(HUB_EVENTS.conversationUpdated, by(this.refetchConversation));
+  }
+
+  /** Sign-out: the next user types without the previous one's pause. */
+  reset(): void {
+    this.lastTyping.clear();
+  }
+
+  /** A throttled refetch of the messages, e.g. once a subscription holds. */
+  refetchSoon(conversationId: number): void {
+    this.refetchMessages(String(conversationId));
+  }
+
+  async loadConversation(conversationId: number): Promise<void> {
+    const { value } = await this.ctx.http.get<ValueList<Conversation>>(
+      `${conversationsBase(this.ctx)}/conversations`,
+      { params: { take: 9999, skip: 0, selection: 'mine', conversation: conversationId } },
+    );
+    const conversation = value[0];
+    // The list answers nothing for a conversation the user may not see.
+    if (!conversation) throw new HttpError(403, 'forbidden', 'GET', 'conversations');
+    await this.ctx.db.conversations.put({ ...conversation, fetchedAt: this.ctx.clock.now() });
+    for (const listener of this.loadedListeners) await listener(conversation);
+  }
+
+  /** Told of every conversation (re)loaded here, e.g. after a hub event (the child's chat ending). */
+  onConversationLoaded(listener: (conversation: Conversation) => Promise<void> | void): void {
+    this.loadedListeners.push(listener);
+  }
+
+  /**
+   * Fetches a conversation's messages into Dexie: a meeting's group chat from the group endpoint,
+   * a one-to-one chat or mail thread from the conversations feature (SPEC §7). Without the
+   * conversation row in Dexie it is fetched first.
+   */
+  async loadMessages(conversationId: number): Promise<void> {
+    if (!(await this.ctx.db.conversations.get(conversationId))) await this.loadConversation(conversationId);
+    const row = await this.ctx.db.conversations.get(conversationId);
+    const group = row ? row.meetingId !== null : false;
+    const { value } = group
+      ? await this.ctx.http.get<ValueList<ConversationMessageWire>>('/groupconversationmessages', {
+          params: { conversationId },
+        })
+      : await this.ctx.http.get<ValueList<ConversationMessageWire>>(
+          `${conversationsBase(this.ctx)}/messages`,
+          { params: { take: 9999, conversation: conversationId, selection: 'mine' } },
+        );
+    await reconcileMessages(this.ctx.db, conversationId, value);
+  }
+
+  /** Shows the message at once as a local row; the outbox sends it once, in order, when it can. */
+  async send(conversationId: number, content: string): Promise<string> {
+    const { db } = this.ctx;
+    const profile = await db.profile.get('current');
+    const loggedDate = new Date(this.ctx.clock.now()).toISOString();
+    const body: CreateConversationMessage = { content, conversation: conversationId, loggedDate };
+    // The local row is written before the outbox may answer, so the answer always finds it.
+    const clientId = crypto.randomUUID();
+    await db.chatMessages.put({
+      key: `local:${clientId}`,
+      id: null,
+      clientId,
+      sendStatus: 'sending',
+      conversation: conversationId,
+      message: content,
+      loggedDate,
+      authorKind: 'contact',
+      contactId: profile?.contactId ?? null,
+      contactName: profile?.username ?? null,
+      agentId: null,
+      agentName: null,
+      createdAfterClosedConversation: false,
+    });
+    await this.ctx.enqueue({
+      kind: CHAT_MESSAGE_KIND,
+      path: '/conversationmessage',
+      body,
+      orderKey: `conversation:${conversationId}`,
+      clientId,
+    });
+    return clientId;
+  }
+
+  async sendTyping(conversationId: number): Promise<void> {
+    const now = this.ctx.clock.now();
+    if (now - (this.lastTyping.get(conversationId) ?? -Infinity) < TYPING_MIN_INTERVAL_MS) return;
+    this.lastTyping.set(conversationId, now);
+    await this.activity(conversationId, 'Typing');
+  }
+
+  /** An activity (Connect, Ping, Typing, ...) of SPEC §7; best effort, a failure changes nothing. */
+  async activity(conversation: number, type: ActivityType): Promise<void> {
+    const body = { conversation, type, content: '' };
+    await this.ctx.http.post(`${conversationsBase(this.ctx)}/activity`, body).catch(() => undefined);
+  }
+
+  /**
+   * The outbox finished an attempt: the local chat row becomes the server's message, shows failure,
+   * or says that the server asked to wait (too many messages) while the outbox tries again later.
+   */
+  private async settled(row: OutboxRow): Promise<void> {
+    const { db } = this.ctx;
+    await db.transaction('rw', db.chatMessages, async () => {
+      const local = await db.chatMessages.get(`local:${row.clientId}`);
+      if (row.status === 'sent') {
+        const message = row.response as ConversationMessageWire | undefined;
+        if (!message || typeof message.id !== 'number') return;
+        await db.chatMessages.delete(`local:${row.clientId}`);
+        await db.chatMessages.put({ ...serverRow(message), clientId: row.clientId, sendStatus: 'sent' });
+      } else if (row.status === 'failed' && local) {
+        const sendStatus = row.final ? 'failed' : isRateLimited(row) ? 'waiting' : 'sending';
+        const sendNotice = sendStatus === 'waiting' ? row.lastMessage : undefined;
+        await db.chatMessages.update(local.key, { sendStatus, sendNotice });
+      }
+    });
+  }
+}

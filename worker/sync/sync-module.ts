@@ -1,0 +1,37 @@
+import type { Table } from 'dexie';
+import type { SignOutReason } from '../client/session.ts';
+import type { OutboxRow } from '../client/db.ts';
+
+/** A command the UI calls through Comlink; it always answers a promise. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command has its own arguments
+export type Command = (...args: any[]) => Promise<unknown>;
+
+/** How the outbox sends one kind of row and who is told when it was sent or failed. */
+export interface OutboxKind {
+  /** Makes the call (default: POST the JSON body), sending `options.headers`. */
+  send?(row: OutboxRow, headers: Record<string, string>): Promise<unknown>;
+  /** The row was sent or failed (the runner only): show the result, e.g. a chat row's status. */
+  settled?(row: OutboxRow): Promise<void>;
+}
+
+/**
+ * One sync module (meetings, a chat, mail and history, the account): everything the core needs to
+ * know of it, declared once. The core loops over its modules for each of these; a new module is one
+ * more entry in the core's list.
+ */
+export interface SyncModule<C extends object = Record<string, Command>> {
+  /** The commands the UI may call, declared beside their implementation. */
+  readonly commands: C;
+  /** The Dexie tables holding the user's data of this module: cleared at sign-out and user change. */
+  readonly tables: readonly Table[];
+  /** The outbox kinds this module writes, by `kind`. */
+  readonly outboxKinds?: Readonly<Record<string, OutboxKind>>;
+  /** A session began or was found valid, in the worker that runs the hub and the timers. */
+  signedIn?(): Promise<void>;
+  /** The user signs out on purpose, while the token still works (SPEC §4: end the chat first). */
+  signingOut?(reason: SignOutReason): Promise<void>;
+  /** The session ended: no timers, opens or subscriptions of the previous user run on. */
+  reset?(): void;
+  /** A real-time error of SPEC §8 (hub reconnecting, subscribe failure). */
+  realtimeError?(message: string): Promise<void>;
+}

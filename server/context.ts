@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config.ts';
-import type { Db, DatabaseKind } from './db/database.ts';
+import type { Db } from './db/database.ts';
+import type { DatabaseKind } from './db/database-kind.ts';
 import type { TokenService } from './auth/tokens.ts';
 import type { KeyRing } from './auth/keys.ts';
 import type { LoginThrottle } from './auth/login-throttle.ts';

@@ -14,7 +14,6 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { acceptsIssuer, siteOrigin } from './context.ts';
 import { KeyedDigest } from './security/keyed-digest.ts';
 import { RateLimiter } from './security/rate-limiter.ts';
-import { runMaintenance } from './security/maintenance.ts';
 import { auditSubscription, registerAuditLog } from './staff/audit-log.ts';
 import { registerStaffAccountRoutes } from './staff/staff-accounts.ts';
 import { createHub } from './hub/hub.ts';
@@ -29,7 +28,7 @@ import { registerChatRoutes } from './api/chat.ts';
 import { registerNotificationRoutes } from './api/notifications.ts';
 import { registerContactMessageRoutes } from './api/contact-messages.ts';
 import { registerCounsellorRoutes } from './staff/counsellor.ts';
-import { cancelAbandonedChats } from './api/queue.ts';
+import { startJobs } from './jobs/jobs.ts';
 import { registerRuntimeConfigRoute } from './api/runtime-config.ts';
 import { Metrics } from './metrics.ts';
 import { storeIdempotentReply } from './api/idempotency.ts';
@@ -50,8 +49,6 @@ export interface BuildOptions {
   loginPolicy?: Partial<LoginPolicy>;
 }
 
-/** Pruning and key rotation run this often in every process (server/security/maintenance.ts). */
-const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 /** Refuses to serve demo logins to other machines unless DEMO_SEED=1 asked for exactly that. */
@@ -162,11 +159,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   });
   app.addHook('preValidation', refuseNulCharacters);
   app.addHook('onSend', storeIdempotentReply(ctx));
-  const maintain = () => void runMaintenance(ctx).catch(() => undefined);
-  const prune = setInterval(maintain, MAINTENANCE_INTERVAL_MS);
-  prune.unref();
-  const sweep = setInterval(() => void cancelAbandonedChats(ctx).catch(() => undefined), 30_000);
-  sweep.unref();
+  const stopJobs = startJobs(ctx);
   app.setErrorHandler((error, req, reply) => {
     if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
     // A body, query or parameter that does not fit its route schema.
@@ -219,8 +212,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     app,
     ctx,
     async close() {
-      clearInterval(prune);
-      clearInterval(sweep);
+      stopJobs();
       await hub.close();
       await app.close();
       await database.close();

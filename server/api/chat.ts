@@ -10,13 +10,9 @@ import { eraseConversations } from '../security/erasure.ts';
 import { idempotent } from './idempotency.ts';
 import { canSeeConversation } from './entity-access.ts';
 import { APPLICATION_ID, PROPERTY_IDS } from './runtime-config.ts';
-import {
-  addMessage,
-  conversationById,
-  resolveConversation,
-  publishConversationUpdated,
-  toConversation,
-} from './conversation-view.ts';
+import { conversationById, toConversation } from './conversation-wire.ts';
+import { addMessage, resolveConversation } from './conversation-writes.ts';
+import { conversationChanged } from './conversation-changed.ts';
 import { queuePosition } from './queue.ts';
 import { anyId, appParams, int, object, query, text } from './schemas.ts';
 import { MESSAGE_MAX_LENGTH } from '../../contract/limits.ts';
@@ -140,6 +136,8 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
       { conversationId: row.id },
       entityKey('Conversation', row.id),
     );
+    // Nobody watches it yet: the child hears of it through ChatCreated, the counsellors in their queue.
+    await conversationChanged(ctx, row.id, { watchers: false });
     const fresh = await db
       .selectFrom('conversations')
       .selectAll()
@@ -249,7 +247,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
         })
         .where('id', '=', row.id)
         .execute();
-      await publishConversationUpdated(ctx, row.id);
+      await conversationChanged(ctx, row.id);
       return { success: true };
     },
   );
@@ -264,7 +262,9 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
         principalOf(req),
         (req.body as { conversation: number }).conversation,
       );
-      await resolveConversation(ctx, row.id);
+      // The queue hears of it even when it had already ended, as the console may still list it.
+      const resolved = await resolveConversation(db, row.id);
+      await conversationChanged(ctx, row.id, { watchers: resolved });
       return { success: true };
     },
   );
@@ -282,7 +282,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
         (req.body as { conversation: number }).conversation,
       );
       await db.transaction().execute((trx) => eraseConversations(trx, [row]));
-      await publishConversationUpdated(ctx, row.id);
+      await conversationChanged(ctx, row.id);
       return { success: true };
     },
   );

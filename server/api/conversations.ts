@@ -16,7 +16,9 @@ import { principalOf, requireAuth } from './guard.ts';
 import { idempotent } from './idempotency.ts';
 import { canSeeConversation } from './entity-access.ts';
 import { APPLICATION_ID } from './runtime-config.ts';
-import { addMessage, listMessages, messageById, toConversation } from './conversation-view.ts';
+import { listMessages, messageById, toConversation } from './conversation-wire.ts';
+import { addMessage } from './conversation-writes.ts';
+import { conversationChanged } from './conversation-changed.ts';
 import { visibleSeriesIds } from './meeting-view.ts';
 
 const BASE = '/portal/features/conversations/:appId';
@@ -165,6 +167,9 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: AppContext
         authorName: await contactName(ctx, principal.contactId),
         loggedDate: trusted ? new Date(logged).toISOString() : undefined,
       });
+      // A mail waits in the counsellors' queue again until answered; a chat's open window hears the
+      // message itself, and the queue has nothing to learn from it.
+      if (row.system_type === 'mail') await conversationChanged(ctx, row.id, { watchers: false });
       return reply.code(201).send(message);
     },
   );

@@ -6,15 +6,9 @@ import { ApiError } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf, requireStaff } from '../api/guard.ts';
 import { idempotent } from '../api/idempotency.ts';
-import {
-  addMessage,
-  listMessages,
-  messageById,
-  publishConversationUpdated,
-  resolveConversation,
-  toConversation,
-} from '../api/conversation-view.ts';
-
+import { listMessages, messageById, toConversation } from '../api/conversation-wire.ts';
+import { addMessage, resolveConversation } from '../api/conversation-writes.ts';
+import { conversationChanged } from '../api/conversation-changed.ts';
 import { notify } from '../api/notifications.ts';
 import { idParams, object, text } from '../api/schemas.ts';
 import { counsellorMaySee } from '../api/entity-access.ts';
@@ -53,89 +47,10 @@ async function withProperties(ctx: AppContext, row: Parameters<typeof toConversa
   };
 }
 
-/**
- * Tells every counsellor's hub connections that a one-to-one conversation changed, so the console's
- * queue updates live: `Conversation.Updated` with the conversation's entity key, sent per account
- * (no subscription needed; a counsellor cannot subscribe to a conversation that does not exist yet).
- */
-export async function publishToCounsellors(ctx: AppContext, conversationId: number) {
-  const accounts = await ctx.db
-    .selectFrom('account_roles')
-    .innerJoin('accounts', 'accounts.id', 'account_roles.account_id')
-    .select('account_roles.account_id')
-    .where('account_roles.role', '=', 'counsellor')
-    .where('accounts.deleted_date', 'is', null)
-    .execute();
-  const key = entityKey('Conversation', conversationId);
-  await Promise.all(
-    accounts.map((a) =>
-      ctx.hub.publishToAccount(a.account_id, HUB_EVENTS.conversationUpdated, { conversationId }, key),
-    ),
-  );
-}
-
-/**
- * The child's calls that change what waits in the counsellors' queue: a new chat or mail, a message
- * in a mail thread (unanswered again), leaving the queue, resolving, deleting. The keys are Fastify
- * route patterns, so a change of those routes shows up in tests/server/staff/counsellor-console-api.test.ts.
- */
-const QUEUE_CHANGING_ROUTES: Record<string, 'created' | 'body'> = {
-  'POST /portal/chat': 'created',
-  'POST /portal/mail': 'created',
-  'POST /portal/conversationmessage': 'body',
-  'PUT /portal/features/conversations/:appId/cancel': 'body',
-  'PUT /portal/features/conversations/:appId/resolve': 'body',
-  'PUT /portal/features/conversations/:appId/delete': 'body',
-};
-
-/** The conversation a successful queue-changing call was about, or null. */
-function changedConversation(req: FastifyRequest, statusCode: number, payload: unknown): number | null {
-  if (statusCode < 200 || statusCode >= 300) return null;
-  const kind = QUEUE_CHANGING_ROUTES[`${req.method} ${req.routeOptions.url ?? ''}`];
-  if (kind === 'body') return Number((req.body as { conversation?: unknown } | undefined)?.conversation);
-  if (kind !== 'created' || typeof payload !== 'string') return null;
-  try {
-    return Number((JSON.parse(payload) as { id?: unknown }).id);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Announces queue changes made by the child's routes (server/api/chat.ts, conversations.ts) from
- * here, after the reply is sent, so those routes stay unaware of the staff side. A queued chat the
- * server cancels on its own (no ping for 5 minutes) reaches the console through its subscription to
- * that conversation instead.
- */
-function announceQueueChanges(app: FastifyInstance, ctx: AppContext) {
-  const changed = new WeakMap<FastifyRequest, number>();
-  app.addHook('onSend', async (req, reply, payload) => {
-    const id = changedConversation(req, reply.statusCode, payload);
-    if (id !== null && Number.isInteger(id) && id > 0) changed.set(req, id);
-    return payload;
-  });
-  app.addHook('onResponse', async (req) => {
-    const id = changed.get(req);
-    if (id === undefined) return;
-    const row = await ctx.db
-      .selectFrom('conversations')
-      .select(['meeting_id', 'system_type'])
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!row || row.meeting_id !== null) return;
-    // A chat message changes nothing in the queue; the open chat hears it through its subscription.
-    if (req.routeOptions.url === '/portal/conversationmessage' && row.system_type !== 'mail') return;
-    await publishToCounsellors(ctx, id).catch((error: unknown) =>
-      req.log.error({ err: error }, 'queue announcement failed'),
-    );
-  });
-}
-
 /** The counsellor's side of one-to-one chat and mail (ARCHITECTURE.md staff API). */
 export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
   const staff = requireStaff(ctx, 'counsellor');
-  announceQueueChanges(app, ctx);
 
   /** Queued chats per channel in arrival order, plus unanswered mail. */
   app.get('/portal/staff/queue', { onRequest: staff }, async (req) => {
@@ -217,9 +132,8 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) throw new ApiError('conflict', 'not in the queue');
       // The colleagues who watched it in the queue see it leave the queue, and then nothing more.
-      await publishConversationUpdated(ctx, row.id);
+      await conversationChanged(ctx, row.id);
       await ctx.hub.unsubscribeOtherStaff(entityKey('Conversation', row.id), principal.accountId);
-      await publishToCounsellors(ctx, row.id);
       const fresh = await db
         .selectFrom('conversations')
         .selectAll()
@@ -287,9 +201,9 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
           .where('contact_id', '=', row.contact_id)
           .executeTakeFirst();
         if (owner) await notify(ctx, owner.id, entityKey('Conversation', row.id), 'NewMessage');
-        await publishToCounsellors(ctx, row.id);
       }
-      await publishConversationUpdated(ctx, row.id);
+      // An answered mail leaves the queue; a chat was never in it once accepted.
+      await conversationChanged(ctx, row.id, { queue: row.system_type === 'mail' });
       return reply.code(201).send(message);
     },
   );
@@ -322,7 +236,8 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
       const row = await oneToOne(ctx, idOf(req));
       // Only the counsellor who holds it ends a conversation; a colleague's chat is not theirs to end.
       requireOwn(row, principal.accountId);
-      await resolveConversation(ctx, row.id);
+      // The console watching it is subscribed: the queue never listed a chat someone holds.
+      if (await resolveConversation(db, row.id)) await conversationChanged(ctx, row.id, { queue: false });
       return { success: true };
     },
   );

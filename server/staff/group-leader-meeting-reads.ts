@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf, requireStaff } from '../api/guard.ts';
-import { listMessages } from '../api/conversation-view.ts';
+import { listMessages } from '../api/conversation-wire.ts';
 import { listAppendices } from '../api/meeting-view.ts';
 import { readBlob, sendAttachment } from '../files/file-store.ts';
 import { ledMeeting } from './leader-access.ts';

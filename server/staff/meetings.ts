@@ -10,7 +10,9 @@ import { principalOf, requireStaff } from '../api/guard.ts';
 import { idempotent, replayValue } from '../api/idempotency.ts';
 import { publishMeetingEvent } from '../api/meeting-events.ts';
 import { ownMessagesQuery, toMeeting, toMeetingMessages } from '../api/meeting-view.ts';
-import { addMessage, messageById, publishConversationUpdated } from '../api/conversation-view.ts';
+import { messageById } from '../api/conversation-wire.ts';
+import { addMessage } from '../api/conversation-writes.ts';
+import { conversationChanged } from '../api/conversation-changed.ts';
 import { contentTypeOf, detectFileKind, nameForKind, safeFileName } from '../files/file-type.ts';
 import { saveBlob } from '../files/file-store.ts';
 import { date, id, idParams, int, object, text } from '../api/schemas.ts';
@@ -209,7 +211,7 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
       .returningAll()
       .executeTakeFirstOrThrow();
     await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
-    await publishConversationUpdated(ctx, conversationId);
+    await conversationChanged(ctx, conversationId);
     return toMeeting(db, principal, row);
   });
 
@@ -239,7 +241,7 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
         agentAccountId: principal.accountId,
         authorName: name.name,
       });
-      await publishConversationUpdated(ctx, meeting.conversation_id);
+      await conversationChanged(ctx, meeting.conversation_id);
       return reply.code(201).send(message);
     },
   );
@@ -262,7 +264,7 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
       .returningAll()
       .executeTakeFirstOrThrow();
     await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
-    if (meeting.conversation_id !== null) await publishConversationUpdated(ctx, meeting.conversation_id);
+    if (meeting.conversation_id !== null) await conversationChanged(ctx, meeting.conversation_id);
     return toMeeting(db, principal, row);
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, login, startTestServer, type TestServer } from '../test-server.ts';
 import type { Conversation } from '../../../contract/conversations.ts';
+import type * as ConversationChanged from '../../../server/api/conversation-changed.ts';
 
 /**
  * Every handler that changes a conversation announces it through the one conversationChanged of
@@ -9,7 +10,7 @@ import type { Conversation } from '../../../contract/conversations.ts';
  */
 const calls = vi.hoisted(() => [] as Array<{ id: number; audience: unknown }>);
 vi.mock('../../../server/api/conversation-changed.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../server/api/conversation-changed.ts')>();
+  const original = await importOriginal<typeof ConversationChanged>();
   return {
     ...original,
     conversationChanged: (...args: Parameters<typeof original.conversationChanged>) => {

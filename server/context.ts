@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { DatabaseKind } from './db/database-kind.ts';
@@ -22,9 +22,16 @@ export interface AppContext {
   hub: Hub;
 }
 
+/** A module of routes: registers its handlers on the plugin it is given, with paths relative to it. */
+export type RouteModule = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
+
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** A route anyone may call without a token (registration, say); every other /portal route is authenticated. */
+    public?: boolean;
   }
 }
 

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { isUniqueViolation, nowIso } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { principalOf, requireAuth } from './guard.ts';
+import { principalOf } from './guard.ts';
 import { eraseConversations } from '../security/erasure.ts';
 import { idempotent } from './idempotency.ts';
 import { canSeeConversation } from './entity-access.ts';
@@ -18,7 +18,7 @@ import { anyId, appParams, int, object, query, text } from './schemas.ts';
 import { MESSAGE_MAX_LENGTH } from '../../contract/limits.ts';
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 
-const BASE = '/portal/features/conversations/:appId';
+const BASE = '/features/conversations/:appId';
 
 function checkApp(req: FastifyRequest) {
   if ((req.params as { appId?: string }).appId !== APPLICATION_ID) throw new ApiError('not_found');
@@ -62,7 +62,6 @@ export async function chatAccountStatus(ctx: AppContext, contactId: number) {
 /** SPEC §7 Conversations: one-to-one chat and mail of the child app. */
 export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
-  const auth = requireAuth(ctx);
 
   const create = (systemType: 'chat' | 'mail') => async (req: FastifyRequest) => {
     const principal = principalOf(req);
@@ -158,25 +157,23 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
     }),
   };
   app.post(
-    '/portal/chat',
+    '/chat',
     {
-      onRequest: auth,
       preHandler: [idempotent(ctx, replay), ctx.limits.preHandler('chat')],
       schema: createSchema,
     },
     create('chat'),
   );
   app.post(
-    '/portal/mail',
+    '/mail',
     {
-      onRequest: auth,
       preHandler: [idempotent(ctx, replay), ctx.limits.preHandler('mail')],
       schema: createSchema,
     },
     create('mail'),
   );
 
-  app.get('/portal/chatAccountStatus', { onRequest: auth }, async (req, reply) => {
+  app.get('/chatAccountStatus', async (req, reply) => {
     const status = await chatAccountStatus(ctx, principalOf(req).contactId);
     if (status !== 'NoCompletedConversation') return reply.code(409).send({ status });
     return { status };
@@ -185,7 +182,6 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get(
     `${BASE}/queuePosition`,
     {
-      onRequest: auth,
       schema: {
         params: appParams,
         querystring: query({ conversation: anyId, channel: anyId }, ['conversation']),
@@ -202,7 +198,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get(
     `${BASE}/channels`,
-    { onRequest: auth, schema: { params: appParams, querystring: query({ channel: anyId }) } },
+    { schema: { params: appParams, querystring: query({ channel: anyId }) } },
     async (req) => {
       checkApp(req);
       const wanted = Number((req.query as { channel?: number }).channel);
@@ -232,7 +228,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.put(
     `${BASE}/cancel`,
-    { onRequest: auth, schema: { params: appParams, body: conversationBody({ reason: text(500) }) } },
+    { schema: { params: appParams, body: conversationBody({ reason: text(500) }) } },
     async (req) => {
       checkApp(req);
       const body = req.body as { conversation: number; reason?: string };
@@ -252,45 +248,36 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.put(
-    `${BASE}/resolve`,
-    { onRequest: auth, schema: { params: appParams, body: conversationBody() } },
-    async (req) => {
-      checkApp(req);
-      const row = await ownConversation(
-        ctx,
-        principalOf(req),
-        (req.body as { conversation: number }).conversation,
-      );
-      // The queue hears of it even when it had already ended, as the console may still list it.
-      const resolved = await resolveConversation(db, row.id);
-      await conversationChanged(ctx, row.id, { watchers: resolved });
-      return { success: true };
-    },
-  );
+  app.put(`${BASE}/resolve`, { schema: { params: appParams, body: conversationBody() } }, async (req) => {
+    checkApp(req);
+    const row = await ownConversation(
+      ctx,
+      principalOf(req),
+      (req.body as { conversation: number }).conversation,
+    );
+    // The queue hears of it even when it had already ended, as the console may still list it.
+    const resolved = await resolveConversation(db, row.id);
+    await conversationChanged(ctx, row.id, { watchers: resolved });
+    return { success: true };
+  });
 
   // Deleting erases every message's content and detaches the conversation from the account, as the
   // confirmation promises (SPEC §8: removed from the account, detached from the username, cleared).
-  app.put(
-    `${BASE}/delete`,
-    { onRequest: auth, schema: { params: appParams, body: conversationBody() } },
-    async (req) => {
-      checkApp(req);
-      const row = await ownConversation(
-        ctx,
-        principalOf(req),
-        (req.body as { conversation: number }).conversation,
-      );
-      await db.transaction().execute((trx) => eraseConversations(trx, [row]));
-      await conversationChanged(ctx, row.id);
-      return { success: true };
-    },
-  );
+  app.put(`${BASE}/delete`, { schema: { params: appParams, body: conversationBody() } }, async (req) => {
+    checkApp(req);
+    const row = await ownConversation(
+      ctx,
+      principalOf(req),
+      (req.body as { conversation: number }).conversation,
+    );
+    await db.transaction().execute((trx) => eraseConversations(trx, [row]));
+    await conversationChanged(ctx, row.id);
+    return { success: true };
+  });
 
   app.put(
     `${BASE}/rate`,
     {
-      onRequest: auth,
       schema: { params: appParams, body: conversationBody({ rating: int(1, 5) }, ['rating']) },
     },
     async (req) => {

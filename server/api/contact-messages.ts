@@ -3,7 +3,7 @@ import type { ContactMessageWire } from '../../contract/notifications.ts';
 import { CONTACTS_FEATURE_IDS } from '../../contract/profile.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { principalOf, requireAuth } from './guard.ts';
+import { principalOf } from './guard.ts';
 import { anyId, featureParams, object } from './schemas.ts';
 
 const FEATURE_IDS = new Set<string>(Object.values(CONTACTS_FEATURE_IDS));
@@ -11,9 +11,8 @@ const FEATURE_IDS = new Set<string>(Object.values(CONTACTS_FEATURE_IDS));
 /** SPEC §7: messages from the organisation to the child, read and deleted by their owner only. */
 export function registerContactMessageRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
-  const auth = requireAuth(ctx);
 
-  app.get('/portal/contactmessages', { onRequest: auth }, async (req) => {
+  app.get('/contactmessages', async (req) => {
     const rows = await db
       .selectFrom('contact_messages')
       .selectAll()
@@ -52,14 +51,6 @@ export function registerContactMessageRoutes(app: FastifyInstance, ctx: AppConte
     };
   // The client sends the whole ContactMessage back (SPEC §7); only its Id is read.
   const schema = { params: featureParams, body: object({ Id: anyId }, ['Id']) };
-  app.post(
-    '/portal/features/contacts/:featureId/processmessage/',
-    { onRequest: auth, schema },
-    update({ is_read: 1 }),
-  );
-  app.post(
-    '/portal/features/contacts/:featureId/deletemessage/',
-    { onRequest: auth, schema },
-    update({ is_active: 0 }),
-  );
+  app.post('/features/contacts/:featureId/processmessage/', { schema }, update({ is_read: 1 }));
+  app.post('/features/contacts/:featureId/deletemessage/', { schema }, update({ is_active: 0 }));
 }

@@ -12,7 +12,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { principalOf, requireAuth } from './guard.ts';
+import { principalOf } from './guard.ts';
 import { idempotent } from './idempotency.ts';
 import { canSeeConversation } from './entity-access.ts';
 import { APPLICATION_ID } from './runtime-config.ts';
@@ -21,7 +21,7 @@ import { addMessage } from './conversation-writes.ts';
 import { conversationChanged } from './conversation-changed.ts';
 import { visibleSeriesIds } from './meeting-view.ts';
 
-const BASE = '/portal/features/conversations/:appId';
+const BASE = '/features/conversations/:appId';
 const ACTIVITY_TYPES: readonly ActivityType[] = [
   'Typing',
   'Log',
@@ -58,7 +58,6 @@ async function contactName(ctx: AppContext, contactId: number) {
 /** SPEC §7 Conversations: the calls shared by group chat and one-to-one chat. */
 export function registerConversationRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
-  const auth = requireAuth(ctx);
 
   const listQuery = query({
     take: int(0, 1_000_000),
@@ -68,49 +67,44 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: AppContext
     queuePosition: text(20),
     channel: anyId,
   });
-  app.get(
-    `${BASE}/conversations`,
-    { onRequest: auth, schema: { params: appParams, querystring: listQuery } },
-    async (req) => {
-      checkApp(req);
-      const principal = principalOf(req);
-      const one = Number(q(req).conversation);
-      if (q(req).conversation !== undefined) {
-        const row = await db.selectFrom('conversations').selectAll().where('id', '=', one).executeTakeFirst();
-        if (!row || !(await canSeeConversation(db, principal, one))) return { value: [] };
-        return { value: [await toConversation(db, row)] };
-      }
-      const series = await visibleSeriesIds(db, principal.accountId);
-      const meetingIds = series.length
-        ? (await db.selectFrom('meetings').select('id').where('series_id', 'in', series).execute()).map(
-            (m) => m.id,
-          )
-        : [];
-      let query = db
-        .selectFrom('conversations')
-        .selectAll()
-        .where((eb) =>
-          meetingIds.length
-            ? eb.or([eb('contact_id', '=', principal.contactId), eb('meeting_id', 'in', meetingIds)])
-            : eb('contact_id', '=', principal.contactId),
-        );
-      const selection = q(req).selection;
-      if (selection === 'resolved') query = query.where('state', 'in', [...FINAL_STATES]);
-      if (selection === 'active') query = query.where('state', 'not in', [...FINAL_STATES]);
-      const take = Math.min(Math.max(Number(q(req).take) || 9999, 1), 9999);
-      const rows = await query
-        .orderBy('logged_date', 'desc')
-        .limit(take)
-        .offset(Math.max(Number(q(req).skip) || 0, 0))
-        .execute();
-      return { value: await Promise.all(rows.map((r) => toConversation(db, r))) };
-    },
-  );
+  app.get(`${BASE}/conversations`, { schema: { params: appParams, querystring: listQuery } }, async (req) => {
+    checkApp(req);
+    const principal = principalOf(req);
+    const one = Number(q(req).conversation);
+    if (q(req).conversation !== undefined) {
+      const row = await db.selectFrom('conversations').selectAll().where('id', '=', one).executeTakeFirst();
+      if (!row || !(await canSeeConversation(db, principal, one))) return { value: [] };
+      return { value: [await toConversation(db, row)] };
+    }
+    const series = await visibleSeriesIds(db, principal.accountId);
+    const meetingIds = series.length
+      ? (await db.selectFrom('meetings').select('id').where('series_id', 'in', series).execute()).map(
+          (m) => m.id,
+        )
+      : [];
+    let query = db
+      .selectFrom('conversations')
+      .selectAll()
+      .where((eb) =>
+        meetingIds.length
+          ? eb.or([eb('contact_id', '=', principal.contactId), eb('meeting_id', 'in', meetingIds)])
+          : eb('contact_id', '=', principal.contactId),
+      );
+    const selection = q(req).selection;
+    if (selection === 'resolved') query = query.where('state', 'in', [...FINAL_STATES]);
+    if (selection === 'active') query = query.where('state', 'not in', [...FINAL_STATES]);
+    const take = Math.min(Math.max(Number(q(req).take) || 9999, 1), 9999);
+    const rows = await query
+      .orderBy('logged_date', 'desc')
+      .limit(take)
+      .offset(Math.max(Number(q(req).skip) || 0, 0))
+      .execute();
+    return { value: await Promise.all(rows.map((r) => toConversation(db, r))) };
+  });
 
   app.get(
     `${BASE}/messages`,
     {
-      onRequest: auth,
       schema: {
         params: appParams,
         querystring: query(
@@ -127,8 +121,8 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: AppContext
   );
 
   app.get(
-    '/portal/groupconversationmessages',
-    { onRequest: auth, schema: { querystring: query({ conversationId: anyId }, ['conversationId']) } },
+    '/groupconversationmessages',
+    { schema: { querystring: query({ conversationId: anyId }, ['conversationId']) } },
     async (req) => {
       const row = await conversationFor(ctx, principalOf(req), Number(q(req).conversationId));
       if (row.meeting_id === null) throw new ApiError('not_found');
@@ -137,9 +131,8 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: AppContext
   );
 
   app.post(
-    '/portal/conversationmessage',
+    '/conversationmessage',
     {
-      onRequest: auth,
       preHandler: [idempotent(ctx, (id) => messageById(db, id)), ctx.limits.preHandler('message')],
       schema: {
         body: object({ content: text(MESSAGE_MAX_LENGTH), conversation: anyId, loggedDate: date }, [
@@ -177,7 +170,6 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: AppContext
   app.post(
     `${BASE}/activity`,
     {
-      onRequest: auth,
       preHandler: [ctx.limits.preHandler('activity')],
       schema: {
         params: appParams,
@@ -200,7 +192,6 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: AppContext
   app.get(
     `${BASE}/conversationConnections`,
     {
-      onRequest: auth,
       schema: { params: appParams, querystring: query({ conversation: anyId }, ['conversation']) },
     },
     async (req) => {

@@ -3,7 +3,7 @@ import type { ClientLogRequest } from '../../contract/logging.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
-import { principalOf, requireAuth } from './guard.ts';
+import { principalOf } from './guard.ts';
 import { idempotent } from './idempotency.ts';
 import { object, text } from './schemas.ts';
 
@@ -17,9 +17,8 @@ export function stripUrl(url: string): string {
 /** SPEC §7 Logging: POST {api}/createclientlogs. */
 export function registerLoggingRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post(
-    '/portal/createclientlogs',
+    '/createclientlogs',
     {
-      onRequest: requireAuth(ctx),
       preHandler: [idempotent(ctx, async () => ({ success: true })), ctx.limits.preHandler('clientLog')],
       schema: {
         body: object({ message: text(100_000), stack: text(100_000), url: text(10_000), level: text(20) }, [

@@ -8,7 +8,7 @@ import { nowIso } from '../db/database.ts';
 import { isStaff } from '../auth/principal.ts';
 import { contentTypeOf, detectFileKind, nameForKind, safeFileName } from '../files/file-type.ts';
 import { deleteMeetingMessages, readBlob, saveBlob, sendAttachment } from '../files/file-store.ts';
-import { principalOf, requireAuth } from './guard.ts';
+import { principalOf } from './guard.ts';
 import { idempotent, replayValue } from './idempotency.ts';
 import { MEETINGS_FEATURE_ID } from './runtime-config.ts';
 import { anyId, featureParams, int, object, query, text } from './schemas.ts';
@@ -36,7 +36,7 @@ import {
 } from './meeting-view.ts';
 import { isMeetingOver } from '../../contract/meeting-state.ts';
 
-const BASE = '/portal/features/meetings/:featureId';
+const BASE = '/features/meetings/:featureId';
 type Query = Record<string, string | undefined>;
 
 const q = (req: FastifyRequest) => req.query as Query;
@@ -50,11 +50,10 @@ function checkFeature(req: FastifyRequest) {
 /** SPEC §7 Meetings: what a participant (or a group leader) reads and sends about meetings. */
 export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
-  const auth = requireAuth(ctx);
 
   app.get(
     `${BASE}/meetings`,
-    { onRequest: auth, schema: { params: featureParams, querystring: query({ meetingId: anyId }) } },
+    { schema: { params: featureParams, querystring: query({ meetingId: anyId }) } },
     async (req) => {
       checkFeature(req);
       const principal = principalOf(req);
@@ -76,7 +75,6 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
   app.get(
     `${BASE}/meeting`,
     {
-      onRequest: auth,
       schema: { params: featureParams, querystring: query({ meetingId: anyId }, ['meetingId']) },
     },
     async (req) => {
@@ -89,7 +87,6 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
   app.get(
     `${BASE}/appendices`,
     {
-      onRequest: auth,
       schema: { params: featureParams, querystring: query({ MeetingId: anyId }, ['MeetingId']) },
     },
     async (req) => {
@@ -102,7 +99,6 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
   app.get(
     `${BASE}/meetingmessages`,
     {
-      onRequest: auth,
       schema: {
         params: featureParams,
         querystring: query(
@@ -130,7 +126,6 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
   app.delete(
     `${BASE}/meetingmessage`,
     {
-      onRequest: auth,
       schema: {
         params: featureParams,
         querystring: query({ meetingMessageId: anyId }, ['meetingMessageId']),
@@ -156,9 +151,8 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
   );
 
   app.get(
-    '/portal/meetingappendix',
+    '/meetingappendix',
     {
-      onRequest: auth,
       schema: { querystring: query({ MeetingId: anyId, AppendixId: anyId }, ['MeetingId', 'AppendixId']) },
     },
     async (req, reply) => {
@@ -177,9 +171,8 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
   );
 
   app.get(
-    '/portal/meetingmessagefile',
+    '/meetingmessagefile',
     {
-      onRequest: auth,
       schema: {
         querystring: query({ meetingId: anyId, meetingMessageId: anyId, fileName: text(300) }, [
           'meetingId',
@@ -222,7 +215,6 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
     scope.post(
       `${BASE}/meetingmessage`,
       {
-        onRequest: auth,
         preHandler: [idempotent(ctx, replayValue), ctx.limits.preHandler('meetingMessage')],
         schema: { params: featureParams, body: multipartBody },
       },

@@ -4,7 +4,7 @@ import type { NotificationWire } from '../../contract/notifications.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
-import { principalOf, requireAuth } from './guard.ts';
+import { principalOf } from './guard.ts';
 import { anyId, date, int, object, query, text } from './schemas.ts';
 
 /** Creates a notification and tells the account's connections (SPEC §7 PortalAccountNotificationCreated). */
@@ -39,7 +39,6 @@ type Filters = {
 /** SPEC §7 Contact messages and notifications: the notification calls. */
 export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
-  const auth = requireAuth(ctx);
 
   const filtered = (accountId: number, f: Filters) => {
     const from = Date.parse(String(f.fromDate ?? ''));
@@ -65,8 +64,8 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext
     fromDate: date,
   };
   app.get(
-    '/portal/api/notifications',
-    { onRequest: auth, schema: { querystring: query({ ...filters, take: int(0, 1_000_000) }) } },
+    '/api/notifications',
+    { schema: { querystring: query({ ...filters, take: int(0, 1_000_000) }) } },
     async (req) => {
       const f = req.query as Filters;
       const take = Math.min(Math.max(Number(f.take) || 1000, 1), 1000);
@@ -87,22 +86,17 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext
     },
   );
 
-  app.get(
-    '/portal/api/notifications/count',
-    { onRequest: auth, schema: { querystring: query(filters) } },
-    async (req) => {
-      const rows = await filtered(principalOf(req).accountId, req.query as Filters)
-        .select(['notification_type', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('notification_type')
-        .execute();
-      return { value: rows.map((r) => ({ notificationType: r.notification_type, count: Number(r.n) })) };
-    },
-  );
+  app.get('/api/notifications/count', { schema: { querystring: query(filters) } }, async (req) => {
+    const rows = await filtered(principalOf(req).accountId, req.query as Filters)
+      .select(['notification_type', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('notification_type')
+      .execute();
+    return { value: rows.map((r) => ({ notificationType: r.notification_type, count: Number(r.n) })) };
+  });
 
   app.post(
-    '/portal/api/notifications/process',
+    '/api/notifications/process',
     {
-      onRequest: auth,
       schema: { body: object({ id: anyId, entity: text(100), notificationType: text(100) }) },
     },
     async (req) => {
@@ -123,8 +117,8 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext
   );
 
   app.post(
-    '/portal/api/notifications/delete',
-    { onRequest: auth, schema: { body: object({ NotificationId: anyId }, ['NotificationId']) } },
+    '/api/notifications/delete',
+    { schema: { body: object({ NotificationId: anyId }, ['NotificationId']) } },
     async (req) => {
       const id = Number((req.body as { NotificationId?: number } | undefined)?.NotificationId);
       if (!Number.isInteger(id)) throw new ApiError('validation');

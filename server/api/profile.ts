@@ -19,7 +19,7 @@ import { checkNewPassword } from '../security/password-policy.ts';
 import { USERNAME_PATTERN } from '../../contract/limits.ts';
 import { acceptDisplayName, looksLikeStaff } from '../security/display-name.ts';
 import { eraseAccount } from '../security/erasure.ts';
-import { principalOf, requireAuth } from './guard.ts';
+import { principalOf } from './guard.ts';
 import { shareSeries } from './entity-access.ts';
 import { PROPERTY_IDS, PROVIDER } from './runtime-config.ts';
 import { anyId, featureParams, object, query, text } from './schemas.ts';
@@ -78,13 +78,12 @@ async function checkOldPassword(ctx: AppContext, req: FastifyRequest, reply: Fas
 
 /** SPEC §7 Profile and account. */
 export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
-  const auth = requireAuth(ctx);
   const { db } = ctx;
   const providerName = PROVIDER.name;
 
   app.get(
-    '/portal/features/contacts/:featureId/detail',
-    { onRequest: auth, schema: { params: featureParams } },
+    '/features/contacts/:featureId/detail',
+    { schema: { params: featureParams } },
     async (req): Promise<ContactDetailResponse> => {
       featureId(req.params);
       return { info: { contact: await contactInfo(db, principalOf(req).contactId) } };
@@ -92,9 +91,8 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 
   app.post(
-    '/portal/features/contacts/:featureId/update',
+    '/features/contacts/:featureId/update',
     {
-      onRequest: auth,
       preHandler: [ctx.limits.preHandler('profile')],
       schema: {
         params: featureParams,
@@ -131,9 +129,8 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 
   app.get(
-    '/portal/features/contacts/:featureId/contactname',
+    '/features/contacts/:featureId/contactname',
     {
-      onRequest: auth,
       schema: { params: featureParams, querystring: query({ contactId: anyId }, ['contactId']) },
     },
     async (req): Promise<ContactNameResponse> => {
@@ -148,7 +145,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get('/portal/accounts', { onRequest: auth }, async (req): Promise<AccountResponse> => {
+  app.get('/accounts', async (req): Promise<AccountResponse> => {
     const principal = principalOf(req);
     const account = await db
       .selectFrom('accounts')
@@ -168,9 +165,8 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
   // A new password ends every session of the account, on every device and hub connection: whoever
   // knew the old one is out. The client signs in again with the new password.
   app.post(
-    '/portal/api/accounts/changePassword',
+    '/api/accounts/changePassword',
     {
-      onRequest: auth,
       schema: {
         body: object({ oldPassword: text(MAX_PASSWORD_LENGTH), password: text(MAX_PASSWORD_LENGTH) }, [
           'oldPassword',
@@ -198,15 +194,16 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // Deleting the contact erases the person (server/security/erasure.ts) and ends every session.
   // Takes no body: whatever comes is not read.
-  app.post('/portal/deleteContact', { onRequest: auth }, async (req) => {
+  app.post('/deleteContact', async (req) => {
     const principal = principalOf(req);
     await eraseAccount(ctx, principal.accountId, principal.contactId);
     return { success: true };
   });
 
   app.post(
-    '/portal/api/accounts/verifyusername',
+    '/api/accounts/verifyusername',
     {
+      config: { public: true },
       preHandler: ctx.limits.preHandler('usernameCheck'),
       schema: { body: object({ username: text(MAX_LOGIN_NAME_LENGTH), token: text(4096) }) },
     },
@@ -227,8 +224,9 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 
   app.post(
-    '/portal/api/accounts/registercontact',
+    '/api/accounts/registercontact',
     {
+      config: { public: true },
       preHandler: ctx.limits.preHandler('registration'),
       schema: {
         body: object(

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso, type Db } from '../db/database.ts';
 import { isStaff, type Principal } from '../auth/principal.ts';
-import { principalOf, requireStaff } from '../api/guard.ts';
+import { principalOf } from '../api/guard.ts';
 import { date, id, int, query, text } from '../api/schemas.ts';
 
 /** What the id in a staff route's path names, by the route's first segment after /portal/staff. */
@@ -53,7 +53,7 @@ function entityOf(req: FastifyRequest): { entityType: string | null; entityId: n
  * answer's status - never a message, a name or a file. An administrator reads it through
  * `GET /portal/staff/audit`; entries older than AUDIT_RETENTION_DAYS are pruned.
  */
-export function registerAuditLog(app: FastifyInstance, ctx: AppContext) {
+export function auditStaffRequests(app: FastifyInstance, ctx: AppContext) {
   // Written before the answer leaves, so whoever reads the log next finds the entry there.
   app.addHook('onSend', async (req, reply, payload) => {
     const principal = req.principal;
@@ -67,11 +67,13 @@ export function registerAuditLog(app: FastifyInstance, ctx: AppContext) {
     }).catch((error: unknown) => req.log.error({ err: error }, 'audit entry failed'));
     return payload;
   });
+}
 
+/** The administrator's reading of the audit log. */
+export function registerAuditRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get(
-    '/portal/staff/audit',
+    '/audit',
     {
-      onRequest: requireStaff(ctx, 'admin'),
       schema: {
         querystring: query({
           accountId: id,

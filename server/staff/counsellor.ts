@@ -4,7 +4,7 @@ import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
-import { principalOf, requireStaff } from '../api/guard.ts';
+import { principalOf } from '../api/guard.ts';
 import { idempotent } from '../api/idempotency.ts';
 import { listMessages, messageById, toConversation } from '../api/conversation-wire.ts';
 import { addMessage, resolveConversation } from '../api/conversation-writes.ts';
@@ -50,10 +50,9 @@ async function withProperties(ctx: AppContext, row: Parameters<typeof toConversa
 /** The counsellor's side of one-to-one chat and mail (ARCHITECTURE.md staff API). */
 export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
-  const staff = requireStaff(ctx, 'counsellor');
 
   /** Queued chats per channel in arrival order, plus unanswered mail. */
-  app.get('/portal/staff/queue', { onRequest: staff }, async (req) => {
+  app.get('/queue', async (req) => {
     const principal = principalOf(req);
     requireCounsellor(principal);
     const rows = await db
@@ -87,7 +86,7 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
     return { value: await Promise.all(rows.map((r) => withProperties(ctx, r))) };
   });
 
-  app.get('/portal/staff/conversations', { onRequest: staff }, async (req) => {
+  app.get('/conversations', async (req) => {
     const principal = principalOf(req);
     requireCounsellor(principal);
     const rows = await db
@@ -102,51 +101,42 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
     return { value: await Promise.all(rows.map((r) => withProperties(ctx, r))) };
   });
 
-  app.get(
-    '/portal/staff/conversations/:id/messages',
-    { onRequest: staff, schema: { params: idParams } },
-    async (req) => {
-      const principal = principalOf(req);
-      requireCounsellor(principal);
-      const row = await oneToOne(ctx, idOf(req));
-      if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
-      return { value: await listMessages(db, row.id) };
-    },
-  );
+  app.get('/conversations/:id/messages', { schema: { params: idParams } }, async (req) => {
+    const principal = principalOf(req);
+    requireCounsellor(principal);
+    const row = await oneToOne(ctx, idOf(req));
+    if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
+    return { value: await listMessages(db, row.id) };
+  });
+
+  app.post('/conversations/:id/accept', { schema: { params: idParams } }, async (req) => {
+    const principal = principalOf(req);
+    requireCounsellor(principal);
+    const row = await oneToOne(ctx, idOf(req));
+    if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
+    // Conditional, so two counsellors accepting at once cannot both get the chat.
+    const res = await db
+      .updateTable('conversations')
+      .set({ state: CONVERSATION_STATE.InProgress, agent_account_id: principal.accountId })
+      .where('id', '=', row.id)
+      .where('state', 'in', [...QUEUED_STATES])
+      .where('agent_account_id', 'is', null)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw new ApiError('conflict', 'not in the queue');
+    // The colleagues who watched it in the queue see it leave the queue, and then nothing more.
+    await conversationChanged(ctx, row.id);
+    await ctx.hub.unsubscribeOtherStaff(entityKey('Conversation', row.id), principal.accountId);
+    const fresh = await db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    return toConversation(db, fresh);
+  });
 
   app.post(
-    '/portal/staff/conversations/:id/accept',
-    { onRequest: staff, schema: { params: idParams } },
-    async (req) => {
-      const principal = principalOf(req);
-      requireCounsellor(principal);
-      const row = await oneToOne(ctx, idOf(req));
-      if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
-      // Conditional, so two counsellors accepting at once cannot both get the chat.
-      const res = await db
-        .updateTable('conversations')
-        .set({ state: CONVERSATION_STATE.InProgress, agent_account_id: principal.accountId })
-        .where('id', '=', row.id)
-        .where('state', 'in', [...QUEUED_STATES])
-        .where('agent_account_id', 'is', null)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) throw new ApiError('conflict', 'not in the queue');
-      // The colleagues who watched it in the queue see it leave the queue, and then nothing more.
-      await conversationChanged(ctx, row.id);
-      await ctx.hub.unsubscribeOtherStaff(entityKey('Conversation', row.id), principal.accountId);
-      const fresh = await db
-        .selectFrom('conversations')
-        .selectAll()
-        .where('id', '=', row.id)
-        .executeTakeFirstOrThrow();
-      return toConversation(db, fresh);
-    },
-  );
-
-  app.post(
-    '/portal/staff/conversations/:id/messages',
+    '/conversations/:id/messages',
     {
-      onRequest: staff,
       preHandler: [idempotent(ctx, (id) => messageById(db, id)), ctx.limits.preHandler('staffMessage')],
       schema: { params: idParams, body: object({ content: text(MESSAGE_MAX_LENGTH) }, ['content']) },
     },
@@ -209,9 +199,8 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
   );
 
   app.post(
-    '/portal/staff/conversations/:id/typing',
+    '/conversations/:id/typing',
     {
-      onRequest: staff,
       preHandler: [ctx.limits.preHandler('activity')],
       schema: { params: idParams },
     },
@@ -227,18 +216,14 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
     },
   );
 
-  app.post(
-    '/portal/staff/conversations/:id/resolve',
-    { onRequest: staff, schema: { params: idParams } },
-    async (req) => {
-      const principal = principalOf(req);
-      requireCounsellor(principal);
-      const row = await oneToOne(ctx, idOf(req));
-      // Only the counsellor who holds it ends a conversation; a colleague's chat is not theirs to end.
-      requireOwn(row, principal.accountId);
-      // The console watching it is subscribed: the queue never listed a chat someone holds.
-      if (await resolveConversation(db, row.id)) await conversationChanged(ctx, row.id, { queue: false });
-      return { success: true };
-    },
-  );
+  app.post('/conversations/:id/resolve', { schema: { params: idParams } }, async (req) => {
+    const principal = principalOf(req);
+    requireCounsellor(principal);
+    const row = await oneToOne(ctx, idOf(req));
+    // Only the counsellor who holds it ends a conversation; a colleague's chat is not theirs to end.
+    requireOwn(row, principal.accountId);
+    // The console watching it is subscribed: the queue never listed a chat someone holds.
+    if (await resolveConversation(db, row.id)) await conversationChanged(ctx, row.id, { queue: false });
+    return { success: true };
+  });
 }

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { principalOf, requireStaff } from '../api/guard.ts';
+import { principalOf } from '../api/guard.ts';
 import { listMessages } from '../api/conversation-wire.ts';
 import { listAppendices } from '../api/meeting-view.ts';
 import { readBlob, sendAttachment } from '../files/file-store.ts';
 import { ledMeeting } from './leader-access.ts';
 import { id, idParams, params, text } from '../api/schemas.ts';
 
-const BASE = '/portal/staff/meetings';
+const BASE = '/meetings';
 
 interface FileParams {
   id: string;
@@ -19,10 +19,9 @@ interface FileParams {
 /** What a group leader reads of their meetings: the group chat and the participants' homework files. */
 export function registerGroupLeaderMeetingReads(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
-  const staff = requireStaff(ctx, 'group_leader');
 
   // Before the chat is started there is no conversation, so the list is simply empty.
-  app.get(`${BASE}/:id/messages`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
+  app.get(`${BASE}/:id/messages`, { schema: { params: idParams } }, async (req) => {
     const meeting = await ledMeeting(ctx, principalOf(req), Number((req.params as { id: string }).id));
     if (meeting.conversation_id === null) return { value: [], conversationId: null };
     return {
@@ -31,14 +30,14 @@ export function registerGroupLeaderMeetingReads(app: FastifyInstance, ctx: AppCo
     };
   });
 
-  app.get(`${BASE}/:id/appendices`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
+  app.get(`${BASE}/:id/appendices`, { schema: { params: idParams } }, async (req) => {
     const meeting = await ledMeeting(ctx, principalOf(req), Number((req.params as { id: string }).id));
     return { value: await listAppendices(db, meeting.id) };
   });
 
   app.get(
     `${BASE}/:id/files/:messageId/:fileName`,
-    { onRequest: staff, schema: { params: params({ id, messageId: id, fileName: text(300) }) } },
+    { schema: { params: params({ id, messageId: id, fileName: text(300) }) } },
     async (req: FastifyRequest, reply) => {
       const params = req.params as FileParams;
       const meeting = await ledMeeting(ctx, principalOf(req), Number(params.id));

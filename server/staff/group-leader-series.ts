@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import { personalCodeDigest } from '../auth/passwords.ts';
-import { principalOf, requireStaff } from '../api/guard.ts';
+import { principalOf } from '../api/guard.ts';
 import { assertLeads, ledSeriesIds } from './leader-access.ts';
 import { acceptDisplayName } from '../security/display-name.ts';
 import { PROVIDER } from '../api/runtime-config.ts';
@@ -18,16 +18,15 @@ import type {
 } from '../../contract/staff.ts';
 import { MEETING_STATE } from '../../contract/meeting-state.ts';
 
-const BASE = '/portal/staff/series';
+const BASE = '/series';
 const NAME_MAX_LENGTH = 100;
 const seriesIdOf = (req: FastifyRequest) => (req.params as { id: number }).id;
 
 /** The group leader's series and their participants (the staff console's group-leader part). */
 export function registerGroupLeaderSeriesRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
-  const staff = requireStaff(ctx, 'group_leader');
 
-  app.get(BASE, { onRequest: staff }, async (req) => {
+  app.get(BASE, async (req) => {
     const principal = principalOf(req);
     if (!principal.roles.includes('group_leader')) throw new ApiError('forbidden');
     const ids = await ledSeriesIds(ctx, principal.accountId);
@@ -61,7 +60,7 @@ export function registerGroupLeaderSeriesRoutes(app: FastifyInstance, ctx: AppCo
   // Presence is read from the group chat of one meeting: the one asked for, else the series' running one.
   app.get(
     `${BASE}/:id/participants`,
-    { onRequest: staff, schema: { params: idParams, querystring: query({ meetingId: anyId }) } },
+    { schema: { params: idParams, querystring: query({ meetingId: anyId }) } },
     async (req) => {
       const principal = principalOf(req);
       const seriesId = seriesIdOf(req);
@@ -123,7 +122,6 @@ export function registerGroupLeaderSeriesRoutes(app: FastifyInstance, ctx: AppCo
   app.post(
     `${BASE}/:id/participants`,
     {
-      onRequest: staff,
       preHandler: [ctx.limits.preHandler('staffCreate')],
       schema: { params: idParams, body: object({ name: text(200) }, ['name']) },
     },

@@ -6,7 +6,7 @@ import { UPLOAD_LIMITS } from '../../contract/limits.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
-import { principalOf, requireStaff } from '../api/guard.ts';
+import { principalOf } from '../api/guard.ts';
 import { idempotent, replayValue } from '../api/idempotency.ts';
 import { publishMeetingEvent } from '../api/meeting-events.ts';
 import { ownMessagesQuery, toMeeting, toMeetingMessages } from '../api/meeting-view.ts';
@@ -17,12 +17,10 @@ import { contentTypeOf, detectFileKind, nameForKind, safeFileName } from '../fil
 import { saveBlob } from '../files/file-store.ts';
 import { date, id, idParams, int, object, text } from '../api/schemas.ts';
 import { assertLeads, ledMeeting, ledSeriesIds } from './leader-access.ts';
-import { registerGroupLeaderSeriesRoutes } from './group-leader-series.ts';
-import { registerGroupLeaderMeetingReads } from './group-leader-meeting-reads.ts';
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 import { MEETING_STATE, isMeetingOver } from '../../contract/meeting-state.ts';
 
-const BASE = '/portal/staff/meetings';
+const BASE = '/meetings';
 const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
 const meetingFields = {
   seriesId: id,
@@ -55,11 +53,8 @@ function validTimes(input: MeetingInput) {
 /** The group leader's side of meetings (ARCHITECTURE.md staff API). */
 export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
-  const staff = requireStaff(ctx, 'group_leader');
-  registerGroupLeaderSeriesRoutes(app, ctx);
-  registerGroupLeaderMeetingReads(app, ctx);
 
-  app.get(BASE, { onRequest: staff }, async (req) => {
+  app.get(BASE, async (req) => {
     const principal = principalOf(req);
     if (!principal.roles.includes('group_leader')) throw new ApiError('forbidden');
     const led = await ledSeriesIds(ctx, principal.accountId);
@@ -86,7 +81,6 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
   app.post(
     BASE,
     {
-      onRequest: staff,
       preHandler: [idempotent(ctx, replayMeeting), ctx.limits.preHandler('staffCreate')],
       schema: { body: object(meetingFields, ['seriesId', 'subject', 'startDate', 'duration']) },
     },
@@ -118,31 +112,27 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     },
   );
 
-  app.put(
-    `${BASE}/:id`,
-    { onRequest: staff, schema: { params: idParams, body: object(meetingFields) } },
-    async (req) => {
-      const principal = principalOf(req);
-      const meeting = await ledMeeting(ctx, principal, idOf(req));
-      const input = (req.body ?? {}) as MeetingInput;
-      const changes = {
-        ...(input.subject !== undefined ? { subject: String(input.subject).trim().slice(0, 200) } : {}),
-        ...(input.description !== undefined ? { description: String(input.description).slice(0, 5000) } : {}),
-        ...(input.startDate !== undefined ? validTimes({ duration: meeting.duration, ...input }) : {}),
-      };
-      if (changes.subject === '') throw new ApiError('validation');
-      const row = await db
-        .updateTable('meetings')
-        .set(changes)
-        .where('id', '=', meeting.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
-      return toMeeting(db, principal, row);
-    },
-  );
+  app.put(`${BASE}/:id`, { schema: { params: idParams, body: object(meetingFields) } }, async (req) => {
+    const principal = principalOf(req);
+    const meeting = await ledMeeting(ctx, principal, idOf(req));
+    const input = (req.body ?? {}) as MeetingInput;
+    const changes = {
+      ...(input.subject !== undefined ? { subject: String(input.subject).trim().slice(0, 200) } : {}),
+      ...(input.description !== undefined ? { description: String(input.description).slice(0, 5000) } : {}),
+      ...(input.startDate !== undefined ? validTimes({ duration: meeting.duration, ...input }) : {}),
+    };
+    if (changes.subject === '') throw new ApiError('validation');
+    const row = await db
+      .updateTable('meetings')
+      .set(changes)
+      .where('id', '=', meeting.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
+    return toMeeting(db, principal, row);
+  });
 
-  app.post(`${BASE}/:id/cancel`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
+  app.post(`${BASE}/:id/cancel`, { schema: { params: idParams } }, async (req) => {
     const meeting = await ledMeeting(ctx, principalOf(req), idOf(req));
     const row = await db
       .updateTable('meetings')
@@ -154,7 +144,7 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     return { success: true };
   });
 
-  app.delete(`${BASE}/:id`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
+  app.delete(`${BASE}/:id`, { schema: { params: idParams } }, async (req) => {
     const meeting = await ledMeeting(ctx, principalOf(req), idOf(req));
     await db
       .updateTable('meetings')
@@ -171,7 +161,7 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
   });
 
   // Starting opens the meeting and its group chat; until a leader writes, participants see 'Chatten börjar strax'.
-  app.post(`${BASE}/:id/start`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
+  app.post(`${BASE}/:id/start`, { schema: { params: idParams } }, async (req) => {
     const principal = principalOf(req);
     const meeting = await ledMeeting(ctx, principal, idOf(req));
     if (isMeetingOver(meeting)) throw new ApiError('validation');
@@ -218,7 +208,6 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
   app.post(
     `${BASE}/:id/messages`,
     {
-      onRequest: staff,
       preHandler: [idempotent(ctx, (id) => messageById(db, id)), ctx.limits.preHandler('staffMessage')],
       schema: { params: idParams, body: object({ content: text(GROUP_CHAT_MAX_LENGTH) }, ['content']) },
     },
@@ -246,7 +235,7 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     },
   );
 
-  app.post(`${BASE}/:id/end`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
+  app.post(`${BASE}/:id/end`, { schema: { params: idParams } }, async (req) => {
     const principal = principalOf(req);
     const meeting = await ledMeeting(ctx, principal, idOf(req));
     const now = nowIso();
@@ -268,7 +257,7 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     return toMeeting(db, principal, row);
   });
 
-  app.get(`${BASE}/:id/private-messages`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
+  app.get(`${BASE}/:id/private-messages`, { schema: { params: idParams } }, async (req) => {
     const principal = principalOf(req);
     const meeting = await ledMeeting(ctx, principal, idOf(req));
     const rows = await ownMessagesQuery(db, principal, meeting.id)
@@ -301,7 +290,6 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     scope.post(
       `${BASE}/:id/appendices`,
       {
-        onRequest: staff,
         preHandler: [idempotent(ctx, replayValue), ctx.limits.preHandler('staffUpload')],
         schema: { params: idParams, body: object({ name: text(300), file: {} }, ['file']) },
       },

@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { MESSAGE_TYPE } from '../../contract/index.ts';
 import { PRIVATE_MESSAGE_MAX_LENGTH, UPLOAD_LIMITS } from '../../contract/limits.ts';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext, TypeBoxProvider } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import { isStaff } from '../auth/principal.ts';
@@ -11,21 +10,18 @@ import { deleteMeetingMessages, readBlob, saveBlob, sendAttachment } from '../fi
 import { principalOf } from './guard.ts';
 import { idempotent, replayValue } from './idempotency.ts';
 import { MEETINGS_FEATURE_ID } from './runtime-config.ts';
-import { anyId, featureParams, int, object, query, text } from './schemas.ts';
+import { FeatureParams } from '../../contract/schemas/profile.ts';
+import {
+  AppendicesQuery,
+  DeleteMeetingMessageQuery,
+  MeetingAppendixQuery,
+  MeetingMessageBody,
+  MeetingMessageFileQuery,
+  MeetingMessagesQuery,
+  MeetingQuery,
+  MeetingsQuery,
+} from '../../contract/schemas/meetings.ts';
 
-/** The multipart fields of POST meetingmessage (SPEC §7); the file itself arrives as a Buffer. */
-const multipartBody = object(
-  {
-    Subject: text(200),
-    Text: text(PRIVATE_MESSAGE_MAX_LENGTH),
-    MessageType: int(0, 1),
-    MeetingRuid: anyId,
-    DocumentName: text(300),
-    DocumentContentType: text(200),
-    DocumentContent: {},
-  },
-  ['MeetingRuid'],
-);
 import {
   meetingForUser,
   ownMessagesQuery,
@@ -37,27 +33,21 @@ import {
 import { isMeetingOver } from '../../contract/meeting-state.ts';
 
 const BASE = '/features/meetings/:featureId';
-type Query = Record<string, string | undefined>;
-
-const q = (req: FastifyRequest) => req.query as Query;
-const num = (v: string | undefined) => (v === undefined || v === '' ? NaN : Number(v));
-
-function checkFeature(req: FastifyRequest) {
-  if ((req.params as { featureId?: string }).featureId !== MEETINGS_FEATURE_ID)
-    throw new ApiError('not_found');
+function checkFeature(featureId: string) {
+  if (featureId !== MEETINGS_FEATURE_ID) throw new ApiError('not_found');
 }
 
 /** SPEC §7 Meetings: what a participant (or a group leader) reads and sends about meetings. */
-export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function registerMeetingRoutes(app: Api, ctx: AppContext) {
   const { db } = ctx;
 
   app.get(
     `${BASE}/meetings`,
-    { schema: { params: featureParams, querystring: query({ meetingId: anyId }) } },
+    { schema: { params: FeatureParams, querystring: MeetingsQuery } },
     async (req) => {
-      checkFeature(req);
+      checkFeature(req.params.featureId);
       const principal = principalOf(req);
-      const only = num(q(req).meetingId);
+      const only = req.query.meetingId;
       const series = await visibleSeriesIds(db, principal.accountId);
       if (series.length === 0) return { value: [] };
       let query = db
@@ -66,7 +56,7 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
         .where('series_id', 'in', series)
         .where('deleted_date', 'is', null)
         .orderBy('start_date', 'asc');
-      if (Number.isInteger(only)) query = query.where('id', '=', only);
+      if (only !== undefined) query = query.where('id', '=', only);
       const rows = await query.execute();
       return { value: await Promise.all(rows.map((m) => toMeeting(db, principal, m))) };
     },
@@ -75,23 +65,23 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
   app.get(
     `${BASE}/meeting`,
     {
-      schema: { params: featureParams, querystring: query({ meetingId: anyId }, ['meetingId']) },
+      schema: { params: FeatureParams, querystring: MeetingQuery },
     },
     async (req) => {
-      checkFeature(req);
+      checkFeature(req.params.featureId);
       const principal = principalOf(req);
-      return toMeeting(db, principal, await meetingForUser(db, principal, num(q(req).meetingId)));
+      return toMeeting(db, principal, await meetingForUser(db, principal, req.query.meetingId));
     },
   );
 
   app.get(
     `${BASE}/appendices`,
     {
-      schema: { params: featureParams, querystring: query({ MeetingId: anyId }, ['MeetingId']) },
+      schema: { params: FeatureParams, querystring: AppendicesQuery },
     },
     async (req) => {
-      checkFeature(req);
-      const meeting = await meetingForUser(db, principalOf(req), num(q(req).MeetingId));
+      checkFeature(req.params.featureId);
+      const meeting = await meetingForUser(db, principalOf(req), req.query.MeetingId);
       return { value: await listAppendices(db, meeting.id) };
     },
   );
@@ -99,26 +89,20 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
   app.get(
     `${BASE}/meetingmessages`,
     {
-      schema: {
-        params: featureParams,
-        querystring: query(
-          { meetingId: anyId, take: int(0, 1_000_000), skip: int(0, 1_000_000), type: int(0, 1) },
-          ['meetingId'],
-        ),
-      },
+      schema: { params: FeatureParams, querystring: MeetingMessagesQuery },
     },
     async (req) => {
-      checkFeature(req);
+      checkFeature(req.params.featureId);
       const principal = principalOf(req);
-      const meeting = await meetingForUser(db, principal, num(q(req).meetingId));
-      const take = Math.min(Math.max(num(q(req).take) || 1000, 1), 1000);
-      const skip = Math.max(num(q(req).skip) || 0, 0);
+      const meeting = await meetingForUser(db, principal, req.query.meetingId);
+      const take = Math.min(Math.max(req.query.take || 1000, 1), 1000);
+      const skip = Math.max(req.query.skip || 0, 0);
       let query = ownMessagesQuery(db, principal, meeting.id)
         .selectAll()
         .orderBy('created_date', 'asc')
         .orderBy('id', 'asc');
-      const type = num(q(req).type);
-      if (Number.isInteger(type)) query = query.where('message_type', '=', type);
+      const type = req.query.type;
+      if (type !== undefined) query = query.where('message_type', '=', type);
       return { value: await toMeetingMessages(db, await query.limit(take).offset(skip).execute()) };
     },
   );
@@ -126,16 +110,12 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
   app.delete(
     `${BASE}/meetingmessage`,
     {
-      schema: {
-        params: featureParams,
-        querystring: query({ meetingMessageId: anyId }, ['meetingMessageId']),
-      },
+      schema: { params: FeatureParams, querystring: DeleteMeetingMessageQuery },
     },
     async (req) => {
-      checkFeature(req);
+      checkFeature(req.params.featureId);
       const principal = principalOf(req);
-      const id = num(q(req).meetingMessageId);
-      if (!Number.isInteger(id)) throw new ApiError('bad_request');
+      const id = req.query.meetingMessageId;
       const row = await db
         .selectFrom('meeting_messages')
         .selectAll()
@@ -153,14 +133,14 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
   app.get(
     '/meetingappendix',
     {
-      schema: { querystring: query({ MeetingId: anyId, AppendixId: anyId }, ['MeetingId', 'AppendixId']) },
+      schema: { querystring: MeetingAppendixQuery },
     },
     async (req, reply) => {
-      const meeting = await meetingForUser(db, principalOf(req), num(q(req).MeetingId));
+      const meeting = await meetingForUser(db, principalOf(req), req.query.MeetingId);
       const row = await db
         .selectFrom('appendices')
         .selectAll()
-        .where('id', '=', num(q(req).AppendixId))
+        .where('id', '=', req.query.AppendixId)
         .where('meeting_id', '=', meeting.id)
         .where('is_active', '=', 1)
         .executeTakeFirst();
@@ -173,21 +153,15 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
   app.get(
     '/meetingmessagefile',
     {
-      schema: {
-        querystring: query({ meetingId: anyId, meetingMessageId: anyId, fileName: text(300) }, [
-          'meetingId',
-          'meetingMessageId',
-          'fileName',
-        ]),
-      },
+      schema: { querystring: MeetingMessageFileQuery },
     },
     async (req, reply) => {
       const principal = principalOf(req);
-      const meeting = await meetingForUser(db, principal, num(q(req).meetingId));
+      const meeting = await meetingForUser(db, principal, req.query.meetingId);
       const message = await db
         .selectFrom('meeting_messages')
         .selectAll()
-        .where('id', '=', num(q(req).meetingMessageId))
+        .where('id', '=', req.query.meetingMessageId)
         .where('meeting_id', '=', meeting.id)
         .where('deleted_date', 'is', null)
         .executeTakeFirst();
@@ -198,7 +172,7 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
         .selectFrom('meeting_message_files')
         .selectAll()
         .where('meeting_message_id', '=', message.id)
-        .where('name', '=', String(q(req).fileName ?? ''))
+        .where('name', '=', req.query.fileName)
         .executeTakeFirst();
       const data = file ? await readBlob(db, file.blob_id) : null;
       if (!file || !data) throw new ApiError('not_found');
@@ -212,39 +186,38 @@ export async function registerMeetingRoutes(app: FastifyInstance, ctx: AppContex
       attachFieldsToBody: 'keyValues',
       limits: { fileSize: UPLOAD_LIMITS.maxBytes, files: 1, fields: 10, fieldSize: 64 * 1024 },
     });
-    scope.post(
+    scope.withTypeProvider<TypeBoxProvider>().post(
       `${BASE}/meetingmessage`,
       {
         preHandler: [idempotent(ctx, replayValue), ctx.limits.preHandler('meetingMessage')],
-        schema: { params: featureParams, body: multipartBody },
+        schema: { params: FeatureParams, body: MeetingMessageBody },
       },
       async (req) => {
-        checkFeature(req);
+        checkFeature(req.params.featureId);
         const principal = principalOf(req);
-        const body = (req.body ?? {}) as Record<string, unknown>;
-        const meeting = await meetingForUser(db, principal, Number(body.MeetingRuid));
+        const body = req.body;
+        const meeting = await meetingForUser(db, principal, body.MeetingRuid);
         if (isMeetingOver(meeting)) throw new ApiError('forbidden');
-        const text = String(body.Text ?? '').trim();
+        const text = (body.Text ?? '').trim();
         const content = body.DocumentContent;
         const hasFile = content instanceof Uint8Array;
         if (!hasFile && text === '') throw new ApiError('validation');
         if (text.length > PRIVATE_MESSAGE_MAX_LENGTH) throw new ApiError('validation');
         let file: { name: string; contentType: string; data: Uint8Array } | null = null;
         if (hasFile) {
-          const name = safeFileName(String(body.DocumentName ?? 'fil'));
+          const name = safeFileName(body.DocumentName ?? 'fil');
           const kind = detectFileKind(content, name);
           if (!kind) throw new ApiError('unsupported_type');
           file = { name: nameForKind(name, kind), contentType: contentTypeOf(kind), data: content };
         }
-        const messageType =
-          Number(body.MessageType) === MESSAGE_TYPE.Mail ? MESSAGE_TYPE.Mail : MESSAGE_TYPE.Message;
+        const messageType = body.MessageType === MESSAGE_TYPE.Mail ? MESSAGE_TYPE.Mail : MESSAGE_TYPE.Message;
         const id = await db.transaction().execute(async (trx) => {
           const message = await trx
             .insertInto('meeting_messages')
             .values({
               meeting_id: meeting.id,
               account_id: principal.accountId,
-              subject: String(body.Subject ?? '').slice(0, 200),
+              subject: (body.Subject ?? '').slice(0, 200),
               text,
               message_type: messageType,
               sender_type: isStaff(principal) ? 'Leader' : 'Participant',

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { siteOrigin, type AppContext, type RouteModule } from '../context.ts';
+import { siteOrigin, type AppContext, type RouteModule, type TypeBoxProvider } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { auditStaffRequests } from '../staff/audit-log.ts';
 import { STAFF_API, staffApi } from '../staff/staff-api.ts';
@@ -33,7 +33,8 @@ export function childApi(ctx: AppContext, modules: RouteModule[]): FastifyPlugin
     app.addHook('onRequest', async (req) => {
       if (req.routeOptions.config.public !== true) await requireChildApp(ctx, req);
     });
-    for (const register of modules) await register(app, ctx);
+    const api = app.withTypeProvider<TypeBoxProvider>();
+    for (const register of modules) await register(api, ctx);
   };
 }
 

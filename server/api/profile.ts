@@ -1,19 +1,23 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CONTACTS_FEATURE_IDS,
   type AccountResponse,
-  type ChangePasswordRequest,
   type ContactDetailResponse,
   type ContactNameResponse,
-  type ContactUpdateRequest,
-  type VerifyUsernameRequest,
 } from '../../contract/profile.ts';
+import {
+  ChangePasswordBody,
+  ContactNameQuery,
+  ContactUpdateBody,
+  FeatureParams,
+  RegisterContactBody,
+  VerifyUsernameBody,
+} from '../../contract/schemas/profile.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { isUniqueViolation, nowIso, type Db } from '../db/database.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { MAX_LOGIN_NAME_LENGTH, MAX_PASSWORD_LENGTH } from '../auth/routes.ts';
 import { revokeAccount } from '../auth/revoke-account.ts';
 import { checkNewPassword } from '../security/password-policy.ts';
 import { USERNAME_PATTERN } from '../../contract/limits.ts';
@@ -22,19 +26,12 @@ import { eraseAccount } from '../security/erasure.ts';
 import { principalOf } from './guard.ts';
 import { shareSeries } from './entity-access.ts';
 import { PROPERTY_IDS, PROVIDER } from './runtime-config.ts';
-import { anyId, featureParams, object, query, text } from './schemas.ts';
 
 const FEATURE_IDS = new Set<string>(Object.values(CONTACTS_FEATURE_IDS));
 
-function featureId(params: unknown): void {
-  if (!FEATURE_IDS.has((params as { featureId: string }).featureId)) throw new ApiError('not_found');
+function featureId(params: { featureId: string }): void {
+  if (!FEATURE_IDS.has(params.featureId)) throw new ApiError('not_found');
 }
-
-const propertiesSchema = {
-  type: 'object',
-  additionalProperties: { type: ['string', 'number', 'boolean'], maxLength: 200 },
-  maxProperties: 20,
-} as const;
 
 export async function contactInfo(db: Db, contactId: number) {
   const contact = await db.selectFrom('contacts').selectAll().where('id', '=', contactId).executeTakeFirst();
@@ -77,13 +74,13 @@ async function checkOldPassword(ctx: AppContext, req: FastifyRequest, reply: Fas
 }
 
 /** SPEC §7 Profile and account. */
-export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerProfileRoutes(app: Api, ctx: AppContext) {
   const { db } = ctx;
   const providerName = PROVIDER.name;
 
   app.get(
     '/features/contacts/:featureId/detail',
-    { schema: { params: featureParams } },
+    { schema: { params: FeatureParams } },
     async (req): Promise<ContactDetailResponse> => {
       featureId(req.params);
       return { info: { contact: await contactInfo(db, principalOf(req).contactId) } };
@@ -94,15 +91,12 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
     '/features/contacts/:featureId/update',
     {
       preHandler: [ctx.limits.preHandler('profile')],
-      schema: {
-        params: featureParams,
-        body: object({ name: text(200), properties: propertiesSchema }),
-      },
+      schema: { params: FeatureParams, body: ContactUpdateBody },
     },
     async (req): Promise<ContactDetailResponse> => {
       featureId(req.params);
       const principal = principalOf(req);
-      const body = req.body as ContactUpdateRequest;
+      const body = req.body;
       // A name shows beside the child's messages in a group: no staff title, no invisible tricks.
       const name = body.name === undefined ? undefined : acceptDisplayName(body.name, providerName);
       const props = Object.entries(body.properties ?? {});
@@ -131,12 +125,12 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get(
     '/features/contacts/:featureId/contactname',
     {
-      schema: { params: featureParams, querystring: query({ contactId: anyId }, ['contactId']) },
+      schema: { params: FeatureParams, querystring: ContactNameQuery },
     },
     async (req): Promise<ContactNameResponse> => {
       featureId(req.params);
       const principal = principalOf(req);
-      const contactId = (req.query as { contactId: number }).contactId;
+      const contactId = req.query.contactId;
       // A participant may name the members of their own groups.
       const allowed =
         contactId === principal.contactId || (await shareSeries(db, principal.accountId, contactId));
@@ -167,16 +161,11 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post(
     '/api/accounts/changePassword',
     {
-      schema: {
-        body: object({ oldPassword: text(MAX_PASSWORD_LENGTH), password: text(MAX_PASSWORD_LENGTH) }, [
-          'oldPassword',
-          'password',
-        ]),
-      },
+      schema: { body: ChangePasswordBody },
     },
     async (req, reply) => {
       const principal = principalOf(req);
-      const body = req.body as ChangePasswordRequest;
+      const body = req.body;
       const account = await checkOldPassword(ctx, req, reply, body.oldPassword);
       await checkNewPassword(body.password, account.username);
       // The new hash and the new generation in one statement: no login can pair the old password
@@ -205,13 +194,10 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       config: { public: true },
       preHandler: ctx.limits.preHandler('usernameCheck'),
-      schema: { body: object({ username: text(MAX_LOGIN_NAME_LENGTH), token: text(4096) }) },
+      schema: { body: VerifyUsernameBody },
     },
     async (req) => {
-      const body = req.body as Partial<VerifyUsernameRequest>;
-      const username = String(body.username ?? '')
-        .trim()
-        .toLowerCase();
+      const username = (req.body.username ?? '').trim().toLowerCase();
       if (!USERNAME_PATTERN.test(username) || looksLikeStaff(username, providerName))
         return { available: false };
       const taken = await db
@@ -228,19 +214,10 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       config: { public: true },
       preHandler: ctx.limits.preHandler('registration'),
-      schema: {
-        body: object(
-          {
-            username: text(MAX_LOGIN_NAME_LENGTH),
-            password: text(MAX_PASSWORD_LENGTH),
-            properties: propertiesSchema,
-          },
-          ['username', 'password'],
-        ),
-      },
+      schema: { body: RegisterContactBody },
     },
     async (req, reply) => {
-      const body = req.body as { username: string; password: string; properties?: Record<string, unknown> };
+      const body = req.body;
       const username = body.username.trim().toLowerCase();
       if (!USERNAME_PATTERN.test(username)) throw new ApiError('validation');
       // The username is the name others see until it is changed.

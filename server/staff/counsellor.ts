@@ -1,7 +1,6 @@
 import { FINAL_STATES, QUEUED_STATES } from '../../contract/conversation-state.ts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf } from '../api/guard.ts';
@@ -10,12 +9,10 @@ import { listMessages, messageById, toConversation } from '../api/conversation-w
 import { addMessage, resolveConversation } from '../api/conversation-writes.ts';
 import { conversationChanged } from '../api/conversation-changed.ts';
 import { notify } from '../api/notifications.ts';
-import { idParams, object, text } from '../api/schemas.ts';
+import { IdParams } from '../../contract/schemas/common.ts';
+import { StaffMessageBody } from '../../contract/schemas/staff.ts';
 import { counsellorMaySee } from '../api/entity-access.ts';
-import { MESSAGE_MAX_LENGTH } from '../../contract/limits.ts';
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
-
-const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
 
 function requireCounsellor(principal: Principal) {
   if (!principal.roles.includes('counsellor')) throw new ApiError('forbidden');
@@ -48,7 +45,7 @@ async function withProperties(ctx: AppContext, row: Parameters<typeof toConversa
 }
 
 /** The counsellor's side of one-to-one chat and mail (ARCHITECTURE.md staff API). */
-export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerCounsellorRoutes(app: Api, ctx: AppContext) {
   const { db } = ctx;
 
   /** Queued chats per channel in arrival order, plus unanswered mail. */
@@ -101,18 +98,18 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
     return { value: await Promise.all(rows.map((r) => withProperties(ctx, r))) };
   });
 
-  app.get('/conversations/:id/messages', { schema: { params: idParams } }, async (req) => {
+  app.get('/conversations/:id/messages', { schema: { params: IdParams } }, async (req) => {
     const principal = principalOf(req);
     requireCounsellor(principal);
-    const row = await oneToOne(ctx, idOf(req));
+    const row = await oneToOne(ctx, req.params.id);
     if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
     return { value: await listMessages(db, row.id) };
   });
 
-  app.post('/conversations/:id/accept', { schema: { params: idParams } }, async (req) => {
+  app.post('/conversations/:id/accept', { schema: { params: IdParams } }, async (req) => {
     const principal = principalOf(req);
     requireCounsellor(principal);
-    const row = await oneToOne(ctx, idOf(req));
+    const row = await oneToOne(ctx, req.params.id);
     if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
     // Conditional, so two counsellors accepting at once cannot both get the chat.
     const res = await db
@@ -138,13 +135,13 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
     '/conversations/:id/messages',
     {
       preHandler: [idempotent(ctx, (id) => messageById(db, id)), ctx.limits.preHandler('staffMessage')],
-      schema: { params: idParams, body: object({ content: text(MESSAGE_MAX_LENGTH) }, ['content']) },
+      schema: { params: IdParams, body: StaffMessageBody },
     },
     async (req, reply) => {
       const principal = principalOf(req);
       requireCounsellor(principal);
-      const row = await oneToOne(ctx, idOf(req));
-      const content = (req.body as { content: string }).content.trim();
+      const row = await oneToOne(ctx, req.params.id);
+      const content = req.body.content.trim();
       if (!content) throw new ApiError('validation');
       if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
       // A chat is written to only by the counsellor who accepted it, while it is live; a mail by
@@ -202,12 +199,12 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
     '/conversations/:id/typing',
     {
       preHandler: [ctx.limits.preHandler('activity')],
-      schema: { params: idParams },
+      schema: { params: IdParams },
     },
     async (req) => {
       const principal = principalOf(req);
       requireCounsellor(principal);
-      const row = await oneToOne(ctx, idOf(req));
+      const row = await oneToOne(ctx, req.params.id);
       requireOwn(row, principal.accountId);
       await ctx.hub.publishToEntity(entityKey('Conversation', row.id), HUB_EVENTS.agentIsTyping, {
         conversationId: row.id,
@@ -216,10 +213,10 @@ export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) 
     },
   );
 
-  app.post('/conversations/:id/resolve', { schema: { params: idParams } }, async (req) => {
+  app.post('/conversations/:id/resolve', { schema: { params: IdParams } }, async (req) => {
     const principal = principalOf(req);
     requireCounsellor(principal);
-    const row = await oneToOne(ctx, idOf(req));
+    const row = await oneToOne(ctx, req.params.id);
     // Only the counsellor who holds it ends a conversation; a colleague's chat is not theirs to end.
     requireOwn(row, principal.accountId);
     // The console watching it is subscribed: the queue never listed a chat someone holds.

@@ -1,5 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import { personalCodeDigest } from '../auth/passwords.ts';
@@ -7,7 +6,8 @@ import { principalOf } from '../api/guard.ts';
 import { assertLeads, ledSeriesIds } from './leader-access.ts';
 import { acceptDisplayName } from '../security/display-name.ts';
 import { PROVIDER } from '../api/runtime-config.ts';
-import { anyId, idParams, object, query, text } from '../api/schemas.ts';
+import { IdParams } from '../../contract/schemas/common.ts';
+import { NewParticipantBody, ParticipantsQuery } from '../../contract/schemas/staff.ts';
 import { newPersonalCode } from './personal-code.ts';
 import { connectionState } from '../../contract/connection-state.ts';
 import type {
@@ -20,10 +20,9 @@ import { MEETING_STATE } from '../../contract/meeting-state.ts';
 
 const BASE = '/series';
 const NAME_MAX_LENGTH = 100;
-const seriesIdOf = (req: FastifyRequest) => (req.params as { id: number }).id;
 
 /** The group leader's series and their participants (the staff console's group-leader part). */
-export function registerGroupLeaderSeriesRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerGroupLeaderSeriesRoutes(app: Api, ctx: AppContext) {
   const { db } = ctx;
 
   app.get(BASE, async (req) => {
@@ -60,12 +59,12 @@ export function registerGroupLeaderSeriesRoutes(app: FastifyInstance, ctx: AppCo
   // Presence is read from the group chat of one meeting: the one asked for, else the series' running one.
   app.get(
     `${BASE}/:id/participants`,
-    { schema: { params: idParams, querystring: query({ meetingId: anyId }) } },
+    { schema: { params: IdParams, querystring: ParticipantsQuery } },
     async (req) => {
       const principal = principalOf(req);
-      const seriesId = seriesIdOf(req);
+      const seriesId = req.params.id;
       await assertLeads(ctx, principal, seriesId);
-      const meetingId = (req.query as { meetingId?: string }).meetingId;
+      const meetingId = req.query.meetingId;
       let meetingQuery = db
         .selectFrom('meetings')
         .select(['id', 'conversation_id'])
@@ -123,14 +122,14 @@ export function registerGroupLeaderSeriesRoutes(app: FastifyInstance, ctx: AppCo
     `${BASE}/:id/participants`,
     {
       preHandler: [ctx.limits.preHandler('staffCreate')],
-      schema: { params: idParams, body: object({ name: text(200) }, ['name']) },
+      schema: { params: IdParams, body: NewParticipantBody },
     },
     async (req, reply) => {
       const principal = principalOf(req);
-      const seriesId = seriesIdOf(req);
+      const seriesId = req.params.id;
       await assertLeads(ctx, principal, seriesId);
       // Shown beside the participant's messages: no invisible tricks, no staff title.
-      const name = acceptDisplayName((req.body as { name: string }).name, PROVIDER.name, NAME_MAX_LENGTH);
+      const name = acceptDisplayName(req.body.name, PROVIDER.name, NAME_MAX_LENGTH);
       let code = newPersonalCode();
       let digest = await personalCodeDigest(code);
       // 10^15 codes make a clash practically impossible, but a clash would merge two people's logins.

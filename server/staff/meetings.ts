@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { GROUP_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
 import { HUB_EVENTS } from '../../contract/hub.ts';
 import { UPLOAD_LIMITS } from '../../contract/limits.ts';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext, TypeBoxProvider } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import { principalOf } from '../api/guard.ts';
@@ -15,30 +15,19 @@ import { addMessage } from '../api/conversation-writes.ts';
 import { conversationChanged } from '../api/conversation-changed.ts';
 import { contentTypeOf, detectFileKind, nameForKind, safeFileName } from '../files/file-type.ts';
 import { saveBlob } from '../files/file-store.ts';
-import { date, id, idParams, int, object, text } from '../api/schemas.ts';
+import { IdParams } from '../../contract/schemas/common.ts';
+import {
+  AppendixBody,
+  GroupChatMessageBody,
+  MeetingChangesBody,
+  NewMeetingBody,
+} from '../../contract/schemas/staff.ts';
 import { assertLeads, ledMeeting, ledSeriesIds } from './leader-access.ts';
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 import { MEETING_STATE, isMeetingOver } from '../../contract/meeting-state.ts';
 
 const BASE = '/meetings';
-const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
-const meetingFields = {
-  seriesId: id,
-  subject: text(200),
-  description: text(5000),
-  startDate: date,
-  duration: int(5, 600),
-};
-
-interface MeetingInput {
-  seriesId?: number;
-  subject?: string;
-  description?: string;
-  startDate?: string;
-  duration?: number;
-}
-
-function validTimes(input: MeetingInput) {
+function validTimes(input: MeetingChangesBody) {
   const start = Date.parse(String(input.startDate ?? ''));
   const duration = Number(input.duration);
   if (Number.isNaN(start) || !Number.isInteger(duration) || duration < 5 || duration > 600)
@@ -51,7 +40,7 @@ function validTimes(input: MeetingInput) {
 }
 
 /** The group leader's side of meetings (ARCHITECTURE.md staff API). */
-export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function registerStaffMeetingRoutes(app: Api, ctx: AppContext) {
   const { db } = ctx;
 
   app.get(BASE, async (req) => {
@@ -82,21 +71,21 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     BASE,
     {
       preHandler: [idempotent(ctx, replayMeeting), ctx.limits.preHandler('staffCreate')],
-      schema: { body: object(meetingFields, ['seriesId', 'subject', 'startDate', 'duration']) },
+      schema: { body: NewMeetingBody },
     },
     async (req, reply) => {
       const principal = principalOf(req);
-      const input = (req.body ?? {}) as MeetingInput;
-      const seriesId = Number(input.seriesId);
+      const input = req.body;
+      const seriesId = input.seriesId;
       await assertLeads(ctx, principal, seriesId);
-      const subject = String(input.subject ?? '').trim();
+      const subject = input.subject.trim();
       if (!subject || subject.length > 200) throw new ApiError('validation');
       const row = await db
         .insertInto('meetings')
         .values({
           series_id: seriesId,
           subject,
-          description: String(input.description ?? '').slice(0, 5000),
+          description: (input.description ?? '').slice(0, 5000),
           description_content_type: 'text/plain',
           ...validTimes(input),
           state: MEETING_STATE.NotStarted,
@@ -112,10 +101,10 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     },
   );
 
-  app.put(`${BASE}/:id`, { schema: { params: idParams, body: object(meetingFields) } }, async (req) => {
+  app.put(`${BASE}/:id`, { schema: { params: IdParams, body: MeetingChangesBody } }, async (req) => {
     const principal = principalOf(req);
-    const meeting = await ledMeeting(ctx, principal, idOf(req));
-    const input = (req.body ?? {}) as MeetingInput;
+    const meeting = await ledMeeting(ctx, principal, req.params.id);
+    const input = req.body;
     const changes = {
       ...(input.subject !== undefined ? { subject: String(input.subject).trim().slice(0, 200) } : {}),
       ...(input.description !== undefined ? { description: String(input.description).slice(0, 5000) } : {}),
@@ -132,8 +121,8 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     return toMeeting(db, principal, row);
   });
 
-  app.post(`${BASE}/:id/cancel`, { schema: { params: idParams } }, async (req) => {
-    const meeting = await ledMeeting(ctx, principalOf(req), idOf(req));
+  app.post(`${BASE}/:id/cancel`, { schema: { params: IdParams } }, async (req) => {
+    const meeting = await ledMeeting(ctx, principalOf(req), req.params.id);
     const row = await db
       .updateTable('meetings')
       .set({ state: MEETING_STATE.Cancelled, session_state: MEETING_STATE.Cancelled, is_active: 0 })
@@ -144,8 +133,8 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     return { success: true };
   });
 
-  app.delete(`${BASE}/:id`, { schema: { params: idParams } }, async (req) => {
-    const meeting = await ledMeeting(ctx, principalOf(req), idOf(req));
+  app.delete(`${BASE}/:id`, { schema: { params: IdParams } }, async (req) => {
+    const meeting = await ledMeeting(ctx, principalOf(req), req.params.id);
     await db
       .updateTable('meetings')
       .set({
@@ -161,9 +150,9 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
   });
 
   // Starting opens the meeting and its group chat; until a leader writes, participants see 'Chatten börjar strax'.
-  app.post(`${BASE}/:id/start`, { schema: { params: idParams } }, async (req) => {
+  app.post(`${BASE}/:id/start`, { schema: { params: IdParams } }, async (req) => {
     const principal = principalOf(req);
-    const meeting = await ledMeeting(ctx, principal, idOf(req));
+    const meeting = await ledMeeting(ctx, principal, req.params.id);
     if (isMeetingOver(meeting)) throw new ApiError('validation');
     let conversationId = meeting.conversation_id;
     if (conversationId === null) {
@@ -209,12 +198,12 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     `${BASE}/:id/messages`,
     {
       preHandler: [idempotent(ctx, (id) => messageById(db, id)), ctx.limits.preHandler('staffMessage')],
-      schema: { params: idParams, body: object({ content: text(GROUP_CHAT_MAX_LENGTH) }, ['content']) },
+      schema: { params: IdParams, body: GroupChatMessageBody },
     },
     async (req, reply) => {
       const principal = principalOf(req);
-      const meeting = await ledMeeting(ctx, principal, idOf(req));
-      const content = String((req.body as { content?: string } | undefined)?.content ?? '').trim();
+      const meeting = await ledMeeting(ctx, principal, req.params.id);
+      const content = req.body.content.trim();
       if (!content || content.length > GROUP_CHAT_MAX_LENGTH) throw new ApiError('validation');
       if (meeting.conversation_id === null)
         throw new ApiError('validation', 'the group chat has not started');
@@ -235,9 +224,9 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     },
   );
 
-  app.post(`${BASE}/:id/end`, { schema: { params: idParams } }, async (req) => {
+  app.post(`${BASE}/:id/end`, { schema: { params: IdParams } }, async (req) => {
     const principal = principalOf(req);
-    const meeting = await ledMeeting(ctx, principal, idOf(req));
+    const meeting = await ledMeeting(ctx, principal, req.params.id);
     const now = nowIso();
     if (meeting.conversation_id !== null) {
       await db
@@ -257,9 +246,9 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     return toMeeting(db, principal, row);
   });
 
-  app.get(`${BASE}/:id/private-messages`, { schema: { params: idParams } }, async (req) => {
+  app.get(`${BASE}/:id/private-messages`, { schema: { params: IdParams } }, async (req) => {
     const principal = principalOf(req);
-    const meeting = await ledMeeting(ctx, principal, idOf(req));
+    const meeting = await ledMeeting(ctx, principal, req.params.id);
     const rows = await ownMessagesQuery(db, principal, meeting.id)
       .selectAll()
       .orderBy('created_date')
@@ -287,19 +276,19 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
       attachFieldsToBody: 'keyValues',
       limits: { fileSize: UPLOAD_LIMITS.maxBytes, files: 1, fields: 5 },
     });
-    scope.post(
+    scope.withTypeProvider<TypeBoxProvider>().post(
       `${BASE}/:id/appendices`,
       {
         preHandler: [idempotent(ctx, replayValue), ctx.limits.preHandler('staffUpload')],
-        schema: { params: idParams, body: object({ name: text(300), file: {} }, ['file']) },
+        schema: { params: IdParams, body: AppendixBody },
       },
       async (req, reply) => {
         const principal = principalOf(req);
-        const meeting = await ledMeeting(ctx, principal, idOf(req));
-        const body = (req.body ?? {}) as Record<string, unknown>;
+        const meeting = await ledMeeting(ctx, principal, req.params.id);
+        const body = req.body;
         const content = body.file;
         if (!(content instanceof Uint8Array)) throw new ApiError('validation');
-        const name = safeFileName(String(body.name ?? 'bilaga'));
+        const name = safeFileName(body.name ?? 'bilaga');
         const kind = detectFileKind(content, name);
         if (!kind) throw new ApiError('unsupported_type');
         const row = await db.transaction().execute(async (trx) => {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext, RouteModule } from '../context.ts';
+import type { AppContext, RouteModule, TypeBoxProvider } from '../context.ts';
 import { requireRole, requireStaffApp, type StaffRole } from '../api/guard.ts';
 import { registerCounsellorRoutes } from './counsellor.ts';
 import { registerStaffMeetingRoutes } from './meetings.ts';
@@ -23,7 +23,8 @@ export const STAFF_API: Record<StaffRole, RouteModule[]> = {
 export function staffRoutes(ctx: AppContext, role: StaffRole, modules: RouteModule[]): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onRequest', async (req) => requireRole(req, role));
-    for (const register of modules) await register(app, ctx);
+    const api = app.withTypeProvider<TypeBoxProvider>();
+    for (const register of modules) await register(api, ctx);
   };
 }
 

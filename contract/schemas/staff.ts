@@ -11,6 +11,7 @@ import { AnyId, Body, DateText, FilePart, Id, Int, Params, Query, StringEnum, Te
 
 /** POST /conversations/{id}/messages: a counsellor's answer. */
 export const StaffMessageBody = Body({ content: Text(MESSAGE_MAX_LENGTH) });
+export type StaffMessageBody = Static<typeof StaffMessageBody>;
 /** POST /meetings/{id}/messages: a group leader's message in the group chat. */
 export const GroupChatMessageBody = Body({ content: Text(GROUP_CHAT_MAX_LENGTH) });
 

@@ -36,7 +36,7 @@ export function requireRole(req: FastifyRequest, role: StaffRole): void {
 
 export type StaffRole = Extract<Role, 'counsellor' | 'group_leader' | 'admin'>;
 
-export function principalOf(req: FastifyRequest): Principal {
+export function principalOf(req: Pick<FastifyRequest, 'principal'>): Principal {
   if (!req.principal) throw new ApiError('unauthorized');
   return req.principal;
 }

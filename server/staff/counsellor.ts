@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { FINAL_STATES, QUEUED_STATES } from '../../contract/conversation-state.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { Api, AppContext } from '../context.ts';
@@ -32,7 +33,7 @@ function requireOwn(row: ConversationRow, accountId: number) {
 }
 
 /** A conversation as the staff API lists it: with the child's conversation properties. */
-async function withProperties(ctx: AppContext, row: Parameters<typeof toConversation>[1]) {
+async function withProperties(ctx: AppContext, row: ConversationRow) {
   const props = await ctx.db
     .selectFrom('conversation_properties')
     .selectAll()
@@ -44,183 +45,194 @@ async function withProperties(ctx: AppContext, row: Parameters<typeof toConversa
   };
 }
 
-/** The counsellor's side of one-to-one chat and mail (ARCHITECTURE.md staff API). */
-export function registerCounsellorRoutes(app: Api, ctx: AppContext) {
-  const { db } = ctx;
-
-  /** Queued chats per channel in arrival order, plus unanswered mail. */
-  app.get('/queue', async (req) => {
-    const principal = principalOf(req);
-    requireCounsellor(principal);
-    const rows = await db
-      .selectFrom('conversations')
-      .selectAll()
-      .where('meeting_id', 'is', null)
-      .where('contact_id', 'is not', null)
-      .where((eb) =>
-        eb.or([
-          eb.and([
-            eb('system_type', '=', 'chat'),
-            eb('state', 'in', [...QUEUED_STATES]),
-            eb('agent_account_id', 'is', null),
-          ]),
-          // Mail waits until a counsellor has answered the child's latest message.
-          eb.and([
-            eb('system_type', '=', 'mail'),
-            eb('state', 'not in', [...FINAL_STATES]),
-            // A mail someone answered is theirs when the child writes again.
-            eb.or([eb('agent_account_id', 'is', null), eb('agent_account_id', '=', principal.accountId)]),
-            eb.or([
-              eb('last_agent_message_date', 'is', null),
-              eb('last_contact_message_date', '>', eb.ref('last_agent_message_date')),
-            ]),
+/** Queued chats per channel in arrival order, plus mail that waits for an answer. */
+async function queue(ctx: AppContext, principal: Principal) {
+  const rows = await ctx.db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('meeting_id', 'is', null)
+    .where('contact_id', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('system_type', '=', 'chat'),
+          eb('state', 'in', [...QUEUED_STATES]),
+          eb('agent_account_id', 'is', null),
+        ]),
+        // Mail waits until a counsellor has answered the child's latest message.
+        eb.and([
+          eb('system_type', '=', 'mail'),
+          eb('state', 'not in', [...FINAL_STATES]),
+          // A mail someone answered is theirs when the child writes again.
+          eb.or([eb('agent_account_id', 'is', null), eb('agent_account_id', '=', principal.accountId)]),
+          eb.or([
+            eb('last_agent_message_date', 'is', null),
+            eb('last_contact_message_date', '>', eb.ref('last_agent_message_date')),
           ]),
         ]),
-      )
-      .orderBy('logged_date', 'asc')
-      .orderBy('id', 'asc')
-      .execute();
-    return { value: await Promise.all(rows.map((r) => withProperties(ctx, r))) };
-  });
+      ]),
+    )
+    .orderBy('logged_date', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+  return Promise.all(rows.map((r) => withProperties(ctx, r)));
+}
 
-  app.get('/conversations', async (req) => {
+/** The conversations the counsellor holds, newest first. */
+async function ownConversations(ctx: AppContext, principal: Principal) {
+  const rows = await ctx.db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('agent_account_id', '=', principal.accountId)
+    .where('meeting_id', 'is', null)
+    .orderBy('logged_date', 'desc')
+    .limit(200)
+    .execute();
+  // With the child's properties, so an accepted chat still shows who the counsellor talks to.
+  return Promise.all(rows.map((r) => withProperties(ctx, r)));
+}
+
+async function messages(ctx: AppContext, principal: Principal, id: number) {
+  const row = await oneToOne(ctx, id);
+  if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
+  return listMessages(ctx.db, row.id);
+}
+
+/** Takes a queued chat: conditional, so two counsellors accepting at once cannot both get it. */
+async function accept(ctx: AppContext, principal: Principal, id: number) {
+  const row = await oneToOne(ctx, id);
+  if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
+  const res = await ctx.db
+    .updateTable('conversations')
+    .set({ state: CONVERSATION_STATE.InProgress, agent_account_id: principal.accountId })
+    .where('id', '=', row.id)
+    .where('state', 'in', [...QUEUED_STATES])
+    .where('agent_account_id', 'is', null)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw new ApiError('conflict', 'not in the queue');
+  // The colleagues who watched it in the queue see it leave the queue, and then nothing more.
+  await conversationChanged(ctx, row.id);
+  await ctx.hub.unsubscribeOtherStaff(entityKey('Conversation', row.id), principal.accountId);
+  const fresh = await ctx.db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('id', '=', row.id)
+    .executeTakeFirstOrThrow();
+  return toConversation(ctx.db, fresh);
+}
+
+/**
+ * Who may write: a chat only by the counsellor who accepted it, while it is live; a mail by whoever
+ * answers it first (the answer claims it), and then only by them.
+ */
+async function claimForAnswer(ctx: AppContext, principal: Principal, row: ConversationRow) {
+  if (row.system_type === 'chat') {
+    if (row.state !== CONVERSATION_STATE.InProgress || row.agent_account_id !== principal.accountId) {
+      throw new ApiError('conflict', 'accept the chat first');
+    }
+    return;
+  }
+  if (row.system_type !== 'mail') return;
+  const claimed = await ctx.db
+    .updateTable('conversations')
+    .set({ agent_account_id: principal.accountId })
+    .where('id', '=', row.id)
+    .where((eb) =>
+      eb.or([eb('agent_account_id', 'is', null), eb('agent_account_id', '=', principal.accountId)]),
+    )
+    .where('state', 'not in', [...FINAL_STATES])
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw new ApiError('forbidden');
+}
+
+/** An answered mail is Responded, and the child is notified (they are not in a live window). */
+async function markMailAnswered(ctx: AppContext, principal: Principal, row: ConversationRow) {
+  await ctx.db
+    .updateTable('conversations')
+    .set({ state: CONVERSATION_STATE.Responded, agent_account_id: principal.accountId })
+    .where('id', '=', row.id)
+    .execute();
+  const owner = await ctx.db
+    .selectFrom('accounts')
+    .select('id')
+    .where('contact_id', '=', row.contact_id)
+    .executeTakeFirst();
+  if (owner) await notify(ctx, owner.id, entityKey('Conversation', row.id), 'NewMessage');
+}
+
+async function answer(ctx: AppContext, principal: Principal, id: number, body: StaffMessageBody) {
+  const row = await oneToOne(ctx, id);
+  const content = body.content.trim();
+  if (!content) throw new ApiError('validation');
+  if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
+  await claimForAnswer(ctx, principal, row);
+  const name = await ctx.db
+    .selectFrom('contacts')
+    .select('name')
+    .where('id', '=', principal.contactId)
+    .executeTakeFirstOrThrow();
+  const message = await addMessage(ctx, {
+    conversationId: row.id,
+    authorKind: 'agent',
+    message: content,
+    agentAccountId: principal.accountId,
+    authorName: name.name,
+  });
+  if (row.system_type === 'mail') await markMailAnswered(ctx, principal, row);
+  // An answered mail leaves the queue; a chat was never in it once accepted.
+  await conversationChanged(ctx, row.id, { queue: row.system_type === 'mail' });
+  return message;
+}
+
+async function typing(ctx: AppContext, principal: Principal, id: number) {
+  const row = await oneToOne(ctx, id);
+  requireOwn(row, principal.accountId);
+  await ctx.hub.publishToEntity(entityKey('Conversation', row.id), HUB_EVENTS.agentIsTyping, {
+    conversationId: row.id,
+  });
+}
+
+/** Only the counsellor who holds it ends a conversation; a colleague's chat is not theirs to end. */
+async function resolve(ctx: AppContext, principal: Principal, id: number) {
+  const row = await oneToOne(ctx, id);
+  requireOwn(row, principal.accountId);
+  // The console watching it is subscribed: the queue never listed a chat someone holds.
+  if (await resolveConversation(ctx.db, row.id)) await conversationChanged(ctx, row.id, { queue: false });
+}
+
+/** The counsellor's side of one-to-one chat and mail (ARCHITECTURE.md staff API). */
+export function registerCounsellorRoutes(app: Api, ctx: AppContext) {
+  const counsellor = (req: Pick<FastifyRequest, 'principal'>) => {
     const principal = principalOf(req);
     requireCounsellor(principal);
-    const rows = await db
-      .selectFrom('conversations')
-      .selectAll()
-      .where('agent_account_id', '=', principal.accountId)
-      .where('meeting_id', 'is', null)
-      .orderBy('logged_date', 'desc')
-      .limit(200)
-      .execute();
-    // With the child's properties, so an accepted chat still shows who the counsellor talks to.
-    return { value: await Promise.all(rows.map((r) => withProperties(ctx, r))) };
-  });
+    return principal;
+  };
+  const byId = { schema: { params: IdParams } };
 
-  app.get('/conversations/:id/messages', { schema: { params: IdParams } }, async (req) => {
-    const principal = principalOf(req);
-    requireCounsellor(principal);
-    const row = await oneToOne(ctx, req.params.id);
-    if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
-    return { value: await listMessages(db, row.id) };
-  });
-
-  app.post('/conversations/:id/accept', { schema: { params: IdParams } }, async (req) => {
-    const principal = principalOf(req);
-    requireCounsellor(principal);
-    const row = await oneToOne(ctx, req.params.id);
-    if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
-    // Conditional, so two counsellors accepting at once cannot both get the chat.
-    const res = await db
-      .updateTable('conversations')
-      .set({ state: CONVERSATION_STATE.InProgress, agent_account_id: principal.accountId })
-      .where('id', '=', row.id)
-      .where('state', 'in', [...QUEUED_STATES])
-      .where('agent_account_id', 'is', null)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw new ApiError('conflict', 'not in the queue');
-    // The colleagues who watched it in the queue see it leave the queue, and then nothing more.
-    await conversationChanged(ctx, row.id);
-    await ctx.hub.unsubscribeOtherStaff(entityKey('Conversation', row.id), principal.accountId);
-    const fresh = await db
-      .selectFrom('conversations')
-      .selectAll()
-      .where('id', '=', row.id)
-      .executeTakeFirstOrThrow();
-    return toConversation(db, fresh);
-  });
-
+  app.get('/queue', async (req) => ({ value: await queue(ctx, counsellor(req)) }));
+  app.get('/conversations', async (req) => ({ value: await ownConversations(ctx, counsellor(req)) }));
+  app.get('/conversations/:id/messages', byId, async (req) => ({
+    value: await messages(ctx, counsellor(req), req.params.id),
+  }));
+  app.post('/conversations/:id/accept', byId, async (req) => accept(ctx, counsellor(req), req.params.id));
   app.post(
     '/conversations/:id/messages',
     {
-      preHandler: [idempotent(ctx, (id) => messageById(db, id)), ctx.limits.preHandler('staffMessage')],
+      preHandler: [idempotent(ctx, (id) => messageById(ctx.db, id)), ctx.limits.preHandler('staffMessage')],
       schema: { params: IdParams, body: StaffMessageBody },
     },
-    async (req, reply) => {
-      const principal = principalOf(req);
-      requireCounsellor(principal);
-      const row = await oneToOne(ctx, req.params.id);
-      const content = req.body.content.trim();
-      if (!content) throw new ApiError('validation');
-      if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
-      // A chat is written to only by the counsellor who accepted it, while it is live; a mail by
-      // whoever answers it first, and then only by them.
-      if (
-        row.system_type === 'chat' &&
-        (row.state !== CONVERSATION_STATE.InProgress || row.agent_account_id !== principal.accountId)
-      ) {
-        throw new ApiError('conflict', 'accept the chat first');
-      }
-      if (row.system_type === 'mail') {
-        const claimed = await db
-          .updateTable('conversations')
-          .set({ agent_account_id: principal.accountId })
-          .where('id', '=', row.id)
-          .where((eb) =>
-            eb.or([eb('agent_account_id', 'is', null), eb('agent_account_id', '=', principal.accountId)]),
-          )
-          .where('state', 'not in', [...FINAL_STATES])
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) throw new ApiError('forbidden');
-      }
-      const name = await db
-        .selectFrom('contacts')
-        .select('name')
-        .where('id', '=', principal.contactId)
-        .executeTakeFirstOrThrow();
-      const message = await addMessage(ctx, {
-        conversationId: row.id,
-        authorKind: 'agent',
-        message: content,
-        agentAccountId: principal.accountId,
-        authorName: name.name,
-      });
-      if (row.system_type === 'mail') {
-        await db
-          .updateTable('conversations')
-          .set({ state: CONVERSATION_STATE.Responded, agent_account_id: principal.accountId })
-          .where('id', '=', row.id)
-          .execute();
-        const owner = await db
-          .selectFrom('accounts')
-          .select('id')
-          .where('contact_id', '=', row.contact_id)
-          .executeTakeFirst();
-        if (owner) await notify(ctx, owner.id, entityKey('Conversation', row.id), 'NewMessage');
-      }
-      // An answered mail leaves the queue; a chat was never in it once accepted.
-      await conversationChanged(ctx, row.id, { queue: row.system_type === 'mail' });
-      return reply.code(201).send(message);
-    },
+    async (req, reply) => reply.code(201).send(await answer(ctx, counsellor(req), req.params.id, req.body)),
   );
-
   app.post(
     '/conversations/:id/typing',
-    {
-      preHandler: [ctx.limits.preHandler('activity')],
-      schema: { params: IdParams },
-    },
+    { preHandler: [ctx.limits.preHandler('activity')], schema: { params: IdParams } },
     async (req) => {
-      const principal = principalOf(req);
-      requireCounsellor(principal);
-      const row = await oneToOne(ctx, req.params.id);
-      requireOwn(row, principal.accountId);
-      await ctx.hub.publishToEntity(entityKey('Conversation', row.id), HUB_EVENTS.agentIsTyping, {
-        conversationId: row.id,
-      });
+      await typing(ctx, counsellor(req), req.params.id);
       return { success: true };
     },
   );
-
-  app.post('/conversations/:id/resolve', { schema: { params: IdParams } }, async (req) => {
-    const principal = principalOf(req);
-    requireCounsellor(principal);
-    const row = await oneToOne(ctx, req.params.id);
-    // Only the counsellor who holds it ends a conversation; a colleague's chat is not theirs to end.
-    requireOwn(row, principal.accountId);
-    // The console watching it is subscribed: the queue never listed a chat someone holds.
-    if (await resolveConversation(db, row.id)) await conversationChanged(ctx, row.id, { queue: false });
+  app.post('/conversations/:id/resolve', byId, async (req) => {
+    await resolve(ctx, counsellor(req), req.params.id);
     return { success: true };
   });
 }

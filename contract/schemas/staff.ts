@@ -30,6 +30,7 @@ export type MeetingChangesBody = Static<typeof MeetingChangesBody>;
 
 /** POST /meetings/{id}/appendices: multipart `name` and `file`. */
 export const AppendixBody = Body({ name: Type.Optional(Text(300)), file: FilePart });
+export type AppendixBody = Static<typeof AppendixBody>;
 
 /** GET /meetings/{id}/files/{messageId}/{fileName} */
 export const MeetingFileParams = Params({ id: Id, messageId: Id, fileName: Text(300) });

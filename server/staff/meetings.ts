@@ -4,6 +4,7 @@ import { GROUP_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
 import { HUB_EVENTS } from '../../contract/hub.ts';
 import { UPLOAD_LIMITS } from '../../contract/limits.ts';
 import type { Api, AppContext, TypeBoxProvider } from '../context.ts';
+import type { Principal } from '../auth/principal.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import { principalOf } from '../api/guard.ts';
@@ -37,6 +38,111 @@ function validTimes(input: MeetingChangesBody) {
     end_date: new Date(start + duration * 60_000).toISOString(),
     duration,
   };
+}
+
+/** Starting opens the meeting and its group chat; until a leader writes, participants see 'Chatten börjar strax'. */
+async function startMeeting(ctx: AppContext, principal: Principal, id: number) {
+  const { db } = ctx;
+  const meeting = await ledMeeting(ctx, principal, id);
+  if (isMeetingOver(meeting)) throw new ApiError('validation');
+  let conversationId = meeting.conversation_id;
+  if (conversationId === null) {
+    const conversation = await db
+      .insertInto('conversations')
+      .values({
+        contact_id: null,
+        channel_id: null,
+        meeting_id: meeting.id,
+        system_type: 'groupchat',
+        subject: meeting.subject,
+        state: CONVERSATION_STATE.InProgress,
+        logged_date: nowIso(),
+        closed_date: null,
+        rating: null,
+        agent_account_id: principal.accountId,
+        contact_read_date: null,
+        last_agent_message_date: null,
+        last_contact_message_date: null,
+        last_contact_ping_date: null,
+        cancel_reason: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    conversationId = conversation.id;
+  }
+  const row = await db
+    .updateTable('meetings')
+    .set({
+      state: MEETING_STATE.InProgress,
+      session_state: MEETING_STATE.InProgress,
+      conversation_id: conversationId,
+    })
+    .where('id', '=', meeting.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
+  await conversationChanged(ctx, conversationId);
+  return toMeeting(db, principal, row);
+}
+
+/** The participants' private messages and homework to the leaders, each with its sender's name. */
+async function privateMessages(ctx: AppContext, principal: Principal, id: number) {
+  const { db } = ctx;
+  const meeting = await ledMeeting(ctx, principal, id);
+  const rows = await ownMessagesQuery(db, principal, meeting.id)
+    .selectAll()
+    .orderBy('created_date')
+    .execute();
+  // The leader needs to know who wrote: participants' names are shown beside their messages.
+  const senders = rows.length
+    ? await db
+        .selectFrom('accounts')
+        .innerJoin('contacts', 'contacts.id', 'accounts.contact_id')
+        .select(['accounts.id', 'contacts.name'])
+        .where('accounts.id', 'in', [...new Set(rows.map((r) => r.account_id))])
+        .execute()
+    : [];
+  const messages = await toMeetingMessages(db, rows);
+  return messages.map((m, i) => ({
+    ...m,
+    senderName: senders.find((s) => s.id === rows[i]?.account_id)?.name ?? '',
+  }));
+}
+
+/** A file for the meeting, stored under the name of its real type (README: uploads). */
+async function addAppendix(ctx: AppContext, principal: Principal, id: number, body: AppendixBody) {
+  const { db } = ctx;
+  const meeting = await ledMeeting(ctx, principal, id);
+  const content = body.file;
+  if (!(content instanceof Uint8Array)) throw new ApiError('validation');
+  const name = safeFileName(body.name ?? 'bilaga');
+  const kind = detectFileKind(content, name);
+  if (!kind) throw new ApiError('unsupported_type');
+  const row = await db.transaction().execute(async (trx) => {
+    const blobId = await saveBlob(trx, principal.accountId, content);
+    const count = await trx
+      .selectFrom('appendices')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('meeting_id', '=', meeting.id)
+      .executeTakeFirstOrThrow();
+    return trx
+      .insertInto('appendices')
+      .values({
+        meeting_id: meeting.id,
+        name: nameForKind(name, kind),
+        type: kind,
+        content_type: contentTypeOf(kind),
+        blob_id: blobId,
+        is_active: 1,
+        order_index: Number(count.n),
+        created_by: principal.accountId,
+        created_date: nowIso(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  });
+  await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, meeting);
+  return row.id;
 }
 
 /** The group leader's side of meetings (ARCHITECTURE.md staff API). */
@@ -149,50 +255,9 @@ export async function registerStaffMeetingRoutes(app: Api, ctx: AppContext) {
     return { success: true };
   });
 
-  // Starting opens the meeting and its group chat; until a leader writes, participants see 'Chatten börjar strax'.
-  app.post(`${BASE}/:id/start`, { schema: { params: IdParams } }, async (req) => {
-    const principal = principalOf(req);
-    const meeting = await ledMeeting(ctx, principal, req.params.id);
-    if (isMeetingOver(meeting)) throw new ApiError('validation');
-    let conversationId = meeting.conversation_id;
-    if (conversationId === null) {
-      const conversation = await db
-        .insertInto('conversations')
-        .values({
-          contact_id: null,
-          channel_id: null,
-          meeting_id: meeting.id,
-          system_type: 'groupchat',
-          subject: meeting.subject,
-          state: CONVERSATION_STATE.InProgress,
-          logged_date: nowIso(),
-          closed_date: null,
-          rating: null,
-          agent_account_id: principal.accountId,
-          contact_read_date: null,
-          last_agent_message_date: null,
-          last_contact_message_date: null,
-          last_contact_ping_date: null,
-          cancel_reason: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      conversationId = conversation.id;
-    }
-    const row = await db
-      .updateTable('meetings')
-      .set({
-        state: MEETING_STATE.InProgress,
-        session_state: MEETING_STATE.InProgress,
-        conversation_id: conversationId,
-      })
-      .where('id', '=', meeting.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
-    await conversationChanged(ctx, conversationId);
-    return toMeeting(db, principal, row);
-  });
+  app.post(`${BASE}/:id/start`, { schema: { params: IdParams } }, async (req) =>
+    startMeeting(ctx, principalOf(req), req.params.id),
+  );
 
   app.post(
     `${BASE}/:id/messages`,
@@ -246,30 +311,9 @@ export async function registerStaffMeetingRoutes(app: Api, ctx: AppContext) {
     return toMeeting(db, principal, row);
   });
 
-  app.get(`${BASE}/:id/private-messages`, { schema: { params: IdParams } }, async (req) => {
-    const principal = principalOf(req);
-    const meeting = await ledMeeting(ctx, principal, req.params.id);
-    const rows = await ownMessagesQuery(db, principal, meeting.id)
-      .selectAll()
-      .orderBy('created_date')
-      .execute();
-    // The leader needs to know who wrote: participants' names are shown beside their messages.
-    const senders = rows.length
-      ? await db
-          .selectFrom('accounts')
-          .innerJoin('contacts', 'contacts.id', 'accounts.contact_id')
-          .select(['accounts.id', 'contacts.name'])
-          .where('accounts.id', 'in', [...new Set(rows.map((r) => r.account_id))])
-          .execute()
-      : [];
-    const messages = await toMeetingMessages(db, rows);
-    return {
-      value: messages.map((m, i) => ({
-        ...m,
-        senderName: senders.find((s) => s.id === rows[i]?.account_id)?.name ?? '',
-      })),
-    };
-  });
+  app.get(`${BASE}/:id/private-messages`, { schema: { params: IdParams } }, async (req) => ({
+    value: await privateMessages(ctx, principalOf(req), req.params.id),
+  }));
 
   await app.register(async (scope) => {
     await scope.register(multipart, {
@@ -282,41 +326,8 @@ export async function registerStaffMeetingRoutes(app: Api, ctx: AppContext) {
         preHandler: [idempotent(ctx, replayValue), ctx.limits.preHandler('staffUpload')],
         schema: { params: IdParams, body: AppendixBody },
       },
-      async (req, reply) => {
-        const principal = principalOf(req);
-        const meeting = await ledMeeting(ctx, principal, req.params.id);
-        const body = req.body;
-        const content = body.file;
-        if (!(content instanceof Uint8Array)) throw new ApiError('validation');
-        const name = safeFileName(body.name ?? 'bilaga');
-        const kind = detectFileKind(content, name);
-        if (!kind) throw new ApiError('unsupported_type');
-        const row = await db.transaction().execute(async (trx) => {
-          const blobId = await saveBlob(trx, principal.accountId, content);
-          const count = await trx
-            .selectFrom('appendices')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('meeting_id', '=', meeting.id)
-            .executeTakeFirstOrThrow();
-          return trx
-            .insertInto('appendices')
-            .values({
-              meeting_id: meeting.id,
-              name: nameForKind(name, kind),
-              type: kind,
-              content_type: contentTypeOf(kind),
-              blob_id: blobId,
-              is_active: 1,
-              order_index: Number(count.n),
-              created_by: principal.accountId,
-              created_date: nowIso(),
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-        });
-        await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, meeting);
-        return reply.code(201).send({ value: row.id });
-      },
+      async (req, reply) =>
+        reply.code(201).send({ value: await addAppendix(ctx, principalOf(req), req.params.id, req.body) }),
     );
   });
 }

@@ -15,6 +15,7 @@ import {
 } from '../../contract/schemas/profile.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { Api, AppContext } from '../context.ts';
+import type { Principal } from '../auth/principal.ts';
 import { ApiError } from '../errors.ts';
 import { isUniqueViolation, nowIso, type Db } from '../db/database.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
@@ -73,6 +74,117 @@ async function checkOldPassword(ctx: AppContext, req: FastifyRequest, reply: Fas
   return account;
 }
 
+/** A name or property change (SPEC §7 contacts update), told to whoever watches the contact. */
+async function updateContact(ctx: AppContext, principal: Principal, body: ContactUpdateBody) {
+  // A name shows beside the child's messages in a group: no staff title, no invisible tricks.
+  const name = body.name === undefined ? undefined : acceptDisplayName(body.name, PROVIDER.name);
+  const props = Object.entries(body.properties ?? {});
+  if (props.some(([id]) => !PROPERTY_IDS.includes(id))) throw new ApiError('validation');
+  await ctx.db.transaction().execute(async (trx) => {
+    if (name !== undefined)
+      await trx.updateTable('contacts').set({ name }).where('id', '=', principal.contactId).execute();
+    for (const [propertyId, value] of props) {
+      await trx
+        .insertInto('contact_properties')
+        .values({ contact_id: principal.contactId, property_id: propertyId, value: String(value) })
+        .onConflict((oc) => oc.columns(['contact_id', 'property_id']).doUpdateSet({ value: String(value) }))
+        .execute();
+    }
+  });
+  const contact = await contactInfo(ctx.db, principal.contactId);
+  await ctx.hub.publishToEntity(entityKey('Contact', contact.id), HUB_EVENTS.contactUpdated, {
+    id: contact.id,
+  });
+  return contact;
+}
+
+async function account(ctx: AppContext, principal: Principal): Promise<AccountResponse> {
+  const row = await ctx.db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('id', '=', principal.accountId)
+    .executeTakeFirst();
+  if (!row) throw new ApiError('not_found');
+  return {
+    id: row.id,
+    username: row.username,
+    contactId: row.contact_id,
+    roles: [...principal.roles],
+    createdDate: row.created_date,
+  };
+}
+
+/**
+ * The new hash and the new generation in one statement, so no login can pair the old password with
+ * the new generation; then every session of the account ends.
+ */
+async function changePassword(
+  ctx: AppContext,
+  principal: Principal,
+  username: string | null,
+  password: string,
+) {
+  await checkNewPassword(password, username);
+  const hash = await hashPassword(password);
+  await ctx.db
+    .updateTable('accounts')
+    .set((eb) => ({ password_hash: hash, token_generation: eb('token_generation', '+', 1) }))
+    .where('id', '=', principal.accountId)
+    .execute();
+  await revokeAccount(ctx, principal.accountId);
+}
+
+/** A new child account (public, limited per address); answers its id and the username as stored. */
+async function registerContact(ctx: AppContext, body: RegisterContactBody) {
+  const username = body.username.trim().toLowerCase();
+  if (!USERNAME_PATTERN.test(username)) throw new ApiError('validation');
+  // The username is the name others see until it is changed.
+  if (looksLikeStaff(username, PROVIDER.name)) throw new ApiError('name_not_allowed');
+  await checkNewPassword(body.password, username);
+  const taken = await ctx.db
+    .selectFrom('accounts')
+    .select('id')
+    .where('username', '=', username)
+    .executeTakeFirst();
+  if (taken) throw new ApiError('username_taken');
+  const properties = Object.entries(body.properties ?? {}).filter(([id]) => PROPERTY_IDS.includes(id));
+  const passwordHash = await hashPassword(body.password);
+  const created = nowIso();
+  // Two registrations of one name at once: the unique key decides, and the loser hears it is taken.
+  const accountId = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const contact = await trx
+        .insertInto('contacts')
+        .values({ name: username, created_date: created })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const account = await trx
+        .insertInto('accounts')
+        .values({
+          contact_id: contact.id,
+          username,
+          password_hash: passwordHash,
+          personal_code_digest: null,
+          created_date: created,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx.insertInto('account_roles').values({ account_id: account.id, role: 'child' }).execute();
+      for (const [propertyId, value] of properties) {
+        await trx
+          .insertInto('contact_properties')
+          .values({ contact_id: contact.id, property_id: propertyId, value: String(value).slice(0, 200) })
+          .execute();
+      }
+      return account.id;
+    })
+    .catch((error: unknown) => {
+      throw isUniqueViolation(error) ? new ApiError('username_taken') : error;
+    });
+  return { id: accountId, username };
+}
+
 /** SPEC §7 Profile and account. */
 export function registerProfileRoutes(app: Api, ctx: AppContext) {
   const { db } = ctx;
@@ -95,30 +207,7 @@ export function registerProfileRoutes(app: Api, ctx: AppContext) {
     },
     async (req): Promise<ContactDetailResponse> => {
       featureId(req.params);
-      const principal = principalOf(req);
-      const body = req.body;
-      // A name shows beside the child's messages in a group: no staff title, no invisible tricks.
-      const name = body.name === undefined ? undefined : acceptDisplayName(body.name, providerName);
-      const props = Object.entries(body.properties ?? {});
-      if (props.some(([id]) => !PROPERTY_IDS.includes(id))) throw new ApiError('validation');
-      await db.transaction().execute(async (trx) => {
-        if (name !== undefined)
-          await trx.updateTable('contacts').set({ name }).where('id', '=', principal.contactId).execute();
-        for (const [propertyId, value] of props) {
-          await trx
-            .insertInto('contact_properties')
-            .values({ contact_id: principal.contactId, property_id: propertyId, value: String(value) })
-            .onConflict((oc) =>
-              oc.columns(['contact_id', 'property_id']).doUpdateSet({ value: String(value) }),
-            )
-            .execute();
-        }
-      });
-      const contact = await contactInfo(db, principal.contactId);
-      await ctx.hub.publishToEntity(entityKey('Contact', contact.id), HUB_EVENTS.contactUpdated, {
-        id: contact.id,
-      });
-      return { info: { contact } };
+      return { info: { contact: await updateContact(ctx, principalOf(req), req.body) } };
     },
   );
 
@@ -139,22 +228,7 @@ export function registerProfileRoutes(app: Api, ctx: AppContext) {
     },
   );
 
-  app.get('/accounts', async (req): Promise<AccountResponse> => {
-    const principal = principalOf(req);
-    const account = await db
-      .selectFrom('accounts')
-      .selectAll()
-      .where('id', '=', principal.accountId)
-      .executeTakeFirst();
-    if (!account) throw new ApiError('not_found');
-    return {
-      id: account.id,
-      username: account.username,
-      contactId: account.contact_id,
-      roles: [...principal.roles],
-      createdDate: account.created_date,
-    };
-  });
+  app.get('/accounts', async (req) => account(ctx, principalOf(req)));
 
   // A new password ends every session of the account, on every device and hub connection: whoever
   // knew the old one is out. The client signs in again with the new password.
@@ -164,19 +238,8 @@ export function registerProfileRoutes(app: Api, ctx: AppContext) {
       schema: { body: ChangePasswordBody },
     },
     async (req, reply) => {
-      const principal = principalOf(req);
-      const body = req.body;
-      const account = await checkOldPassword(ctx, req, reply, body.oldPassword);
-      await checkNewPassword(body.password, account.username);
-      // The new hash and the new generation in one statement: no login can pair the old password
-      // with the new generation.
-      const hash = await hashPassword(body.password);
-      await db
-        .updateTable('accounts')
-        .set((eb) => ({ password_hash: hash, token_generation: eb('token_generation', '+', 1) }))
-        .where('id', '=', principal.accountId)
-        .execute();
-      await revokeAccount(ctx, principal.accountId);
+      const account = await checkOldPassword(ctx, req, reply, req.body.oldPassword);
+      await changePassword(ctx, principalOf(req), account.username, req.body.password);
       return { success: true };
     },
   );
@@ -216,55 +279,6 @@ export function registerProfileRoutes(app: Api, ctx: AppContext) {
       preHandler: ctx.limits.preHandler('registration'),
       schema: { body: RegisterContactBody },
     },
-    async (req, reply) => {
-      const body = req.body;
-      const username = body.username.trim().toLowerCase();
-      if (!USERNAME_PATTERN.test(username)) throw new ApiError('validation');
-      // The username is the name others see until it is changed.
-      if (looksLikeStaff(username, providerName)) throw new ApiError('name_not_allowed');
-      await checkNewPassword(body.password, username);
-      const taken = await db
-        .selectFrom('accounts')
-        .select('id')
-        .where('username', '=', username)
-        .executeTakeFirst();
-      if (taken) throw new ApiError('username_taken');
-      const properties = Object.entries(body.properties ?? {}).filter(([id]) => PROPERTY_IDS.includes(id));
-      const passwordHash = await hashPassword(body.password);
-      const created = nowIso();
-      // Two registrations of one name at once: the unique key decides, and the loser hears it is taken.
-      const accountId = await db
-        .transaction()
-        .execute(async (trx) => {
-          const contact = await trx
-            .insertInto('contacts')
-            .values({ name: username, created_date: created })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          const account = await trx
-            .insertInto('accounts')
-            .values({
-              contact_id: contact.id,
-              username,
-              password_hash: passwordHash,
-              personal_code_digest: null,
-              created_date: created,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await trx.insertInto('account_roles').values({ account_id: account.id, role: 'child' }).execute();
-          for (const [propertyId, value] of properties) {
-            await trx
-              .insertInto('contact_properties')
-              .values({ contact_id: contact.id, property_id: propertyId, value: String(value).slice(0, 200) })
-              .execute();
-          }
-          return account.id;
-        })
-        .catch((error: unknown) => {
-          throw isUniqueViolation(error) ? new ApiError('username_taken') : error;
-        });
-      return reply.code(201).send({ id: accountId, username });
-    },
+    async (req, reply) => reply.code(201).send(await registerContact(ctx, req.body)),
   );
 }

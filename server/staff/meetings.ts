@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
 import multipart from '@fastify/multipart';
 import { GROUP_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
 import { HUB_EVENTS } from '../../contract/hub.ts';
@@ -145,6 +146,99 @@ async function addAppendix(ctx: AppContext, principal: Principal, id: number, bo
   return row.id;
 }
 
+/** A new meeting in a series the leader leads, told to the series' members. */
+async function createMeeting(ctx: AppContext, principal: Principal, input: Static<typeof NewMeetingBody>) {
+  const { db } = ctx;
+  const seriesId = input.seriesId;
+  await assertLeads(ctx, principal, seriesId);
+  const subject = input.subject.trim();
+  if (!subject || subject.length > 200) throw new ApiError('validation');
+  const row = await db
+    .insertInto('meetings')
+    .values({
+      series_id: seriesId,
+      subject,
+      description: (input.description ?? '').slice(0, 5000),
+      description_content_type: 'text/plain',
+      ...validTimes(input),
+      state: MEETING_STATE.NotStarted,
+      session_state: MEETING_STATE.NotStarted,
+      meeting_type: 'Meeting',
+      conversation_id: null,
+      is_active: 1,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await publishMeetingEvent(ctx, HUB_EVENTS.meetingCreated, row);
+  return toMeeting(db, principal, row);
+}
+
+/** New subject, description or time; told to the series' members. */
+async function changeMeeting(ctx: AppContext, principal: Principal, id: number, input: MeetingChangesBody) {
+  const { db } = ctx;
+  const meeting = await ledMeeting(ctx, principal, id);
+  const changes = {
+    ...(input.subject !== undefined ? { subject: String(input.subject).trim().slice(0, 200) } : {}),
+    ...(input.description !== undefined ? { description: String(input.description).slice(0, 5000) } : {}),
+    ...(input.startDate !== undefined ? validTimes({ duration: meeting.duration, ...input }) : {}),
+  };
+  if (changes.subject === '') throw new ApiError('validation');
+  const row = await db
+    .updateTable('meetings')
+    .set(changes)
+    .where('id', '=', meeting.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
+  return toMeeting(db, principal, row);
+}
+
+/** A leader's message in the running group chat (SPEC §5: at most 700 characters). */
+async function writeToGroupChat(ctx: AppContext, principal: Principal, id: number, text: string) {
+  const { db } = ctx;
+  const meeting = await ledMeeting(ctx, principal, id);
+  const content = text.trim();
+  if (!content || content.length > GROUP_CHAT_MAX_LENGTH) throw new ApiError('validation');
+  if (meeting.conversation_id === null) throw new ApiError('validation', 'the group chat has not started');
+  const name = await db
+    .selectFrom('contacts')
+    .select('name')
+    .where('id', '=', principal.contactId)
+    .executeTakeFirstOrThrow();
+  const message = await addMessage(ctx, {
+    conversationId: meeting.conversation_id,
+    authorKind: 'agent',
+    message: content,
+    agentAccountId: principal.accountId,
+    authorName: name.name,
+  });
+  await conversationChanged(ctx, meeting.conversation_id);
+  return message;
+}
+
+/** Ending completes the meeting and resolves its group chat. */
+async function endMeeting(ctx: AppContext, principal: Principal, id: number) {
+  const { db } = ctx;
+  const meeting = await ledMeeting(ctx, principal, id);
+  const now = nowIso();
+  if (meeting.conversation_id !== null) {
+    await db
+      .updateTable('conversations')
+      .set({ state: CONVERSATION_STATE.Resolved, closed_date: now })
+      .where('id', '=', meeting.conversation_id)
+      .execute();
+  }
+  const row = await db
+    .updateTable('meetings')
+    .set({ state: MEETING_STATE.Completed, session_state: MEETING_STATE.Completed })
+    .where('id', '=', meeting.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
+  if (meeting.conversation_id !== null) await conversationChanged(ctx, meeting.conversation_id);
+  return toMeeting(db, principal, row);
+}
+
 /** The group leader's side of meetings (ARCHITECTURE.md staff API). */
 export async function registerStaffMeetingRoutes(app: Api, ctx: AppContext) {
   const { db } = ctx;
@@ -179,53 +273,12 @@ export async function registerStaffMeetingRoutes(app: Api, ctx: AppContext) {
       preHandler: [idempotent(ctx, replayMeeting), ctx.limits.preHandler('staffCreate')],
       schema: { body: NewMeetingBody },
     },
-    async (req, reply) => {
-      const principal = principalOf(req);
-      const input = req.body;
-      const seriesId = input.seriesId;
-      await assertLeads(ctx, principal, seriesId);
-      const subject = input.subject.trim();
-      if (!subject || subject.length > 200) throw new ApiError('validation');
-      const row = await db
-        .insertInto('meetings')
-        .values({
-          series_id: seriesId,
-          subject,
-          description: (input.description ?? '').slice(0, 5000),
-          description_content_type: 'text/plain',
-          ...validTimes(input),
-          state: MEETING_STATE.NotStarted,
-          session_state: MEETING_STATE.NotStarted,
-          meeting_type: 'Meeting',
-          conversation_id: null,
-          is_active: 1,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await publishMeetingEvent(ctx, HUB_EVENTS.meetingCreated, row);
-      return reply.code(201).send(await toMeeting(db, principal, row));
-    },
+    async (req, reply) => reply.code(201).send(await createMeeting(ctx, principalOf(req), req.body)),
   );
 
-  app.put(`${BASE}/:id`, { schema: { params: IdParams, body: MeetingChangesBody } }, async (req) => {
-    const principal = principalOf(req);
-    const meeting = await ledMeeting(ctx, principal, req.params.id);
-    const input = req.body;
-    const changes = {
-      ...(input.subject !== undefined ? { subject: String(input.subject).trim().slice(0, 200) } : {}),
-      ...(input.description !== undefined ? { description: String(input.description).slice(0, 5000) } : {}),
-      ...(input.startDate !== undefined ? validTimes({ duration: meeting.duration, ...input }) : {}),
-    };
-    if (changes.subject === '') throw new ApiError('validation');
-    const row = await db
-      .updateTable('meetings')
-      .set(changes)
-      .where('id', '=', meeting.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
-    return toMeeting(db, principal, row);
-  });
+  app.put(`${BASE}/:id`, { schema: { params: IdParams, body: MeetingChangesBody } }, async (req) =>
+    changeMeeting(ctx, principalOf(req), req.params.id, req.body),
+  );
 
   app.post(`${BASE}/:id/cancel`, { schema: { params: IdParams } }, async (req) => {
     const meeting = await ledMeeting(ctx, principalOf(req), req.params.id);
@@ -265,51 +318,13 @@ export async function registerStaffMeetingRoutes(app: Api, ctx: AppContext) {
       preHandler: [idempotent(ctx, (id) => messageById(db, id)), ctx.limits.preHandler('staffMessage')],
       schema: { params: IdParams, body: GroupChatMessageBody },
     },
-    async (req, reply) => {
-      const principal = principalOf(req);
-      const meeting = await ledMeeting(ctx, principal, req.params.id);
-      const content = req.body.content.trim();
-      if (!content || content.length > GROUP_CHAT_MAX_LENGTH) throw new ApiError('validation');
-      if (meeting.conversation_id === null)
-        throw new ApiError('validation', 'the group chat has not started');
-      const name = await db
-        .selectFrom('contacts')
-        .select('name')
-        .where('id', '=', principal.contactId)
-        .executeTakeFirstOrThrow();
-      const message = await addMessage(ctx, {
-        conversationId: meeting.conversation_id,
-        authorKind: 'agent',
-        message: content,
-        agentAccountId: principal.accountId,
-        authorName: name.name,
-      });
-      await conversationChanged(ctx, meeting.conversation_id);
-      return reply.code(201).send(message);
-    },
+    async (req, reply) =>
+      reply.code(201).send(await writeToGroupChat(ctx, principalOf(req), req.params.id, req.body.content)),
   );
 
-  app.post(`${BASE}/:id/end`, { schema: { params: IdParams } }, async (req) => {
-    const principal = principalOf(req);
-    const meeting = await ledMeeting(ctx, principal, req.params.id);
-    const now = nowIso();
-    if (meeting.conversation_id !== null) {
-      await db
-        .updateTable('conversations')
-        .set({ state: CONVERSATION_STATE.Resolved, closed_date: now })
-        .where('id', '=', meeting.conversation_id)
-        .execute();
-    }
-    const row = await db
-      .updateTable('meetings')
-      .set({ state: MEETING_STATE.Completed, session_state: MEETING_STATE.Completed })
-      .where('id', '=', meeting.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
-    if (meeting.conversation_id !== null) await conversationChanged(ctx, meeting.conversation_id);
-    return toMeeting(db, principal, row);
-  });
+  app.post(`${BASE}/:id/end`, { schema: { params: IdParams } }, async (req) =>
+    endMeeting(ctx, principalOf(req), req.params.id),
+  );
 
   app.get(`${BASE}/:id/private-messages`, { schema: { params: IdParams } }, async (req) => ({
     value: await privateMessages(ctx, principalOf(req), req.params.id),

@@ -1,3 +1,5 @@
+import type { ConversationMessageBody } from './schemas/conversations.ts';
+
 /** SPEC §3 Conversation, Conversation message, Conversation connection; §7 Conversations. */
 export type ConversationState =
   'New' | 'Responded' | 'OnHold' | 'InProgress' | 'Resolved' | 'Closed' | 'Cancelled';
@@ -46,12 +48,8 @@ export interface ConversationMessageWire {
   createdAfterClosedConversation: boolean;
 }
 
-/** POST {api}/conversationmessage */
-export interface CreateConversationMessage {
-  content: string;
-  conversation: number;
-  loggedDate?: string;
-}
+/** POST {api}/conversationmessage: the type of the route's schema (contract/schemas/conversations.ts). */
+export type CreateConversationMessage = ConversationMessageBody;
 
 export type ActivityType = 'Typing' | 'Log' | 'Read' | 'Ping' | 'Error' | 'Connect' | 'Disconnect';
 

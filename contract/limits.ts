@@ -43,3 +43,7 @@ export const UPLOAD_LIMITS = {
 
 /** SPEC §9 layout: the new-message prompt shows when more than 72 px from the bottom. */
 export const NEW_MESSAGE_PROMPT_PX = 72;
+
+/** Ours: longer usernames and passwords are refused before anything is counted, stored or hashed. */
+export const LOGIN_NAME_MAX_LENGTH = 100;
+export const PASSWORD_MAX_LENGTH = 1000;

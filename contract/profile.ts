@@ -1,3 +1,5 @@
+import type { ChangePasswordBody } from './schemas/profile.ts';
+
 /** SPEC §7 Profile and account. */
 export interface ContactInfo {
   name: string;
@@ -28,10 +30,7 @@ export interface AccountResponse {
 }
 
 /** POST {api}/api/accounts/changePassword */
-export interface ChangePasswordRequest {
-  oldPassword: string;
-  password: string;
-}
+export type ChangePasswordRequest = ChangePasswordBody;
 
 /** POST {api}/api/accounts/verifyusername (public) */
 export interface VerifyUsernameRequest {

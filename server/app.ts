@@ -5,34 +5,24 @@ import fastifyStatic from '@fastify/static';
 import type { ServerConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { ApiError } from './errors.ts';
+import { replyWithError } from './error-reply.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { hasDemoLogins, seedDemoData } from './db/seed.ts';
 import { KeyRing } from './auth/keys.ts';
 import { TokenService } from './auth/tokens.ts';
 import { LOGIN_POLICY, LoginThrottle, type LoginPolicy } from './auth/login-throttle.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
-import { acceptsIssuer, siteOrigin } from './context.ts';
+import { acceptsIssuer } from './context.ts';
 import { KeyedDigest } from './security/keyed-digest.ts';
 import { RateLimiter } from './security/rate-limiter.ts';
-import { runMaintenance } from './security/maintenance.ts';
-import { auditSubscription, registerAuditLog } from './staff/audit-log.ts';
-import { registerStaffAccountRoutes } from './staff/staff-accounts.ts';
+import { auditSubscription } from './staff/audit-log.ts';
 import { createHub } from './hub/hub.ts';
 import { canSeeEntity } from './api/entity-access.ts';
-import { checkOrigin, checkVariantHeader, refuseNulCharacters } from './api/guard.ts';
-import { registerProfileRoutes } from './api/profile.ts';
-import { registerLoggingRoutes } from './api/logging.ts';
-import { registerMeetingRoutes } from './api/meetings.ts';
-import { registerConversationRoutes } from './api/conversations.ts';
-import { registerStaffMeetingRoutes } from './staff/meetings.ts';
-import { registerChatRoutes } from './api/chat.ts';
-import { registerNotificationRoutes } from './api/notifications.ts';
-import { registerContactMessageRoutes } from './api/contact-messages.ts';
-import { registerCounsellorRoutes } from './staff/counsellor.ts';
-import { cancelAbandonedChats } from './api/queue.ts';
+import { refuseNulCharacters } from './api/guard.ts';
+import { portal } from './api/portal.ts';
+import { startJobs } from './jobs/jobs.ts';
 import { registerRuntimeConfigRoute } from './api/runtime-config.ts';
 import { Metrics } from './metrics.ts';
-import { storeIdempotentReply } from './api/idempotency.ts';
 import { API_SCOPE } from './auth/principal.ts';
 
 export interface BuildOptions {
@@ -50,8 +40,6 @@ export interface BuildOptions {
   loginPolicy?: Partial<LoginPolicy>;
 }
 
-/** Pruning and key rotation run this often in every process (server/security/maintenance.ts). */
-const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 /** Refuses to serve demo logins to other machines unless DEMO_SEED=1 asked for exactly that. */
@@ -146,45 +134,16 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     reply.header('Referrer-Policy', 'no-referrer');
     reply.header('Content-Security-Policy', "frame-ancestors 'self'");
     if (https) reply.header('Strict-Transport-Security', HSTS);
-    // Nothing personal in any cache: every API and auth answer is private and never stored.
-    if (
-      (req.url.startsWith('/portal/') || req.url.startsWith('/connect/')) &&
-      !reply.hasHeader('Cache-Control')
-    ) {
+    // Nothing personal in any cache: every auth answer is private and never stored (the API's
+    // answers are made so by its plugin, server/api/portal.ts).
+    if (req.url.startsWith('/connect/') && !reply.hasHeader('Cache-Control')) {
       reply.header('Cache-Control', 'no-store');
     }
     return payload;
   });
-  app.addHook('onRequest', async (req) => {
-    if (!req.url.startsWith('/portal/')) return;
-    checkVariantHeader(req);
-    checkOrigin(req, siteOrigin(config, req));
-  });
   app.addHook('preValidation', refuseNulCharacters);
-  app.addHook('onSend', storeIdempotentReply(ctx));
-  const maintain = () => void runMaintenance(ctx).catch(() => undefined);
-  const prune = setInterval(maintain, MAINTENANCE_INTERVAL_MS);
-  prune.unref();
-  const sweep = setInterval(() => void cancelAbandonedChats(ctx).catch(() => undefined), 30_000);
-  sweep.unref();
-  app.setErrorHandler((error, req, reply) => {
-    if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
-    // A body, query or parameter that does not fit its route schema.
-    if ((error as { validation?: unknown }).validation) {
-      return reply.code(400).send(new ApiError('validation').toBody());
-    }
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status === 413) return reply.code(413).send(new ApiError('payload_too_large').toBody());
-    // A body in a format the route does not take (the API reads JSON; a form post is refused here).
-    if (status === 415) return reply.code(415).send(new ApiError('unsupported_media').toBody());
-    if (status && status >= 400 && status < 500) {
-      return reply
-        .code(status)
-        .send({ error: 'bad_request', message: new ApiError('bad_request').toBody().message });
-    }
-    req.log.error({ err: error }, 'request failed');
-    return reply.code(500).send(new ApiError('internal').toBody());
-  });
+  const stopJobs = startJobs(ctx);
+  app.setErrorHandler(replyWithError);
 
   const metrics = new Metrics(() => hub.connectionCount(), {
     token: config.metricsToken,
@@ -199,19 +158,9 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
       return reply.code(503).send({ status: 'unavailable' });
     }
   });
-  registerAuditLog(app, ctx);
   await registerAuthRoutes(app, ctx);
   registerRuntimeConfigRoute(app, ctx);
-  registerProfileRoutes(app, ctx);
-  registerLoggingRoutes(app, ctx);
-  await registerMeetingRoutes(app, ctx);
-  registerConversationRoutes(app, ctx);
-  registerChatRoutes(app, ctx);
-  registerNotificationRoutes(app, ctx);
-  registerContactMessageRoutes(app, ctx);
-  registerCounsellorRoutes(app, ctx);
-  await registerStaffMeetingRoutes(app, ctx);
-  registerStaffAccountRoutes(app, ctx);
+  await app.register(portal(ctx), { prefix: '/portal' });
   hub.register(app);
   await registerClient(app, config.clientDir);
 
@@ -219,8 +168,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     app,
     ctx,
     async close() {
-      clearInterval(prune);
-      clearInterval(sweep);
+      stopJobs();
       await hub.close();
       await app.close();
       await database.close();

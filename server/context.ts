@@ -1,6 +1,16 @@
-import type { FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  FastifyTypeProvider,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { ServerConfig } from './config.ts';
-import type { Db, DatabaseKind } from './db/database.ts';
+import type { Db } from './db/database.ts';
+import type { DatabaseKind } from './db/database-kind.ts';
 import type { TokenService } from './auth/tokens.ts';
 import type { KeyRing } from './auth/keys.ts';
 import type { LoginThrottle } from './auth/login-throttle.ts';
@@ -21,9 +31,34 @@ export interface AppContext {
   hub: Hub;
 }
 
+/**
+ * Route schemas are TypeBox schemas (contract/schemas/), so a handler's `req.body`, `req.query` and
+ * `req.params` have the types of the schemas that validated them.
+ */
+export interface TypeBoxProvider extends FastifyTypeProvider {
+  validator: this['schema'] extends TSchema ? Static<this['schema']> : unknown;
+  serializer: unknown;
+}
+
+/** The Fastify instance a route module registers on. */
+export type Api = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxProvider
+>;
+
+/** A module of routes: registers its handlers on the plugin it is given, with paths relative to it. */
+export type RouteModule = (app: Api, ctx: AppContext) => void | Promise<void>;
+
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** A route anyone may call without a token (registration, say); every other /portal route is authenticated. */
+    public?: boolean;
   }
 }
 

@@ -1,35 +1,34 @@
 import { FINAL_STATES, isFinalState, QUEUED_STATES } from '../../contract/conversation-state.ts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { isUniqueViolation, nowIso } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { principalOf, requireAuth } from './guard.ts';
+import { principalOf } from './guard.ts';
 import { eraseConversations } from '../security/erasure.ts';
 import { idempotent } from './idempotency.ts';
 import { canSeeConversation } from './entity-access.ts';
 import { APPLICATION_ID, PROPERTY_IDS } from './runtime-config.ts';
-import {
-  addMessage,
-  conversationById,
-  resolveConversation,
-  publishConversationUpdated,
-  toConversation,
-} from './conversation-view.ts';
+import { conversationById, toConversation } from './conversation-wire.ts';
+import { addMessage, resolveConversation } from './conversation-writes.ts';
+import { conversationChanged } from './conversation-changed.ts';
 import { queuePosition } from './queue.ts';
-import { anyId, appParams, int, object, query, text } from './schemas.ts';
-import { MESSAGE_MAX_LENGTH } from '../../contract/limits.ts';
+import {
+  AppParams,
+  CancelConversationBody,
+  ChannelsQuery,
+  ConversationRefBody,
+  CreateConversationBody,
+  QueuePositionQuery,
+  RateConversationBody,
+} from '../../contract/schemas/conversations.ts';
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 
-const BASE = '/portal/features/conversations/:appId';
+const BASE = '/features/conversations/:appId';
 
-function checkApp(req: FastifyRequest) {
-  if ((req.params as { appId?: string }).appId !== APPLICATION_ID) throw new ApiError('not_found');
+function checkApp(appId: string) {
+  if (appId !== APPLICATION_ID) throw new ApiError('not_found');
 }
-
-const conversationBody = (extra: Record<string, object> = {}, required: string[] = []) =>
-  object({ conversation: anyId, ...extra }, ['conversation', ...required]);
 
 /** A one-to-one conversation the user owns (group chats are not cancelled, rated or deleted). */
 async function ownConversation(ctx: AppContext, principal: Principal, id: number) {
@@ -63,122 +62,170 @@ export async function chatAccountStatus(ctx: AppContext, contactId: number) {
   return today ? ('HasCompletedAConversation' as const) : ('NoCompletedConversation' as const);
 }
 
-/** SPEC §7 Conversations: one-to-one chat and mail of the child app. */
-export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
+/** Opens a chat or writes a mail (SPEC §7 POST {api}/chat, {api}/mail) and answers the conversation. */
+async function openConversation(
+  ctx: AppContext,
+  principal: Principal,
+  systemType: 'chat' | 'mail',
+  body: CreateConversationBody,
+) {
   const { db } = ctx;
-  const auth = requireAuth(ctx);
-
-  const create = (systemType: 'chat' | 'mail') => async (req: FastifyRequest) => {
-    const principal = principalOf(req);
-    if (!principal.roles.includes('child')) throw new ApiError('forbidden');
-    const body = (req.body ?? {}) as {
-      subject?: string;
-      text?: string;
-      properties?: Record<string, unknown>;
-    };
-    const text = String(body.text ?? '').trim();
-    if (systemType === 'mail' && text === '') throw new ApiError('validation');
-    if (systemType === 'chat') {
-      const status = await chatAccountStatus(ctx, principal.contactId);
-      if (status !== 'NoCompletedConversation') throw new ApiError('conflict', status);
-    }
-    const channel = await db
-      .selectFrom('channels')
-      .select('id')
-      .where('system_type', '=', systemType)
-      .executeTakeFirst();
-    const now = nowIso();
-    const row = await db
-      .insertInto('conversations')
-      .values({
-        contact_id: principal.contactId,
-        channel_id: channel?.id ?? null,
-        meeting_id: null,
-        system_type: systemType,
-        subject: String(body.subject ?? '').slice(0, 200),
-        state: CONVERSATION_STATE.New,
-        logged_date: now,
-        closed_date: null,
-        rating: null,
-        agent_account_id: null,
-        contact_read_date: null,
-        last_agent_message_date: null,
-        last_contact_message_date: null,
-        last_contact_ping_date: now,
-        cancel_reason: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow()
-      // A chat started at the same moment on another device won: one open chat per child.
-      .catch((error: unknown) => {
-        throw isUniqueViolation(error) ? new ApiError('conflict', 'HasActive') : error;
-      });
-    const properties = Object.entries(body.properties ?? {}).filter(([id]) => PROPERTY_IDS.includes(id));
-    for (const [propertyId, value] of properties) {
-      await db
-        .insertInto('conversation_properties')
-        .values({ conversation_id: row.id, property_id: propertyId, value: String(value).slice(0, 500) })
-        .execute();
-    }
-    if (text) {
-      const name = await db
-        .selectFrom('contacts')
-        .select('name')
-        .where('id', '=', principal.contactId)
-        .executeTakeFirstOrThrow();
-      await addMessage(ctx, {
-        conversationId: row.id,
-        authorKind: 'contact',
-        message: text,
-        contactId: principal.contactId,
-        authorName: name.name,
-      });
-    }
-    await ctx.hub.publishToAccount(
-      principal.accountId,
-      HUB_EVENTS.chatCreated,
-      { conversationId: row.id },
-      entityKey('Conversation', row.id),
-    );
-    const fresh = await db
-      .selectFrom('conversations')
-      .selectAll()
-      .where('id', '=', row.id)
+  if (!principal.roles.includes('child')) throw new ApiError('forbidden');
+  const text = (body.text ?? '').trim();
+  if (systemType === 'mail' && text === '') throw new ApiError('validation');
+  if (systemType === 'chat') {
+    const status = await chatAccountStatus(ctx, principal.contactId);
+    if (status !== 'NoCompletedConversation') throw new ApiError('conflict', status);
+  }
+  const channel = await db
+    .selectFrom('channels')
+    .select('id')
+    .where('system_type', '=', systemType)
+    .executeTakeFirst();
+  const now = nowIso();
+  const row = await db
+    .insertInto('conversations')
+    .values({
+      contact_id: principal.contactId,
+      channel_id: channel?.id ?? null,
+      meeting_id: null,
+      system_type: systemType,
+      subject: (body.subject ?? '').slice(0, 200),
+      state: CONVERSATION_STATE.New,
+      logged_date: now,
+      closed_date: null,
+      rating: null,
+      agent_account_id: null,
+      contact_read_date: null,
+      last_agent_message_date: null,
+      last_contact_message_date: null,
+      last_contact_ping_date: now,
+      cancel_reason: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+    // A chat started at the same moment on another device won: one open chat per child.
+    .catch((error: unknown) => {
+      throw isUniqueViolation(error) ? new ApiError('conflict', 'HasActive') : error;
+    });
+  const properties = Object.entries(body.properties ?? {}).filter(([id]) => PROPERTY_IDS.includes(id));
+  for (const [propertyId, value] of properties) {
+    await db
+      .insertInto('conversation_properties')
+      .values({ conversation_id: row.id, property_id: propertyId, value: String(value).slice(0, 500) })
+      .execute();
+  }
+  if (text) {
+    const name = await db
+      .selectFrom('contacts')
+      .select('name')
+      .where('id', '=', principal.contactId)
       .executeTakeFirstOrThrow();
-    return toConversation(db, fresh);
-  };
-  const replay = (id: number | null) => conversationById(db, id);
-  const createSchema = {
-    body: object({
-      subject: text(200),
-      text: text(MESSAGE_MAX_LENGTH),
-      properties: {
-        type: 'object',
-        additionalProperties: { type: ['string', 'number', 'boolean'], maxLength: 500 },
-        maxProperties: 20,
-      },
-    }),
-  };
-  app.post(
-    '/portal/chat',
-    {
-      onRequest: auth,
-      preHandler: [idempotent(ctx, replay), ctx.limits.preHandler('chat')],
-      schema: createSchema,
-    },
-    create('chat'),
+    await addMessage(ctx, {
+      conversationId: row.id,
+      authorKind: 'contact',
+      message: text,
+      contactId: principal.contactId,
+      authorName: name.name,
+    });
+  }
+  await ctx.hub.publishToAccount(
+    principal.accountId,
+    HUB_EVENTS.chatCreated,
+    { conversationId: row.id },
+    entityKey('Conversation', row.id),
   );
-  app.post(
-    '/portal/mail',
-    {
-      onRequest: auth,
-      preHandler: [idempotent(ctx, replay), ctx.limits.preHandler('mail')],
-      schema: createSchema,
-    },
-    create('mail'),
-  );
+  // Nobody watches it yet: the child hears of it through ChatCreated, the counsellors in their queue.
+  await conversationChanged(ctx, row.id, { watchers: false });
+  const fresh = await db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('id', '=', row.id)
+    .executeTakeFirstOrThrow();
+  return toConversation(db, fresh);
+}
 
-  app.get('/portal/chatAccountStatus', { onRequest: auth }, async (req, reply) => {
+/** Each channel with the length of its queue (SPEC §7 channels); one channel when asked for. */
+async function listChannels(ctx: AppContext, channel: number | undefined) {
+  const { db } = ctx;
+  let query = db.selectFrom('channels').selectAll();
+  if (channel !== undefined) query = query.where('id', '=', channel);
+  const rows = await query.execute();
+  return Promise.all(
+    rows.map(async (c) => {
+      const queued = await db
+        .selectFrom('conversations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('channel_id', '=', c.id)
+        .where('state', 'in', [...QUEUED_STATES])
+        .executeTakeFirstOrThrow();
+      return {
+        id: c.id,
+        name: c.name,
+        systemType: c.system_type,
+        isOpen: true,
+        queueLength: Number(queued.n),
+      };
+    }),
+  );
+}
+
+/** The child leaves the queue or ends a mail thread, with a reason if they gave one. */
+async function cancelConversation(ctx: AppContext, principal: Principal, body: CancelConversationBody) {
+  const row = await ownConversation(ctx, principal, body.conversation);
+  if (isFinalState(row.state)) throw new ApiError('conflict', 'already ended');
+  await ctx.db
+    .updateTable('conversations')
+    .set({
+      state: CONVERSATION_STATE.Cancelled,
+      closed_date: nowIso(),
+      cancel_reason: (body.reason ?? '').slice(0, 500),
+    })
+    .where('id', '=', row.id)
+    .execute();
+  await conversationChanged(ctx, row.id);
+}
+
+async function endConversation(ctx: AppContext, principal: Principal, id: number) {
+  const row = await ownConversation(ctx, principal, id);
+  // The queue hears of it even when it had already ended, as the console may still list it.
+  const resolved = await resolveConversation(ctx.db, row.id);
+  await conversationChanged(ctx, row.id, { watchers: resolved });
+}
+
+/**
+ * Deleting erases every message's content and detaches the conversation from the account, as the
+ * confirmation promises (SPEC §8: removed from the account, detached from the username, cleared).
+ */
+async function deleteConversation(ctx: AppContext, principal: Principal, id: number) {
+  const row = await ownConversation(ctx, principal, id);
+  await ctx.db.transaction().execute((trx) => eraseConversations(trx, [row]));
+  await conversationChanged(ctx, row.id);
+}
+
+async function rateConversation(ctx: AppContext, principal: Principal, body: RateConversationBody) {
+  const row = await ownConversation(ctx, principal, body.conversation);
+  await ctx.db.updateTable('conversations').set({ rating: body.rating }).where('id', '=', row.id).execute();
+}
+
+const SUCCESS = { success: true } as const;
+
+/** SPEC §7 Conversations: one-to-one chat and mail of the child app. */
+export function registerChatRoutes(app: Api, ctx: AppContext) {
+  const { db } = ctx;
+  const replay = (id: number | null) => conversationById(db, id);
+  for (const systemType of ['chat', 'mail'] as const) {
+    app.post(
+      `/${systemType}`,
+      {
+        preHandler: [idempotent(ctx, replay), ctx.limits.preHandler(systemType)],
+        schema: { body: CreateConversationBody },
+      },
+      async (req) => openConversation(ctx, principalOf(req), systemType, req.body),
+    );
+  }
+
+  app.get('/chatAccountStatus', async (req, reply) => {
     const status = await chatAccountStatus(ctx, principalOf(req).contactId);
     if (status !== 'NoCompletedConversation') return reply.code(409).send({ status });
     return { status };
@@ -186,120 +233,41 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get(
     `${BASE}/queuePosition`,
-    {
-      onRequest: auth,
-      schema: {
-        params: appParams,
-        querystring: query({ conversation: anyId, channel: anyId }, ['conversation']),
-      },
-    },
+    { schema: { params: AppParams, querystring: QueuePositionQuery } },
     async (req) => {
-      checkApp(req);
-      const id = (req.query as { conversation: number }).conversation;
-      const principal = principalOf(req);
-      if (!(await canSeeConversation(db, principal, id))) throw new ApiError('forbidden');
+      checkApp(req.params.appId);
+      const id = req.query.conversation;
+      if (!(await canSeeConversation(db, principalOf(req), id))) throw new ApiError('forbidden');
       return { queuePosition: await queuePosition(db, id) };
     },
   );
 
-  app.get(
-    `${BASE}/channels`,
-    { onRequest: auth, schema: { params: appParams, querystring: query({ channel: anyId }) } },
-    async (req) => {
-      checkApp(req);
-      const wanted = Number((req.query as { channel?: number }).channel);
-      let query = db.selectFrom('channels').selectAll();
-      if (Number.isInteger(wanted)) query = query.where('id', '=', wanted);
-      const rows = await query.execute();
-      const value = await Promise.all(
-        rows.map(async (c) => {
-          const queued = await db
-            .selectFrom('conversations')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('channel_id', '=', c.id)
-            .where('state', 'in', [...QUEUED_STATES])
-            .executeTakeFirstOrThrow();
-          return {
-            id: c.id,
-            name: c.name,
-            systemType: c.system_type,
-            isOpen: true,
-            queueLength: Number(queued.n),
-          };
-        }),
-      );
-      return { value };
-    },
-  );
+  app.get(`${BASE}/channels`, { schema: { params: AppParams, querystring: ChannelsQuery } }, async (req) => {
+    checkApp(req.params.appId);
+    return { value: await listChannels(ctx, req.query.channel) };
+  });
 
-  app.put(
-    `${BASE}/cancel`,
-    { onRequest: auth, schema: { params: appParams, body: conversationBody({ reason: text(500) }) } },
-    async (req) => {
-      checkApp(req);
-      const body = req.body as { conversation: number; reason?: string };
-      const row = await ownConversation(ctx, principalOf(req), body.conversation);
-      if (isFinalState(row.state)) throw new ApiError('conflict', 'already ended');
-      await db
-        .updateTable('conversations')
-        .set({
-          state: CONVERSATION_STATE.Cancelled,
-          closed_date: nowIso(),
-          cancel_reason: String(body.reason ?? '').slice(0, 500),
-        })
-        .where('id', '=', row.id)
-        .execute();
-      await publishConversationUpdated(ctx, row.id);
-      return { success: true };
-    },
-  );
+  app.put(`${BASE}/cancel`, { schema: { params: AppParams, body: CancelConversationBody } }, async (req) => {
+    checkApp(req.params.appId);
+    await cancelConversation(ctx, principalOf(req), req.body);
+    return SUCCESS;
+  });
 
-  app.put(
-    `${BASE}/resolve`,
-    { onRequest: auth, schema: { params: appParams, body: conversationBody() } },
-    async (req) => {
-      checkApp(req);
-      const row = await ownConversation(
-        ctx,
-        principalOf(req),
-        (req.body as { conversation: number }).conversation,
-      );
-      await resolveConversation(ctx, row.id);
-      return { success: true };
-    },
-  );
+  app.put(`${BASE}/resolve`, { schema: { params: AppParams, body: ConversationRefBody } }, async (req) => {
+    checkApp(req.params.appId);
+    await endConversation(ctx, principalOf(req), req.body.conversation);
+    return SUCCESS;
+  });
 
-  // Deleting erases every message's content and detaches the conversation from the account, as the
-  // confirmation promises (SPEC §8: removed from the account, detached from the username, cleared).
-  app.put(
-    `${BASE}/delete`,
-    { onRequest: auth, schema: { params: appParams, body: conversationBody() } },
-    async (req) => {
-      checkApp(req);
-      const row = await ownConversation(
-        ctx,
-        principalOf(req),
-        (req.body as { conversation: number }).conversation,
-      );
-      await db.transaction().execute((trx) => eraseConversations(trx, [row]));
-      await publishConversationUpdated(ctx, row.id);
-      return { success: true };
-    },
-  );
+  app.put(`${BASE}/delete`, { schema: { params: AppParams, body: ConversationRefBody } }, async (req) => {
+    checkApp(req.params.appId);
+    await deleteConversation(ctx, principalOf(req), req.body.conversation);
+    return SUCCESS;
+  });
 
-  app.put(
-    `${BASE}/rate`,
-    {
-      onRequest: auth,
-      schema: { params: appParams, body: conversationBody({ rating: int(1, 5) }, ['rating']) },
-    },
-    async (req) => {
-      checkApp(req);
-      const body = req.body as { conversation: number; rating: number };
-      const row = await ownConversation(ctx, principalOf(req), body.conversation);
-      const rating = body.rating;
-      await db.updateTable('conversations').set({ rating }).where('id', '=', row.id).execute();
-      return { success: true };
-    },
-  );
+  app.put(`${BASE}/rate`, { schema: { params: AppParams, body: RateConversationBody } }, async (req) => {
+    checkApp(req.params.appId);
+    await rateConversation(ctx, principalOf(req), req.body);
+    return SUCCESS;
+  });
 }

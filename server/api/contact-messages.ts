@@ -1,19 +1,17 @@
-import type { FastifyInstance } from 'fastify';
 import type { ContactMessageWire } from '../../contract/notifications.ts';
 import { CONTACTS_FEATURE_IDS } from '../../contract/profile.ts';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { principalOf, requireAuth } from './guard.ts';
-import { anyId, featureParams, object } from './schemas.ts';
+import { principalOf } from './guard.ts';
+import { ContactMessageRefBody, FeatureParams } from '../../contract/schemas/profile.ts';
 
 const FEATURE_IDS = new Set<string>(Object.values(CONTACTS_FEATURE_IDS));
 
 /** SPEC §7: messages from the organisation to the child, read and deleted by their owner only. */
-export function registerContactMessageRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerContactMessageRoutes(app: Api, ctx: AppContext) {
   const { db } = ctx;
-  const auth = requireAuth(ctx);
 
-  app.get('/portal/contactmessages', { onRequest: auth }, async (req) => {
+  app.get('/contactmessages', async (req) => {
     const rows = await db
       .selectFrom('contact_messages')
       .selectAll()
@@ -35,31 +33,30 @@ export function registerContactMessageRoutes(app: FastifyInstance, ctx: AppConte
     return { value };
   });
 
-  const update =
-    (change: { is_read: number } | { is_active: number }) =>
-    async (req: { params: unknown; body: unknown; principal: unknown }) => {
-      if (!FEATURE_IDS.has((req.params as { featureId: string }).featureId)) throw new ApiError('not_found');
-      const id = Number((req.body as { Id?: number } | undefined)?.Id);
-      if (!Number.isInteger(id)) throw new ApiError('validation');
-      const res = await db
-        .updateTable('contact_messages')
-        .set(change)
-        .where('id', '=', id)
-        .where('contact_id', '=', principalOf(req as never).contactId)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) throw new ApiError('not_found');
-      return { success: true };
-    };
+  const update = async (
+    contactId: number,
+    id: number,
+    change: { is_read: number } | { is_active: number },
+  ) => {
+    const res = await db
+      .updateTable('contact_messages')
+      .set(change)
+      .where('id', '=', id)
+      .where('contact_id', '=', contactId)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw new ApiError('not_found');
+    return { success: true };
+  };
   // The client sends the whole ContactMessage back (SPEC §7); only its Id is read.
-  const schema = { params: featureParams, body: object({ Id: anyId }, ['Id']) };
-  app.post(
-    '/portal/features/contacts/:featureId/processmessage/',
-    { onRequest: auth, schema },
-    update({ is_read: 1 }),
-  );
-  app.post(
-    '/portal/features/contacts/:featureId/deletemessage/',
-    { onRequest: auth, schema },
-    update({ is_active: 0 }),
-  );
+  const changes = { processmessage: { is_read: 1 }, deletemessage: { is_active: 0 } } as const;
+  for (const [action, change] of Object.entries(changes)) {
+    app.post(
+      `/features/contacts/:featureId/${action}/`,
+      { schema: { params: FeatureParams, body: ContactMessageRefBody } },
+      async (req) => {
+        if (!FEATURE_IDS.has(req.params.featureId)) throw new ApiError('not_found');
+        return update(principalOf(req).contactId, req.body.Id, change);
+      },
+    );
+  }
 }

@@ -1,39 +1,33 @@
 import { FINAL_STATES } from '../../contract/conversation-state.ts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type {
-  ActivityType,
-  ConversationConnectionWire,
-  CreateConversationMessage,
-} from '../../contract/conversations.ts';
-import { GROUP_CHAT_MAX_LENGTH, MESSAGE_MAX_LENGTH } from '../../contract/limits.ts';
-import { anyId, appParams, date, int, object, query, text } from './schemas.ts';
+import type { ActivityType, ConversationConnectionWire } from '../../contract/conversations.ts';
+import { GROUP_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
+import {
+  ActivityBody,
+  AppParams,
+  ConversationConnectionsQuery,
+  ConversationListQuery,
+  ConversationMessageBody,
+  ConversationMessagesQuery,
+  GroupConversationMessagesQuery,
+} from '../../contract/schemas/conversations.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { principalOf, requireAuth } from './guard.ts';
+import { principalOf } from './guard.ts';
 import { idempotent } from './idempotency.ts';
 import { canSeeConversation } from './entity-access.ts';
 import { APPLICATION_ID } from './runtime-config.ts';
-import { addMessage, listMessages, messageById, toConversation } from './conversation-view.ts';
+import { listMessages, messageById, toConversation } from './conversation-wire.ts';
+import { addMessage } from './conversation-writes.ts';
+import { conversationChanged } from './conversation-changed.ts';
 import { visibleSeriesIds } from './meeting-view.ts';
 
-const BASE = '/portal/features/conversations/:appId';
-const ACTIVITY_TYPES: readonly ActivityType[] = [
-  'Typing',
-  'Log',
-  'Read',
-  'Ping',
-  'Error',
-  'Connect',
-  'Disconnect',
-];
-type Query = Record<string, string | undefined>;
-const q = (req: FastifyRequest) => req.query as Query;
+const BASE = '/features/conversations/:appId';
 
-function checkApp(req: FastifyRequest) {
-  if ((req.params as { appId?: string }).appId !== APPLICATION_ID) throw new ApiError('not_found');
+function checkApp(appId: string) {
+  if (appId !== APPLICATION_ID) throw new ApiError('not_found');
 }
 
 /** The conversation if this user may see it: 404 when missing, 403 when it is someone else's. */
@@ -53,169 +47,145 @@ async function contactName(ctx: AppContext, contactId: number) {
   return row?.name ?? '';
 }
 
-/** SPEC §7 Conversations: the calls shared by group chat and one-to-one chat. */
-export function registerConversationRoutes(app: FastifyInstance, ctx: AppContext) {
+/** The user's conversations (their own chats and mail, and their groups' chats), or the one asked for. */
+async function listConversations(ctx: AppContext, principal: Principal, query: ConversationListQuery) {
   const { db } = ctx;
-  const auth = requireAuth(ctx);
+  if (query.conversation !== undefined) {
+    const one = query.conversation;
+    const row = await db.selectFrom('conversations').selectAll().where('id', '=', one).executeTakeFirst();
+    if (!row || !(await canSeeConversation(db, principal, one))) return [];
+    return [await toConversation(db, row)];
+  }
+  const series = await visibleSeriesIds(db, principal.accountId);
+  const meetingIds = series.length
+    ? (await db.selectFrom('meetings').select('id').where('series_id', 'in', series).execute()).map(
+        (m) => m.id,
+      )
+    : [];
+  let rows = db
+    .selectFrom('conversations')
+    .selectAll()
+    .where((eb) =>
+      meetingIds.length
+        ? eb.or([eb('contact_id', '=', principal.contactId), eb('meeting_id', 'in', meetingIds)])
+        : eb('contact_id', '=', principal.contactId),
+    );
+  if (query.selection === 'resolved') rows = rows.where('state', 'in', [...FINAL_STATES]);
+  if (query.selection === 'active') rows = rows.where('state', 'not in', [...FINAL_STATES]);
+  const take = Math.min(Math.max(query.take || 9999, 1), 9999);
+  const page = await rows
+    .orderBy('logged_date', 'desc')
+    .limit(take)
+    .offset(Math.max(query.skip || 0, 0))
+    .execute();
+  return Promise.all(page.map((r) => toConversation(db, r)));
+}
 
-  const listQuery = query({
-    take: int(0, 1_000_000),
-    skip: int(0, 1_000_000),
-    selection: text(20),
-    conversation: anyId,
-    queuePosition: text(20),
-    channel: anyId,
+/** A message from the child or participant into a conversation they may see (SPEC §7 conversationmessage). */
+async function writeMessage(ctx: AppContext, principal: Principal, body: ConversationMessageBody) {
+  const row = await conversationFor(ctx, principal, body.conversation);
+  const content = body.content.trim();
+  if (content === '' || (row.meeting_id !== null && content.length > GROUP_CHAT_MAX_LENGTH)) {
+    throw new ApiError('validation');
+  }
+  // The client's time says when a message written offline was written; a future or day-old one is not trusted.
+  const logged = Date.parse(String(body.loggedDate ?? ''));
+  const trusted = logged <= Date.now() && logged > Date.now() - 24 * 3600_000;
+  const message = await addMessage(ctx, {
+    conversationId: row.id,
+    authorKind: 'contact',
+    message: content,
+    contactId: principal.contactId,
+    authorName: await contactName(ctx, principal.contactId),
+    loggedDate: trusted ? new Date(logged).toISOString() : undefined,
   });
+  // A mail waits in the counsellors' queue again until answered; a chat's open window hears the
+  // message itself, and the queue has nothing to learn from it.
+  if (row.system_type === 'mail') await conversationChanged(ctx, row.id, { watchers: false });
+  return message;
+}
+
+async function listConnections(ctx: AppContext, conversationId: number) {
+  const rows = await ctx.db
+    .selectFrom('conversation_connections')
+    .selectAll()
+    .where('conversation_id', '=', conversationId)
+    .orderBy('id')
+    .execute();
+  return rows.map((c): ConversationConnectionWire => ({
+    conversation: c.conversation_id,
+    contact: c.contact_id,
+    contactName: c.contact_name,
+    connectedDate: c.connected_date,
+    lastPingedDate: c.last_pinged_date,
+    disconnectedDate: c.disconnected_date,
+  }));
+}
+
+/** SPEC §7 Conversations: the calls shared by group chat and one-to-one chat. */
+export function registerConversationRoutes(app: Api, ctx: AppContext) {
+  const { db } = ctx;
+
   app.get(
     `${BASE}/conversations`,
-    { onRequest: auth, schema: { params: appParams, querystring: listQuery } },
+    { schema: { params: AppParams, querystring: ConversationListQuery } },
     async (req) => {
-      checkApp(req);
-      const principal = principalOf(req);
-      const one = Number(q(req).conversation);
-      if (q(req).conversation !== undefined) {
-        const row = await db.selectFrom('conversations').selectAll().where('id', '=', one).executeTakeFirst();
-        if (!row || !(await canSeeConversation(db, principal, one))) return { value: [] };
-        return { value: [await toConversation(db, row)] };
-      }
-      const series = await visibleSeriesIds(db, principal.accountId);
-      const meetingIds = series.length
-        ? (await db.selectFrom('meetings').select('id').where('series_id', 'in', series).execute()).map(
-            (m) => m.id,
-          )
-        : [];
-      let query = db
-        .selectFrom('conversations')
-        .selectAll()
-        .where((eb) =>
-          meetingIds.length
-            ? eb.or([eb('contact_id', '=', principal.contactId), eb('meeting_id', 'in', meetingIds)])
-            : eb('contact_id', '=', principal.contactId),
-        );
-      const selection = q(req).selection;
-      if (selection === 'resolved') query = query.where('state', 'in', [...FINAL_STATES]);
-      if (selection === 'active') query = query.where('state', 'not in', [...FINAL_STATES]);
-      const take = Math.min(Math.max(Number(q(req).take) || 9999, 1), 9999);
-      const rows = await query
-        .orderBy('logged_date', 'desc')
-        .limit(take)
-        .offset(Math.max(Number(q(req).skip) || 0, 0))
-        .execute();
-      return { value: await Promise.all(rows.map((r) => toConversation(db, r))) };
+      checkApp(req.params.appId);
+      return { value: await listConversations(ctx, principalOf(req), req.query) };
     },
   );
 
   app.get(
     `${BASE}/messages`,
-    {
-      onRequest: auth,
-      schema: {
-        params: appParams,
-        querystring: query(
-          { conversation: anyId, take: int(0, 1_000_000), skip: int(0, 1_000_000), selection: text(20) },
-          ['conversation'],
-        ),
-      },
-    },
+    { schema: { params: AppParams, querystring: ConversationMessagesQuery } },
     async (req) => {
-      checkApp(req);
-      const row = await conversationFor(ctx, principalOf(req), Number(q(req).conversation));
+      checkApp(req.params.appId);
+      const row = await conversationFor(ctx, principalOf(req), req.query.conversation);
       return { value: await listMessages(db, row.id) };
     },
   );
 
   app.get(
-    '/portal/groupconversationmessages',
-    { onRequest: auth, schema: { querystring: query({ conversationId: anyId }, ['conversationId']) } },
+    '/groupconversationmessages',
+    { schema: { querystring: GroupConversationMessagesQuery } },
     async (req) => {
-      const row = await conversationFor(ctx, principalOf(req), Number(q(req).conversationId));
+      const row = await conversationFor(ctx, principalOf(req), req.query.conversationId);
       if (row.meeting_id === null) throw new ApiError('not_found');
       return { value: await listMessages(db, row.id) };
     },
   );
 
   app.post(
-    '/portal/conversationmessage',
+    '/conversationmessage',
     {
-      onRequest: auth,
       preHandler: [idempotent(ctx, (id) => messageById(db, id)), ctx.limits.preHandler('message')],
-      schema: {
-        body: object({ content: text(MESSAGE_MAX_LENGTH), conversation: anyId, loggedDate: date }, [
-          'content',
-          'conversation',
-        ]),
-      },
+      schema: { body: ConversationMessageBody },
     },
-    async (req, reply) => {
-      const principal = principalOf(req);
-      const body = req.body as CreateConversationMessage;
-      const row = await conversationFor(ctx, principal, body.conversation);
-      const content = body.content.trim();
-      if (content === '' || (row.meeting_id !== null && content.length > GROUP_CHAT_MAX_LENGTH)) {
-        throw new ApiError('validation');
-      }
-      // The client's time says when a message written offline was written; a future or day-old one is not trusted.
-      const logged = Date.parse(String(body.loggedDate ?? ''));
-      const trusted = logged <= Date.now() && logged > Date.now() - 24 * 3600_000;
-      const message = await addMessage(ctx, {
-        conversationId: row.id,
-        authorKind: 'contact',
-        message: content,
-        contactId: principal.contactId,
-        authorName: await contactName(ctx, principal.contactId),
-        loggedDate: trusted ? new Date(logged).toISOString() : undefined,
-      });
-      return reply.code(201).send(message);
-    },
+    async (req, reply) => reply.code(201).send(await writeMessage(ctx, principalOf(req), req.body)),
   );
 
   app.post(
     `${BASE}/activity`,
     {
-      onRequest: auth,
       preHandler: [ctx.limits.preHandler('activity')],
-      schema: {
-        params: appParams,
-        body: object(
-          { conversation: anyId, content: text(2000), type: { type: 'string', enum: ACTIVITY_TYPES } },
-          ['conversation', 'type'],
-        ),
-      },
+      schema: { params: AppParams, body: ActivityBody },
     },
     async (req) => {
-      checkApp(req);
+      checkApp(req.params.appId);
       const principal = principalOf(req);
-      const body = req.body as { conversation: number; content?: string; type: ActivityType };
-      const row = await conversationFor(ctx, principal, body.conversation);
-      await recordActivity(ctx, principal, row.id, body.type);
+      const row = await conversationFor(ctx, principal, req.body.conversation);
+      await recordActivity(ctx, principal, row.id, req.body.type);
       return { success: true };
     },
   );
 
   app.get(
     `${BASE}/conversationConnections`,
-    {
-      onRequest: auth,
-      schema: { params: appParams, querystring: query({ conversation: anyId }, ['conversation']) },
-    },
+    { schema: { params: AppParams, querystring: ConversationConnectionsQuery } },
     async (req) => {
-      checkApp(req);
-      const row = await conversationFor(ctx, principalOf(req), Number(q(req).conversation));
-      const rows = await db
-        .selectFrom('conversation_connections')
-        .selectAll()
-        .where('conversation_id', '=', row.id)
-        .orderBy('id')
-        .execute();
-      const value: ConversationConnectionWire[] = rows.map((c) => ({
-        conversation: c.conversation_id,
-        contact: c.contact_id,
-        contactName: c.contact_name,
-        connectedDate: c.connected_date,
-        lastPingedDate: c.last_pinged_date,
-        disconnectedDate: c.disconnected_date,
-      }));
-      return { value };
+      checkApp(req.params.appId);
+      const row = await conversationFor(ctx, principalOf(req), req.query.conversation);
+      return { value: await listConnections(ctx, row.id) };
     },
   );
 }

@@ -7,7 +7,7 @@ import { API_SCOPE, isStaff } from '../auth/principal.ts';
 import { principalFromHeader } from '../auth/routes.ts';
 
 /** A valid, unrevoked bearer token with the 'portal' scope, whatever its client; else 401/403. */
-async function authenticate(ctx: AppContext, req: FastifyRequest) {
+export async function authenticate(ctx: AppContext, req: FastifyRequest): Promise<Principal> {
   const principal = await principalFromHeader(ctx, req);
   if (!principal) throw new ApiError('unauthorized');
   // A token granted without the 'portal' scope (e.g. only 'openid' for userinfo) is no API key.
@@ -17,27 +17,26 @@ async function authenticate(ctx: AppContext, req: FastifyRequest) {
 }
 
 /**
- * onRequest hook for every non-public route of the child app's API: a token of the child app's client.
- * Staff work only through the staff API, so they can never write as a child (or read as one).
+ * The child app's API takes a token of the child app's client. Staff work only through the staff
+ * API, so they can never write as a child (or read as one).
  */
-export function requireAuth(ctx: AppContext) {
-  return async (req: FastifyRequest) => {
-    if (isStaff(await authenticate(ctx, req))) throw new ApiError('forbidden');
-  };
+export async function requireChildApp(ctx: AppContext, req: FastifyRequest): Promise<void> {
+  if (isStaff(await authenticate(ctx, req))) throw new ApiError('forbidden');
 }
 
-/**
- * onRequest hook for the staff API: a staff token with the route's role, or 403 (401 without a
- * valid token) - before the body is even read, so a wrong role learns nothing from validation.
- */
-export function requireStaff(ctx: AppContext, role: Extract<Role, 'counsellor' | 'group_leader' | 'admin'>) {
-  return async (req: FastifyRequest) => {
-    const principal = await authenticate(ctx, req);
-    if (!isStaff(principal) || !principal.roles.includes(role)) throw new ApiError('forbidden');
-  };
+/** The staff API takes a staff token (client portal-staff), or 403 (401 without a valid token). */
+export async function requireStaffApp(ctx: AppContext, req: FastifyRequest): Promise<void> {
+  if (!isStaff(await authenticate(ctx, req))) throw new ApiError('forbidden');
 }
 
-export function principalOf(req: FastifyRequest): Principal {
+/** A staff token that also carries `role`; the staff API checks it before the body is even read. */
+export function requireRole(req: FastifyRequest, role: StaffRole): void {
+  if (!req.principal?.roles.includes(role)) throw new ApiError('forbidden');
+}
+
+export type StaffRole = Extract<Role, 'counsellor' | 'group_leader' | 'admin'>;
+
+export function principalOf(req: Pick<FastifyRequest, 'principal'>): Principal {
   if (!req.principal) throw new ApiError('unauthorized');
   return req.principal;
 }

@@ -1,11 +1,9 @@
-import type { FastifyInstance } from 'fastify';
-import type { ClientLogRequest } from '../../contract/logging.ts';
-import type { AppContext } from '../context.ts';
+import { ClientLogBody } from '../../contract/schemas/logging.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
-import { principalOf, requireAuth } from './guard.ts';
+import { principalOf } from './guard.ts';
 import { idempotent } from './idempotency.ts';
-import { object, text } from './schemas.ts';
 
 const MAX = { message: 2000, stack: 8000, url: 500 };
 
@@ -15,22 +13,17 @@ export function stripUrl(url: string): string {
 }
 
 /** SPEC §7 Logging: POST {api}/createclientlogs. */
-export function registerLoggingRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerLoggingRoutes(app: Api, ctx: AppContext) {
   app.post(
-    '/portal/createclientlogs',
+    '/createclientlogs',
     {
-      onRequest: requireAuth(ctx),
       preHandler: [idempotent(ctx, async () => ({ success: true })), ctx.limits.preHandler('clientLog')],
-      schema: {
-        body: object({ message: text(100_000), stack: text(100_000), url: text(10_000), level: text(20) }, [
-          'message',
-        ]),
-      },
+      schema: { body: ClientLogBody },
     },
     async (req, reply) => {
       const principal = principalOf(req);
-      const body = (req.body ?? {}) as Partial<ClientLogRequest>;
-      if (typeof body.message !== 'string' || body.message.trim() === '') throw new ApiError('validation');
+      const body = req.body;
+      if (body.message.trim() === '') throw new ApiError('validation');
       const level = ['error', 'warn', 'info'].includes(String(body.level)) ? String(body.level) : 'error';
       await ctx.db
         .insertInto('client_logs')

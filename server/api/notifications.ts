@@ -1,11 +1,15 @@
-import type { FastifyInstance } from 'fastify';
 import { HUB_EVENTS } from '../../contract/hub.ts';
 import type { NotificationWire } from '../../contract/notifications.ts';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
-import { principalOf, requireAuth } from './guard.ts';
-import { anyId, date, int, object, query, text } from './schemas.ts';
+import { principalOf } from './guard.ts';
+import {
+  DeleteNotificationBody,
+  NotificationFilterQuery,
+  NotificationListQuery,
+  ProcessNotificationBody,
+} from '../../contract/schemas/notifications.ts';
 
 /** Creates a notification and tells the account's connections (SPEC §7 PortalAccountNotificationCreated). */
 export async function notify(ctx: AppContext, accountId: number, entity: string, notificationType: string) {
@@ -28,20 +32,11 @@ export async function notify(ctx: AppContext, accountId: number, entity: string,
   );
 }
 
-type Filters = {
-  isProcessed?: string;
-  notificationType?: string;
-  entity?: string;
-  take?: string;
-  fromDate?: string;
-};
-
 /** SPEC §7 Contact messages and notifications: the notification calls. */
-export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerNotificationRoutes(app: Api, ctx: AppContext) {
   const { db } = ctx;
-  const auth = requireAuth(ctx);
 
-  const filtered = (accountId: number, f: Filters) => {
+  const filtered = (accountId: number, f: NotificationFilterQuery) => {
     const from = Date.parse(String(f.fromDate ?? ''));
     let q = db
       .selectFrom('notifications')
@@ -58,63 +53,48 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext
     return q;
   };
 
-  const filters = {
-    isProcessed: { type: 'string', enum: ['true', 'false', ''] },
-    notificationType: text(100),
-    entity: text(100),
-    fromDate: date,
-  };
-  app.get(
-    '/portal/api/notifications',
-    { onRequest: auth, schema: { querystring: query({ ...filters, take: int(0, 1_000_000) }) } },
-    async (req) => {
-      const f = req.query as Filters;
-      const take = Math.min(Math.max(Number(f.take) || 1000, 1), 1000);
-      const rows = await filtered(principalOf(req).accountId, f)
-        .selectAll()
-        .orderBy('created_date', 'desc')
-        .limit(take)
-        .execute();
-      return {
-        value: rows.map((r): NotificationWire => ({
-          id: r.id,
-          entity: r.entity,
-          notificationType: r.notification_type,
-          isProcessed: r.is_processed === 1,
-          createdDate: r.created_date,
-        })),
-      };
-    },
-  );
+  app.get('/api/notifications', { schema: { querystring: NotificationListQuery } }, async (req) => {
+    const f = req.query;
+    const take = Math.min(Math.max(f.take || 1000, 1), 1000);
+    const rows = await filtered(principalOf(req).accountId, f)
+      .selectAll()
+      .orderBy('created_date', 'desc')
+      .limit(take)
+      .execute();
+    return {
+      value: rows.map((r): NotificationWire => ({
+        id: r.id,
+        entity: r.entity,
+        notificationType: r.notification_type,
+        isProcessed: r.is_processed === 1,
+        createdDate: r.created_date,
+      })),
+    };
+  });
 
-  app.get(
-    '/portal/api/notifications/count',
-    { onRequest: auth, schema: { querystring: query(filters) } },
-    async (req) => {
-      const rows = await filtered(principalOf(req).accountId, req.query as Filters)
-        .select(['notification_type', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('notification_type')
-        .execute();
-      return { value: rows.map((r) => ({ notificationType: r.notification_type, count: Number(r.n) })) };
-    },
-  );
+  app.get('/api/notifications/count', { schema: { querystring: NotificationFilterQuery } }, async (req) => {
+    const rows = await filtered(principalOf(req).accountId, req.query)
+      .select(['notification_type', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('notification_type')
+      .execute();
+    return { value: rows.map((r) => ({ notificationType: r.notification_type, count: Number(r.n) })) };
+  });
 
   app.post(
-    '/portal/api/notifications/process',
+    '/api/notifications/process',
     {
-      onRequest: auth,
-      schema: { body: object({ id: anyId, entity: text(100), notificationType: text(100) }) },
+      schema: { body: ProcessNotificationBody },
     },
     async (req) => {
-      const body = (req.body ?? {}) as { id?: number; entity?: string; notificationType?: string };
+      const body = req.body;
       let q = db
         .updateTable('notifications')
         .set({ is_processed: 1 })
         .where('account_id', '=', principalOf(req).accountId);
-      if (body.id !== undefined) q = q.where('id', '=', Number(body.id));
-      else if (body.entity) q = q.where('entity', '=', String(body.entity));
+      if (body.id !== undefined) q = q.where('id', '=', body.id);
+      else if (body.entity) q = q.where('entity', '=', body.entity);
       else throw new ApiError('validation');
-      if (body.notificationType) q = q.where('notification_type', '=', String(body.notificationType));
+      if (body.notificationType) q = q.where('notification_type', '=', body.notificationType);
       const res = await q.executeTakeFirst();
       // An id that is not one of the caller's notifications is unknown to them, as for contact messages.
       if (body.id !== undefined && Number(res.numUpdatedRows) === 0) throw new ApiError('not_found');
@@ -122,19 +102,14 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext
     },
   );
 
-  app.post(
-    '/portal/api/notifications/delete',
-    { onRequest: auth, schema: { body: object({ NotificationId: anyId }, ['NotificationId']) } },
-    async (req) => {
-      const id = Number((req.body as { NotificationId?: number } | undefined)?.NotificationId);
-      if (!Number.isInteger(id)) throw new ApiError('validation');
-      const res = await db
-        .deleteFrom('notifications')
-        .where('id', '=', id)
-        .where('account_id', '=', principalOf(req).accountId)
-        .executeTakeFirst();
-      if (Number(res.numDeletedRows) === 0) throw new ApiError('not_found');
-      return { success: true };
-    },
-  );
+  app.post('/api/notifications/delete', { schema: { body: DeleteNotificationBody } }, async (req) => {
+    const id = req.body.NotificationId;
+    const res = await db
+      .deleteFrom('notifications')
+      .where('id', '=', id)
+      .where('account_id', '=', principalOf(req).accountId)
+      .executeTakeFirst();
+    if (Number(res.numDeletedRows) === 0) throw new ApiError('not_found');
+    return { success: true };
+  });
 }

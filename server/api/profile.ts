@@ -1,40 +1,38 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CONTACTS_FEATURE_IDS,
   type AccountResponse,
-  type ChangePasswordRequest,
   type ContactDetailResponse,
   type ContactNameResponse,
-  type ContactUpdateRequest,
-  type VerifyUsernameRequest,
 } from '../../contract/profile.ts';
+import {
+  ChangePasswordBody,
+  ContactNameQuery,
+  ContactUpdateBody,
+  FeatureParams,
+  RegisterContactBody,
+  VerifyUsernameBody,
+} from '../../contract/schemas/profile.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext } from '../context.ts';
+import type { Principal } from '../auth/principal.ts';
 import { ApiError } from '../errors.ts';
 import { isUniqueViolation, nowIso, type Db } from '../db/database.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { MAX_LOGIN_NAME_LENGTH, MAX_PASSWORD_LENGTH } from '../auth/routes.ts';
 import { revokeAccount } from '../auth/revoke-account.ts';
 import { checkNewPassword } from '../security/password-policy.ts';
 import { USERNAME_PATTERN } from '../../contract/limits.ts';
 import { acceptDisplayName, looksLikeStaff } from '../security/display-name.ts';
 import { eraseAccount } from '../security/erasure.ts';
-import { principalOf, requireAuth } from './guard.ts';
+import { principalOf } from './guard.ts';
 import { shareSeries } from './entity-access.ts';
 import { PROPERTY_IDS, PROVIDER } from './runtime-config.ts';
-import { anyId, featureParams, object, query, text } from './schemas.ts';
 
 const FEATURE_IDS = new Set<string>(Object.values(CONTACTS_FEATURE_IDS));
 
-function featureId(params: unknown): void {
-  if (!FEATURE_IDS.has((params as { featureId: string }).featureId)) throw new ApiError('not_found');
+function featureId(params: { featureId: string }): void {
+  if (!FEATURE_IDS.has(params.featureId)) throw new ApiError('not_found');
 }
-
-const propertiesSchema = {
-  type: 'object',
-  additionalProperties: { type: ['string', 'number', 'boolean'], maxLength: 200 },
-  maxProperties: 20,
-} as const;
 
 export async function contactInfo(db: Db, contactId: number) {
   const contact = await db.selectFrom('contacts').selectAll().where('id', '=', contactId).executeTakeFirst();
@@ -76,15 +74,125 @@ async function checkOldPassword(ctx: AppContext, req: FastifyRequest, reply: Fas
   return account;
 }
 
+/** A name or property change (SPEC §7 contacts update), told to whoever watches the contact. */
+async function updateContact(ctx: AppContext, principal: Principal, body: ContactUpdateBody) {
+  // A name shows beside the child's messages in a group: no staff title, no invisible tricks.
+  const name = body.name === undefined ? undefined : acceptDisplayName(body.name, PROVIDER.name);
+  const props = Object.entries(body.properties ?? {});
+  if (props.some(([id]) => !PROPERTY_IDS.includes(id))) throw new ApiError('validation');
+  await ctx.db.transaction().execute(async (trx) => {
+    if (name !== undefined)
+      await trx.updateTable('contacts').set({ name }).where('id', '=', principal.contactId).execute();
+    for (const [propertyId, value] of props) {
+      await trx
+        .insertInto('contact_properties')
+        .values({ contact_id: principal.contactId, property_id: propertyId, value: String(value) })
+        .onConflict((oc) => oc.columns(['contact_id', 'property_id']).doUpdateSet({ value: String(value) }))
+        .execute();
+    }
+  });
+  const contact = await contactInfo(ctx.db, principal.contactId);
+  await ctx.hub.publishToEntity(entityKey('Contact', contact.id), HUB_EVENTS.contactUpdated, {
+    id: contact.id,
+  });
+  return contact;
+}
+
+async function account(ctx: AppContext, principal: Principal): Promise<AccountResponse> {
+  const row = await ctx.db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('id', '=', principal.accountId)
+    .executeTakeFirst();
+  if (!row) throw new ApiError('not_found');
+  return {
+    id: row.id,
+    username: row.username,
+    contactId: row.contact_id,
+    roles: [...principal.roles],
+    createdDate: row.created_date,
+  };
+}
+
+/**
+ * The new hash and the new generation in one statement, so no login can pair the old password with
+ * the new generation; then every session of the account ends.
+ */
+async function changePassword(
+  ctx: AppContext,
+  principal: Principal,
+  username: string | null,
+  password: string,
+) {
+  await checkNewPassword(password, username);
+  const hash = await hashPassword(password);
+  await ctx.db
+    .updateTable('accounts')
+    .set((eb) => ({ password_hash: hash, token_generation: eb('token_generation', '+', 1) }))
+    .where('id', '=', principal.accountId)
+    .execute();
+  await revokeAccount(ctx, principal.accountId);
+}
+
+/** A new child account (public, limited per address); answers its id and the username as stored. */
+async function registerContact(ctx: AppContext, body: RegisterContactBody) {
+  const username = body.username.trim().toLowerCase();
+  if (!USERNAME_PATTERN.test(username)) throw new ApiError('validation');
+  // The username is the name others see until it is changed.
+  if (looksLikeStaff(username, PROVIDER.name)) throw new ApiError('name_not_allowed');
+  await checkNewPassword(body.password, username);
+  const taken = await ctx.db
+    .selectFrom('accounts')
+    .select('id')
+    .where('username', '=', username)
+    .executeTakeFirst();
+  if (taken) throw new ApiError('username_taken');
+  const properties = Object.entries(body.properties ?? {}).filter(([id]) => PROPERTY_IDS.includes(id));
+  const passwordHash = await hashPassword(body.password);
+  const created = nowIso();
+  // Two registrations of one name at once: the unique key decides, and the loser hears it is taken.
+  const accountId = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const contact = await trx
+        .insertInto('contacts')
+        .values({ name: username, created_date: created })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const account = await trx
+        .insertInto('accounts')
+        .values({
+          contact_id: contact.id,
+          username,
+          password_hash: passwordHash,
+          personal_code_digest: null,
+          created_date: created,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx.insertInto('account_roles').values({ account_id: account.id, role: 'child' }).execute();
+      for (const [propertyId, value] of properties) {
+        await trx
+          .insertInto('contact_properties')
+          .values({ contact_id: contact.id, property_id: propertyId, value: String(value).slice(0, 200) })
+          .execute();
+      }
+      return account.id;
+    })
+    .catch((error: unknown) => {
+      throw isUniqueViolation(error) ? new ApiError('username_taken') : error;
+    });
+  return { id: accountId, username };
+}
+
 /** SPEC §7 Profile and account. */
-export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
-  const auth = requireAuth(ctx);
+export function registerProfileRoutes(app: Api, ctx: AppContext) {
   const { db } = ctx;
   const providerName = PROVIDER.name;
 
   app.get(
-    '/portal/features/contacts/:featureId/detail',
-    { onRequest: auth, schema: { params: featureParams } },
+    '/features/contacts/:featureId/detail',
+    { schema: { params: FeatureParams } },
     async (req): Promise<ContactDetailResponse> => {
       featureId(req.params);
       return { info: { contact: await contactInfo(db, principalOf(req).contactId) } };
@@ -92,54 +200,26 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 
   app.post(
-    '/portal/features/contacts/:featureId/update',
+    '/features/contacts/:featureId/update',
     {
-      onRequest: auth,
       preHandler: [ctx.limits.preHandler('profile')],
-      schema: {
-        params: featureParams,
-        body: object({ name: text(200), properties: propertiesSchema }),
-      },
+      schema: { params: FeatureParams, body: ContactUpdateBody },
     },
     async (req): Promise<ContactDetailResponse> => {
       featureId(req.params);
-      const principal = principalOf(req);
-      const body = req.body as ContactUpdateRequest;
-      // A name shows beside the child's messages in a group: no staff title, no invisible tricks.
-      const name = body.name === undefined ? undefined : acceptDisplayName(body.name, providerName);
-      const props = Object.entries(body.properties ?? {});
-      if (props.some(([id]) => !PROPERTY_IDS.includes(id))) throw new ApiError('validation');
-      await db.transaction().execute(async (trx) => {
-        if (name !== undefined)
-          await trx.updateTable('contacts').set({ name }).where('id', '=', principal.contactId).execute();
-        for (const [propertyId, value] of props) {
-          await trx
-            .insertInto('contact_properties')
-            .values({ contact_id: principal.contactId, property_id: propertyId, value: String(value) })
-            .onConflict((oc) =>
-              oc.columns(['contact_id', 'property_id']).doUpdateSet({ value: String(value) }),
-            )
-            .execute();
-        }
-      });
-      const contact = await contactInfo(db, principal.contactId);
-      await ctx.hub.publishToEntity(entityKey('Contact', contact.id), HUB_EVENTS.contactUpdated, {
-        id: contact.id,
-      });
-      return { info: { contact } };
+      return { info: { contact: await updateContact(ctx, principalOf(req), req.body) } };
     },
   );
 
   app.get(
-    '/portal/features/contacts/:featureId/contactname',
+    '/features/contacts/:featureId/contactname',
     {
-      onRequest: auth,
-      schema: { params: featureParams, querystring: query({ contactId: anyId }, ['contactId']) },
+      schema: { params: FeatureParams, querystring: ContactNameQuery },
     },
     async (req): Promise<ContactNameResponse> => {
       featureId(req.params);
       const principal = principalOf(req);
-      const contactId = (req.query as { contactId: number }).contactId;
+      const contactId = req.query.contactId;
       // A participant may name the members of their own groups.
       const allowed =
         contactId === principal.contactId || (await shareSeries(db, principal.accountId, contactId));
@@ -148,73 +228,39 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get('/portal/accounts', { onRequest: auth }, async (req): Promise<AccountResponse> => {
-    const principal = principalOf(req);
-    const account = await db
-      .selectFrom('accounts')
-      .selectAll()
-      .where('id', '=', principal.accountId)
-      .executeTakeFirst();
-    if (!account) throw new ApiError('not_found');
-    return {
-      id: account.id,
-      username: account.username,
-      contactId: account.contact_id,
-      roles: [...principal.roles],
-      createdDate: account.created_date,
-    };
-  });
+  app.get('/accounts', async (req) => account(ctx, principalOf(req)));
 
   // A new password ends every session of the account, on every device and hub connection: whoever
   // knew the old one is out. The client signs in again with the new password.
   app.post(
-    '/portal/api/accounts/changePassword',
+    '/api/accounts/changePassword',
     {
-      onRequest: auth,
-      schema: {
-        body: object({ oldPassword: text(MAX_PASSWORD_LENGTH), password: text(MAX_PASSWORD_LENGTH) }, [
-          'oldPassword',
-          'password',
-        ]),
-      },
+      schema: { body: ChangePasswordBody },
     },
     async (req, reply) => {
-      const principal = principalOf(req);
-      const body = req.body as ChangePasswordRequest;
-      const account = await checkOldPassword(ctx, req, reply, body.oldPassword);
-      await checkNewPassword(body.password, account.username);
-      // The new hash and the new generation in one statement: no login can pair the old password
-      // with the new generation.
-      const hash = await hashPassword(body.password);
-      await db
-        .updateTable('accounts')
-        .set((eb) => ({ password_hash: hash, token_generation: eb('token_generation', '+', 1) }))
-        .where('id', '=', principal.accountId)
-        .execute();
-      await revokeAccount(ctx, principal.accountId);
+      const account = await checkOldPassword(ctx, req, reply, req.body.oldPassword);
+      await changePassword(ctx, principalOf(req), account.username, req.body.password);
       return { success: true };
     },
   );
 
   // Deleting the contact erases the person (server/security/erasure.ts) and ends every session.
   // Takes no body: whatever comes is not read.
-  app.post('/portal/deleteContact', { onRequest: auth }, async (req) => {
+  app.post('/deleteContact', async (req) => {
     const principal = principalOf(req);
     await eraseAccount(ctx, principal.accountId, principal.contactId);
     return { success: true };
   });
 
   app.post(
-    '/portal/api/accounts/verifyusername',
+    '/api/accounts/verifyusername',
     {
+      config: { public: true },
       preHandler: ctx.limits.preHandler('usernameCheck'),
-      schema: { body: object({ username: text(MAX_LOGIN_NAME_LENGTH), token: text(4096) }) },
+      schema: { body: VerifyUsernameBody },
     },
     async (req) => {
-      const body = req.body as Partial<VerifyUsernameRequest>;
-      const username = String(body.username ?? '')
-        .trim()
-        .toLowerCase();
+      const username = (req.body.username ?? '').trim().toLowerCase();
       if (!USERNAME_PATTERN.test(username) || looksLikeStaff(username, providerName))
         return { available: false };
       const taken = await db
@@ -227,69 +273,12 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 
   app.post(
-    '/portal/api/accounts/registercontact',
+    '/api/accounts/registercontact',
     {
+      config: { public: true },
       preHandler: ctx.limits.preHandler('registration'),
-      schema: {
-        body: object(
-          {
-            username: text(MAX_LOGIN_NAME_LENGTH),
-            password: text(MAX_PASSWORD_LENGTH),
-            properties: propertiesSchema,
-          },
-          ['username', 'password'],
-        ),
-      },
+      schema: { body: RegisterContactBody },
     },
-    async (req, reply) => {
-      const body = req.body as { username: string; password: string; properties?: Record<string, unknown> };
-      const username = body.username.trim().toLowerCase();
-      if (!USERNAME_PATTERN.test(username)) throw new ApiError('validation');
-      // The username is the name others see until it is changed.
-      if (looksLikeStaff(username, providerName)) throw new ApiError('name_not_allowed');
-      await checkNewPassword(body.password, username);
-      const taken = await db
-        .selectFrom('accounts')
-        .select('id')
-        .where('username', '=', username)
-        .executeTakeFirst();
-      if (taken) throw new ApiError('username_taken');
-      const properties = Object.entries(body.properties ?? {}).filter(([id]) => PROPERTY_IDS.includes(id));
-      const passwordHash = await hashPassword(body.password);
-      const created = nowIso();
-      // Two registrations of one name at once: the unique key decides, and the loser hears it is taken.
-      const accountId = await db
-        .transaction()
-        .execute(async (trx) => {
-          const contact = await trx
-            .insertInto('contacts')
-            .values({ name: username, created_date: created })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          const account = await trx
-            .insertInto('accounts')
-            .values({
-              contact_id: contact.id,
-              username,
-              password_hash: passwordHash,
-              personal_code_digest: null,
-              created_date: created,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await trx.insertInto('account_roles').values({ account_id: account.id, role: 'child' }).execute();
-          for (const [propertyId, value] of properties) {
-            await trx
-              .insertInto('contact_properties')
-              .values({ contact_id: contact.id, property_id: propertyId, value: String(value).slice(0, 200) })
-              .execute();
-          }
-          return account.id;
-        })
-        .catch((error: unknown) => {
-          throw isUniqueViolation(error) ? new ApiError('username_taken') : error;
-        });
-      return reply.code(201).send({ id: accountId, username });
-    },
+    async (req, reply) => reply.code(201).send(await registerContact(ctx, req.body)),
   );
 }

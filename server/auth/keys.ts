@@ -1,5 +1,12 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { exportJWK, generateKeyPair, importJWK, calculateJwkThumbprint, type JWK } from 'jose';
+import {
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  calculateJwkThumbprint,
+  type CryptoKey,
+  type JWK,
+} from 'jose';
 import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 

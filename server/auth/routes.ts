@@ -14,12 +14,13 @@ import type { Counter, LoginPolicy } from './login-throttle.ts';
 import { normalizePersonalCode } from './passwords.ts';
 import { SIGNING_ALG } from './keys.ts';
 import { addressKey } from '../security/client-address.ts';
+import { LOGIN_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../contract/limits.ts';
 
 type Form = Record<string, string | undefined>;
 
 /** Longer usernames and passwords are refused before anything is counted, stored or hashed. */
-export const MAX_LOGIN_NAME_LENGTH = 100;
-export const MAX_PASSWORD_LENGTH = 1000;
+const MAX_LOGIN_NAME_LENGTH = LOGIN_NAME_MAX_LENGTH;
+const MAX_PASSWORD_LENGTH = PASSWORD_MAX_LENGTH;
 
 /** Every form field a token or revocation request may carry: strings of bounded length. */
 const formSchema = {

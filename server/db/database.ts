@@ -7,18 +7,14 @@ import type { Database } from './schema.ts';
 import { initialMigration } from './migrations/0001-initial.ts';
 import { meetingDeletedDate } from './migrations/0002-meeting-deleted-date.ts';
 import { securityMigration } from './migrations/0003-security.ts';
+import { databaseKind, type DatabaseKind } from './database-kind.ts';
 
-export type DatabaseKind = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
 
 export interface OpenDatabase {
   db: Db;
   kind: DatabaseKind;
   close(): Promise<void>;
-}
-
-export function databaseKind(url: string): DatabaseKind {
-  return /^postgres(ql)?:\/\//.test(url) ? 'postgres' : 'sqlite';
 }
 
 export function openDatabase(url: string): OpenDatabase {

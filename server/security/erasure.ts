@@ -1,7 +1,7 @@
 import { isFinalState } from '../../contract/conversation-state.ts';
 import type { AppContext } from '../context.ts';
 import { nowIso, type Db } from '../db/database.ts';
-import { publishConversationUpdated } from '../api/conversation-view.ts';
+import { conversationChanged } from '../api/conversation-changed.ts';
 import { deleteMeetingMessages } from '../files/file-store.ts';
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 
@@ -49,8 +49,8 @@ export async function eraseAccount(ctx: AppContext, accountId: number, contactId
     return open;
   });
   await ctx.hub.disconnectAccount(accountId);
-  // A counsellor with one of these chats open sees it end.
-  for (const id of openChats) await publishConversationUpdated(ctx, id);
+  // A counsellor with one of these chats open sees it end (a console watching the queue is subscribed).
+  for (const id of openChats) await conversationChanged(ctx, id, { queue: false });
 }
 
 /** The person's one-to-one chats and mail: emptied and detached; open ones end. Returns those. */

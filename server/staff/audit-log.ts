@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseEntityKey } from '../../contract/hub.ts';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso, type Db } from '../db/database.ts';
 import { isStaff, type Principal } from '../auth/principal.ts';
-import { principalOf, requireStaff } from '../api/guard.ts';
-import { date, id, int, query, text } from '../api/schemas.ts';
+import { principalOf } from '../api/guard.ts';
+import { AuditQuery } from '../../contract/schemas/staff.ts';
 
 /** What the id in a staff route's path names, by the route's first segment after /portal/staff. */
 const ENTITY_OF_SEGMENT: Record<string, string> = {
@@ -53,7 +53,7 @@ function entityOf(req: FastifyRequest): { entityType: string | null; entityId: n
  * answer's status - never a message, a name or a file. An administrator reads it through
  * `GET /portal/staff/audit`; entries older than AUDIT_RETENTION_DAYS are pruned.
  */
-export function registerAuditLog(app: FastifyInstance, ctx: AppContext) {
+export function auditStaffRequests(app: FastifyInstance, ctx: AppContext) {
   // Written before the answer leaves, so whoever reads the log next finds the entry there.
   app.addHook('onSend', async (req, reply, payload) => {
     const principal = req.principal;
@@ -67,34 +67,18 @@ export function registerAuditLog(app: FastifyInstance, ctx: AppContext) {
     }).catch((error: unknown) => req.log.error({ err: error }, 'audit entry failed'));
     return payload;
   });
+}
 
+/** The administrator's reading of the audit log. */
+export function registerAuditRoutes(app: Api, ctx: AppContext) {
   app.get(
-    '/portal/staff/audit',
+    '/audit',
     {
-      onRequest: requireStaff(ctx, 'admin'),
-      schema: {
-        querystring: query({
-          accountId: id,
-          entityType: text(40),
-          entityId: id,
-          from: date,
-          to: date,
-          take: int(1, 1000),
-          skip: int(0, 1_000_000),
-        }),
-      },
+      schema: { querystring: AuditQuery },
     },
     async (req) => {
       requireAdmin(principalOf(req));
-      const f = req.query as {
-        accountId?: number;
-        entityType?: string;
-        entityId?: number;
-        from?: string;
-        to?: string;
-        take?: number;
-        skip?: number;
-      };
+      const f = req.query;
       let q = ctx.db.selectFrom('audit_log').selectAll();
       if (f.accountId !== undefined) q = q.where('account_id', '=', f.accountId);
       if (f.entityType !== undefined) q = q.where('entity_type', '=', f.entityType);

@@ -1,27 +1,19 @@
+import type { FastifyRequest } from 'fastify';
 import { FINAL_STATES, QUEUED_STATES } from '../../contract/conversation-state.ts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
-import { principalOf, requireStaff } from '../api/guard.ts';
+import { principalOf } from '../api/guard.ts';
 import { idempotent } from '../api/idempotency.ts';
-import {
-  addMessage,
-  listMessages,
-  messageById,
-  publishConversationUpdated,
-  resolveConversation,
-  toConversation,
-} from '../api/conversation-view.ts';
-
+import { listMessages, messageById, toConversation } from '../api/conversation-wire.ts';
+import { addMessage, resolveConversation } from '../api/conversation-writes.ts';
+import { conversationChanged } from '../api/conversation-changed.ts';
 import { notify } from '../api/notifications.ts';
-import { idParams, object, text } from '../api/schemas.ts';
+import { IdParams } from '../../contract/schemas/common.ts';
+import { StaffMessageBody } from '../../contract/schemas/staff.ts';
 import { counsellorMaySee } from '../api/entity-access.ts';
-import { MESSAGE_MAX_LENGTH } from '../../contract/limits.ts';
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
-
-const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
 
 function requireCounsellor(principal: Principal) {
   if (!principal.roles.includes('counsellor')) throw new ApiError('forbidden');
@@ -41,7 +33,7 @@ function requireOwn(row: ConversationRow, accountId: number) {
 }
 
 /** A conversation as the staff API lists it: with the child's conversation properties. */
-async function withProperties(ctx: AppContext, row: Parameters<typeof toConversation>[1]) {
+async function withProperties(ctx: AppContext, row: ConversationRow) {
   const props = await ctx.db
     .selectFrom('conversation_properties')
     .selectAll()
@@ -53,277 +45,194 @@ async function withProperties(ctx: AppContext, row: Parameters<typeof toConversa
   };
 }
 
-/**
- * Tells every counsellor's hub connections that a one-to-one conversation changed, so the console's
- * queue updates live: `Conversation.Updated` with the conversation's entity key, sent per account
- * (no subscription needed; a counsellor cannot subscribe to a conversation that does not exist yet).
- */
-export async function publishToCounsellors(ctx: AppContext, conversationId: number) {
-  const accounts = await ctx.db
-    .selectFrom('account_roles')
-    .innerJoin('accounts', 'accounts.id', 'account_roles.account_id')
-    .select('account_roles.account_id')
-    .where('account_roles.role', '=', 'counsellor')
-    .where('accounts.deleted_date', 'is', null)
+/** Queued chats per channel in arrival order, plus mail that waits for an answer. */
+async function queue(ctx: AppContext, principal: Principal) {
+  const rows = await ctx.db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('meeting_id', 'is', null)
+    .where('contact_id', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('system_type', '=', 'chat'),
+          eb('state', 'in', [...QUEUED_STATES]),
+          eb('agent_account_id', 'is', null),
+        ]),
+        // Mail waits until a counsellor has answered the child's latest message.
+        eb.and([
+          eb('system_type', '=', 'mail'),
+          eb('state', 'not in', [...FINAL_STATES]),
+          // A mail someone answered is theirs when the child writes again.
+          eb.or([eb('agent_account_id', 'is', null), eb('agent_account_id', '=', principal.accountId)]),
+          eb.or([
+            eb('last_agent_message_date', 'is', null),
+            eb('last_contact_message_date', '>', eb.ref('last_agent_message_date')),
+          ]),
+        ]),
+      ]),
+    )
+    .orderBy('logged_date', 'asc')
+    .orderBy('id', 'asc')
     .execute();
-  const key = entityKey('Conversation', conversationId);
-  await Promise.all(
-    accounts.map((a) =>
-      ctx.hub.publishToAccount(a.account_id, HUB_EVENTS.conversationUpdated, { conversationId }, key),
-    ),
-  );
+  return Promise.all(rows.map((r) => withProperties(ctx, r)));
+}
+
+/** The conversations the counsellor holds, newest first. */
+async function ownConversations(ctx: AppContext, principal: Principal) {
+  const rows = await ctx.db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('agent_account_id', '=', principal.accountId)
+    .where('meeting_id', 'is', null)
+    .orderBy('logged_date', 'desc')
+    .limit(200)
+    .execute();
+  // With the child's properties, so an accepted chat still shows who the counsellor talks to.
+  return Promise.all(rows.map((r) => withProperties(ctx, r)));
+}
+
+async function messages(ctx: AppContext, principal: Principal, id: number) {
+  const row = await oneToOne(ctx, id);
+  if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
+  return listMessages(ctx.db, row.id);
+}
+
+/** Takes a queued chat: conditional, so two counsellors accepting at once cannot both get it. */
+async function accept(ctx: AppContext, principal: Principal, id: number) {
+  const row = await oneToOne(ctx, id);
+  if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
+  const res = await ctx.db
+    .updateTable('conversations')
+    .set({ state: CONVERSATION_STATE.InProgress, agent_account_id: principal.accountId })
+    .where('id', '=', row.id)
+    .where('state', 'in', [...QUEUED_STATES])
+    .where('agent_account_id', 'is', null)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw new ApiError('conflict', 'not in the queue');
+  // The colleagues who watched it in the queue see it leave the queue, and then nothing more.
+  await conversationChanged(ctx, row.id);
+  await ctx.hub.unsubscribeOtherStaff(entityKey('Conversation', row.id), principal.accountId);
+  const fresh = await ctx.db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('id', '=', row.id)
+    .executeTakeFirstOrThrow();
+  return toConversation(ctx.db, fresh);
 }
 
 /**
- * The child's calls that change what waits in the counsellors' queue: a new chat or mail, a message
- * in a mail thread (unanswered again), leaving the queue, resolving, deleting. The keys are Fastify
- * route patterns, so a change of those routes shows up in tests/server/staff/counsellor-console-api.test.ts.
+ * Who may write: a chat only by the counsellor who accepted it, while it is live; a mail by whoever
+ * answers it first (the answer claims it), and then only by them.
  */
-const QUEUE_CHANGING_ROUTES: Record<string, 'created' | 'body'> = {
-  'POST /portal/chat': 'created',
-  'POST /portal/mail': 'created',
-  'POST /portal/conversationmessage': 'body',
-  'PUT /portal/features/conversations/:appId/cancel': 'body',
-  'PUT /portal/features/conversations/:appId/resolve': 'body',
-  'PUT /portal/features/conversations/:appId/delete': 'body',
-};
-
-/** The conversation a successful queue-changing call was about, or null. */
-function changedConversation(req: FastifyRequest, statusCode: number, payload: unknown): number | null {
-  if (statusCode < 200 || statusCode >= 300) return null;
-  const kind = QUEUE_CHANGING_ROUTES[`${req.method} ${req.routeOptions.url ?? ''}`];
-  if (kind === 'body') return Number((req.body as { conversation?: unknown } | undefined)?.conversation);
-  if (kind !== 'created' || typeof payload !== 'string') return null;
-  try {
-    return Number((JSON.parse(payload) as { id?: unknown }).id);
-  } catch {
-    return null;
+async function claimForAnswer(ctx: AppContext, principal: Principal, row: ConversationRow) {
+  if (row.system_type === 'chat') {
+    if (row.state !== CONVERSATION_STATE.InProgress || row.agent_account_id !== principal.accountId) {
+      throw new ApiError('conflict', 'accept the chat first');
+    }
+    return;
   }
+  if (row.system_type !== 'mail') return;
+  const claimed = await ctx.db
+    .updateTable('conversations')
+    .set({ agent_account_id: principal.accountId })
+    .where('id', '=', row.id)
+    .where((eb) =>
+      eb.or([eb('agent_account_id', 'is', null), eb('agent_account_id', '=', principal.accountId)]),
+    )
+    .where('state', 'not in', [...FINAL_STATES])
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw new ApiError('forbidden');
 }
 
-/**
- * Announces queue changes made by the child's routes (server/api/chat.ts, conversations.ts) from
- * here, after the reply is sent, so those routes stay unaware of the staff side. A queued chat the
- * server cancels on its own (no ping for 5 minutes) reaches the console through its subscription to
- * that conversation instead.
- */
-function announceQueueChanges(app: FastifyInstance, ctx: AppContext) {
-  const changed = new WeakMap<FastifyRequest, number>();
-  app.addHook('onSend', async (req, reply, payload) => {
-    const id = changedConversation(req, reply.statusCode, payload);
-    if (id !== null && Number.isInteger(id) && id > 0) changed.set(req, id);
-    return payload;
+/** An answered mail is Responded, and the child is notified (they are not in a live window). */
+async function markMailAnswered(ctx: AppContext, principal: Principal, row: ConversationRow) {
+  await ctx.db
+    .updateTable('conversations')
+    .set({ state: CONVERSATION_STATE.Responded, agent_account_id: principal.accountId })
+    .where('id', '=', row.id)
+    .execute();
+  const owner = await ctx.db
+    .selectFrom('accounts')
+    .select('id')
+    .where('contact_id', '=', row.contact_id)
+    .executeTakeFirst();
+  if (owner) await notify(ctx, owner.id, entityKey('Conversation', row.id), 'NewMessage');
+}
+
+async function answer(ctx: AppContext, principal: Principal, id: number, body: StaffMessageBody) {
+  const row = await oneToOne(ctx, id);
+  const content = body.content.trim();
+  if (!content) throw new ApiError('validation');
+  if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
+  await claimForAnswer(ctx, principal, row);
+  const name = await ctx.db
+    .selectFrom('contacts')
+    .select('name')
+    .where('id', '=', principal.contactId)
+    .executeTakeFirstOrThrow();
+  const message = await addMessage(ctx, {
+    conversationId: row.id,
+    authorKind: 'agent',
+    message: content,
+    agentAccountId: principal.accountId,
+    authorName: name.name,
   });
-  app.addHook('onResponse', async (req) => {
-    const id = changed.get(req);
-    if (id === undefined) return;
-    const row = await ctx.db
-      .selectFrom('conversations')
-      .select(['meeting_id', 'system_type'])
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!row || row.meeting_id !== null) return;
-    // A chat message changes nothing in the queue; the open chat hears it through its subscription.
-    if (req.routeOptions.url === '/portal/conversationmessage' && row.system_type !== 'mail') return;
-    await publishToCounsellors(ctx, id).catch((error: unknown) =>
-      req.log.error({ err: error }, 'queue announcement failed'),
-    );
+  if (row.system_type === 'mail') await markMailAnswered(ctx, principal, row);
+  // An answered mail leaves the queue; a chat was never in it once accepted.
+  await conversationChanged(ctx, row.id, { queue: row.system_type === 'mail' });
+  return message;
+}
+
+async function typing(ctx: AppContext, principal: Principal, id: number) {
+  const row = await oneToOne(ctx, id);
+  requireOwn(row, principal.accountId);
+  await ctx.hub.publishToEntity(entityKey('Conversation', row.id), HUB_EVENTS.agentIsTyping, {
+    conversationId: row.id,
   });
+}
+
+/** Only the counsellor who holds it ends a conversation; a colleague's chat is not theirs to end. */
+async function resolve(ctx: AppContext, principal: Principal, id: number) {
+  const row = await oneToOne(ctx, id);
+  requireOwn(row, principal.accountId);
+  // The console watching it is subscribed: the queue never listed a chat someone holds.
+  if (await resolveConversation(ctx.db, row.id)) await conversationChanged(ctx, row.id, { queue: false });
 }
 
 /** The counsellor's side of one-to-one chat and mail (ARCHITECTURE.md staff API). */
-export function registerCounsellorRoutes(app: FastifyInstance, ctx: AppContext) {
-  const { db } = ctx;
-  const staff = requireStaff(ctx, 'counsellor');
-  announceQueueChanges(app, ctx);
-
-  /** Queued chats per channel in arrival order, plus unanswered mail. */
-  app.get('/portal/staff/queue', { onRequest: staff }, async (req) => {
+export function registerCounsellorRoutes(app: Api, ctx: AppContext) {
+  const counsellor = (req: Pick<FastifyRequest, 'principal'>) => {
     const principal = principalOf(req);
     requireCounsellor(principal);
-    const rows = await db
-      .selectFrom('conversations')
-      .selectAll()
-      .where('meeting_id', 'is', null)
-      .where('contact_id', 'is not', null)
-      .where((eb) =>
-        eb.or([
-          eb.and([
-            eb('system_type', '=', 'chat'),
-            eb('state', 'in', [...QUEUED_STATES]),
-            eb('agent_account_id', 'is', null),
-          ]),
-          // Mail waits until a counsellor has answered the child's latest message.
-          eb.and([
-            eb('system_type', '=', 'mail'),
-            eb('state', 'not in', [...FINAL_STATES]),
-            // A mail someone answered is theirs when the child writes again.
-            eb.or([eb('agent_account_id', 'is', null), eb('agent_account_id', '=', principal.accountId)]),
-            eb.or([
-              eb('last_agent_message_date', 'is', null),
-              eb('last_contact_message_date', '>', eb.ref('last_agent_message_date')),
-            ]),
-          ]),
-        ]),
-      )
-      .orderBy('logged_date', 'asc')
-      .orderBy('id', 'asc')
-      .execute();
-    return { value: await Promise.all(rows.map((r) => withProperties(ctx, r))) };
-  });
+    return principal;
+  };
+  const byId = { schema: { params: IdParams } };
 
-  app.get('/portal/staff/conversations', { onRequest: staff }, async (req) => {
-    const principal = principalOf(req);
-    requireCounsellor(principal);
-    const rows = await db
-      .selectFrom('conversations')
-      .selectAll()
-      .where('agent_account_id', '=', principal.accountId)
-      .where('meeting_id', 'is', null)
-      .orderBy('logged_date', 'desc')
-      .limit(200)
-      .execute();
-    // With the child's properties, so an accepted chat still shows who the counsellor talks to.
-    return { value: await Promise.all(rows.map((r) => withProperties(ctx, r))) };
-  });
-
-  app.get(
-    '/portal/staff/conversations/:id/messages',
-    { onRequest: staff, schema: { params: idParams } },
-    async (req) => {
-      const principal = principalOf(req);
-      requireCounsellor(principal);
-      const row = await oneToOne(ctx, idOf(req));
-      if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
-      return { value: await listMessages(db, row.id) };
-    },
-  );
-
+  app.get('/queue', async (req) => ({ value: await queue(ctx, counsellor(req)) }));
+  app.get('/conversations', async (req) => ({ value: await ownConversations(ctx, counsellor(req)) }));
+  app.get('/conversations/:id/messages', byId, async (req) => ({
+    value: await messages(ctx, counsellor(req), req.params.id),
+  }));
+  app.post('/conversations/:id/accept', byId, async (req) => accept(ctx, counsellor(req), req.params.id));
   app.post(
-    '/portal/staff/conversations/:id/accept',
-    { onRequest: staff, schema: { params: idParams } },
-    async (req) => {
-      const principal = principalOf(req);
-      requireCounsellor(principal);
-      const row = await oneToOne(ctx, idOf(req));
-      if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
-      // Conditional, so two counsellors accepting at once cannot both get the chat.
-      const res = await db
-        .updateTable('conversations')
-        .set({ state: CONVERSATION_STATE.InProgress, agent_account_id: principal.accountId })
-        .where('id', '=', row.id)
-        .where('state', 'in', [...QUEUED_STATES])
-        .where('agent_account_id', 'is', null)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) throw new ApiError('conflict', 'not in the queue');
-      // The colleagues who watched it in the queue see it leave the queue, and then nothing more.
-      await publishConversationUpdated(ctx, row.id);
-      await ctx.hub.unsubscribeOtherStaff(entityKey('Conversation', row.id), principal.accountId);
-      await publishToCounsellors(ctx, row.id);
-      const fresh = await db
-        .selectFrom('conversations')
-        .selectAll()
-        .where('id', '=', row.id)
-        .executeTakeFirstOrThrow();
-      return toConversation(db, fresh);
-    },
-  );
-
-  app.post(
-    '/portal/staff/conversations/:id/messages',
+    '/conversations/:id/messages',
     {
-      onRequest: staff,
-      preHandler: [idempotent(ctx, (id) => messageById(db, id)), ctx.limits.preHandler('staffMessage')],
-      schema: { params: idParams, body: object({ content: text(MESSAGE_MAX_LENGTH) }, ['content']) },
+      preHandler: [idempotent(ctx, (id) => messageById(ctx.db, id)), ctx.limits.preHandler('staffMessage')],
+      schema: { params: IdParams, body: StaffMessageBody },
     },
-    async (req, reply) => {
-      const principal = principalOf(req);
-      requireCounsellor(principal);
-      const row = await oneToOne(ctx, idOf(req));
-      const content = (req.body as { content: string }).content.trim();
-      if (!content) throw new ApiError('validation');
-      if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
-      // A chat is written to only by the counsellor who accepted it, while it is live; a mail by
-      // whoever answers it first, and then only by them.
-      if (
-        row.system_type === 'chat' &&
-        (row.state !== CONVERSATION_STATE.InProgress || row.agent_account_id !== principal.accountId)
-      ) {
-        throw new ApiError('conflict', 'accept the chat first');
-      }
-      if (row.system_type === 'mail') {
-        const claimed = await db
-          .updateTable('conversations')
-          .set({ agent_account_id: principal.accountId })
-          .where('id', '=', row.id)
-          .where((eb) =>
-            eb.or([eb('agent_account_id', 'is', null), eb('agent_account_id', '=', principal.accountId)]),
-          )
-          .where('state', 'not in', [...FINAL_STATES])
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) throw new ApiError('forbidden');
-      }
-      const name = await db
-        .selectFrom('contacts')
-        .select('name')
-        .where('id', '=', principal.contactId)
-        .executeTakeFirstOrThrow();
-      const message = await addMessage(ctx, {
-        conversationId: row.id,
-        authorKind: 'agent',
-        message: content,
-        agentAccountId: principal.accountId,
-        authorName: name.name,
-      });
-      if (row.system_type === 'mail') {
-        await db
-          .updateTable('conversations')
-          .set({ state: CONVERSATION_STATE.Responded, agent_account_id: principal.accountId })
-          .where('id', '=', row.id)
-          .execute();
-        const owner = await db
-          .selectFrom('accounts')
-          .select('id')
-          .where('contact_id', '=', row.contact_id)
-          .executeTakeFirst();
-        if (owner) await notify(ctx, owner.id, entityKey('Conversation', row.id), 'NewMessage');
-        await publishToCounsellors(ctx, row.id);
-      }
-      await publishConversationUpdated(ctx, row.id);
-      return reply.code(201).send(message);
-    },
+    async (req, reply) => reply.code(201).send(await answer(ctx, counsellor(req), req.params.id, req.body)),
   );
-
   app.post(
-    '/portal/staff/conversations/:id/typing',
-    {
-      onRequest: staff,
-      preHandler: [ctx.limits.preHandler('activity')],
-      schema: { params: idParams },
-    },
+    '/conversations/:id/typing',
+    { preHandler: [ctx.limits.preHandler('activity')], schema: { params: IdParams } },
     async (req) => {
-      const principal = principalOf(req);
-      requireCounsellor(principal);
-      const row = await oneToOne(ctx, idOf(req));
-      requireOwn(row, principal.accountId);
-      await ctx.hub.publishToEntity(entityKey('Conversation', row.id), HUB_EVENTS.agentIsTyping, {
-        conversationId: row.id,
-      });
+      await typing(ctx, counsellor(req), req.params.id);
       return { success: true };
     },
   );
-
-  app.post(
-    '/portal/staff/conversations/:id/resolve',
-    { onRequest: staff, schema: { params: idParams } },
-    async (req) => {
-      const principal = principalOf(req);
-      requireCounsellor(principal);
-      const row = await oneToOne(ctx, idOf(req));
-      // Only the counsellor who holds it ends a conversation; a colleague's chat is not theirs to end.
-      requireOwn(row, principal.accountId);
-      await resolveConversation(ctx, row.id);
-      return { success: true };
-    },
-  );
+  app.post('/conversations/:id/resolve', byId, async (req) => {
+    await resolve(ctx, counsellor(req), req.params.id);
+    return { success: true };
+  });
 }

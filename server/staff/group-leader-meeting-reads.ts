@@ -1,29 +1,22 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { principalOf, requireStaff } from '../api/guard.ts';
-import { listMessages } from '../api/conversation-view.ts';
+import { principalOf } from '../api/guard.ts';
+import { listMessages } from '../api/conversation-wire.ts';
 import { listAppendices } from '../api/meeting-view.ts';
 import { readBlob, sendAttachment } from '../files/file-store.ts';
 import { ledMeeting } from './leader-access.ts';
-import { id, idParams, params, text } from '../api/schemas.ts';
+import { IdParams } from '../../contract/schemas/common.ts';
+import { MeetingFileParams } from '../../contract/schemas/staff.ts';
 
-const BASE = '/portal/staff/meetings';
-
-interface FileParams {
-  id: string;
-  messageId: string;
-  fileName: string;
-}
+const BASE = '/meetings';
 
 /** What a group leader reads of their meetings: the group chat and the participants' homework files. */
-export function registerGroupLeaderMeetingReads(app: FastifyInstance, ctx: AppContext) {
+export function registerGroupLeaderMeetingReads(app: Api, ctx: AppContext) {
   const { db } = ctx;
-  const staff = requireStaff(ctx, 'group_leader');
 
   // Before the chat is started there is no conversation, so the list is simply empty.
-  app.get(`${BASE}/:id/messages`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
-    const meeting = await ledMeeting(ctx, principalOf(req), Number((req.params as { id: string }).id));
+  app.get(`${BASE}/:id/messages`, { schema: { params: IdParams } }, async (req) => {
+    const meeting = await ledMeeting(ctx, principalOf(req), req.params.id);
     if (meeting.conversation_id === null) return { value: [], conversationId: null };
     return {
       value: await listMessages(db, meeting.conversation_id),
@@ -31,21 +24,21 @@ export function registerGroupLeaderMeetingReads(app: FastifyInstance, ctx: AppCo
     };
   });
 
-  app.get(`${BASE}/:id/appendices`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
-    const meeting = await ledMeeting(ctx, principalOf(req), Number((req.params as { id: string }).id));
+  app.get(`${BASE}/:id/appendices`, { schema: { params: IdParams } }, async (req) => {
+    const meeting = await ledMeeting(ctx, principalOf(req), req.params.id);
     return { value: await listAppendices(db, meeting.id) };
   });
 
   app.get(
     `${BASE}/:id/files/:messageId/:fileName`,
-    { onRequest: staff, schema: { params: params({ id, messageId: id, fileName: text(300) }) } },
-    async (req: FastifyRequest, reply) => {
-      const params = req.params as FileParams;
-      const meeting = await ledMeeting(ctx, principalOf(req), Number(params.id));
+    { schema: { params: MeetingFileParams } },
+    async (req, reply) => {
+      const params = req.params;
+      const meeting = await ledMeeting(ctx, principalOf(req), params.id);
       const message = await db
         .selectFrom('meeting_messages')
         .select('id')
-        .where('id', '=', Number(params.messageId))
+        .where('id', '=', params.messageId)
         .where('meeting_id', '=', meeting.id)
         .where('deleted_date', 'is', null)
         .executeTakeFirst();

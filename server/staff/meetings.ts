@@ -1,44 +1,35 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
 import multipart from '@fastify/multipart';
 import { GROUP_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
 import { HUB_EVENTS } from '../../contract/hub.ts';
 import { UPLOAD_LIMITS } from '../../contract/limits.ts';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext, TypeBoxProvider } from '../context.ts';
+import type { Principal } from '../auth/principal.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
-import { principalOf, requireStaff } from '../api/guard.ts';
+import { principalOf } from '../api/guard.ts';
 import { idempotent, replayValue } from '../api/idempotency.ts';
 import { publishMeetingEvent } from '../api/meeting-events.ts';
 import { ownMessagesQuery, toMeeting, toMeetingMessages } from '../api/meeting-view.ts';
-import { addMessage, messageById, publishConversationUpdated } from '../api/conversation-view.ts';
+import { messageById } from '../api/conversation-wire.ts';
+import { addMessage } from '../api/conversation-writes.ts';
+import { conversationChanged } from '../api/conversation-changed.ts';
 import { contentTypeOf, detectFileKind, nameForKind, safeFileName } from '../files/file-type.ts';
 import { saveBlob } from '../files/file-store.ts';
-import { date, id, idParams, int, object, text } from '../api/schemas.ts';
+import { IdParams } from '../../contract/schemas/common.ts';
+import {
+  AppendixBody,
+  GroupChatMessageBody,
+  MeetingChangesBody,
+  NewMeetingBody,
+} from '../../contract/schemas/staff.ts';
 import { assertLeads, ledMeeting, ledSeriesIds } from './leader-access.ts';
-import { registerGroupLeaderSeriesRoutes } from './group-leader-series.ts';
-import { registerGroupLeaderMeetingReads } from './group-leader-meeting-reads.ts';
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 import { MEETING_STATE, isMeetingOver } from '../../contract/meeting-state.ts';
 
-const BASE = '/portal/staff/meetings';
-const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
-const meetingFields = {
-  seriesId: id,
-  subject: text(200),
-  description: text(5000),
-  startDate: date,
-  duration: int(5, 600),
-};
-
-interface MeetingInput {
-  seriesId?: number;
-  subject?: string;
-  description?: string;
-  startDate?: string;
-  duration?: number;
-}
-
-function validTimes(input: MeetingInput) {
+const BASE = '/meetings';
+function validTimes(input: MeetingChangesBody) {
   const start = Date.parse(String(input.startDate ?? ''));
   const duration = Number(input.duration);
   if (Number.isNaN(start) || !Number.isInteger(duration) || duration < 5 || duration > 600)
@@ -50,14 +41,209 @@ function validTimes(input: MeetingInput) {
   };
 }
 
-/** The group leader's side of meetings (ARCHITECTURE.md staff API). */
-export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppContext) {
+/** Starting opens the meeting and its group chat; until a leader writes, participants see 'Chatten börjar strax'. */
+async function startMeeting(ctx: AppContext, principal: Principal, id: number) {
   const { db } = ctx;
-  const staff = requireStaff(ctx, 'group_leader');
-  registerGroupLeaderSeriesRoutes(app, ctx);
-  registerGroupLeaderMeetingReads(app, ctx);
+  const meeting = await ledMeeting(ctx, principal, id);
+  if (isMeetingOver(meeting)) throw new ApiError('validation');
+  let conversationId = meeting.conversation_id;
+  if (conversationId === null) {
+    const conversation = await db
+      .insertInto('conversations')
+      .values({
+        contact_id: null,
+        channel_id: null,
+        meeting_id: meeting.id,
+        system_type: 'groupchat',
+        subject: meeting.subject,
+        state: CONVERSATION_STATE.InProgress,
+        logged_date: nowIso(),
+        closed_date: null,
+        rating: null,
+        agent_account_id: principal.accountId,
+        contact_read_date: null,
+        last_agent_message_date: null,
+        last_contact_message_date: null,
+        last_contact_ping_date: null,
+        cancel_reason: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    conversationId = conversation.id;
+  }
+  const row = await db
+    .updateTable('meetings')
+    .set({
+      state: MEETING_STATE.InProgress,
+      session_state: MEETING_STATE.InProgress,
+      conversation_id: conversationId,
+    })
+    .where('id', '=', meeting.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
+  await conversationChanged(ctx, conversationId);
+  return toMeeting(db, principal, row);
+}
 
-  app.get(BASE, { onRequest: staff }, async (req) => {
+/** The participants' private messages and homework to the leaders, each with its sender's name. */
+async function privateMessages(ctx: AppContext, principal: Principal, id: number) {
+  const { db } = ctx;
+  const meeting = await ledMeeting(ctx, principal, id);
+  const rows = await ownMessagesQuery(db, principal, meeting.id)
+    .selectAll()
+    .orderBy('created_date')
+    .execute();
+  // The leader needs to know who wrote: participants' names are shown beside their messages.
+  const senders = rows.length
+    ? await db
+        .selectFrom('accounts')
+        .innerJoin('contacts', 'contacts.id', 'accounts.contact_id')
+        .select(['accounts.id', 'contacts.name'])
+        .where('accounts.id', 'in', [...new Set(rows.map((r) => r.account_id))])
+        .execute()
+    : [];
+  const messages = await toMeetingMessages(db, rows);
+  return messages.map((m, i) => ({
+    ...m,
+    senderName: senders.find((s) => s.id === rows[i]?.account_id)?.name ?? '',
+  }));
+}
+
+/** A file for the meeting, stored under the name of its real type (README: uploads). */
+async function addAppendix(ctx: AppContext, principal: Principal, id: number, body: AppendixBody) {
+  const { db } = ctx;
+  const meeting = await ledMeeting(ctx, principal, id);
+  const content = body.file;
+  if (!(content instanceof Uint8Array)) throw new ApiError('validation');
+  const name = safeFileName(body.name ?? 'bilaga');
+  const kind = detectFileKind(content, name);
+  if (!kind) throw new ApiError('unsupported_type');
+  const row = await db.transaction().execute(async (trx) => {
+    const blobId = await saveBlob(trx, principal.accountId, content);
+    const count = await trx
+      .selectFrom('appendices')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('meeting_id', '=', meeting.id)
+      .executeTakeFirstOrThrow();
+    return trx
+      .insertInto('appendices')
+      .values({
+        meeting_id: meeting.id,
+        name: nameForKind(name, kind),
+        type: kind,
+        content_type: contentTypeOf(kind),
+        blob_id: blobId,
+        is_active: 1,
+        order_index: Number(count.n),
+        created_by: principal.accountId,
+        created_date: nowIso(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  });
+  await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, meeting);
+  return row.id;
+}
+
+/** A new meeting in a series the leader leads, told to the series' members. */
+async function createMeeting(ctx: AppContext, principal: Principal, input: Static<typeof NewMeetingBody>) {
+  const { db } = ctx;
+  const seriesId = input.seriesId;
+  await assertLeads(ctx, principal, seriesId);
+  const subject = input.subject.trim();
+  if (!subject || subject.length > 200) throw new ApiError('validation');
+  const row = await db
+    .insertInto('meetings')
+    .values({
+      series_id: seriesId,
+      subject,
+      description: (input.description ?? '').slice(0, 5000),
+      description_content_type: 'text/plain',
+      ...validTimes(input),
+      state: MEETING_STATE.NotStarted,
+      session_state: MEETING_STATE.NotStarted,
+      meeting_type: 'Meeting',
+      conversation_id: null,
+      is_active: 1,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await publishMeetingEvent(ctx, HUB_EVENTS.meetingCreated, row);
+  return toMeeting(db, principal, row);
+}
+
+/** New subject, description or time; told to the series' members. */
+async function changeMeeting(ctx: AppContext, principal: Principal, id: number, input: MeetingChangesBody) {
+  const { db } = ctx;
+  const meeting = await ledMeeting(ctx, principal, id);
+  const changes = {
+    ...(input.subject !== undefined ? { subject: String(input.subject).trim().slice(0, 200) } : {}),
+    ...(input.description !== undefined ? { description: String(input.description).slice(0, 5000) } : {}),
+    ...(input.startDate !== undefined ? validTimes({ duration: meeting.duration, ...input }) : {}),
+  };
+  if (changes.subject === '') throw new ApiError('validation');
+  const row = await db
+    .updateTable('meetings')
+    .set(changes)
+    .where('id', '=', meeting.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
+  return toMeeting(db, principal, row);
+}
+
+/** A leader's message in the running group chat (SPEC §5: at most 700 characters). */
+async function writeToGroupChat(ctx: AppContext, principal: Principal, id: number, text: string) {
+  const { db } = ctx;
+  const meeting = await ledMeeting(ctx, principal, id);
+  const content = text.trim();
+  if (!content || content.length > GROUP_CHAT_MAX_LENGTH) throw new ApiError('validation');
+  if (meeting.conversation_id === null) throw new ApiError('validation', 'the group chat has not started');
+  const name = await db
+    .selectFrom('contacts')
+    .select('name')
+    .where('id', '=', principal.contactId)
+    .executeTakeFirstOrThrow();
+  const message = await addMessage(ctx, {
+    conversationId: meeting.conversation_id,
+    authorKind: 'agent',
+    message: content,
+    agentAccountId: principal.accountId,
+    authorName: name.name,
+  });
+  await conversationChanged(ctx, meeting.conversation_id);
+  return message;
+}
+
+/** Ending completes the meeting and resolves its group chat. */
+async function endMeeting(ctx: AppContext, principal: Principal, id: number) {
+  const { db } = ctx;
+  const meeting = await ledMeeting(ctx, principal, id);
+  const now = nowIso();
+  if (meeting.conversation_id !== null) {
+    await db
+      .updateTable('conversations')
+      .set({ state: CONVERSATION_STATE.Resolved, closed_date: now })
+      .where('id', '=', meeting.conversation_id)
+      .execute();
+  }
+  const row = await db
+    .updateTable('meetings')
+    .set({ state: MEETING_STATE.Completed, session_state: MEETING_STATE.Completed })
+    .where('id', '=', meeting.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
+  if (meeting.conversation_id !== null) await conversationChanged(ctx, meeting.conversation_id);
+  return toMeeting(db, principal, row);
+}
+
+/** The group leader's side of meetings (ARCHITECTURE.md staff API). */
+export async function registerStaffMeetingRoutes(app: Api, ctx: AppContext) {
+  const { db } = ctx;
+
+  app.get(BASE, async (req) => {
     const principal = principalOf(req);
     if (!principal.roles.includes('group_leader')) throw new ApiError('forbidden');
     const led = await ledSeriesIds(ctx, principal.accountId);
@@ -84,64 +270,18 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
   app.post(
     BASE,
     {
-      onRequest: staff,
       preHandler: [idempotent(ctx, replayMeeting), ctx.limits.preHandler('staffCreate')],
-      schema: { body: object(meetingFields, ['seriesId', 'subject', 'startDate', 'duration']) },
+      schema: { body: NewMeetingBody },
     },
-    async (req, reply) => {
-      const principal = principalOf(req);
-      const input = (req.body ?? {}) as MeetingInput;
-      const seriesId = Number(input.seriesId);
-      await assertLeads(ctx, principal, seriesId);
-      const subject = String(input.subject ?? '').trim();
-      if (!subject || subject.length > 200) throw new ApiError('validation');
-      const row = await db
-        .insertInto('meetings')
-        .values({
-          series_id: seriesId,
-          subject,
-          description: String(input.description ?? '').slice(0, 5000),
-          description_content_type: 'text/plain',
-          ...validTimes(input),
-          state: MEETING_STATE.NotStarted,
-          session_state: MEETING_STATE.NotStarted,
-          meeting_type: 'Meeting',
-          conversation_id: null,
-          is_active: 1,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await publishMeetingEvent(ctx, HUB_EVENTS.meetingCreated, row);
-      return reply.code(201).send(await toMeeting(db, principal, row));
-    },
+    async (req, reply) => reply.code(201).send(await createMeeting(ctx, principalOf(req), req.body)),
   );
 
-  app.put(
-    `${BASE}/:id`,
-    { onRequest: staff, schema: { params: idParams, body: object(meetingFields) } },
-    async (req) => {
-      const principal = principalOf(req);
-      const meeting = await ledMeeting(ctx, principal, idOf(req));
-      const input = (req.body ?? {}) as MeetingInput;
-      const changes = {
-        ...(input.subject !== undefined ? { subject: String(input.subject).trim().slice(0, 200) } : {}),
-        ...(input.description !== undefined ? { description: String(input.description).slice(0, 5000) } : {}),
-        ...(input.startDate !== undefined ? validTimes({ duration: meeting.duration, ...input }) : {}),
-      };
-      if (changes.subject === '') throw new ApiError('validation');
-      const row = await db
-        .updateTable('meetings')
-        .set(changes)
-        .where('id', '=', meeting.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
-      return toMeeting(db, principal, row);
-    },
+  app.put(`${BASE}/:id`, { schema: { params: IdParams, body: MeetingChangesBody } }, async (req) =>
+    changeMeeting(ctx, principalOf(req), req.params.id, req.body),
   );
 
-  app.post(`${BASE}/:id/cancel`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
-    const meeting = await ledMeeting(ctx, principalOf(req), idOf(req));
+  app.post(`${BASE}/:id/cancel`, { schema: { params: IdParams } }, async (req) => {
+    const meeting = await ledMeeting(ctx, principalOf(req), req.params.id);
     const row = await db
       .updateTable('meetings')
       .set({ state: MEETING_STATE.Cancelled, session_state: MEETING_STATE.Cancelled, is_active: 0 })
@@ -152,8 +292,8 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     return { success: true };
   });
 
-  app.delete(`${BASE}/:id`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
-    const meeting = await ledMeeting(ctx, principalOf(req), idOf(req));
+  app.delete(`${BASE}/:id`, { schema: { params: IdParams } }, async (req) => {
+    const meeting = await ledMeeting(ctx, principalOf(req), req.params.id);
     await db
       .updateTable('meetings')
       .set({
@@ -168,176 +308,41 @@ export async function registerStaffMeetingRoutes(app: FastifyInstance, ctx: AppC
     return { success: true };
   });
 
-  // Starting opens the meeting and its group chat; until a leader writes, participants see 'Chatten börjar strax'.
-  app.post(`${BASE}/:id/start`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
-    const principal = principalOf(req);
-    const meeting = await ledMeeting(ctx, principal, idOf(req));
-    if (isMeetingOver(meeting)) throw new ApiError('validation');
-    let conversationId = meeting.conversation_id;
-    if (conversationId === null) {
-      const conversation = await db
-        .insertInto('conversations')
-        .values({
-          contact_id: null,
-          channel_id: null,
-          meeting_id: meeting.id,
-          system_type: 'groupchat',
-          subject: meeting.subject,
-          state: CONVERSATION_STATE.InProgress,
-          logged_date: nowIso(),
-          closed_date: null,
-          rating: null,
-          agent_account_id: principal.accountId,
-          contact_read_date: null,
-          last_agent_message_date: null,
-          last_contact_message_date: null,
-          last_contact_ping_date: null,
-          cancel_reason: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      conversationId = conversation.id;
-    }
-    const row = await db
-      .updateTable('meetings')
-      .set({
-        state: MEETING_STATE.InProgress,
-        session_state: MEETING_STATE.InProgress,
-        conversation_id: conversationId,
-      })
-      .where('id', '=', meeting.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
-    await publishConversationUpdated(ctx, conversationId);
-    return toMeeting(db, principal, row);
-  });
+  app.post(`${BASE}/:id/start`, { schema: { params: IdParams } }, async (req) =>
+    startMeeting(ctx, principalOf(req), req.params.id),
+  );
 
   app.post(
     `${BASE}/:id/messages`,
     {
-      onRequest: staff,
       preHandler: [idempotent(ctx, (id) => messageById(db, id)), ctx.limits.preHandler('staffMessage')],
-      schema: { params: idParams, body: object({ content: text(GROUP_CHAT_MAX_LENGTH) }, ['content']) },
+      schema: { params: IdParams, body: GroupChatMessageBody },
     },
-    async (req, reply) => {
-      const principal = principalOf(req);
-      const meeting = await ledMeeting(ctx, principal, idOf(req));
-      const content = String((req.body as { content?: string } | undefined)?.content ?? '').trim();
-      if (!content || content.length > GROUP_CHAT_MAX_LENGTH) throw new ApiError('validation');
-      if (meeting.conversation_id === null)
-        throw new ApiError('validation', 'the group chat has not started');
-      const name = await db
-        .selectFrom('contacts')
-        .select('name')
-        .where('id', '=', principal.contactId)
-        .executeTakeFirstOrThrow();
-      const message = await addMessage(ctx, {
-        conversationId: meeting.conversation_id,
-        authorKind: 'agent',
-        message: content,
-        agentAccountId: principal.accountId,
-        authorName: name.name,
-      });
-      await publishConversationUpdated(ctx, meeting.conversation_id);
-      return reply.code(201).send(message);
-    },
+    async (req, reply) =>
+      reply.code(201).send(await writeToGroupChat(ctx, principalOf(req), req.params.id, req.body.content)),
   );
 
-  app.post(`${BASE}/:id/end`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
-    const principal = principalOf(req);
-    const meeting = await ledMeeting(ctx, principal, idOf(req));
-    const now = nowIso();
-    if (meeting.conversation_id !== null) {
-      await db
-        .updateTable('conversations')
-        .set({ state: CONVERSATION_STATE.Resolved, closed_date: now })
-        .where('id', '=', meeting.conversation_id)
-        .execute();
-    }
-    const row = await db
-      .updateTable('meetings')
-      .set({ state: MEETING_STATE.Completed, session_state: MEETING_STATE.Completed })
-      .where('id', '=', meeting.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, row);
-    if (meeting.conversation_id !== null) await publishConversationUpdated(ctx, meeting.conversation_id);
-    return toMeeting(db, principal, row);
-  });
+  app.post(`${BASE}/:id/end`, { schema: { params: IdParams } }, async (req) =>
+    endMeeting(ctx, principalOf(req), req.params.id),
+  );
 
-  app.get(`${BASE}/:id/private-messages`, { onRequest: staff, schema: { params: idParams } }, async (req) => {
-    const principal = principalOf(req);
-    const meeting = await ledMeeting(ctx, principal, idOf(req));
-    const rows = await ownMessagesQuery(db, principal, meeting.id)
-      .selectAll()
-      .orderBy('created_date')
-      .execute();
-    // The leader needs to know who wrote: participants' names are shown beside their messages.
-    const senders = rows.length
-      ? await db
-          .selectFrom('accounts')
-          .innerJoin('contacts', 'contacts.id', 'accounts.contact_id')
-          .select(['accounts.id', 'contacts.name'])
-          .where('accounts.id', 'in', [...new Set(rows.map((r) => r.account_id))])
-          .execute()
-      : [];
-    const messages = await toMeetingMessages(db, rows);
-    return {
-      value: messages.map((m, i) => ({
-        ...m,
-        senderName: senders.find((s) => s.id === rows[i]?.account_id)?.name ?? '',
-      })),
-    };
-  });
+  app.get(`${BASE}/:id/private-messages`, { schema: { params: IdParams } }, async (req) => ({
+    value: await privateMessages(ctx, principalOf(req), req.params.id),
+  }));
 
   await app.register(async (scope) => {
     await scope.register(multipart, {
       attachFieldsToBody: 'keyValues',
       limits: { fileSize: UPLOAD_LIMITS.maxBytes, files: 1, fields: 5 },
     });
-    scope.post(
+    scope.withTypeProvider<TypeBoxProvider>().post(
       `${BASE}/:id/appendices`,
       {
-        onRequest: staff,
         preHandler: [idempotent(ctx, replayValue), ctx.limits.preHandler('staffUpload')],
-        schema: { params: idParams, body: object({ name: text(300), file: {} }, ['file']) },
+        schema: { params: IdParams, body: AppendixBody },
       },
-      async (req, reply) => {
-        const principal = principalOf(req);
-        const meeting = await ledMeeting(ctx, principal, idOf(req));
-        const body = (req.body ?? {}) as Record<string, unknown>;
-        const content = body.file;
-        if (!(content instanceof Uint8Array)) throw new ApiError('validation');
-        const name = safeFileName(String(body.name ?? 'bilaga'));
-        const kind = detectFileKind(content, name);
-        if (!kind) throw new ApiError('unsupported_type');
-        const row = await db.transaction().execute(async (trx) => {
-          const blobId = await saveBlob(trx, principal.accountId, content);
-          const count = await trx
-            .selectFrom('appendices')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('meeting_id', '=', meeting.id)
-            .executeTakeFirstOrThrow();
-          return trx
-            .insertInto('appendices')
-            .values({
-              meeting_id: meeting.id,
-              name: nameForKind(name, kind),
-              type: kind,
-              content_type: contentTypeOf(kind),
-              blob_id: blobId,
-              is_active: 1,
-              order_index: Number(count.n),
-              created_by: principal.accountId,
-              created_date: nowIso(),
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-        });
-        await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, meeting);
-        return reply.code(201).send({ value: row.id });
-      },
+      async (req, reply) =>
+        reply.code(201).send({ value: await addAppendix(ctx, principalOf(req), req.params.id, req.body) }),
     );
   });
 }

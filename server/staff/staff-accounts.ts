@@ -1,47 +1,29 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import type { Role } from '../auth/principal.ts';
 import { revokeAccount } from '../auth/revoke-account.ts';
-import { principalOf, requireStaff } from '../api/guard.ts';
-import { idParams, object } from '../api/schemas.ts';
+import { principalOf } from '../api/guard.ts';
+import { IdParams } from '../../contract/schemas/common.ts';
+import { STAFF_ROLES, StaffRolesBody } from '../../contract/schemas/staff.ts';
 import { requireAdmin } from './audit-log.ts';
-
-const STAFF_ROLES: readonly Role[] = ['counsellor', 'group_leader', 'admin'];
 
 /**
  * An administrator sets which staff roles a staff account has. A role change ends every session of
  * that account at once (tokens carry roles), so a counsellor who is no longer one cannot go on
  * reading the queue for the rest of a token's life.
  */
-export function registerStaffAccountRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerStaffAccountRoutes(app: Api, ctx: AppContext) {
   app.put(
-    '/portal/staff/accounts/:id/roles',
+    '/accounts/:id/roles',
     {
-      onRequest: requireStaff(ctx, 'admin'),
-      schema: {
-        params: idParams,
-        body: object(
-          {
-            roles: {
-              type: 'array',
-              items: { type: 'string', enum: STAFF_ROLES },
-              minItems: 1,
-              maxItems: 3,
-              uniqueItems: true,
-            },
-          },
-          ['roles'],
-        ),
-      },
+      schema: { params: IdParams, body: StaffRolesBody },
     },
-    async (req: FastifyRequest) => {
+    async (req) => {
       const principal = principalOf(req);
       requireAdmin(principal);
-      const accountId = (req.params as { id: number }).id;
+      const accountId = req.params.id;
       // An administrator cannot lock themself out; another administrator can.
       if (accountId === principal.accountId) throw new ApiError('conflict', 'own roles');
-      const roles = (req.body as { roles: Role[] }).roles;
+      const roles = req.body.roles;
       const current = await ctx.db
         .selectFrom('account_roles')
         .innerJoin('accounts', 'accounts.id', 'account_roles.account_id')
@@ -50,7 +32,7 @@ export function registerStaffAccountRoutes(app: FastifyInstance, ctx: AppContext
         .where('accounts.deleted_date', 'is', null)
         .execute();
       // Only staff accounts: a child's or participant's account never becomes staff here.
-      if (current.length === 0 || current.some((r) => !STAFF_ROLES.includes(r.role as Role))) {
+      if (current.length === 0 || current.some((r) => !STAFF_ROLES.some((role) => role === r.role))) {
         throw new ApiError('not_found');
       }
       await ctx.db.transaction().execute(async (trx) => {

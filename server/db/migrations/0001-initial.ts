@@ -1,5 +1,5 @@
 import type { Kysely, Migration, CreateTableBuilder } from 'kysely';
-import type { DatabaseKind } from '../database.ts';
+import type { DatabaseKind } from '../database-kind.ts';
 
 /** The first schema: every table of SPEC §3 the reference server keeps. */
 export function initialMigration(kind: DatabaseKind): Migration {

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { DatabaseKind } from '../database.ts';
+import type { DatabaseKind } from '../database-kind.ts';
 
 /**
  * Security hardening (issue 6): atomic login throttling with growing delays, per-account token

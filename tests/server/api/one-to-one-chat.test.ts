@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, startTestServer, type TestServer } from '../test-server.ts';
 import type { Conversation, ConversationMessageWire } from '../../../contract/conversations.ts';
-import { cancelAbandonedChats } from '../../../server/api/queue.ts';
+import { cancelAbandonedChats } from '../../../server/jobs/abandoned-chats.ts';
 
 let server: TestServer;
 let counsellor: string;

@@ -1,0 +1,86 @@
+import {
+  unreachable,
+  type ConversationMessageWire,
+  type MessageAuthorKind,
+} from '../../contract/conversations.ts';
+import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
+import { CONVERSATION_STATE, FINAL_STATES, isFinalState } from '../../contract/conversation-state.ts';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/database.ts';
+import { nowIso } from '../db/database.ts';
+import { toMessage } from './conversation-wire.ts';
+
+export interface NewMessage {
+  conversationId: number;
+  authorKind: MessageAuthorKind;
+  message: string;
+  contactId?: number | null;
+  agentAccountId?: number | null;
+  authorName?: string | null;
+  loggedDate?: string;
+}
+
+/** What a new message stamps on its conversation (SPEC §3 lastAgentMessageDate, lastContactMessageDate). */
+function stampOf(kind: MessageAuthorKind, logged: string) {
+  switch (kind) {
+    case 'agent':
+      return { last_agent_message_date: logged };
+    case 'contact':
+      return { last_contact_message_date: logged };
+    case 'bot':
+    case 'system':
+      return null;
+    default:
+      return unreachable(kind);
+  }
+}
+
+/**
+ * Stores a message, stamps the conversation and tells its subscribers (SPEC §7
+ * ConversationMessageCreated). Whether the conversation itself changed for anyone else (the queue,
+ * its owner) is the caller's to announce with conversationChanged.
+ */
+export async function addMessage(ctx: AppContext, m: NewMessage): Promise<ConversationMessageWire> {
+  const conversation = await ctx.db
+    .selectFrom('conversations')
+    .select('state')
+    .where('id', '=', m.conversationId)
+    .executeTakeFirstOrThrow();
+  const logged = m.loggedDate ?? nowIso();
+  const row = await ctx.db
+    .insertInto('conversation_messages')
+    .values({
+      conversation_id: m.conversationId,
+      author_kind: m.authorKind,
+      contact_id: m.contactId ?? null,
+      agent_account_id: m.agentAccountId ?? null,
+      author_name: m.authorName ?? null,
+      message: m.message,
+      logged_date: logged,
+      created_after_closed: isFinalState(conversation.state) ? 1 : 0,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const stamp = stampOf(m.authorKind, logged);
+  if (stamp)
+    await ctx.db.updateTable('conversations').set(stamp).where('id', '=', m.conversationId).execute();
+  await ctx.hub.publishToEntity(entityKey('Conversation', m.conversationId), HUB_EVENTS.messageCreated, {
+    conversationId: m.conversationId,
+    messageId: row.id,
+  });
+  return toMessage(row);
+}
+
+/**
+ * Ends a conversation as Resolved (SPEC §4: ending an active chat resolves it); a final one stays as
+ * it is. Answers whether this call ended it.
+ */
+export async function resolveConversation(db: Db, conversationId: number): Promise<boolean> {
+  const res = await db
+    .updateTable('conversations')
+    .set({ state: CONVERSATION_STATE.Resolved, closed_date: nowIso() })
+    .where('id', '=', conversationId)
+    .where('state', 'not in', [...FINAL_STATES])
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { differenceInMinutes } from 'date-fns';
 import type { MeetingRow } from '../../worker/client/group-support.ts';
-import { useApi, useProfile } from '../data/index.ts';
+import { useApi, useOpenGroupChat, useProfile } from '../data/index.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { isActive, isGroupSoonStarting, isResolvedOrClosed } from '../../contract/conversation-state.ts';
 import { useChatMessages, useConversation, useTyping } from '../group-support/hooks.ts';
@@ -52,13 +52,7 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
   const [unseen, setUnseen] = useState(false);
   const seenCount = useRef(0);
 
-  useEffect(() => {
-    if (conversationId === null) return;
-    api.openGroupChat(conversationId).catch((error: unknown) => console.error('openGroupChat', error));
-    return () => {
-      api.closeGroupChat(conversationId).catch((error: unknown) => console.error('closeGroupChat', error));
-    };
-  }, [api, conversationId]);
+  useOpenGroupChat(conversationId);
 
   const soon = conversationId === null || !conversation || isGroupSoonStarting(conversation);
   const active = isActive(conversation);

@@ -1,13 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
-import { useConfig } from '../config/runtime-config.tsx';
-import { useApi, useProfile } from '../data/index.ts';
+import { useState } from 'react';
+import { useApi, useOpenConversation } from '../data/index.ts';
+import { useOneToOneEntries } from './use-one-to-one-entries.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
-import { useChatMessages, useConversation } from '../group-support/hooks.ts';
-import { chatEntries } from '../chat-window/chat-messages.ts';
+import { useConversation } from '../group-support/hooks.ts';
 import { isFavorite } from '../my-conversations/conversation-lists.ts';
 import { iconButton } from '../styles/controls.ts';
-import { withCounsellorLabels } from './counsellor-label.ts';
 import { HistoricChatView } from './historic-chat-view.tsx';
 import { StarIcon, TrashIcon } from '../shell/icons.tsx';
 import { favouriteOn } from './historic-chat-window.styles.ts';
@@ -25,27 +23,12 @@ export function ConversationHistoryWindow({
   onClose: () => void;
 }) {
   const api = useApi();
-  const config = useConfig();
-  const profile = useProfile();
   const conversation = useConversation(conversationId);
-  const rows = useChatMessages(conversationId);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    api.openConversation(conversationId).catch((error: unknown) => console.error('openConversation', error));
-    return () => {
-      api
-        .closeConversation(conversationId)
-        .catch((error: unknown) => console.error('closeConversation', error));
-    };
-  }, [api, conversationId]);
-
-  const entries = useMemo(
-    () =>
-      withCounsellorLabels(chatEntries(rows ?? [], profile?.contactId), config.providerName, T.counsellor),
-    [rows, profile?.contactId, config.providerName],
-  );
+  useOpenConversation(conversationId);
+  const entries = useOneToOneEntries(conversationId, T.counsellor);
 
   if (!conversation) return null;
   const favourite = isFavorite(conversation);
@@ -103,7 +86,7 @@ export function ConversationHistoryWindow({
     <>
       <HistoricChatView
         title={T.title}
-        entries={rows === undefined ? undefined : entries}
+        entries={entries}
         date={conversation.loggedDate}
         onClose={onClose}
         actions={actions}

@@ -1,6 +1,6 @@
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { MeetingRow } from '../../worker/client/group-support.ts';
-import { useApi, useProfile } from '../data/index.ts';
+import { useOpenGroupChat, useProfile } from '../data/index.ts';
 import { useChatMessages, useConversation } from '../group-support/hooks.ts';
 import { chatEntries } from '../chat-window/chat-messages.ts';
 import { HistoricChatView } from './historic-chat-view.tsx';
@@ -10,19 +10,12 @@ import { HistoricChatView } from './historic-chat-view.tsx';
  * cached messages from Dexie at once; the worker refreshes them when online.
  */
 export function HistoricChatWindow({ meeting, onClose }: { meeting: MeetingRow; onClose: () => void }) {
-  const api = useApi();
   const profile = useProfile();
   const conversationId = meeting.conversation?.id ?? null;
   const conversation = useConversation(conversationId);
   const rows = useChatMessages(conversationId);
 
-  useEffect(() => {
-    if (conversationId === null) return;
-    api.openGroupChat(conversationId).catch((error: unknown) => console.error('openGroupChat', error));
-    return () => {
-      api.closeGroupChat(conversationId).catch((error: unknown) => console.error('closeGroupChat', error));
-    };
-  }, [api, conversationId]);
+  useOpenGroupChat(conversationId);
 
   const entries = useMemo(() => chatEntries(rows ?? [], profile?.contactId), [rows, profile?.contactId]);
 

@@ -1,13 +1,9 @@
-import { useEffect, useMemo, useState } from 'react';
 import { formatCalendarDate } from '../../client-kit/time/format-time.ts';
 import { Link } from 'wouter';
-import { outcomeOf, type LoadOutcome } from '../../worker/client/result.ts';
-import { useConfig } from '../config/runtime-config.tsx';
-import { useApi, useProfile } from '../data/index.ts';
-import { chatEntries } from '../chat-window/chat-messages.ts';
+import { useOpenConversation } from '../data/index.ts';
+import { useOneToOneEntries } from '../historic-chat/use-one-to-one-entries.ts';
 import { MessageList } from '../chat-window/message-list.tsx';
-import { useChatMessages, useConversation } from '../group-support/hooks.ts';
-import { withCounsellorLabels } from '../historic-chat/counsellor-label.ts';
+import { useConversation } from '../group-support/hooks.ts';
 import { conversationType } from '../my-conversations/conversation-lists.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
@@ -29,32 +25,9 @@ export function ThreadPage({ id }: { id: string }) {
 }
 
 function Thread({ conversationId }: { conversationId: number }) {
-  const api = useApi();
-  const config = useConfig();
-  const profile = useProfile();
   const conversation = useConversation(conversationId);
-  const rows = useChatMessages(conversationId);
-  const [result, setResult] = useState<LoadOutcome | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    api
-      .openConversation(conversationId)
-      .then((r) => current && setResult(outcomeOf(r)))
-      .catch(() => current && setResult('failed'));
-    return () => {
-      current = false;
-      api
-        .closeConversation(conversationId)
-        .catch((error: unknown) => console.error('closeConversation', error));
-    };
-  }, [api, conversationId]);
-
-  const entries = useMemo(
-    () =>
-      withCounsellorLabels(chatEntries(rows ?? [], profile?.contactId), config.providerName, T.counsellor),
-    [rows, profile?.contactId, config.providerName],
-  );
+  const result = useOpenConversation(conversationId);
+  const entries = useOneToOneEntries(conversationId, T.counsellor);
 
   if (!conversation) {
     if (result === null || conversation === undefined) return <Spinner label={T.loading} />;
@@ -71,7 +44,7 @@ function Thread({ conversationId }: { conversationId: number }) {
       <p className={s.meta}>{T.started(formatCalendarDate(conversation.loggedDate))}</p>
       {result === 'offline' && <p role="status">{T.offline}</p>}
       <div className={s.thread}>
-        {entries.length === 0 ? <p>{T.empty}</p> : <MessageList entries={entries} />}
+        {!entries || entries.length === 0 ? <p>{T.empty}</p> : <MessageList entries={entries} />}
       </div>
       {conversationType(conversation) === 'mail' && <ReplyForm conversationId={conversationId} />}
     </>

@@ -64,25 +64,24 @@ export function QueuePanel(props: QueuePanelProps) {
             ) : (
               <ol className={queueList} aria-label={T.chatQueue}>
                 {chats.map((item, index) => (
-                  <QueueEntry key={item.id} item={item}>
-                    <p>
-                      <strong>{T.place(index + 1)}</strong> · {T.chatTitle(item.id)}
-                    </p>
-                    <p className={mutedText}>
-                      {T.waitingSince(formatClockTimeTodayElseDate(item.loggedDate))}
-                    </p>
-                    <ChildPropertiesList properties={item.properties} />
-                    <div>
-                      <button
-                        type="button"
-                        className={`${button} ${secondaryButton}`}
-                        disabled={accepting !== null}
-                        aria-label={T.acceptLabel(index + 1)}
-                        onClick={() => props.onAccept(item.id)}
-                      >
-                        {accepting === item.id ? T.taking : T.accept}
-                      </button>
-                    </div>
+                  <QueueEntry
+                    key={item.id}
+                    item={item}
+                    title={
+                      <>
+                        <strong>{T.place(index + 1)}</strong> · {T.chatTitle(item.id)}
+                      </>
+                    }
+                  >
+                    <button
+                      type="button"
+                      className={`${button} ${secondaryButton}`}
+                      disabled={accepting !== null}
+                      aria-label={T.acceptLabel(index + 1)}
+                      onClick={() => props.onAccept(item.id)}
+                    >
+                      {accepting === item.id ? T.taking : T.accept}
+                    </button>
                   </QueueEntry>
                 ))}
               </ol>
@@ -99,24 +98,19 @@ export function QueuePanel(props: QueuePanelProps) {
             ) : (
               <ol className={queueList} aria-label={T.mailQueue}>
                 {mails.map((item) => (
-                  <QueueEntry key={item.id} item={item}>
-                    <p>
-                      <strong>{item.subject || T.noSubject}</strong>
-                    </p>
-                    <p className={mutedText}>
-                      {T.waitingSince(formatClockTimeTodayElseDate(item.loggedDate))}
-                    </p>
-                    <ChildPropertiesList properties={item.properties} />
-                    <div>
-                      <button
-                        type="button"
-                        className={`${button} ${secondaryButton}`}
-                        aria-label={T.openMailLabel(item.subject || T.noSubject)}
-                        onClick={() => props.onOpenMail(item)}
-                      >
-                        {T.openMail}
-                      </button>
-                    </div>
+                  <QueueEntry
+                    key={item.id}
+                    item={item}
+                    title={<strong>{item.subject || T.noSubject}</strong>}
+                  >
+                    <button
+                      type="button"
+                      className={`${button} ${secondaryButton}`}
+                      aria-label={T.openMailLabel(item.subject || T.noSubject)}
+                      onClick={() => props.onOpenMail(item)}
+                    >
+                      {T.openMail}
+                    </button>
                   </QueueEntry>
                 ))}
               </ol>
@@ -128,12 +122,18 @@ export function QueuePanel(props: QueuePanelProps) {
   );
 }
 
-/** One waiting conversation; subscribed so a cancellation by the server itself reaches the queue. */
-function QueueEntry({ item, children }: { item: QueueItem; children: ReactNode }) {
+/**
+ * One waiting conversation: its title, since when it waits, the child's properties and its action.
+ * Subscribed, so a cancellation by the server itself reaches the queue.
+ */
+function QueueEntry({ item, title, children }: { item: QueueItem; title: ReactNode; children: ReactNode }) {
   useEntitySubscription(entityKey('Conversation', item.id));
   return (
     <li className={queueEntry} data-testid="queue-entry">
-      {children}
+      <p>{title}</p>
+      <p className={mutedText}>{T.waitingSince(formatClockTimeTodayElseDate(item.loggedDate))}</p>
+      <ChildPropertiesList properties={item.properties} />
+      <div>{children}</div>
     </li>
   );
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
-import { siteOrigin, type AppContext } from '../context.ts';
+import { siteOrigin, type AppContext, type TypeBoxProvider } from '../context.ts';
 import { ApiError, OAuthError } from '../errors.ts';
 import {
   accountIdOf,
@@ -14,31 +14,13 @@ import type { Counter, LoginPolicy } from './login-throttle.ts';
 import { normalizePersonalCode } from './passwords.ts';
 import { SIGNING_ALG } from './keys.ts';
 import { addressKey } from '../security/client-address.ts';
-import { LOGIN_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../contract/limits.ts';
+import { LOGIN_NAME_MAX_LENGTH } from '../../contract/limits.ts';
+import { ConnectForm } from '../../contract/schemas/connect.ts';
 
-type Form = Record<string, string | undefined>;
+type Form = ConnectForm;
 
 /** Longer usernames and passwords are refused before anything is counted, stored or hashed. */
 const MAX_LOGIN_NAME_LENGTH = LOGIN_NAME_MAX_LENGTH;
-const MAX_PASSWORD_LENGTH = PASSWORD_MAX_LENGTH;
-
-/** Every form field a token or revocation request may carry: strings of bounded length. */
-const formSchema = {
-  type: 'object',
-  properties: Object.fromEntries(
-    [
-      'grant_type',
-      'client_id',
-      'scope',
-      'username',
-      'password',
-      'portalId',
-      'refresh_token',
-      'token',
-      'token_type_hint',
-    ].map((name) => [name, { type: 'string', maxLength: name === 'password' ? MAX_PASSWORD_LENGTH : 4096 }]),
-  ),
-} as const;
 
 /**
  * The OpenID Connect / OAuth 2.0 endpoints of SPEC §7 Authentication. Form bodies are parsed only
@@ -51,7 +33,8 @@ export async function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) 
   });
 }
 
-function registerConnectRoutes(app: FastifyInstance, ctx: AppContext) {
+function registerConnectRoutes(scope: FastifyInstance, ctx: AppContext) {
+  const app = scope.withTypeProvider<TypeBoxProvider>();
   const oauthErrors = (reply: FastifyReply, e: unknown) => {
     if (e instanceof OAuthError) {
       return reply.code(e.status).send({ error: e.error, error_description: e.description });
@@ -102,10 +85,10 @@ function registerConnectRoutes(app: FastifyInstance, ctx: AppContext) {
     return { sub: String(subject.accountId), name: subject.name, role: subject.roles };
   });
 
-  app.post('/connect/token', { schema: { body: formSchema } }, async (req, reply) => {
+  app.post('/connect/token', { schema: { body: ConnectForm } }, async (req, reply) => {
     reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
     try {
-      const form = (req.body ?? {}) as Form;
+      const form: Form = req.body ?? {};
       const clientId = requireClient(form.client_id);
       if (form.grant_type === 'password') return await passwordGrant(ctx, req, reply, form, clientId);
       if (form.grant_type === 'refresh_token') return await refreshGrant(ctx, req, form, clientId);
@@ -116,8 +99,8 @@ function registerConnectRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   // RFC 7009: answer 200 for any token, known or not, access or refresh.
-  app.post('/connect/revocation', { schema: { body: formSchema } }, async (req, reply) => {
-    const form = (req.body ?? {}) as Form;
+  app.post('/connect/revocation', { schema: { body: ConnectForm } }, async (req, reply) => {
+    const form: Form = req.body ?? {};
     const token = form.token ?? '';
     if (!token)
       return reply.code(400).send({ error: 'invalid_request', error_description: 'token is required' });

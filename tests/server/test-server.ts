@@ -111,6 +111,19 @@ export async function tokenRequest(url: string, form: Record<string, string>) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+/** A refresh-token grant at the token endpoint, as the client `clientId` makes it. */
+export const refreshRequest = (url: string, refreshToken: string, clientId = CLIENT_ID) =>
+  tokenRequest(url, { grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken });
+
+/**
+ * A password grant at the token endpoint with exactly `fields` besides the grant type: unlike
+ * `login`, nothing is added, so a test can leave out the scope or the password.
+ */
+export const passwordRequest = (
+  url: string,
+  fields: { client_id: string; username: string; password?: string; scope?: string },
+) => tokenRequest(url, { grant_type: 'password', ...fields });
+
 export async function login(
   url: string,
   username: string,

@@ -1,27 +1,19 @@
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestServer, type TestServer } from '../server/test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { api } from '../server/test-server.ts';
 import { ManualClock, waitForQuery } from './helpers.ts';
-import { createWorker, type WorkerFixture } from './worker-fixture.ts';
+import { createWorker, useWorkerTestServer } from './worker-fixture.ts';
 
-let server: TestServer;
-const fixtures: WorkerFixture[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((f) => f.dispose()));
-});
-afterAll(async () => server?.dispose());
+const env = useWorkerTestServer();
 
 async function worker(clock?: ManualClock) {
-  const fixture = await createWorker(server, clock ? { clock } : {});
-  fixtures.push(fixture);
+  const fixture = await createWorker(env.server, clock ? { clock } : {});
+  env.fixtures.push(fixture);
   return fixture;
 }
 
 const revoke = (token: string, hint: 'access_token' | 'refresh_token') =>
-  fetch(`${server.url}/connect/revocation`, {
+  fetch(`${env.server.url}/connect/revocation`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ token, token_type_hint: hint }),
@@ -102,7 +94,7 @@ describe('session lifecycle of the data worker', () => {
     expect(await db.session.get('current')).toMatchObject({ status: 'anonymous', signOutReason: 'user' });
     expect([await db.profile.count(), await db.caches.count(), await db.outbox.count()]).toEqual([0, 0, 0]);
     expect(broadcasts).toContainEqual({ type: 'signed-out', reason: 'user' });
-    expect((await api(server.url, '/portal/accounts', { token })).status).toBe(401);
+    expect((await api(env.server.url, '/portal/accounts', { token })).status).toBe(401);
     expect((await db.runtime.get('current'))?.hubState).toBe('Disconnected');
   });
 
@@ -121,7 +113,7 @@ describe('session lifecycle of the data worker', () => {
     );
     const after = (await w.auth.manager.getUser())!;
     expect(after.refresh_token).not.toBe(before.refresh_token);
-    expect((await api(server.url, '/portal/accounts', { token: after.access_token })).status).toBe(200);
+    expect((await api(env.server.url, '/portal/accounts', { token: after.access_token })).status).toBe(200);
   });
 
   it('starts signed out when the stored refresh token is no longer accepted', async () => {

@@ -1,12 +1,13 @@
 import 'fake-indexeddb/auto';
 import { HttpTransportType } from '@microsoft/signalr';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { AuthDb, DexieStateStore } from '../../worker/auth/user-store.ts';
 import type { WorkerBroadcast } from '../../worker/client/api.ts';
 import { PortalDb } from '../../worker/client/db.ts';
 import { systemClock, noLock, type Clock } from '../../worker/clock.ts';
 import { loadRuntimeConfig } from '../../worker/config.ts';
 import { PortalWorker } from '../../worker/portal-worker.ts';
-import type { TestServer } from '../server/test-server.ts';
+import { startTestServer, type TestServer } from '../server/test-server.ts';
 import { uniqueName } from './helpers.ts';
 
 export interface WorkerFixture {
@@ -46,4 +47,26 @@ export async function createWorker(
       await Promise.all([db.delete(), authDb.delete()]);
     },
   };
+}
+
+export interface WorkerTestEnv {
+  server: TestServer;
+  /** Worker cores of the running test, disposed after each test. */
+  fixtures: WorkerFixture[];
+}
+
+/**
+ * One real server per test file, started with `options`. Registers the vitest hooks, so call it at
+ * the top of the file; `server` is filled once `beforeAll` has run.
+ */
+export function useWorkerTestServer(options: Parameters<typeof startTestServer>[0] = {}): WorkerTestEnv {
+  const env = { fixtures: [] } as unknown as WorkerTestEnv;
+  beforeAll(async () => {
+    env.server = await startTestServer(options);
+  });
+  afterEach(async () => {
+    await Promise.all(env.fixtures.splice(0).map((f) => f.dispose()));
+  });
+  afterAll(async () => env.server?.dispose());
+  return env;
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { api, login, startTestServer, type TestServer } from '../test-server.ts';
 import type { Meeting, MeetingMessage } from '../../../contract/meetings.ts';
+import { homeworkForm } from './walk-fixtures.ts';
 
 let server: TestServer;
 let a: string;
@@ -30,16 +31,15 @@ function upload(
   text = '',
   key?: string,
 ) {
-  const form = new FormData();
-  form.set('Subject', 'Uppgift');
-  form.set('Text', text);
-  form.set('MessageType', '1');
-  form.set('MeetingRuid', String(meetingId));
-  if (file) {
-    form.set('DocumentName', file.name);
-    form.set('DocumentContentType', file.type);
-    form.set('DocumentContent', new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
-  }
+  const form = homeworkForm(
+    meetingId,
+    text,
+    file && {
+      name: file.name,
+      declaredType: file.type,
+      content: new Blob([new Uint8Array(file.data)], { type: file.type }),
+    },
+  );
   return fetch(`${server.url}${BASE}/meetingmessage`, {
     method: 'POST',
     headers: {

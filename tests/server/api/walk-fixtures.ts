@@ -305,8 +305,15 @@ export async function startBarn(): Promise<BarnWorld> {
   };
 }
 
-/** A private message to the group leaders, with a file when `file` is given. */
-export function homeworkForm(meeting: number, text: string, file?: { name: string; content: string }) {
+/**
+ * A private message to the group leaders, with a file when `file` is given; `declaredType` is the
+ * content type the form claims for it, sent only when set.
+ */
+export function homeworkForm(
+  meeting: number,
+  text: string,
+  file?: { name: string; content: Blob; declaredType?: string } | null,
+) {
   const form = new FormData();
   form.set('Subject', 'Uppgift');
   form.set('Text', text);
@@ -314,7 +321,8 @@ export function homeworkForm(meeting: number, text: string, file?: { name: strin
   form.set('MeetingRuid', String(meeting));
   if (file) {
     form.set('DocumentName', file.name);
-    form.set('DocumentContent', pdf(file.content), file.name);
+    if (file.declaredType !== undefined) form.set('DocumentContentType', file.declaredType);
+    form.set('DocumentContent', file.content, file.name);
   }
   return form;
 }
@@ -368,7 +376,7 @@ export async function startGruppstod(): Promise<GruppstodWorld> {
     owner,
     homeworkForm(meeting, SECRET.homeworkText, {
       name: SECRET.homeworkFile,
-      content: SECRET.homeworkContent,
+      content: pdf(SECRET.homeworkContent),
     }),
   );
   const appendixForm = new FormData();

@@ -6,6 +6,8 @@ import {
   login,
   SCOPE,
   startTestServer,
+  passwordRequest,
+  refreshRequest,
   tokenRequest,
   type TestServer,
 } from '../test-server.ts';
@@ -45,8 +47,7 @@ describe('discovery and keys', () => {
   });
 
   it('gives no id_token without openid and no refresh token without offline_access', async () => {
-    const res = await tokenRequest(server.url, {
-      grant_type: 'password',
+    const res = await passwordRequest(server.url, {
       client_id: CLIENT_ID,
       scope: 'portal',
       username: 'demo',
@@ -64,8 +65,7 @@ describe('password grant', () => {
       ['demo', 'fel-losenord'],
       ['finns-inte', 'demo-losenord'],
     ]) {
-      const res = await tokenRequest(server.url, {
-        grant_type: 'password',
+      const res = await passwordRequest(server.url, {
         client_id: CLIENT_ID,
         scope: SCOPE,
         username: username!,
@@ -79,8 +79,7 @@ describe('password grant', () => {
   it('logs a participant in with the personal code as username and an empty or absent password', async () => {
     const empty = await login(server.url, 'DEMOKOD-0001', '');
     expect(decodeJwt(empty.access_token).role).toEqual(['participant']);
-    const absent = await tokenRequest(server.url, {
-      grant_type: 'password',
+    const absent = await passwordRequest(server.url, {
       client_id: CLIENT_ID,
       scope: SCOPE,
       username: 'demokod-0002',
@@ -89,20 +88,10 @@ describe('password grant', () => {
   });
 
   it('refuses a personal code that does not exist and a child without a password', async () => {
-    const code = await tokenRequest(server.url, {
-      grant_type: 'password',
-      client_id: CLIENT_ID,
-      scope: SCOPE,
-      username: 'DEMOKOD-9999',
-    });
-    expect(code.body.error_description).toBe('invalid_username_or_password');
-    const child = await tokenRequest(server.url, {
-      grant_type: 'password',
-      client_id: CLIENT_ID,
-      scope: SCOPE,
-      username: 'demo',
-    });
-    expect(child.body.error_description).toBe('invalid_username_or_password');
+    for (const username of ['DEMOKOD-9999', 'demo']) {
+      const res = await passwordRequest(server.url, { client_id: CLIENT_ID, scope: SCOPE, username });
+      expect(res.body.error_description, username).toBe('invalid_username_or_password');
+    }
   });
 
   it('keeps staff out of the child app client and lets them into the staff client', async () => {
@@ -114,8 +103,7 @@ describe('password grant', () => {
   });
 
   it('refuses unknown clients, grant types and scopes with OAuth error bodies', async () => {
-    const client = await tokenRequest(server.url, {
-      grant_type: 'password',
+    const client = await passwordRequest(server.url, {
       client_id: 'other',
       username: 'demo',
       password: 'x',
@@ -123,8 +111,7 @@ describe('password grant', () => {
     expect(client).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
     const grant = await tokenRequest(server.url, { grant_type: 'client_credentials', client_id: CLIENT_ID });
     expect(grant).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
-    const scope = await tokenRequest(server.url, {
-      grant_type: 'password',
+    const scope = await passwordRequest(server.url, {
       client_id: CLIENT_ID,
       scope: 'admin',
       username: 'demo',
@@ -135,8 +122,7 @@ describe('password grant', () => {
 });
 
 describe('refresh tokens', () => {
-  const refresh = (token: string) =>
-    tokenRequest(server.url, { grant_type: 'refresh_token', client_id: CLIENT_ID, refresh_token: token });
+  const refresh = (token: string) => refreshRequest(server.url, token);
 
   it('rotates the refresh token on every use', async () => {
     const first = await login(server.url, 'demo', 'demo-losenord');
@@ -160,11 +146,7 @@ describe('refresh tokens', () => {
 
   it('refuses a refresh token of another client', async () => {
     const tokens = await login(server.url, 'demo', 'demo-losenord');
-    const res = await tokenRequest(server.url, {
-      grant_type: 'refresh_token',
-      client_id: 'portal-staff',
-      refresh_token: tokens.refresh_token,
-    });
+    const res = await refreshRequest(server.url, tokens.refresh_token, 'portal-staff');
     expect(res.status).toBe(400);
   });
 });
@@ -187,11 +169,7 @@ describe('revocation', () => {
   it('answers 200 for a refresh token, which then cannot be used', async () => {
     const tokens = await login(server.url, 'demo', 'demo-losenord');
     expect((await revoke(tokens.refresh_token, 'refresh_token')).status).toBe(200);
-    const res = await tokenRequest(server.url, {
-      grant_type: 'refresh_token',
-      client_id: CLIENT_ID,
-      refresh_token: tokens.refresh_token,
-    });
+    const res = await refreshRequest(server.url, tokens.refresh_token);
     expect(res.status).toBe(400);
   });
 

@@ -43,6 +43,24 @@ describe('negotiate and long polling over HTTP', () => {
       .filter(Boolean)
       .map((r) => JSON.parse(r) as unknown);
 
+  /** A fresh server with one negotiated long-polling connection, and that connection's `?id=` query. */
+  const newConnection = async () => {
+    const started = await startServer();
+    server = started;
+    const { connectionToken } = await negotiate();
+    return { started, id: `?id=${connectionToken}` };
+  };
+
+  /** A new connection whose first poll is made and whose JSON handshake is sent and answered. */
+  const handshakenConnection = async () => {
+    const connection = await newConnection();
+    const id = connection.id;
+    await request('GET', id, 'token-a1');
+    await request('POST', id, 'token-a1', JSON.stringify({ protocol: 'json', version: 1 }) + RS);
+    expect(records(await (await request('GET', id, 'token-a1')).text())).toEqual([{}]);
+    return connection;
+  };
+
   it('negotiates version 1 with WebSockets and LongPolling, and refuses a request without a valid token', async () => {
     server = await startServer();
     expect((await request('POST', '/negotiate?negotiateVersion=1', null)).status).toBe(401);
@@ -62,12 +80,10 @@ describe('negotiate and long polling over HTTP', () => {
   });
 
   it('answers the first poll at once, then carries the handshake and completions of a multi-record POST', async () => {
-    server = await startServer();
-    const { connectionToken } = await negotiate();
-    const id = `?id=${connectionToken}`;
+    const { started, id } = await newConnection();
     const first = await request('GET', id, 'token-a1');
     expect([first.status, await first.text()]).toEqual([200, '']);
-    expect(server.hub.connectionCount()).toBe(1);
+    expect(started.hub.connectionCount()).toBe(1);
 
     const poll = request('GET', id, 'token-a1');
     const handshakeAndInvocation =
@@ -84,9 +100,7 @@ describe('negotiate and long polling over HTTP', () => {
   });
 
   it('checks the token and account on every request', async () => {
-    server = await startServer();
-    const { connectionToken } = await negotiate();
-    const id = `?id=${connectionToken}`;
+    const { id } = await newConnection();
     expect((await request('GET', id, null)).status).toBe(401);
     expect((await request('GET', id, 'token-b2')).status).toBe(403);
     expect((await request('GET', '?id=unknown', 'token-a1')).status).toBe(404);
@@ -96,42 +110,28 @@ describe('negotiate and long polling over HTTP', () => {
   });
 
   it('DELETE ends a held poll with 204, and later polls get 204', async () => {
-    server = await startServer();
-    const { connectionToken } = await negotiate();
-    const id = `?id=${connectionToken}`;
+    const { started, id } = await newConnection();
     await request('GET', id, 'token-a1');
     const held = request('GET', id, 'token-a1');
     expect((await request('DELETE', id, 'token-a1')).status).toBe(202);
     expect((await held).status).toBe(204);
     expect((await request('GET', id, 'token-a1')).status).toBe(204);
-    expect(server.hub.connectionCount()).toBe(0);
+    expect(started.hub.connectionCount()).toBe(0);
   });
 
   it('a server-side close reaches the poll as a Close record, then the poll gets 204', async () => {
-    server = await startServer();
-    const { connectionToken } = await negotiate();
-    const id = `?id=${connectionToken}`;
-    await request('GET', id, 'token-a1');
-    await request('POST', id, 'token-a1', JSON.stringify({ protocol: 'json', version: 1 }) + RS);
-    expect(records(await (await request('GET', id, 'token-a1')).text())).toEqual([{}]);
-
+    const { started, id } = await handshakenConnection();
     const held = request('GET', id, 'token-a1');
-    await server.hub.disconnectToken(server.tokens.get('token-a1')!.tokenId);
+    await started.hub.disconnectToken(started.tokens.get('token-a1')!.tokenId);
     expect(records(await (await held).text())).toEqual([{ type: 7, error: 'Token revoked' }]);
     expect((await request('GET', id, 'token-a1')).status).toBe(204);
   });
 
   it('closes a connection whose unread messages pass the queue limit, telling it to reconnect', async () => {
-    server = await startServer();
-    const { connectionToken } = await negotiate();
-    const id = `?id=${connectionToken}`;
-    await request('GET', id, 'token-a1');
-    await request('POST', id, 'token-a1', JSON.stringify({ protocol: 'json', version: 1 }) + RS);
-    expect(records(await (await request('GET', id, 'token-a1')).text())).toEqual([{}]);
-
+    const { started, id } = await handshakenConnection();
     const chunk = 'x'.repeat(300 * 1024);
-    for (let i = 0; i < 4; i += 1) await server.hub.publishToAccount(1, 'Big', chunk, 'Contact:1');
-    expect(server.hub.connectionCount()).toBe(0);
+    for (let i = 0; i < 4; i += 1) await started.hub.publishToAccount(1, 'Big', chunk, 'Contact:1');
+    expect(started.hub.connectionCount()).toBe(0);
     expect(records(await (await request('GET', id, 'token-a1')).text())).toEqual([
       { type: 7, error: expect.any(String), allowReconnect: true },
     ]);

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { HttpTransportType } from '@microsoft/signalr';
+import { HUB_PATH, buildClient } from '../hub/helpers.ts';
 import {
   CLIENT_ID,
   api,
   createStaffAccount,
   createTestDatabase,
   login,
-  tokenRequest,
+  passwordRequest,
+  refreshRequest,
   type TestServer,
 } from '../test-server.ts';
 import { registerChild, startTarget } from './attack.ts';
@@ -39,26 +41,24 @@ afterAll(async () => {
   await database?.drop();
 });
 
+/** A started hub connection at server B, and a promise of its close. */
+async function connectedAtB(token: string, transport: HttpTransportType) {
+  const connection = buildClient(`${b.url}${HUB_PATH}`, token, transport);
+  const closed = new Promise<Error | undefined>((resolve) => connection.onclose(resolve));
+  await connection.start();
+  return { connection, closed };
+}
+
 /** The other device: a hub connection at server B, subscribed to its own contact's events. */
-async function otherDevice(
-  token: string,
-): Promise<{ connection: HubConnection; closed: Promise<Error | undefined> }> {
+async function otherDevice(token: string) {
   const contactId = (
     (await api(b.url, '/portal/features/contacts/contactsapplicationfeature-id/detail', { token })).body as {
       info: { contact: { id: number } };
     }
   ).info.contact.id;
-  const connection = new HubConnectionBuilder()
-    .withUrl(`${b.url}/hubs/portalaccountevents`, {
-      transport: HttpTransportType.WebSockets,
-      accessTokenFactory: () => token,
-    })
-    .configureLogging(LogLevel.None)
-    .build();
-  const closed = new Promise<Error | undefined>((resolve) => connection.onclose(resolve));
-  await connection.start();
-  await connection.invoke('SubscribeToEntity', `Contact:${contactId}`);
-  return { connection, closed };
+  const device = await connectedAtB(token, HttpTransportType.WebSockets);
+  await device.connection.invoke('SubscribeToEntity', `Contact:${contactId}`);
+  return device;
 }
 
 const mail = (url: string, token: string) =>
@@ -78,11 +78,7 @@ describe('ending every session of an account', () => {
       token: (await login(a.url, 'kurator', 'kurator-losenord', 'portal-staff')).access_token,
     });
     expect(JSON.stringify(queue.body)).not.toContain('Skickat efter borttagningen');
-    const refreshed = await tokenRequest(b.url, {
-      grant_type: 'refresh_token',
-      client_id: CLIENT_ID,
-      refresh_token: second.refresh_token,
-    });
+    const refreshed = await refreshRequest(b.url, second.refresh_token);
     expect(refreshed.status).toBe(400);
     // A reconnect with the old token is refused too.
     await expect(otherDevice(second.access_token)).rejects.toThrow();
@@ -100,11 +96,7 @@ describe('ending every session of an account', () => {
     await device.closed;
     expect((await mail(b.url, second.access_token)).status).toBe(401);
     expect((await mail(a.url, child.token)).status).toBe(401);
-    const refreshed = await tokenRequest(a.url, {
-      grant_type: 'refresh_token',
-      client_id: CLIENT_ID,
-      refresh_token: child.refreshToken,
-    });
+    const refreshed = await refreshRequest(a.url, child.refreshToken);
     expect(refreshed.status).toBe(400);
     const fresh = await login(a.url, child.username, 'Nytt-Blått-Lösen-42');
     expect((await mail(b.url, fresh.access_token)).status).toBe(200);
@@ -114,8 +106,7 @@ describe('ending every session of an account', () => {
     const child = await registerChild(a);
     const attempts = Array.from({ length: 20 }, (_, i) =>
       new Promise<void>((resolve) => setTimeout(resolve, i * 5)).then(() =>
-        tokenRequest(i % 2 ? b.url : a.url, {
-          grant_type: 'password',
+        passwordRequest(i % 2 ? b.url : a.url, {
           client_id: CLIENT_ID,
           scope: 'openid profile portal offline_access',
           username: child.username,
@@ -132,11 +123,7 @@ describe('ending every session of an account', () => {
     for (const login of logins.filter((l) => l.status === 200)) {
       const tokens = login.body as { access_token: string; refresh_token: string };
       expect((await mail(a.url, tokens.access_token)).status).toBe(401);
-      const refreshed = await tokenRequest(b.url, {
-        grant_type: 'refresh_token',
-        client_id: CLIENT_ID,
-        refresh_token: tokens.refresh_token,
-      });
+      const refreshed = await refreshRequest(b.url, tokens.refresh_token);
       expect(refreshed.status).toBe(400);
     }
   });
@@ -146,15 +133,7 @@ describe('ending every session of an account', () => {
     const id = await createStaffAccount(a, name, 'kollegans-losenord-9', ['counsellor']);
     const staffToken = (await login(b.url, name, 'kollegans-losenord-9', 'portal-staff')).access_token;
     expect((await api(b.url, '/portal/staff/queue', { token: staffToken })).status).toBe(200);
-    const connection = new HubConnectionBuilder()
-      .withUrl(`${b.url}/hubs/portalaccountevents`, {
-        transport: HttpTransportType.LongPolling,
-        accessTokenFactory: () => staffToken,
-      })
-      .configureLogging(LogLevel.None)
-      .build();
-    const closed = new Promise<void>((resolve) => connection.onclose(() => resolve()));
-    await connection.start();
+    const { closed } = await connectedAtB(staffToken, HttpTransportType.LongPolling);
     const admin = (await login(a.url, 'admin', 'admin-losenord', 'portal-staff')).access_token;
     const changed = await api(a.url, `/portal/staff/accounts/${id}/roles`, {
       token: admin,

@@ -64,6 +64,18 @@ afterAll(async () => {
 const apiRoute = (r: RegisteredRoute) => r.url.startsWith('/portal/') || r.url.startsWith('/connect/');
 const writes = (method: string) => method === 'POST' || method === 'PUT' || method === 'PATCH';
 
+const PASSWORD = 'Grön-Tekanna-7';
+
+/** Registers a child account on the child app, as the app does it: no token. */
+const registerChild = (username: string, properties: Record<string, string> = {}) =>
+  send(
+    barn.url,
+    'POST',
+    { path: '/portal/api/accounts/registercontact', json: { username, password: PASSWORD, properties } },
+    undefined,
+    'Barn',
+  );
+
 /** The caller whose token passes the route's authentication, so validation is what is tested. */
 function callerOf(url: string): { server: TestServer; token: string; variant: string } {
   if (url.startsWith('/portal/staff/conversations') || url === '/portal/staff/queue')
@@ -162,16 +174,7 @@ describe('text no database can store', () => {
       'Barn',
     );
     expect(mail.status).toBe(400);
-    const property = await send(
-      barn.url,
-      'POST',
-      {
-        path: '/portal/api/accounts/registercontact',
-        json: { username: 'nulbarn', password: 'Grön-Tekanna-7', properties: { device: 'a\u0000' } },
-      },
-      undefined,
-      'Barn',
-    );
+    const property = await registerChild('nulbarn', { device: 'a\u0000' });
     expect(property.status).toBe(400);
     const token = await send(
       barn.url,
@@ -195,36 +198,14 @@ describe('text no database can store', () => {
 
 describe('the same thing twice at once', () => {
   it('registers a username once; the others hear it is taken', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        send(
-          barn.url,
-          'POST',
-          {
-            path: '/portal/api/accounts/registercontact',
-            json: { username: 'tvillingbarn', password: 'Grön-Tekanna-7', properties: {} },
-          },
-          undefined,
-          'Barn',
-        ),
-      ),
-    );
+    const answers = await Promise.all(Array.from({ length: 4 }, () => registerChild('tvillingbarn')));
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
   });
 
   it('opens one chat for a child starting one on two devices at once', async () => {
-    const register = await send(
-      barn.url,
-      'POST',
-      {
-        path: '/portal/api/accounts/registercontact',
-        json: { username: 'tvachattar', password: 'Grön-Tekanna-7', properties: {} },
-      },
-      undefined,
-      'Barn',
-    );
+    const register = await registerChild('tvachattar');
     expect(register.status).toBe(201);
-    const token = (await login(barn.url, 'tvachattar', 'Grön-Tekanna-7')).access_token;
+    const token = (await login(barn.url, 'tvachattar', PASSWORD)).access_token;
     const answers = await Promise.all(
       Array.from({ length: 5 }, () =>
         send(barn.url, 'POST', { path: '/portal/chat', json: { text: 'Hej' } }, token, 'Barn'),

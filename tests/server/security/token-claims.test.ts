@@ -7,7 +7,7 @@ import {
   claimsOf,
   login,
   signAccessToken,
-  tokenRequest,
+  passwordRequest,
   type TestServer,
 } from '../test-server.ts';
 import { startTarget } from './attack.ts';
@@ -94,8 +94,7 @@ describe('access tokens', () => {
   });
 
   it('are issued only to known clients', async () => {
-    const res = await tokenRequest(server.url, {
-      grant_type: 'password',
+    const res = await passwordRequest(server.url, {
       client_id: 'toString',
       username: 'demo',
       password: 'demo-losenord',

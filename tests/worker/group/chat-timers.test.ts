@@ -1,24 +1,12 @@
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MESSAGES_POLL_MS, PING_MS } from '../../../worker/sync/group-chat.ts';
 import { outcomeOf } from '../../../worker/client/result.ts';
-import { startTestServer, type TestServer } from '../../server/test-server.ts';
 import { ManualClock } from '../helpers.ts';
-import { createWorker, type WorkerFixture } from '../worker-fixture.ts';
-import { leaderToken, startedChat } from './group-helpers.ts';
+import { createWorker } from '../worker-fixture.ts';
+import { startedChat, useGroupTestEnv } from './group-helpers.ts';
 
-let server: TestServer;
-let leader: string;
-const fixtures: WorkerFixture[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ variant: 'gruppstod' });
-  leader = await leaderToken(server);
-});
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((f) => f.dispose()));
-});
-afterAll(async () => server?.dispose());
+const env = useGroupTestEnv();
 
 /** Records the worker's calls and resolves waiters when a matching one was made. */
 function recordingFetch() {
@@ -49,11 +37,11 @@ function recordingFetch() {
 
 describe('an open group chat over time', () => {
   it('pings every 30 s, refetches every 45 s, and disconnects when the last open closes', async () => {
-    const { conversationId } = await startedChat(server, leader, 'Timers');
+    const { conversationId } = await startedChat(env.server, env.leader, 'Timers');
     const clock = new ManualClock();
     const recorder = recordingFetch();
-    const fixture = await createWorker(server, { clock, fetch: recorder.fetchFn });
-    fixtures.push(fixture);
+    const fixture = await createWorker(env.server, { clock, fetch: recorder.fetchFn });
+    env.fixtures.push(fixture);
     await fixture.worker.start(true);
     await fixture.worker.login('DEMOKOD-0001', null);
     const chat = fixture.worker.commands;

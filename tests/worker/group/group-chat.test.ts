@@ -1,27 +1,16 @@
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, startTestServer, type TestServer } from '../../server/test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { api, login } from '../../server/test-server.ts';
 import { valueOf, waitForQuery } from '../helpers.ts';
 import type { WorkerFixture } from '../worker-fixture.ts';
-import { CONV, leaderToken, signedInWorker, startedChat } from './group-helpers.ts';
+import { CONV, signedInWorker, startedChat, useGroupTestEnv } from './group-helpers.ts';
 import { outcomeOf } from '../../../worker/client/result.ts';
 
-let server: TestServer;
-let leader: string;
-const fixtures: WorkerFixture[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ variant: 'gruppstod' });
-  leader = await leaderToken(server);
-});
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((f) => f.dispose()));
-});
-afterAll(async () => server?.dispose());
+const env = useGroupTestEnv();
 
 async function participant(code: string, options: { fetch?: typeof fetch } = {}) {
-  const fixture = await signedInWorker(server, code, null, options);
-  fixtures.push(fixture);
+  const fixture = await signedInWorker(env.server, code, null, options);
+  env.fixtures.push(fixture);
   return fixture;
 }
 
@@ -30,7 +19,7 @@ const messagesOf = (f: WorkerFixture, conversationId: number) =>
 
 describe('group chat in Dexie', () => {
   it('opens a chat, connects, and receives a leader’s message through the hub', async () => {
-    const { meetingId, conversationId } = await startedChat(server, leader, 'Chatt 1');
+    const { meetingId, conversationId } = await startedChat(env.server, env.leader, 'Chatt 1');
     const a = await participant('DEMOKOD-0001');
     expect(outcomeOf(await a.worker.commands.openGroupChat(conversationId))).toBe('ok');
     expect(await a.db.conversations.get(conversationId)).toMatchObject({ systemType: 'groupchat' });
@@ -38,8 +27,8 @@ describe('group chat in Dexie', () => {
     expect(connections.map((c) => c.contactName)).toContain('Alex');
 
     const content = `Välkomna ${Date.now()}`;
-    await api(server.url, `/portal/staff/meetings/${meetingId}/messages`, {
-      token: leader,
+    await api(env.server.url, `/portal/staff/meetings/${meetingId}/messages`, {
+      token: env.leader,
       body: { content },
     });
     const rows = await waitForQuery(
@@ -54,7 +43,7 @@ describe('group chat in Dexie', () => {
   });
 
   it('sends a message written offline exactly once when the network returns', async () => {
-    const { conversationId } = await startedChat(server, leader, 'Chatt 2');
+    const { conversationId } = await startedChat(env.server, env.leader, 'Chatt 2');
     let offline = false;
     const a = await participant('DEMOKOD-0001', {
       fetch: (input, init) => (offline ? Promise.reject(new TypeError('offline')) : fetch(input, init)),
@@ -87,7 +76,7 @@ describe('group chat in Dexie', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]?.key).toBe(String(rows[0]?.id));
 
-    const onServer = await server.ctx.db
+    const onServer = await env.server.ctx.db
       .selectFrom('conversation_messages')
       .select('id')
       .where('conversation_id', '=', conversationId)
@@ -97,7 +86,7 @@ describe('group chat in Dexie', () => {
   });
 
   it('shows who else is typing, but not the user themself', async () => {
-    const { conversationId } = await startedChat(server, leader, 'Chatt 3');
+    const { conversationId } = await startedChat(env.server, env.leader, 'Chatt 3');
     const a = await participant('DEMOKOD-0001');
     expect(outcomeOf(await a.worker.commands.openGroupChat(conversationId))).toBe('ok');
     const own = (await a.db.profile.get('current'))!.contactId;
@@ -105,8 +94,8 @@ describe('group chat in Dexie', () => {
     expect(await a.worker.subscribe(`Conversation:${conversationId}`, 'group')).toBe(true);
     await a.worker.commands.sendTyping(conversationId);
 
-    const b = (await login(server.url, 'DEMOKOD-0002')).access_token;
-    const typed = await api(server.url, `${CONV}/activity`, {
+    const b = (await login(env.server.url, 'DEMOKOD-0002')).access_token;
+    const typed = await api(env.server.url, `${CONV}/activity`, {
       token: b,
       body: { conversation: conversationId, type: 'Typing', content: '' },
     });

@@ -1,12 +1,35 @@
 import type { Meeting } from '../../../contract/meetings.ts';
+import { beforeAll } from 'vitest';
 import { api, login, type TestServer } from '../../server/test-server.ts';
-import { createWorker, type WorkerFixture } from '../worker-fixture.ts';
+import {
+  createWorker,
+  useWorkerTestServer,
+  type WorkerFixture,
+  type WorkerTestEnv,
+} from '../worker-fixture.ts';
 
 export const CONV = '/portal/features/conversations/conversationsapplication-id';
 
 /** The group leader's token (staff client), for the staff API that drives the meetings. */
 export async function leaderToken(server: TestServer): Promise<string> {
   return (await login(server.url, 'gruppledare', 'gruppledare-losenord', 'portal-staff')).access_token;
+}
+
+export interface GroupTestEnv extends WorkerTestEnv {
+  /** The group leader's staff token, to create and start meetings. */
+  leader: string;
+}
+
+/**
+ * One real Gruppstöd server per test file with the group leader signed in. Registers the vitest
+ * hooks, so call it at the top of the file; the fields are filled once `beforeAll` has run.
+ */
+export function useGroupTestEnv(): GroupTestEnv {
+  const env = useWorkerTestServer({ variant: 'gruppstod' }) as GroupTestEnv;
+  beforeAll(async () => {
+    env.leader = await leaderToken(env.server);
+  });
+  return env;
 }
 
 /** A new meeting in the demo series (the leader's series 1), not started. */

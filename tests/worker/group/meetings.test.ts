@@ -1,29 +1,17 @@
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MeetingRow } from '../../../worker/client/group-support.ts';
-import { api, startTestServer, type TestServer } from '../../server/test-server.ts';
+import { api } from '../../server/test-server.ts';
 import { valueOf, waitForQuery } from '../helpers.ts';
-import type { WorkerFixture } from '../worker-fixture.ts';
-import { createMeeting, leaderToken, signedInWorker, startMeeting } from './group-helpers.ts';
+import { createMeeting, signedInWorker, startMeeting, useGroupTestEnv } from './group-helpers.ts';
 import { outcomeOf } from '../../../worker/client/result.ts';
 
-let server: TestServer;
-let leader: string;
-const fixtures: WorkerFixture[] = [];
+const env = useGroupTestEnv();
 const PDF = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n';
 
-beforeAll(async () => {
-  server = await startTestServer({ variant: 'gruppstod' });
-  leader = await leaderToken(server);
-});
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((f) => f.dispose()));
-});
-afterAll(async () => server?.dispose());
-
 async function participant(code = 'DEMOKOD-0001') {
-  const fixture = await signedInWorker(server, code);
-  fixtures.push(fixture);
+  const fixture = await signedInWorker(env.server, code);
+  env.fixtures.push(fixture);
   return fixture;
 }
 
@@ -38,20 +26,20 @@ describe('meetings in Dexie', () => {
     expect(cached.map((m) => m.id)).not.toContain(987654);
 
     // Created reaches the account channel: the list picks the new meeting up without a reload.
-    const meeting = await createMeeting(server, leader, `Träff ${Date.now()}`);
+    const meeting = await createMeeting(env.server, env.leader, `Träff ${Date.now()}`);
     await waitForQuery(
       () => db.meetings.get(meeting.id),
       (row) => row?.state === 'NotStarted',
     );
-    await startMeeting(server, leader, meeting.id);
+    await startMeeting(env.server, env.leader, meeting.id);
     const started = await waitForQuery(
       () => db.meetings.get(meeting.id),
       (row) => row?.state === 'InProgress',
     );
     expect(started?.conversation?.id).toEqual(expect.any(Number));
 
-    const removed = await api(server.url, `/portal/staff/meetings/${meeting.id}`, {
-      token: leader,
+    const removed = await api(env.server.url, `/portal/staff/meetings/${meeting.id}`, {
+      token: env.leader,
       method: 'DELETE',
     });
     expect(removed.status).toBe(200);
@@ -70,9 +58,9 @@ describe('meetings in Dexie', () => {
     const form = new FormData();
     form.set('name', 'bilaga.pdf');
     form.set('file', new Blob([PDF], { type: 'application/pdf' }), 'bilaga.pdf');
-    const added = await fetch(`${server.url}/portal/staff/meetings/${open.id}/appendices`, {
+    const added = await fetch(`${env.server.url}/portal/staff/meetings/${open.id}/appendices`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${leader}`, 'X-App-Variant': 'Gruppstod' },
+      headers: { Authorization: `Bearer ${env.leader}`, 'X-App-Variant': 'Gruppstod' },
       body: form,
     });
     expect(added.status).toBe(201);
@@ -84,8 +72,8 @@ describe('meetings in Dexie', () => {
     expect(outcomeOf(await worker.commands.downloadAppendix(open.id, 99_999_999))).toBe('failed');
     expect(outcomeOf(await worker.commands.loadMeeting(99_999_999))).toBe('not_found');
 
-    const child = await signedInWorker(server, 'demo', 'demo-losenord');
-    fixtures.push(child);
+    const child = await signedInWorker(env.server, 'demo', 'demo-losenord');
+    env.fixtures.push(child);
     expect(outcomeOf(await child.worker.commands.loadMeetings())).toBe('ok');
     expect(await child.db.meetings.count()).toBe(0);
     expect(outcomeOf(await child.worker.commands.loadMeeting(open.id))).toBe('forbidden');
@@ -138,10 +126,10 @@ describe('meetings in Dexie', () => {
 describe('a private message written offline', () => {
   it('is queued in the outbox and sent as multipart once the network is back', async () => {
     let offline = false;
-    const fixture = await signedInWorker(server, 'DEMOKOD-0002', null, {
+    const fixture = await signedInWorker(env.server, 'DEMOKOD-0002', null, {
       fetch: (input, init) => (offline ? Promise.reject(new TypeError('offline')) : fetch(input, init)),
     });
-    fixtures.push(fixture);
+    env.fixtures.push(fixture);
     const { worker, db } = fixture;
     await worker.commands.loadMeetings();
     const open = (await db.meetings.toArray()).find((m) => m.state === 'NotStarted')!;
@@ -152,7 +140,7 @@ describe('a private message written offline', () => {
     await worker.onOnline(true);
     const rows = (await db.outbox.toArray()).filter((r) => r.kind === 'meetingmessage');
     expect(rows.map((r) => r.status)).toEqual(['sent']);
-    const onServer = await server.ctx.db
+    const onServer = await env.server.ctx.db
       .selectFrom('meeting_messages')
       .select('id')
       .where('meeting_id', '=', open.id)

@@ -1,20 +1,12 @@
 import 'fake-indexeddb/auto';
 import { HttpTransportType } from '@microsoft/signalr';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HubClient } from '../../../worker/hub/hub-client.ts';
-import { api, login, startTestServer, type TestServer } from '../../server/test-server.ts';
+import { api, login } from '../../server/test-server.ts';
 import { ManualClock, waitForQuery } from '../helpers.ts';
-import { createWorker, type WorkerFixture } from '../worker-fixture.ts';
+import { createWorker, useWorkerTestServer } from '../worker-fixture.ts';
 
-let server: TestServer;
-const fixtures: WorkerFixture[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((f) => f.dispose()));
-});
-afterAll(async () => server?.dispose());
+const env = useWorkerTestServer();
 
 const UPDATE = '/portal/features/contacts/contactsapplicationfeature-id/update';
 
@@ -23,8 +15,8 @@ describe.each([
   ['LongPolling', HttpTransportType.LongPolling],
 ])('hub events into Dexie over %s', (_name, transport) => {
   it('refetches the profile into Dexie when Contact.Updated arrives', async () => {
-    const fixture = await createWorker(server, { transport });
-    fixtures.push(fixture);
+    const fixture = await createWorker(env.server, { transport });
+    env.fixtures.push(fixture);
     const { worker, db } = fixture;
     await worker.start(true);
     await worker.login('demo', 'demo-losenord');
@@ -32,9 +24,11 @@ describe.each([
     expect(await worker.subscribe(`Contact:${profile.contactId}`)).toBe(true);
 
     // The change comes from elsewhere (another device of the same user), not from this worker.
-    const other = await login(server.url, 'demo', 'demo-losenord');
+    const other = await login(env.server.url, 'demo', 'demo-losenord');
     const name = `Demo ${transport} ${Date.now()}`;
-    expect((await api(server.url, UPDATE, { token: other.access_token, body: { name } })).status).toBe(200);
+    expect((await api(env.server.url, UPDATE, { token: other.access_token, body: { name } })).status).toBe(
+      200,
+    );
 
     const updated = await waitForQuery(
       () => db.profile.get('current'),
@@ -46,12 +40,12 @@ describe.each([
 
 describe('hub client', () => {
   it('tries SubscribeToEntity 3 times, 1.5 s apart, and gives up on a refused entity', async () => {
-    const { access_token } = await login(server.url, 'demo', 'demo-losenord');
+    const { access_token } = await login(env.server.url, 'demo', 'demo-losenord');
     const clock = new ManualClock();
     const errors: string[] = [];
     const states: string[] = [];
     const hub = new HubClient({
-      signalHubUrl: server.url,
+      signalHubUrl: env.server.url,
       clock,
       accessToken: async () => access_token,
       onState: (s) => states.push(s),
@@ -82,10 +76,14 @@ describe('hub client', () => {
 
 describe('hub client after the server drops the connection', () => {
   it('starts again after close and re-subscribes its entities', async () => {
-    const { access_token } = await login(server.url, 'demo', 'demo-losenord');
-    const detail = await api(server.url, '/portal/features/contacts/contactsapplicationfeature-id/detail', {
-      token: access_token,
-    });
+    const { access_token } = await login(env.server.url, 'demo', 'demo-losenord');
+    const detail = await api(
+      env.server.url,
+      '/portal/features/contacts/contactsapplicationfeature-id/detail',
+      {
+        token: access_token,
+      },
+    );
     const contactId = (detail.body as { info: { contact: { id: number } } }).info.contact.id;
     const clock = new ManualClock();
     const states: string[] = [];
@@ -93,7 +91,7 @@ describe('hub client after the server drops the connection', () => {
     let stateChanged: () => void = () => undefined;
     let eventArrived: () => void = () => undefined;
     const hub = new HubClient({
-      signalHubUrl: server.url,
+      signalHubUrl: env.server.url,
       clock,
       accessToken: async () => access_token,
       onState: (s) => {
@@ -116,7 +114,7 @@ describe('hub client after the server drops the connection', () => {
 
     const closed = nextState('Disconnected');
     const jti = JSON.parse(Buffer.from(access_token.split('.')[1]!, 'base64url').toString()).jti as string;
-    await server.ctx.hub.disconnectToken(jti);
+    await env.server.ctx.hub.disconnectToken(jti);
     await closed;
     const connected = nextState('Connected');
     expect(clock.nextAt()).toBe(clock.now() + 2000);
@@ -126,7 +124,7 @@ describe('hub client after the server drops the connection', () => {
     await hub.start();
 
     const received = new Promise<void>((resolve) => (eventArrived = resolve));
-    await api(server.url, UPDATE, { token: access_token, body: { name: 'Demo' } });
+    await api(env.server.url, UPDATE, { token: access_token, body: { name: 'Demo' } });
     await received;
     expect(events).toContainEqual({ name: 'Contact.Updated', key: `Contact:${contactId}` });
     await hub.stop();

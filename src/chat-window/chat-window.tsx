@@ -6,14 +6,12 @@ import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { isActive, isGroupSoonStarting, isResolvedOrClosed } from '../../contract/conversation-state.ts';
 import { useChatMessages, useConversation, useTyping } from '../group-support/hooks.ts';
 import { useNow } from '../group-support/use-now.ts';
-import { CloseIcon, MinimizeIcon } from '../shell/icons.tsx';
+import { CloseIcon } from '../shell/icons.tsx';
 import { iconButton } from '../styles/controls.ts';
 import { chatEntries, type ChatEntry } from './chat-messages.ts';
-import * as s from './chat-window.styles.ts';
-import { ConnectionNotice } from './connection-notice.tsx';
+import { ChatWindowFrame } from './chat-window-frame.tsx';
 import { MessageInput } from './message-input.tsx';
 import { MessageList } from './message-list.tsx';
-import { MinimizedBar } from './minimized-bar.tsx';
 import { CHAT_TEXTS, minutesText } from './texts.ts';
 import { TypingIndicator } from './typing-indicator.tsx';
 
@@ -45,7 +43,6 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
   const rows = useChatMessages(conversationId);
   const typingRows = useTyping(conversationId) ?? [];
   const now = useNow(60_000);
-  const dialog = useRef<HTMLDialogElement>(null);
   const [confirmLeave, setConfirmLeave] = useState(false);
   const [startedAt, setStartedAt] = useState<string | null>(null);
   const wasSoonStarting = useRef(false);
@@ -86,13 +83,6 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
     }
   }, [minimized, othersCount]);
 
-  useEffect(() => {
-    const el = dialog.current;
-    if (!el || minimized) return;
-    if (!el.open) el.showModal();
-    return () => el.close();
-  }, [minimized]);
-
   const duration = conversation ? differenceInMinutes(now, new Date(conversation.loggedDate)) : 0;
   const statusLine = ended
     ? CHAT_TEXTS.ended
@@ -108,63 +98,45 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
   const barLabel = unseen ? CHAT_TEXTS.newMessages : ended ? CHAT_TEXTS.ended : CHAT_TEXTS.activeChat;
 
   return (
-    <>
-      {minimized && <MinimizedBar label={barLabel} onRestore={() => onMinimize(false)} />}
-      {!minimized && (
-        <dialog
-          ref={dialog}
-          className={s.fullScreen}
-          aria-labelledby="chat-window-title"
-          onCancel={(e) => {
-            e.preventDefault();
-            onMinimize(true);
-          }}
+    <ChatWindowFrame
+      minimized={minimized}
+      onMinimize={onMinimize}
+      barLabel={barLabel}
+      titleId="chat-window-title"
+      title={meeting.subject}
+      status={statusLine}
+      minimizeLabel={CHAT_TEXTS.minimize}
+      actions={
+        <button
+          type="button"
+          className={iconButton}
+          aria-label={ended ? CHAT_TEXTS.close : CHAT_TEXTS.leave}
+          onClick={() => (ended ? onLeave() : setConfirmLeave(true))}
         >
-          <div className={s.header}>
-            <div className={s.headerInfo}>
-              <h2 id="chat-window-title">{meeting.subject}</h2>
-              <p role="status">{statusLine}</p>
-            </div>
-            <button
-              type="button"
-              className={iconButton}
-              aria-label={CHAT_TEXTS.minimize}
-              onClick={() => onMinimize(true)}
-            >
-              <MinimizeIcon />
-            </button>
-            <button
-              type="button"
-              className={iconButton}
-              aria-label={ended ? CHAT_TEXTS.close : CHAT_TEXTS.leave}
-              onClick={() => (ended ? onLeave() : setConfirmLeave(true))}
-            >
-              <CloseIcon />
-            </button>
-          </div>
-          <ConnectionNotice />
-          <MessageList entries={entries} />
-          <TypingIndicator rows={typingRows} myContactId={profile?.contactId} />
-          <MessageInput
-            enabled={active && conversationId !== null}
-            placeholder={placeholder}
-            onTyping={() => {
-              if (conversationId !== null) api.sendTyping(conversationId).catch(() => undefined);
-            }}
-            onSend={async (text) => {
-              if (conversationId !== null) await api.sendChatMessage(conversationId, text);
-            }}
-          />
-          <ConfirmationDialog
-            open={confirmLeave}
-            text={CHAT_TEXTS.leaveConfirm}
-            yes={CHAT_TEXTS.leaveYes}
-            no={CHAT_TEXTS.leaveNo}
-            onClose={() => setConfirmLeave(false)}
-            onResult={(yes) => yes && onLeave()}
-          />
-        </dialog>
-      )}
-    </>
+          <CloseIcon />
+        </button>
+      }
+    >
+      <MessageList entries={entries} />
+      <TypingIndicator rows={typingRows} myContactId={profile?.contactId} />
+      <MessageInput
+        enabled={active && conversationId !== null}
+        placeholder={placeholder}
+        onTyping={() => {
+          if (conversationId !== null) api.sendTyping(conversationId).catch(() => undefined);
+        }}
+        onSend={async (text) => {
+          if (conversationId !== null) await api.sendChatMessage(conversationId, text);
+        }}
+      />
+      <ConfirmationDialog
+        open={confirmLeave}
+        text={CHAT_TEXTS.leaveConfirm}
+        yes={CHAT_TEXTS.leaveYes}
+        no={CHAT_TEXTS.leaveNo}
+        onClose={() => setConfirmLeave(false)}
+        onResult={(yes) => yes && onLeave()}
+      />
+    </ChatWindowFrame>
   );
 }

@@ -13,14 +13,12 @@ import { minutesText } from '../chat-window/texts.ts';
 import { useChatMessages, useTyping } from '../group-support/hooks.ts';
 import { useNow } from '../group-support/use-now.ts';
 import * as s from '../chat-window/chat-window.styles.ts';
-import { ConnectionNotice } from '../chat-window/connection-notice.tsx';
+import { ChatWindowFrame } from '../chat-window/chat-window-frame.tsx';
 import { MessageInput } from '../chat-window/message-input.tsx';
 import { MessageList } from '../chat-window/message-list.tsx';
-import { MinimizedBar } from '../chat-window/minimized-bar.tsx';
-import { MinimizeIcon } from '../shell/icons.tsx';
 import { TypingIndicator } from '../chat-window/typing-indicator.tsx';
 import { actions } from '../dialogs/modal.styles.ts';
-import { iconButton, primaryButton, secondaryButton } from '../styles/controls.ts';
+import { primaryButton, secondaryButton } from '../styles/controls.ts';
 import { chatWindowMinimized, chatWindowOpen, hideChatWindow, showChatWindow } from './chat-store.ts';
 import {
   botTexts,
@@ -51,7 +49,6 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
   const rows = useChatMessages(conversation.id);
   const typingRows = useTyping(conversation.id) ?? [];
   const now = useNow(60_000);
-  const dialog = useRef<HTMLDialogElement>(null);
   const phase = phaseOf(conversation);
   const open = chatWindowOpen.value;
   const minimized = !open || chatWindowMinimized.value;
@@ -108,13 +105,6 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
     }
   }, [minimized, agentCount, counsellorName, conversation.id]);
 
-  useEffect(() => {
-    const el = dialog.current;
-    if (!el || minimized) return;
-    if (!el.open) el.showModal();
-    return () => el.close();
-  }, [minimized]);
-
   const preSubmitAllowed = canPreSubmit(conversation, state);
   const preSubmitting = phase === 'queue' && preSubmitAllowed && preSubmitChoice === 'yes';
   const inputEnabled = phase === 'active' || preSubmitting;
@@ -148,139 +138,125 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
   const barLabel = minimizedLabel(phase, unseen, conversation.queuePosition);
 
   return (
-    <>
-      {minimized && <MinimizedBar label={barLabel} onRestore={() => showChatWindow()} />}
-      {!minimized && (
-        <dialog
-          ref={dialog}
-          className={s.fullScreen}
-          aria-labelledby="child-chat-title"
-          onCancel={(e) => {
-            e.preventDefault();
-            chatWindowMinimized.value = true;
-          }}
-        >
-          <div className={s.header}>
-            <div className={s.headerInfo}>
-              <h2 id="child-chat-title">{T.title}</h2>
-              <p role="status" data-testid="chat-status">
-                {phase === 'queue' && (
-                  <>
-                    <span>{T.waiting}</span>
-                    {conversation.queuePosition ? (
-                      <span className={s.statusLine}> {T.queuePlace(conversation.queuePosition)}</span>
-                    ) : null}
-                  </>
-                )}
-                {phase === 'active' && `${T.live} ${minutesText(minutes)}`}
-                {phase === 'ended' && T.ended}
-              </p>
-            </div>
+    <ChatWindowFrame
+      minimized={minimized}
+      onMinimize={(minimize) => (minimize ? (chatWindowMinimized.value = true) : showChatWindow())}
+      barLabel={barLabel}
+      titleId="child-chat-title"
+      title={T.title}
+      status={
+        <>
+          {phase === 'queue' && (
+            <>
+              <span>{T.waiting}</span>
+              {conversation.queuePosition ? (
+                <span className={s.statusLine}> {T.queuePlace(conversation.queuePosition)}</span>
+              ) : null}
+            </>
+          )}
+          {phase === 'active' && `${T.live} ${minutesText(minutes)}`}
+          {phase === 'ended' && T.ended}
+        </>
+      }
+      minimizeLabel={T.minimize}
+      actions={
+        <>
+          {phase === 'queue' && (
             <button
               type="button"
-              className={iconButton}
-              aria-label={T.minimize}
-              onClick={() => (chatWindowMinimized.value = true)}
+              className={`${secondaryButton} ${s.headerButton}`}
+              disabled={busy !== null}
+              onClick={() => setConfirm('leave')}
             >
-              <MinimizeIcon />
+              {busy === 'leaving' ? T.leavingQueue : T.leaveQueue}
             </button>
-            {phase === 'queue' && (
-              <button
-                type="button"
-                className={`${secondaryButton} ${s.headerButton}`}
-                disabled={busy !== null}
-                onClick={() => setConfirm('leave')}
-              >
-                {busy === 'leaving' ? T.leavingQueue : T.leaveQueue}
-              </button>
-            )}
-            {phase === 'active' && (
-              <button
-                type="button"
-                className={`${secondaryButton} ${s.headerButton}`}
-                disabled={busy !== null}
-                onClick={() => setConfirm('end')}
-              >
-                {busy === 'ending' ? T.ending : T.end}
-              </button>
-            )}
-            {phase === 'ended' && (
-              <button
-                type="button"
-                className={`${primaryButton} ${s.headerButton}`}
-                onClick={() => void close()}
-              >
-                {T.close}
-              </button>
-            )}
-          </div>
-          <ConnectionNotice />
-          <MessageList entries={entries} />
-          <TypingIndicator rows={typing} myContactId={profile?.contactId} />
-          {phase === 'queue' && preSubmitAllowed && done && preSubmitChoice === null && (
-            <div className={s.choices} role="group" aria-labelledby="pre-submit-question">
-              <p id="pre-submit-question">{T.preSubmitQuestion}</p>
-              <button type="button" className={primaryButton} onClick={() => setPreSubmitChoice('yes')}>
-                {T.preSubmitYes}
-              </button>
-              <button type="button" className={secondaryButton} onClick={() => setPreSubmitChoice('no')}>
-                {T.preSubmitNo}
-              </button>
-            </div>
           )}
-          <MessageInput
-            enabled={inputEnabled}
-            placeholder={placeholderOf(phase, preSubmitting)}
-            sendWithEnterOption={false}
-            {...(preSubmitting ? { prompt: T.preSubmitPrompt } : {})}
-            onTyping={() => {
-              if (phase === 'active') api.sendTyping(conversation.id).catch(() => undefined);
-            }}
-            onSend={async (text) => {
-              if (phase === 'active') await api.sendChatMessage(conversation.id, text);
-              else if (preSubmitting) await api.preSubmit(conversation.id, text);
-            }}
-          />
-          <ConfirmationDialog
-            open={confirm !== null}
-            text={confirm === 'end' ? T.endConfirm : T.leaveConfirm}
-            yes={confirm === 'end' ? T.endYes : T.leaveYes}
-            no={T.cancel}
-            onClose={() => setConfirm(null)}
-            onResult={(yes) => {
-              if (!yes) return;
-              if (phase === 'active') void end();
-              else if (phase === 'queue') void leave();
-            }}
-          />
-          <Modal
-            open={endedModal}
-            onClose={() => setEndedModal(false)}
-            title={T.endedModalTitle}
-            titleSize="small"
-          >
-            <p>{T.endedModalText}</p>
-            <div className={actions}>
-              <button type="button" className={primaryButton} onClick={() => setEndedModal(false)}>
-                {T.closedModalOk}
-              </button>
-            </div>
-          </Modal>
-          <Modal
-            open={closedModal}
-            onClose={() => setClosedModal(false)}
-            title={T.closedModalTitle}
-            titleSize="small"
-          >
-            <p>{T.closedModalText}</p>
-            <div className={actions}>
-              <button type="button" className={primaryButton} onClick={() => setClosedModal(false)}>
-                {T.closedModalOk}
-              </button>
-            </div>
-          </Modal>
-        </dialog>
+          {phase === 'active' && (
+            <button
+              type="button"
+              className={`${secondaryButton} ${s.headerButton}`}
+              disabled={busy !== null}
+              onClick={() => setConfirm('end')}
+            >
+              {busy === 'ending' ? T.ending : T.end}
+            </button>
+          )}
+          {phase === 'ended' && (
+            <button
+              type="button"
+              className={`${primaryButton} ${s.headerButton}`}
+              onClick={() => void close()}
+            >
+              {T.close}
+            </button>
+          )}
+        </>
+      }
+    >
+      <MessageList entries={entries} />
+      <TypingIndicator rows={typing} myContactId={profile?.contactId} />
+      {phase === 'queue' && preSubmitAllowed && done && preSubmitChoice === null && (
+        <div className={s.choices} role="group" aria-labelledby="pre-submit-question">
+          <p id="pre-submit-question">{T.preSubmitQuestion}</p>
+          <button type="button" className={primaryButton} onClick={() => setPreSubmitChoice('yes')}>
+            {T.preSubmitYes}
+          </button>
+          <button type="button" className={secondaryButton} onClick={() => setPreSubmitChoice('no')}>
+            {T.preSubmitNo}
+          </button>
+        </div>
       )}
-    </>
+      <MessageInput
+        enabled={inputEnabled}
+        placeholder={placeholderOf(phase, preSubmitting)}
+        sendWithEnterOption={false}
+        {...(preSubmitting ? { prompt: T.preSubmitPrompt } : {})}
+        onTyping={() => {
+          if (phase === 'active') api.sendTyping(conversation.id).catch(() => undefined);
+        }}
+        onSend={async (text) => {
+          if (phase === 'active') await api.sendChatMessage(conversation.id, text);
+          else if (preSubmitting) await api.preSubmit(conversation.id, text);
+        }}
+      />
+      <ConfirmationDialog
+        open={confirm !== null}
+        text={confirm === 'end' ? T.endConfirm : T.leaveConfirm}
+        yes={confirm === 'end' ? T.endYes : T.leaveYes}
+        no={T.cancel}
+        onClose={() => setConfirm(null)}
+        onResult={(yes) => {
+          if (!yes) return;
+          if (phase === 'active') void end();
+          else if (phase === 'queue') void leave();
+        }}
+      />
+      <Modal
+        open={endedModal}
+        onClose={() => setEndedModal(false)}
+        title={T.endedModalTitle}
+        titleSize="small"
+      >
+        <p>{T.endedModalText}</p>
+        <div className={actions}>
+          <button type="button" className={primaryButton} onClick={() => setEndedModal(false)}>
+            {T.closedModalOk}
+          </button>
+        </div>
+      </Modal>
+      <Modal
+        open={closedModal}
+        onClose={() => setClosedModal(false)}
+        title={T.closedModalTitle}
+        titleSize="small"
+      >
+        <p>{T.closedModalText}</p>
+        <div className={actions}>
+          <button type="button" className={primaryButton} onClick={() => setClosedModal(false)}>
+            {T.closedModalOk}
+          </button>
+        </div>
+      </Modal>
+    </ChatWindowFrame>
   );
 }

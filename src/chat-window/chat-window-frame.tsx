@@ -1,0 +1,73 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { MinimizeIcon } from '../shell/icons.tsx';
+import { iconButton } from '../styles/controls.ts';
+import * as s from './chat-window.styles.ts';
+import { ConnectionNotice } from './connection-notice.tsx';
+import { MinimizedBar } from './minimized-bar.tsx';
+
+export interface ChatWindowFrameProps {
+  minimized: boolean;
+  /** true minimises (the minimise button, Escape); false restores (the minimised bar). */
+  onMinimize(minimized: boolean): void;
+  /** What the minimised bar says (SPEC §2). */
+  barLabel: string;
+  titleId: string;
+  title: string;
+  /** The status line under the title, read out when it changes. */
+  status: ReactNode;
+  minimizeLabel: string;
+  /** The header's buttons after minimise (leave, end, close). */
+  actions: ReactNode;
+  /** The message list, typing line, input and the window's own dialogs. */
+  children: ReactNode;
+}
+
+/**
+ * The frame both chat windows share (the child's one-to-one chat and the group chat, SPEC §2): the
+ * full-screen modal <dialog> with its header and the connection notice, or the minimised bar. Escape
+ * minimises instead of closing.
+ */
+export function ChatWindowFrame(props: ChatWindowFrameProps) {
+  const { minimized, onMinimize } = props;
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el || minimized) return;
+    if (!el.open) el.showModal();
+    return () => el.close();
+  }, [minimized]);
+
+  if (minimized) return <MinimizedBar label={props.barLabel} onRestore={() => onMinimize(false)} />;
+  return (
+    <dialog
+      ref={dialog}
+      className={s.fullScreen}
+      aria-labelledby={props.titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onMinimize(true);
+      }}
+    >
+      <div className={s.header}>
+        <div className={s.headerInfo}>
+          <h2 id={props.titleId}>{props.title}</h2>
+          <p role="status" data-testid="chat-status">
+            {props.status}
+          </p>
+        </div>
+        <button
+          type="button"
+          className={iconButton}
+          aria-label={props.minimizeLabel}
+          onClick={() => onMinimize(true)}
+        >
+          <MinimizeIcon />
+        </button>
+        {props.actions}
+      </div>
+      <ConnectionNotice />
+      {props.children}
+    </dialog>
+  );
+}

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { FormSubmit } from '../login/form-submit.tsx';
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import { MIN_PASSWORD_LENGTH, USERNAME_PATTERN } from '../../worker/client/account.ts';
@@ -6,7 +7,7 @@ import { useConfig } from '../config/runtime-config.tsx';
 import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';
 import { clearClientStorage } from '../login/clear-client-storage.ts';
-import { fieldError, primaryButton } from '../styles/controls.ts';
+import { fieldError } from '../styles/controls.ts';
 import { FormField } from './form-field.tsx';
 import { registerFailure } from './register-failure.ts';
 import { CREATE_ACCOUNT_TEXTS as T, type Gender } from './texts.ts';
@@ -219,14 +220,13 @@ export function CreateAccountForm() {
         {errorOf('consent')}
       </div>
 
-      {failure && (
-        <p id={ids.failure} className={s.failure} role="alert">
-          {failure}
-        </p>
-      )}
-      <button type="submit" className={primaryButton} disabled={isSubmitting}>
-        {isSubmitting ? T.submitting : T.submit}
-      </button>
+      <FormSubmit
+        failure={failure}
+        failureId={ids.failure}
+        busy={isSubmitting}
+        label={T.submit}
+        busyLabel={T.submitting}
+      />
     </form>
   );
 }

@@ -1,11 +1,12 @@
 import { useId, useState } from 'react';
+import { FormSubmit } from './form-submit.tsx';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import type { LoginResult } from '../../worker/client/api.ts';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle, registerStyle } from '../config/variant.ts';
 import { useApi, useSession } from '../data/index.ts';
-import { field, fieldError, primaryButton } from '../styles/controls.ts';
+import { field, fieldError } from '../styles/controls.ts';
 import { clearClientStorage } from './clear-client-storage.ts';
 import { LOGIN_TEXTS, PERSONAL_CODE_MIN_LENGTH } from './texts.ts';
 import * as s from './login-form.styles.ts';
@@ -113,20 +114,14 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
           )}
         </div>
       )}
-      {failure && (
-        <p id={ids.failure} className={s.failure} role="alert">
-          {failure}
-        </p>
-      )}
-      {/* aria-disabled rather than disabled while invalid: a press still marks every field touched. */}
-      <button
-        type="submit"
-        className={primaryButton}
-        disabled={isSubmitting}
-        aria-disabled={!isValid || isSubmitting}
-      >
-        {isSubmitting ? LOGIN_TEXTS.submitting : LOGIN_TEXTS.submit}
-      </button>
+      <FormSubmit
+        failure={failure}
+        failureId={ids.failure}
+        busy={isSubmitting}
+        invalid={!isValid}
+        label={LOGIN_TEXTS.submit}
+        busyLabel={LOGIN_TEXTS.submitting}
+      />
       {!group && !hideRegister && (
         <p>
           <Link href={`/skapa-konto?style=${registerStyle(config)}`}>{LOGIN_TEXTS.register}</Link>

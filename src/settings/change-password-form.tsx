@@ -1,9 +1,10 @@
 import { useId, useState } from 'react';
+import { FormSubmit } from '../login/form-submit.tsx';
 import { useForm } from 'react-hook-form';
 import { MIN_PASSWORD_LENGTH } from '../../worker/client/account.ts';
 import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';
-import { field, fieldError, primaryButton } from '../styles/controls.ts';
+import { field, fieldError } from '../styles/controls.ts';
 import { changePasswordFeedback } from './change-password-feedback.ts';
 import { SETTINGS_TEXTS as T } from './texts.ts';
 import * as s from './settings.styles.ts';
@@ -89,14 +90,7 @@ export function ChangePasswordForm() {
       {input('currentPassword', T.currentPassword, 'current-password')}
       {input('newPassword', T.newPassword, 'new-password', T.newPasswordHint)}
       {input('repeatPassword', T.repeatPassword, 'new-password')}
-      {failure && (
-        <p className={s.failure} role="alert">
-          {failure}
-        </p>
-      )}
-      <button type="submit" className={primaryButton} disabled={isSubmitting}>
-        {isSubmitting ? T.submitting : T.submit}
-      </button>
+      <FormSubmit failure={failure} busy={isSubmitting} label={T.submit} busyLabel={T.submitting} />
     </form>
   );
 }

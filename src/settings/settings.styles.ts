@@ -2,7 +2,7 @@ import { css } from '@linaria/core';
 import { secondaryButton } from '../styles/controls.ts';
 import { colors } from '../styles/theme.ts';
 
-export { form, failure } from '../login/login-form.styles.ts';
+export { form } from '../login/login-form.styles.ts';
 export { hint } from '../styles/form-notes.ts';
 
 /**

@@ -11,6 +11,8 @@ import { phaseOf } from '../one-to-one-chat/child-chat-state.ts';
 import { CHILD_CHAT_TEXTS } from '../one-to-one-chat/texts.ts';
 import { useChildChat } from '../one-to-one-chat/use-child-chat.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
+import { SHELL_TEXTS } from '../shell/texts.ts';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
 import * as s from './child-start-page.styles.ts';
 import { START_TEXTS as T } from './texts.ts';
@@ -104,7 +106,17 @@ export function ChildStartPage({ prompt }: { prompt: ReactNode }) {
   const profile = useProfile();
   const [loginOpen, setLoginOpen] = useState(false);
 
-  if (status !== 'authenticated') {
+  // Until the worker has answered whether a session exists: the neutral shell, not the login prompt.
+  if (status === 'unknown') {
+    return (
+      <PageLayout>
+        <h1>{config.providerName}</h1>
+        <Spinner label={SHELL_TEXTS.loading} />
+      </PageLayout>
+    );
+  }
+
+  if (status === 'anonymous') {
     return (
       <PageLayout>
         <h1>{config.providerName}</h1>

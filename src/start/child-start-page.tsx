@@ -32,7 +32,8 @@ function ChatCard() {
   const chat = useChildChat();
   const [status, setStatus] = useState<ChatAccountStatus | null>(null);
   const [starting, setStarting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // `offline`: the start got no answer; the notice goes once the browser is online again.
+  const [error, setError] = useState<{ text: string; offline: boolean } | null>(null);
   const conversation = chat?.conversation ?? null;
   const phase = conversation ? phaseOf(conversation) : null;
   const live = phase === 'queue' || phase === 'active';
@@ -46,6 +47,12 @@ function ChatCard() {
     };
   }, [api, live]);
 
+  useEffect(() => {
+    const online = () => setError((shown) => (shown?.offline ? null : shown));
+    window.addEventListener('online', online);
+    return () => window.removeEventListener('online', online);
+  }, []);
+
   const start = async () => {
     setStarting(true);
     setError(null);
@@ -55,8 +62,10 @@ function ChatCard() {
       if (result.ok) showChatWindow(minimized);
       else if (result.code === 'HasCompletedAConversation') setStatus('HasCompletedAConversation');
       else if (result.code === 'HasActive') showChatWindow(minimized);
-      else if (result.code === 'rate_limited') setError(result.message ?? T.startFailed);
-      else setError(result.code === 'offline' ? T.startOffline : T.startFailed);
+      else if (result.code === 'rate_limited')
+        setError({ text: result.message ?? T.startFailed, offline: false });
+      else if (result.code === 'offline') setError({ text: T.startOffline, offline: true });
+      else setError({ text: T.startFailed, offline: false });
     } finally {
       setStarting(false);
     }
@@ -90,7 +99,7 @@ function ChatCard() {
           </button>
           {error && (
             <p role="alert" className={s.error}>
-              {error}
+              {error.text}
             </p>
           )}
         </>

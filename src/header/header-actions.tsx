@@ -88,12 +88,14 @@ export function HeaderActions() {
           <PersonIcon />
         </button>
       )}
-      {signedIn ? (
+      {signedIn && (
         <button type="button" className={s.textButton} onClick={onLogout}>
           <LogoutIcon />
           <span>{HEADER_TEXTS.logout}</span>
         </button>
-      ) : (
+      )}
+      {/* Until the worker has answered whether a session exists, neither: no signed-out flash. */}
+      {status === 'anonymous' && (
         <button type="button" className={s.textButton} onClick={() => setLoginOpen(true)}>
           <LoginIcon />
           <span>{HEADER_TEXTS.login}</span>

@@ -2,12 +2,12 @@ import { useId, useState } from 'react';
 import { FormSubmit } from './form-submit.tsx';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
-import type { LoginResult } from '../../worker/client/api.ts';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle, registerStyle } from '../config/variant.ts';
 import { useApi, useSession } from '../data/index.ts';
 import { field, fieldError } from '../styles/controls.ts';
 import { clearClientStorage } from './clear-client-storage.ts';
+import { loginFailureText } from './login-failure.ts';
 import { LOGIN_TEXTS, PERSONAL_CODE_MIN_LENGTH } from './texts.ts';
 import * as s from './login-form.styles.ts';
 
@@ -22,11 +22,6 @@ export interface LoginFormProps {
   /** Group style (personal code, no password, no register link); defaults to the variant's style. */
   groupStyle?: boolean;
   hideRegister?: boolean;
-}
-
-function errorText(result: LoginResult): string | null {
-  if (result.ok) return null;
-  return result.code === 'invalid_username_or_password' ? LOGIN_TEXTS.invalidCredentials : LOGIN_TEXTS.failed;
 }
 
 /** The login form of SPEC §2, used standalone, inline and in the login modal. */
@@ -52,7 +47,7 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
     clearClientStorage();
     try {
       const result = await api.login(username.trim(), group ? null : password);
-      const text = errorText(result);
+      const text = loginFailureText(result);
       if (text) setFailure(text);
       else onSuccess?.();
     } catch (error) {

@@ -14,6 +14,8 @@ export const LOGIN_TEXTS = {
   logoutReminder: 'Kom ihåg att logga ut ordentligt och stänga webbläsaren när du är klar.',
   alreadyLoggedIn: 'Du är redan inloggad.',
   invalidCredentials: 'Fel användarnamn eller lösenord.',
+  /** The login got no answer: no network, or the server could not be reached. */
+  offline: ERROR_TEXTS.offline,
   failed: ERROR_TEXTS.failed,
 } as const;
 

@@ -11,6 +11,8 @@ import { phaseOf } from '../one-to-one-chat/child-chat-state.ts';
 import { CHILD_CHAT_TEXTS } from '../one-to-one-chat/texts.ts';
 import { useChildChat } from '../one-to-one-chat/use-child-chat.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
+import { SHELL_TEXTS } from '../shell/texts.ts';
+import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
 import * as s from './child-start-page.styles.ts';
 import { START_TEXTS as T } from './texts.ts';
@@ -30,7 +32,8 @@ function ChatCard() {
   const chat = useChildChat();
   const [status, setStatus] = useState<ChatAccountStatus | null>(null);
   const [starting, setStarting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // `offline`: the start got no answer; the notice goes once the browser is online again.
+  const [error, setError] = useState<{ text: string; offline: boolean } | null>(null);
   const conversation = chat?.conversation ?? null;
   const phase = conversation ? phaseOf(conversation) : null;
   const live = phase === 'queue' || phase === 'active';
@@ -44,6 +47,12 @@ function ChatCard() {
     };
   }, [api, live]);
 
+  useEffect(() => {
+    const online = () => setError((shown) => (shown?.offline ? null : shown));
+    window.addEventListener('online', online);
+    return () => window.removeEventListener('online', online);
+  }, []);
+
   const start = async () => {
     setStarting(true);
     setError(null);
@@ -53,8 +62,10 @@ function ChatCard() {
       if (result.ok) showChatWindow(minimized);
       else if (result.code === 'HasCompletedAConversation') setStatus('HasCompletedAConversation');
       else if (result.code === 'HasActive') showChatWindow(minimized);
-      else if (result.code === 'rate_limited') setError(result.message ?? T.startFailed);
-      else setError(result.code === 'offline' ? T.startOffline : T.startFailed);
+      else if (result.code === 'rate_limited')
+        setError({ text: result.message ?? T.startFailed, offline: false });
+      else if (result.code === 'offline') setError({ text: T.startOffline, offline: true });
+      else setError({ text: T.startFailed, offline: false });
     } finally {
       setStarting(false);
     }
@@ -88,7 +99,7 @@ function ChatCard() {
           </button>
           {error && (
             <p role="alert" className={s.error}>
-              {error}
+              {error.text}
             </p>
           )}
         </>
@@ -104,7 +115,17 @@ export function ChildStartPage({ prompt }: { prompt: ReactNode }) {
   const profile = useProfile();
   const [loginOpen, setLoginOpen] = useState(false);
 
-  if (status !== 'authenticated') {
+  // Until the worker has answered whether a session exists: the neutral shell, not the login prompt.
+  if (status === 'unknown') {
+    return (
+      <PageLayout>
+        <h1>{config.providerName}</h1>
+        <Spinner label={SHELL_TEXTS.loading} />
+      </PageLayout>
+    );
+  }
+
+  if (status === 'anonymous') {
     return (
       <PageLayout>
         <h1>{config.providerName}</h1>

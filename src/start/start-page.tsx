@@ -27,6 +27,8 @@ export function LoginPrompt({ modal }: { modal: boolean }) {
   const { status } = useSession();
   const [, navigate] = useLocation();
   if (search.get('promptLogin') !== 'true' || !search.get('redirectUrl')) return null;
+  // Until the worker has answered whether a session exists, no prompt: the user may be signed in.
+  if (status === 'unknown') return null;
   const target = safeRedirectPath(search.get('redirectUrl'));
   if (status === 'authenticated') return <Redirect to={target} replace />;
   // The group start page already shows its login form inline.

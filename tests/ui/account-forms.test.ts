@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerFailure } from '../../src/create-account/register-failure.ts';
+import { loginFailureText } from '../../src/login/login-failure.ts';
 import { changePasswordFeedback } from '../../src/settings/change-password-feedback.ts';
 import { failure } from '../../worker/client/result.ts';
 
@@ -61,5 +62,21 @@ describe('changing the password', () => {
       message: 'Ditt lösenord är bytt. Logga in igen med ditt nya lösenord.',
       success: false,
     });
+  });
+});
+
+describe('a failed login', () => {
+  it('says that there is no connection when the login got no answer', () => {
+    expect(loginFailureText(failure('offline'))).toBe(
+      'Det gick inte att nå servern. Kontrollera internetuppkopplingen och försök igen.',
+    );
+  });
+
+  it('tells wrong credentials, and anything else in the general words of SPEC §8', () => {
+    expect(loginFailureText(failure('invalid_username_or_password'))).toBe(
+      'Fel användarnamn eller lösenord.',
+    );
+    expect(loginFailureText(failure('failed'))).toBe('Något blev fel. Försök igen.');
+    expect(loginFailureText({ ok: true, value: undefined })).toBeNull();
   });
 });

@@ -33,14 +33,16 @@ export interface UiConnection {
 /**
  * A real worker core against the real test server, signed in as `username`, and the UI's side of
  * it: the worker API over Comlink on a MessageChannel (the browser uses a worker's port) and a
- * database of the same name that the components read with live queries.
+ * database of the same name that the components read with live queries. `options.fetch` is the
+ * worker's network, for a test that cuts it.
  */
 export async function connectUi(
   server: TestServer,
   username: string,
   password: string | null,
+  options: { fetch?: typeof fetch } = {},
 ): Promise<UiConnection> {
-  const fixture = await createWorker(server);
+  const fixture = await createWorker(server, options);
   await fixture.worker.start(true);
   const login = await fixture.worker.login(username, password);
   if (!login.ok) throw new Error(`login ${username}: ${login.code}`);

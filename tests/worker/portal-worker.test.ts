@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { api } from '../server/test-server.ts';
+import { api, startTestServer } from '../server/test-server.ts';
 import { ManualClock, waitForQuery } from './helpers.ts';
 import { createWorker, useWorkerTestServer } from './worker-fixture.ts';
 
@@ -45,6 +45,15 @@ describe('session lifecycle of the data worker', () => {
     const { worker: w, db } = await worker();
     expect(await w.login('demo', 'inte-ratt')).toEqual({ ok: false, code: 'invalid_username_or_password' });
     expect(await db.session.get('current')).toBeUndefined();
+  });
+
+  it('answers offline to a login while the server cannot be reached', async () => {
+    const gone = await startTestServer();
+    const fixture = await createWorker(gone);
+    env.fixtures.push(fixture);
+    await gone.dispose();
+    expect(await fixture.worker.login('demo', 'demo-losenord')).toEqual({ ok: false, code: 'offline' });
+    expect(await fixture.db.session.get('current')).toBeUndefined();
   });
 
   it('keeps the session when a second login attempt fails', async () => {

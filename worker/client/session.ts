@@ -10,7 +10,7 @@ export type AuthStatus = 'unknown' | 'authenticated' | 'anonymous';
 /** Why the user was signed out, when it was not their own choice (SPEC §4, §8). */
 export type SignOutReason = 'user' | 'session_expired' | 'access_lost';
 
-export type LoginError = 'invalid_username_or_password' | 'too_many_attempts' | 'failed';
+export type LoginError = 'invalid_username_or_password' | 'too_many_attempts' | 'offline' | 'failed';
 export type LoginResult = Result<void, LoginError>;
 
 export type HubState = 'Disconnected' | 'Connecting' | 'Connected' | 'Disconnecting' | 'Reconnecting';

@@ -1,0 +1,72 @@
+import './page-dom.ts';
+import 'fake-indexeddb/auto';
+import { randomUUID } from 'node:crypto';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hideChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
+import { ChildStartPage } from '../../src/start/child-start-page.tsx';
+import { api } from '../server/test-server.ts';
+import { useWorkerTestServer } from '../worker/worker-fixture.ts';
+import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
+
+/** The child start page's chat card against the real worker core and server, with a network to cut. */
+const env = useWorkerTestServer();
+const connections: UiConnection[] = [];
+afterEach(async () => {
+  cleanup();
+  hideChatWindow();
+  await Promise.all(connections.splice(0).map((c) => c.dispose()));
+});
+
+const PASSWORD = 'blå-ballong-73';
+const OFFLINE_NOTICE = 'Du verkar sakna internetuppkoppling. Försök igen när du är uppkopplad.';
+
+/** A fresh child, signed in, on the start page; `network.up = false` makes every request fail. */
+async function childOnStartPage() {
+  const username = `barn-${randomUUID().slice(0, 8)}`;
+  const res = await api(env.server.url, '/portal/api/accounts/registercontact', {
+    body: { username, password: PASSWORD, properties: { birthYear: '2012', gender: 'male' } },
+  });
+  expect(res.status).toBe(201);
+  const network = { up: true };
+  const connection = await connectUi(env.server, username, PASSWORD, {
+    fetch: (input, init) =>
+      network.up ? fetch(input, init) : Promise.reject(new TypeError('Failed to fetch')),
+  });
+  connections.push(connection);
+  renderWithData(env.server, connection, <ChildStartPage prompt={null} />);
+  const start = await screen.findByRole<HTMLButtonElement>('button', { name: 'Starta en chatt' });
+  await waitFor(() => expect(start.disabled).toBe(false));
+  return { network, start };
+}
+
+describe('starting a chat from the start page without a network', () => {
+  it('takes the offline notice away once the browser is online again', async () => {
+    const { network, start } = await childOnStartPage();
+    network.up = false;
+    await userEvent.click(start);
+    expect((await screen.findByRole('alert')).textContent).toBe(OFFLINE_NOTICE);
+
+    network.up = true;
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('keeps the notice while offline, and a later start that works takes it away', async () => {
+    const { network, start } = await childOnStartPage();
+    network.up = false;
+    await userEvent.click(start);
+    expect((await screen.findByRole('alert')).textContent).toBe(OFFLINE_NOTICE);
+    act(() => {
+      window.dispatchEvent(new Event('offline'));
+    });
+    expect(screen.getByRole('alert').textContent).toBe(OFFLINE_NOTICE);
+
+    network.up = true;
+    await userEvent.click(start);
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+});

@@ -62,5 +62,8 @@ export const HUB_SERVER_TIMEOUT_MS = 30 * SECOND;
 export const HUB_KEEP_ALIVE_MS = 15 * SECOND;
 /** Ours (SPEC §4 "refresh before expiry"): the access token is refreshed 60 s before it ends. */
 export const REFRESH_BEFORE_EXPIRY_MS = MINUTE;
-/** Ours: presence in the group leader's participant list is recomputed this often. */
+/**
+ * Ours: presence is refetched and recomputed this often, in the group leader's participant list and
+ * in a participant's 'Deltagare' list (a Ping moves lastPingedDate without a hub event).
+ */
 export const PRESENCE_REFRESH_MS = 30 * SECOND;

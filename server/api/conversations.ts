@@ -1,4 +1,5 @@
 import { FINAL_STATES } from '../../contract/conversation-state.ts';
+import { connectionState } from '../../contract/connection-state.ts';
 import type { ActivityType, ConversationConnectionWire } from '../../contract/conversations.ts';
 import { GROUP_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
 import {
@@ -250,7 +251,18 @@ async function recordActivity(
     .where('id', '=', conversationId)
     .where('contact_id', '=', principal.contactId)
     .execute();
-  const wasAway = !existing || (existing.disconnected_date ?? '') > (existing.last_pinged_date ?? '');
+  // A Ping from someone who was not Connected by the SPEC §4 rule (disconnected, or silent for more
+  // than 2 minutes) is a return: the others hear of it now, not at their next presence refresh.
+  const wasAway =
+    !existing ||
+    connectionState(
+      {
+        connectedDate: existing.connected_date,
+        lastPingedDate: existing.last_pinged_date,
+        disconnectedDate: existing.disconnected_date,
+      },
+      new Date(now),
+    ) !== 'Connected';
   if (type === 'Disconnect') await ctx.hub.publishToEntity(key, HUB_EVENTS.contactDisconnected, data);
   else if (type === 'Connect' || wasAway)
     await ctx.hub.publishToEntity(key, HUB_EVENTS.contactConnected, data);

@@ -60,6 +60,7 @@ export function ChatWindowFrame(props: ChatWindowFrameProps) {
           type="button"
           className={iconButton}
           aria-label={props.minimizeLabel}
+          title={props.minimizeLabel}
           onClick={() => onMinimize(true)}
         >
           <MinimizeIcon />

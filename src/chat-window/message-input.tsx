@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { GROUP_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
 import { primaryButton } from '../styles/controls.ts';
 import * as s from './chat-window.styles.ts';
@@ -36,12 +36,40 @@ export function MessageInput({
   const valid = text.trim().length > 0 && text.length <= GROUP_CHAT_MAX_LENGTH;
   const canSend = enabled && valid && !submitting;
 
+  /**
+   * Fits the textarea to its text, or while empty to its placeholder: the queue's placeholder (SPEC
+   * §4) takes several lines on a 320 px screen and was cut off after the first.
+   */
   const grow = () => {
     const el = area.current;
     if (!el) return;
     el.style.height = 'auto';
-    el.style.height = `${Math.min(el.scrollHeight, TEXTAREA_MAX_HEIGHT_PX)}px`;
+    let height = el.scrollHeight;
+    if (el.value === '' && el.placeholder) {
+      el.value = el.placeholder;
+      height = el.scrollHeight;
+      el.value = '';
+    }
+    // scrollHeight leaves out the borders, which a border-box height includes.
+    const borders = el.offsetHeight - el.clientHeight;
+    el.style.height = `${Math.min(height + borders, TEXTAREA_MAX_HEIGHT_PX)}px`;
   };
+
+  // Again whenever its width changes: the window opens after the first render (a closed <dialog>
+  // has no size), and the screen may turn.
+  useLayoutEffect(() => {
+    grow();
+    const el = area.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    let width = el.clientWidth;
+    const observer = new ResizeObserver(() => {
+      if (el.clientWidth === width) return;
+      width = el.clientWidth;
+      grow();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [placeholder]);
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();

@@ -75,3 +75,9 @@ export function useTyping(conversationId: number | null) {
     [db, conversationId],
   );
 }
+
+/** The state of this tab's worker's hub connection (undefined until the worker has written it). */
+export function useHubState() {
+  const { db } = useData();
+  return useLiveQuery(() => db.runtime.get('current'), [db])?.hubState;
+}

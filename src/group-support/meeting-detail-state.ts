@@ -1,14 +1,14 @@
 import type { Conversation } from '../../contract/conversations.ts';
 import type { Meeting } from '../../contract/meetings.ts';
 import { isActive, isEnded, isGroupSoonStarting } from '../../contract/conversation-state.ts';
-import { isInProgress, isNotStarted } from './meeting-state.ts';
+import { CANCELLED, isCancelled, isInProgress, isNotStarted } from './meeting-state.ts';
 import { DEBUG_WINDOW_MS } from '../../contract/timings.ts';
 export { DEBUG_WINDOW_MS };
 
 type ConversationLike = Pick<Conversation, 'state' | 'lastAgentMessageDate' | 'lastContactMessageDate'>;
 
 export type DetailBadge =
-  'Chatten börjar strax' | 'Pågående' | 'Chatten är avslutad' | 'Kommande' | 'Avslutad';
+  'Chatten börjar strax' | 'Pågående' | 'Chatten är avslutad' | 'Kommande' | 'Avslutad' | typeof CANCELLED;
 
 /** SPEC §2 Meeting detail status badge. A missing conversation of a running meeting is about to start. */
 export function detailBadge(
@@ -21,6 +21,7 @@ export function detailBadge(
     return 'Pågående';
   }
   if (isNotStarted(meeting)) return 'Kommande';
+  if (isCancelled(meeting)) return CANCELLED;
   return 'Avslutad';
 }
 

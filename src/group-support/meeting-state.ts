@@ -1,4 +1,9 @@
-import { formatClockTime, formatDateAndClockTime, isOnDayOf } from '../../client-kit/time/format-time.ts';
+import {
+  formatClockTime,
+  formatClockTimeTodayElseDate,
+  formatDateAndClockTime,
+  isOnDayOf,
+} from '../../client-kit/time/format-time.ts';
 import type { Meeting } from '../../contract/meetings.ts';
 
 /** SPEC §3 Meeting derivations. */
@@ -57,14 +62,21 @@ export function meetingTimeLine(meeting: MeetingLike, now: Date = new Date()): s
       ? `Mötestid: Idag, kl ${formatClockTime(start)}`
       : `Mötestid: ${formatDateAndClockTime(start)}`;
   }
+  // A cancelled meeting never took place: it is shown by its own state and its planned start, not
+  // as 'Avslutad' at an end that may lie days ahead (SPEC gives no text; 'Inställd' is ours).
+  if (isCancelled(meeting)) return `${CANCELLED}: ${formatDateAndClockTime(start)}`;
   return `Avslutad: ${formatDateAndClockTime(meeting.endDate)}`;
 }
 
-export type MeetingBadge = 'Pågående' | 'Kommande' | 'Avslutad';
+/** Ours (README 'Decisions where the spec is silent'): the word for a cancelled meeting. */
+export const CANCELLED = 'Inställd';
+
+export type MeetingBadge = 'Pågående' | 'Kommande' | 'Avslutad' | typeof CANCELLED;
 
 export function meetingBadge(meeting: Pick<Meeting, 'state'>): MeetingBadge {
   if (isInProgress(meeting)) return 'Pågående';
   if (isNotStarted(meeting)) return 'Kommande';
+  if (isCancelled(meeting)) return CANCELLED;
   return 'Avslutad';
 }
 
@@ -76,6 +88,12 @@ export function meetingButton(meeting: Pick<Meeting, 'state'>): MeetingButton {
   return 'Mer information';
 }
 
-export function meetingStartTime(meeting: Pick<Meeting, 'startDate'>): string {
-  return `Starttid: ${formatClockTime(meeting.startDate)}`;
+/**
+ * The detail card's 'Starttid: HH:mm' (SPEC §2) for a meeting of today; another day's meeting also
+ * shows its day ('yyyy-MM-dd HH:mm', as the upcoming card does), and a meeting without a readable
+ * start shows no line at all (null) rather than a label without a value.
+ */
+export function meetingStartTime(meeting: Pick<Meeting, 'startDate'>, now: Date = new Date()): string | null {
+  const when = formatClockTimeTodayElseDate(meeting.startDate, now);
+  return when ? `Starttid: ${when}` : null;
 }

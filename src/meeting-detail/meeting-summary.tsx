@@ -20,6 +20,7 @@ export function MeetingSummary({ meeting, conversation, children }: MeetingSumma
   const taps = useRef<number[]>([]);
   const [debug, setDebug] = useState(false);
   const badgeText = detailBadge(meeting, conversation);
+  const startTime = meetingStartTime(meeting);
 
   const onTap = () => {
     const next = registerTap(taps.current, Date.now());
@@ -32,7 +33,7 @@ export function MeetingSummary({ meeting, conversation, children }: MeetingSumma
       <h1 id="meeting-title" className={title} onClick={onTap}>
         {meeting.subject}
       </h1>
-      <p>{meetingStartTime(meeting)}</p>
+      {startTime !== null && <p>{startTime}</p>}
       <MeetingBadge text={badgeText} kind={badgeKind(badgeText)} />
       {meeting.descriptionBodyContent && (
         <SafeHtml

@@ -1,14 +1,21 @@
-import { connectionState } from '../../contract/connection-state.ts';
+import { PRESENCE_REFRESH_MS } from '../../contract/timings.ts';
 import { PresenceDot } from '../../client-kit/presence/presence-dot.tsx';
 import { expandable, muted } from '../group-support/group-support.styles.ts';
-import { useConnections } from '../group-support/hooks.ts';
+import { useConnections, useHubState } from '../group-support/hooks.ts';
+import { participantState } from '../group-support/participant-presence.ts';
+import { useProfile } from '../data/hooks.ts';
 import { useNow } from '../group-support/use-now.ts';
 import { participants } from './meeting-detail.styles.ts';
 import { MEETING_DETAIL_TEXTS as T } from './texts.ts';
 
-/** 'Deltagare': each participant with a dot and its state in words (not colour only). */
+/**
+ * 'Deltagare': each participant with a dot and its state in words (not colour only). The worker
+ * refetches the rows on presence events and every PRESENCE_REFRESH_MS while the chat is open; the
+ * SPEC §4 rule is applied again as often, so rows age into 'Borta' without any write.
+ */
 export function Participants({ conversationId }: { conversationId: number | null }) {
-  const now = useNow(30_000);
+  const now = useNow(PRESENCE_REFRESH_MS);
+  const own = { contactId: useProfile()?.contactId, hubState: useHubState() };
   const rows = useConnections(conversationId) ?? [];
   const sorted = [...rows].sort((a, b) => a.contactName.localeCompare(b.contactName, 'sv'));
   return (
@@ -19,7 +26,7 @@ export function Participants({ conversationId }: { conversationId: number | null
       ) : (
         <ul className={participants}>
           {sorted.map((c) => {
-            const state = connectionState(c, now);
+            const state = participantState(c, now, own);
             return (
               <li key={c.key}>
                 <PresenceDot state={state} />

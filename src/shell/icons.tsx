@@ -69,10 +69,14 @@ export const BackIcon = () => (
   </Icon>
 );
 
-/** Square ends ('butt'), as the chat windows' minimise line has always been drawn. */
+/**
+ * Minimise: a chevron pointing down onto a bar (the window goes down to the minimised bar). A bare
+ * bottom line read as a stray '_' on a small screen.
+ */
 export const MinimizeIcon = () => (
-  <Icon strokeLinecap="butt">
-    <path d="M5 18h14" />
+  <Icon>
+    <path d="M7 8l5 5 5-5" />
+    <path d="M6 19h12" />
   </Icon>
 );
 

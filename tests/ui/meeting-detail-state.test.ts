@@ -25,6 +25,8 @@ describe('meeting detail badge', () => {
     expect(detailBadge({ state: 'InProgress' }, conv('Resolved', T))).toBe('Chatten är avslutad');
     expect(detailBadge({ state: 'NotStarted' }, null)).toBe('Kommande');
     expect(detailBadge({ state: 'Completed' }, conv('Closed', T))).toBe('Avslutad');
+    expect(detailBadge({ state: 'Cancelled' }, null)).toBe('Inställd');
+    expect(detailBadge({ state: 'Cancelled' }, conv('Closed', T))).toBe('Inställd');
   });
 });
 

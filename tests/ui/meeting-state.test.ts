@@ -75,7 +75,23 @@ describe('time lines, badges and buttons', () => {
     expect(
       meetingTimeLine(m(1, 'Completed', local(2026, 11, 1, 10, 0), local(2026, 11, 1, 11, 30)), now),
     ).toBe('Avslutad: 2026-11-01 11:30');
-    expect(meetingStartTime({ startDate: local(2026, 11, 22, 8, 7) })).toBe('Starttid: 08:07');
+    expect(meetingStartTime({ startDate: local(2026, 11, 22, 8, 7) }, now)).toBe('Starttid: 08:07');
+  });
+
+  it('shows a cancelled meeting as Inställd at its planned start, not Avslutad at its end', () => {
+    // Cancelled five days ahead: its end lies in the future too.
+    const cancelled = m(1, 'Cancelled', local(2026, 11, 27, 18, 0), local(2026, 11, 27, 19, 0));
+    expect(meetingTimeLine(cancelled, now)).toBe('Inställd: 2026-11-27 18:00');
+    expect(meetingBadge(cancelled)).toBe('Inställd');
+    expect(meetingButton(cancelled)).toBe('Se historik');
+  });
+
+  it('gives Starttid a day when the meeting is not today, and no line without a start', () => {
+    expect(meetingStartTime({ startDate: local(2026, 11, 27, 18, 0) }, now)).toBe(
+      'Starttid: 2026-11-27 18:00',
+    );
+    expect(meetingStartTime({ startDate: '' }, now)).toBeNull();
+    expect(meetingStartTime({ startDate: 'not a date' }, now)).toBeNull();
   });
 
   it('picks badge and button', () => {

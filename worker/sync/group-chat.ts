@@ -1,7 +1,11 @@
 import type { ConversationConnectionWire } from '../../contract/conversations.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
-import { PING_MS, MESSAGES_REFETCH_MS as MESSAGES_POLL_MS } from '../../contract/timings.ts';
+import {
+  PING_MS,
+  MESSAGES_REFETCH_MS as MESSAGES_POLL_MS,
+  PRESENCE_REFRESH_MS,
+} from '../../contract/timings.ts';
 import type { LoadResult } from '../client/group-support.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
 import { RefCounts } from '../client/ref-counts.ts';
@@ -10,9 +14,10 @@ import { asLoadResult, isGone } from './load-result.ts';
 import { done } from '../client/result.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';
-export { PING_MS, MESSAGES_POLL_MS };
+export { PING_MS, MESSAGES_POLL_MS, PRESENCE_REFRESH_MS };
 
-const CONNECTIONS_THROTTLE_MS = 250;
+/** Presence events refetch the list at most this often per conversation. */
+export const CONNECTIONS_THROTTLE_MS = 250;
 
 export type GroupChatCommands = GroupChatSync['commands'];
 
@@ -25,6 +30,8 @@ export class GroupChatSync implements SyncModule {
     /**
      * Opens the group chat of a meeting: subscribes to the conversation (group retries), fetches the
      * conversation, messages and connections, posts Connect and then a Ping every 30 s until closed.
+     * The presence list is refetched every PRESENCE_REFRESH_MS too: a Ping moves a participant's
+     * lastPingedDate without any hub event, so the cached rows would otherwise age into 'Away'.
      * Call once per mounted chat window; opens are counted, the last close disconnects.
      */
     openGroupChat: (conversationId: number) => this.open(conversationId),
@@ -85,6 +92,7 @@ export class GroupChatSync implements SyncModule {
     if (this.timers.get(conversationId) === timers) {
       this.every(timers, PING_MS, () => this.messages.activity(conversationId, 'Ping'));
       this.every(timers, MESSAGES_POLL_MS, () => this.messages.loadMessages(conversationId));
+      this.every(timers, PRESENCE_REFRESH_MS, () => this.loadConnections(conversationId));
     }
     return result;
   }

@@ -27,8 +27,14 @@ test('a participant sees the meetings in three sections and opens the one in pro
   await expect(upcoming.first().getByRole('link', { name: /^Mer information/ })).toBeVisible();
 
   const finished = start.cards(start.finished);
-  await expect(finished.first()).toContainText(/Avslutad: \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
-  await expect(finished.first().getByRole('link', { name: /^Se historik/ })).toBeVisible();
+  const completed = finished.filter({ hasText: 'Träff 2: Att prata om det svåra' });
+  await expect(completed).toContainText(/Avslutad: \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+  await expect(completed.getByRole('link', { name: /^Se historik/ })).toBeVisible();
+  // A cancelled meeting says so, at the time it was planned for (our wording; SPEC names none).
+  const cancelled = finished.filter({ hasText: 'Träff 6: Inställd träff' });
+  await expect(cancelled).toContainText(/Inställd: \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+  await expect(cancelled).not.toContainText('Avslutad');
+  await expect(cancelled.getByRole('link', { name: /^Se historik/ })).toBeVisible();
 
   await running
     .first()

@@ -89,16 +89,14 @@ async function writeMessage(ctx: AppContext, principal: Principal, body: Convers
   if (content === '' || (row.meeting_id !== null && content.length > GROUP_CHAT_MAX_LENGTH)) {
     throw new ApiError('validation');
   }
-  // The client's time says when a message written offline was written; a future or day-old one is not trusted.
-  const logged = Date.parse(String(body.loggedDate ?? ''));
-  const trusted = logged <= Date.now() && logged > Date.now() - 24 * 3600_000;
+  // The server's time of arrival, never the device's clock: a message written offline takes its place
+  // after what others wrote meanwhile, the same place on every device (issue 8).
   const message = await addMessage(ctx, {
     conversationId: row.id,
     authorKind: 'contact',
     message: content,
     contactId: principal.contactId,
     authorName: await contactName(ctx, principal.contactId),
-    loggedDate: trusted ? new Date(logged).toISOString() : undefined,
   });
   // A mail waits in the counsellors' queue again until answered; a chat's open window hears the
   // message itself, and the queue has nothing to learn from it.

@@ -35,9 +35,21 @@ export function authorTypeOf(kind: MessageAuthorKind): Exclude<AuthorType, 'me' 
   }
 }
 
-/** Chat rows sorted by loggedDate, with author labels (leader = agentName, others = contactName, me). */
+/**
+ * The order of a chat: what the server has accepted by the server's loggedDate (id on a tie), then
+ * what still waits in the outbox (sending, waiting, failed) in the order it was written, whatever
+ * the device's clock says compared with the server's.
+ */
+export function compareChatRows(a: ChatMessageRow, b: ChatMessageRow): number {
+  if ((a.id === null) !== (b.id === null)) return a.id === null ? 1 : -1;
+  const byTime = Date.parse(a.loggedDate) - Date.parse(b.loggedDate);
+  if (byTime !== 0 && !Number.isNaN(byTime)) return byTime;
+  return a.id !== null && b.id !== null ? a.id - b.id : 0;
+}
+
+/** Chat rows in chat order (compareChatRows), with author labels (leader = agentName, others = contactName, me). */
 export function chatEntries(rows: readonly ChatMessageRow[], myContactId: number | undefined): ChatEntry[] {
-  const sorted = [...rows].sort((a, b) => a.loggedDate.localeCompare(b.loggedDate));
+  const sorted = [...rows].sort(compareChatRows);
   const entries: ChatEntry[] = [];
   for (const row of sorted) {
     const mine = row.clientId !== null || (row.authorKind === 'contact' && row.contactId === myContactId);

@@ -46,6 +46,33 @@ describe('chat entries', () => {
     expect(entries[3]?.sendStatus).toBe('sending');
   });
 
+  it('orders sent messages by the server time and id, and unsent ones last in the order written', () => {
+    const entries = chatEntries(
+      [
+        row({ id: null, key: 'local:b', clientId: 'b', sendStatus: 'failed', message: 'andra osända' }),
+        row({ id: 5, message: 'samma tid, senare id', loggedDate: '2026-11-22T12:05:00.000Z' }),
+        row({
+          id: null,
+          key: 'local:a',
+          clientId: 'a',
+          sendStatus: 'sending',
+          message: 'första osända',
+          loggedDate: '2026-11-22T11:00:00.000Z',
+        }),
+        row({ id: 4, message: 'samma tid', loggedDate: '2026-11-22T12:05:00.000Z' }),
+        row({ id: 9, message: 'kuratorn', authorKind: 'agent', loggedDate: '2026-11-22T12:01:00.000Z' }),
+      ],
+      9,
+    );
+    expect(entries.map((e) => e.content)).toEqual([
+      'kuratorn',
+      'samma tid',
+      'samma tid, senare id',
+      'första osända',
+      'andra osända',
+    ]);
+  });
+
   it('marks consecutive messages of the same author', () => {
     const entries = chatEntries(
       [

@@ -9,18 +9,20 @@ export const serverRow = (m: ConversationMessageWire): ChatMessageRow => ({
   sendStatus: null,
 });
 
-/** Same author, text and client time: the server's copy of a message this device wrote. */
-type Comparable = Pick<ChatMessageRow, 'authorKind' | 'contactId' | 'message' | 'loggedDate'>;
+/**
+ * Same author and text: the server's copy of a message this device wrote. The server stamps its own
+ * time, so the times differ; only a message new to this device and a local row the outbox has already
+ * tried to send are compared.
+ */
+type Comparable = Pick<ChatMessageRow, 'authorKind' | 'contactId' | 'message'>;
 const sameMessage = (local: Comparable, m: Comparable) =>
-  m.authorKind === 'contact' &&
-  m.contactId === local.contactId &&
-  m.message === local.message &&
-  Date.parse(m.loggedDate) === Date.parse(local.loggedDate);
+  m.authorKind === 'contact' && m.contactId === local.contactId && m.message === local.message;
 
 /**
  * Writes a fetched message list. A local row whose message the server already has (the refetch can
- * arrive before the outbox records the POST's answer) is replaced by it, so nothing shows twice;
- * own sent rows keep their clientId so the UI's list keys stay stable.
+ * arrive before the outbox records the POST's answer) is replaced by it, so nothing shows twice and
+ * it takes the server's time (and so its place in the chat); own sent rows keep their clientId so the
+ * UI's list keys stay stable.
  */
 export async function reconcileMessages(
   db: PortalDb,
@@ -40,8 +42,12 @@ export async function reconcileMessages(
     for (const local of locals) {
       const sent = local.clientId ? await db.outbox.get(local.clientId) : undefined;
       const responseId = (sent?.response as { id?: unknown } | undefined)?.id;
+      const tried = !!sent && sent.attempts > 0;
       const match = rows.find(
-        (r) => !claimed.has(r.key) && !r.clientId && (r.id === responseId || sameMessage(local, r)),
+        (r) =>
+          !claimed.has(r.key) &&
+          !r.clientId &&
+          (r.id === responseId || (tried && !previous.has(r.key) && sameMessage(local, r))),
       );
       if (!match) continue;
       claimed.add(match.key);

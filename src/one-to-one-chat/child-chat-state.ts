@@ -58,10 +58,13 @@ export function placeholderOf(phase: ChildChatPhase, preSubmitting: boolean): st
   return preSubmitting ? T.placeholderPreSubmit : T.placeholderQueue;
 }
 
-/** SPEC §2 minimised bar labels. */
+/**
+ * SPEC §2 minimised bar labels. An ended chat says so even with unread messages: that it ended is
+ * the news, and opening it shows the last messages.
+ */
 export function minimizedLabel(phase: ChildChatPhase, unseen: boolean, queuePosition: number | null): string {
-  if (unseen) return T.newMessages;
   if (phase === 'ended') return T.ended;
+  if (unseen) return T.newMessages;
   if (phase === 'active') return T.activeChat;
   return queuePosition ? T.queuePlace(queuePosition) : T.queueBar;
 }

@@ -90,9 +90,12 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
   );
 
   // New counsellor messages while minimised: the bar says so, and a system notification if allowed.
-  const agentCount = (rows ?? []).filter((r) => r.authorKind === 'agent').length;
+  // Counted from the messages as first loaded: those already in the database when the window mounts
+  // (after a reload) are not new. An ended chat's bar says it ended, so nothing stays unseen.
+  const agentCount = rows?.filter((r) => r.authorKind === 'agent').length;
   useEffect(() => {
-    if (!minimized || seenAgentCount.current === null) {
+    if (agentCount === undefined) return;
+    if (!minimized || seenAgentCount.current === null || phase === 'ended') {
       seenAgentCount.current = agentCount;
       setUnseen(false);
       return;
@@ -103,7 +106,7 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
       if (typeof Notification !== 'undefined' && Notification.permission === 'granted')
         new Notification(T.newMessages, { body: counsellorName, tag: `chat-${conversation.id}` });
     }
-  }, [minimized, agentCount, counsellorName, conversation.id]);
+  }, [minimized, agentCount, phase, counsellorName, conversation.id]);
 
   const preSubmitAllowed = canPreSubmit(conversation, state);
   const preSubmitting = phase === 'queue' && preSubmitAllowed && preSubmitChoice === 'yes';

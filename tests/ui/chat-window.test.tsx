@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useChatMessages } from '../../src/group-support/hooks.ts';
 import { hideChatWindow, showChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
 import { BOT_DELAYS_MS } from '../../src/one-to-one-chat/child-chat-state.ts';
 import { ChildChat } from '../../src/one-to-one-chat/child-chat-window.tsx';
@@ -74,6 +75,13 @@ async function chatWithCounsellor() {
   return chat;
 }
 
+/** Reads the conversation's counsellor messages as the chat window does, to know they are loaded. */
+function AgentMessageCount({ conversationId }: { conversationId: number }) {
+  const rows = useChatMessages(conversationId);
+  if (!rows) return null;
+  return <p>{`${rows.filter((r) => r.authorKind === 'agent').length} kuratorsmeddelanden`}</p>;
+}
+
 /** The queue's bot messages come one by one; the test moves the clock past each delay. */
 async function letTheBotsFinish() {
   for (const delay of BOT_DELAYS_MS) await act(() => vi.advanceTimersByTimeAsync(delay));
@@ -95,6 +103,58 @@ describe('a child in a chat with a counsellor', () => {
 
     // Seen once opened: minimised again, the bar no longer says there is something new.
     await user.click(within(reopened).getByRole('button', { name: 'Minimera chatten' }));
+    expect(screen.getByRole('button', { name: 'Aktiv chatt' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Nya meddelanden!' })).toBeNull();
+  });
+
+  it('sees a minimised chat the counsellor ended as ended, and no "Nya meddelanden!" after a reload', async () => {
+    const user = userEvent.setup();
+    const { window, conversationId } = await chatWithCounsellor();
+    await user.click(within(window).getByRole('button', { name: 'Minimera chatten' }));
+
+    // The counsellor writes a last message and ends the chat while it is minimised: the bar tells
+    // that the chat ended, not that something new waits.
+    await counsellor.write(conversationId, 'Hej då, ta hand om dig!');
+    await screen.findByRole('button', { name: 'Nya meddelanden!' }, LIVE);
+    await counsellor.resolve(conversationId);
+    await user.click(await screen.findByRole('button', { name: 'Chatten är avslutad' }, LIVE));
+
+    // Opened: the closed notice and the last message; OK, then minimised again.
+    const closed = await screen.findByRole('dialog', { name: 'Chatt avslutad' });
+    const reopened = screen.getByRole('dialog', { name: 'Chatt' });
+    expect(within(reopened).getByText('Hej då, ta hand om dig!')).toBeTruthy();
+    await user.click(within(closed).getByRole('button', { name: 'OK' }));
+    await user.click(within(reopened).getByRole('button', { name: 'Minimera chatten' }));
+    expect(screen.getByRole('button', { name: 'Chatten är avslutad' })).toBeTruthy();
+
+    // A reload: the window state starts over (minimised), the chat comes back from the database.
+    cleanup();
+    hideChatWindow();
+    const connection = connections[0];
+    if (!connection) throw new Error('no connection');
+    renderWithData(env.server, connection, <ChildChat />);
+    await screen.findByRole('button', { name: 'Chatten är avslutad' });
+    // The bar's messages are loaded once another reader, started after it, has them too.
+    renderWithData(env.server, connection, <AgentMessageCount conversationId={conversationId} />);
+    await screen.findByText('2 kuratorsmeddelanden');
+    expect(screen.getByRole('button', { name: 'Chatten är avslutad' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Nya meddelanden!' })).toBeNull();
+  });
+
+  it('after a reload of a minimised live chat whose messages were read, the bar says "Aktiv chatt"', async () => {
+    const user = userEvent.setup();
+    const { window, conversationId } = await chatWithCounsellor();
+    await user.click(within(window).getByRole('button', { name: 'Minimera chatten' }));
+    expect(screen.getByRole('button', { name: 'Aktiv chatt' })).toBeTruthy();
+
+    cleanup();
+    hideChatWindow();
+    const connection = connections[0];
+    if (!connection) throw new Error('no connection');
+    renderWithData(env.server, connection, <ChildChat />);
+    await screen.findByRole('button', { name: 'Aktiv chatt' });
+    renderWithData(env.server, connection, <AgentMessageCount conversationId={conversationId} />);
+    await screen.findByText('1 kuratorsmeddelanden');
     expect(screen.getByRole('button', { name: 'Aktiv chatt' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Nya meddelanden!' })).toBeNull();
   });

@@ -70,6 +70,7 @@ describe('the child chat window state (SPEC §4 Conversation)', () => {
     expect(minimizedLabel('active', false, null)).toBe('Aktiv chatt');
     expect(minimizedLabel('active', true, null)).toBe('Nya meddelanden!');
     expect(minimizedLabel('ended', false, null)).toBe('Chatten är avslutad');
+    expect(minimizedLabel('ended', true, null)).toBe('Chatten är avslutad');
   });
 
   it('allows one pre-submit message while queued and nothing written', () => {

@@ -120,13 +120,18 @@ export class KeyRing {
   async rotate(): Promise<string> {
     const { kid, createdDate } = await this.insertKey();
     // Only keys older than this one: two processes rotating at once leave the newer key in charge
-    // rather than each retiring the other's.
+    // rather than each retiring the other's. Keys made in the same millisecond are ordered by kid,
+    // the same order `rows()` reads them in, so exactly one of them stays.
     await this.db
       .updateTable('signing_keys')
       .set({ retired_date: nowIso() })
-      .where('kid', '!=', kid)
       .where('retired_date', 'is', null)
-      .where('created_date', '<=', createdDate)
+      .where((eb) =>
+        eb.or([
+          eb('created_date', '<', createdDate),
+          eb.and([eb('created_date', '=', createdDate), eb('kid', '<', kid)]),
+        ]),
+      )
       .execute();
     await this.load();
     return kid;
@@ -150,7 +155,7 @@ export class KeyRing {
       .selectFrom('signing_keys')
       .selectAll()
       .orderBy('created_date', 'desc')
-      .orderBy('kid', 'asc')
+      .orderBy('kid', 'desc')
       .execute();
   }
 

@@ -118,20 +118,22 @@ export class KeyRing {
 
   /** Makes a new signing key and retires the others; tokens they signed keep verifying a while. */
   async rotate(): Promise<string> {
-    const { kid, createdDate } = await this.insertKey();
-    // Only keys older than this one: two processes rotating at once leave the newer key in charge
-    // rather than each retiring the other's. Keys made in the same millisecond are ordered by kid,
-    // the same order `rows()` reads them in, so exactly one of them stays.
+    const { kid } = await this.insertKey();
+    // One key stays in charge: the newest current one, by creation time and then kid (the order
+    // `rows()` reads them in). Each rotation retires the others after its own insert, so the last
+    // of two processes rotating at once sees both keys and keeps exactly one, whatever their times.
+    const newest = this.db
+      .selectFrom('signing_keys')
+      .select('kid')
+      .where('retired_date', 'is', null)
+      .orderBy('created_date', 'desc')
+      .orderBy('kid', 'desc')
+      .limit(1);
     await this.db
       .updateTable('signing_keys')
       .set({ retired_date: nowIso() })
       .where('retired_date', 'is', null)
-      .where((eb) =>
-        eb.or([
-          eb('created_date', '<', createdDate),
-          eb.and([eb('created_date', '=', createdDate), eb('kid', '<', kid)]),
-        ]),
-      )
+      .where('kid', '!=', newest)
       .execute();
     await this.load();
     return kid;

@@ -4,21 +4,15 @@ import type { ConversationMessageWire } from '../../contract/conversations.ts';
 import { chatEntries } from '../../src/chat-window/chat-messages.ts';
 import type { Clock } from '../../worker/clock.ts';
 import { outcomeOf } from '../../worker/client/result.ts';
-import type { MailDeviceInfo } from '../../worker/client/mail-and-history.ts';
 import { api } from '../server/test-server.ts';
-import { useCounsellorTestEnv } from './child-helpers.ts';
+import { MAIL_DEVICE, useCounsellorTestEnv } from './child-helpers.ts';
 import { valueOf, waitForQuery } from './helpers.ts';
 import { createWorker } from './worker-fixture.ts';
 
 const env = useCounsellorTestEnv();
 const { fixtures } = env;
 const PASSWORD = 'blå-ballong-73';
-const DEVICE: MailDeviceInfo = {
-  userAgent:
-    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
-  platform: 'Linux x86_64',
-  installed: false,
-};
+const DEVICE = MAIL_DEVICE;
 
 /** A device whose clock is a minute behind the server's. */
 const lateClock: Clock = {

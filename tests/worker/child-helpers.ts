@@ -1,3 +1,4 @@
+import type { MailDeviceInfo } from '../../worker/client/mail-and-history.ts';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { login, startTestServer, type TestServer } from '../server/test-server.ts';
 import type { WorkerFixture } from './worker-fixture.ts';
@@ -28,3 +29,11 @@ export function useCounsellorTestEnv(): CounsellorTestEnv {
   afterAll(async () => env.server?.dispose());
   return env;
 }
+
+/** The desktop browser a test child writes mail from (the conversation properties of SPEC §3). */
+export const MAIL_DEVICE: MailDeviceInfo = {
+  userAgent:
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  platform: 'Linux x86_64',
+  installed: false,
+};

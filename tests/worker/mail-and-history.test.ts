@@ -1,9 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { Conversation, ConversationMessageWire } from '../../contract/conversations.ts';
-import type { MailDeviceInfo } from '../../worker/client/mail-and-history.ts';
 import { api, login } from '../server/test-server.ts';
-import { useCounsellorTestEnv } from './child-helpers.ts';
+import { MAIL_DEVICE, useCounsellorTestEnv } from './child-helpers.ts';
 import { CONV, signedInWorker } from './group/group-helpers.ts';
 import { valueOf, waitForQuery } from './helpers.ts';
 import { outcomeOf } from '../../worker/client/result.ts';
@@ -11,12 +10,7 @@ import { outcomeOf } from '../../worker/client/result.ts';
 const env = useCounsellorTestEnv();
 const { fixtures } = env;
 const PASSWORD = 'blå-ballong-73';
-const DEVICE: MailDeviceInfo = {
-  userAgent:
-    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
-  platform: 'Linux x86_64',
-  installed: false,
-};
+const DEVICE = MAIL_DEVICE;
 
 /** A fresh child (born 2011, a girl) signed in through the worker core. */
 async function child(username: string, options: { fetch?: typeof fetch } = {}) {

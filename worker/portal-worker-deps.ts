@@ -33,6 +33,8 @@ export interface PortalWorkerDeps {
   readCookie?(name: string): Promise<string | undefined>;
   hub?: Pick<HubDeps, 'transport' | 'logLevel'>;
   random?: () => number;
+  /** Tests shorten the HTTP timeout (REQUEST_TIMEOUT_MS) to see a hung request given up. */
+  requestTimeoutMs?: number;
   /** Homework uploads with progress; XMLHttpRequest in browsers, fetch where it is missing. */
   upload?: Uploader;
 }

@@ -48,6 +48,9 @@ export class PortalWorker {
   private readonly handlers = new Map<string, HubEventHandler[]>();
   /** What this worker's tabs asked for, so a new leader can be told again. */
   private readonly ownSubscriptions = new Map<string, SubscribeMode>();
+  /** The catch-up under way, and whether another was asked for while it ran. */
+  private catchingUp: Promise<void> | null = null;
+  private catchUpAgain = false;
 
   constructor(private readonly deps: PortalWorkerDeps) {
     const { config, clock } = deps;
@@ -71,6 +74,7 @@ export class PortalWorker {
       origin: deps.origin,
       accessToken: () => this.auth.accessToken(),
       ...(deps.readCookie ? { readCookie: deps.readCookie } : {}),
+      ...(deps.requestTimeoutMs ? { timeoutMs: deps.requestTimeoutMs } : {}),
       reportError: (error) =>
         this.clientLog.report({
           message: error.message,
@@ -93,6 +97,7 @@ export class PortalWorker {
         for (const module of this.modules) void module.realtimeError?.(message);
       },
       onUnauthorized: () => void this.tokenRefused(),
+      onReconnected: () => void this.catchUp(),
       ...deps.hub,
     });
     this.outbox = new Outbox({
@@ -117,6 +122,12 @@ export class PortalWorker {
       unsubscribe: (key) => this.unsubscribe(key),
       enqueue: (write) => this.enqueue(write),
       whenSettled: (clientId, timeoutMs) => this.outbox.whenSettled(clientId, timeoutMs),
+      retryWrite: async (clientId) => {
+        const retried = await this.outbox.retry(clientId);
+        if (retried && !this.runner) this.deps.notifyPeers?.({ type: 'outbox' });
+        return retried;
+      },
+      discardWrite: (clientId) => this.outbox.discard(clientId),
       upload:
         deps.upload ?? (typeof XMLHttpRequest === 'undefined' ? fetchUploader(deps.fetch) : xhrUploader),
       session: {
@@ -154,6 +165,7 @@ export class PortalWorker {
         login: (username, password) => this.login(username, password),
         logout: (reason) => done(this.logout(reason)),
         becameVisible: () => done(this.becameVisible()),
+        networkChanged: (online) => done(this.onOnline(online)),
         clearThreadCache: () => done(db.caches.delete('threads')),
         clearMyPagesCache: () => done(db.caches.delete('mypages')),
         reportError: async (report) => done(Promise.resolve(this.clientLog.report(report))),
@@ -299,12 +311,48 @@ export class PortalWorker {
     }
   }
 
-  /** The network is back: retry writes and the session at once instead of waiting for backoff. */
+  /**
+   * The browser went online or offline (its own event, or a tab's). Back online, the runner does not
+   * wait for any backoff: the hub connects again at once, waiting writes are retried, and what was
+   * missed meanwhile is fetched. A runner that could not check the session offline checks it now,
+   * which starts everything a sign-in starts.
+   */
   async onOnline(online: boolean): Promise<void> {
     await updateRuntime(this.deps.db, { online });
     if (!online || !this.runner) return;
-    await this.outbox.flush();
-    if (!this.authenticated) await this.authCheck(false);
+    const flushed = this.outbox.flush();
+    if (!this.authenticated) await Promise.all([flushed, this.authCheck(false)]);
+    else await Promise.all([flushed, this.hub.reconnectNow(), this.catchUp()]);
+  }
+
+  /**
+   * Fetches what may have been missed while the line was down, for everything open: after the
+   * network came back and after every hub reconnect. Calls while one runs make one more run after
+   * it (the first may have started before the line was really back), never more.
+   */
+  catchUp(): Promise<void> {
+    if (!this.runner || !this.authenticated) return Promise.resolve();
+    if (this.catchingUp) {
+      this.catchUpAgain = true;
+      return this.catchingUp;
+    }
+    const run = async () => {
+      do {
+        this.catchUpAgain = false;
+        await Promise.all([
+          ...this.modules.map((module) =>
+            module
+              .catchUp?.()
+              .catch((error: unknown) => this.clientLog.report({ message: `Catch-up: ${String(error)}` })),
+          ),
+          this.refreshNotifications(),
+        ]);
+      } while (this.catchUpAgain && this.runner && this.authenticated);
+    };
+    this.catchingUp = run().finally(() => {
+      this.catchingUp = null;
+    });
+    return this.catchingUp;
   }
 
   /** A newer build runs: this (old) worker gives the connection up. */
@@ -347,12 +395,18 @@ export class PortalWorker {
     this.deps.notifyPeers?.({ type: 'signed-in' });
   }
 
+  /**
+   * The runner's part of a session: the hub, the refresh timer and the modules' starts. Offline (a
+   * leader elected while the network is down) the stored profile is enough: the hub then keeps
+   * trying and connects at once when the network is back (`onOnline`).
+   */
   private async afterSignIn(): Promise<void> {
-    const profile = await this.refreshProfile();
-    if (!profile || !this.runner) return;
+    const profile = (await this.refreshProfile()) ?? (await this.deps.db.profile.get('current'));
+    // A 401 on the profile ended the session; a worker that is not the runner holds no connection.
+    if (!this.authenticated || !this.runner) return;
     await this.scheduleRefresh();
     await this.hub.start();
-    void this.hub.subscribe(entityKey('Contact', profile.contactId));
+    if (profile) void this.hub.subscribe(entityKey('Contact', profile.contactId));
     for (const module of this.modules) await module.signedIn?.();
     await this.refreshNotifications();
   }

@@ -38,6 +38,22 @@ export class Counsellor {
     return (await this.get<{ value: QueueItem[] }>('/queue')).value;
   }
 
+  /** Earlier specs may have left chats waiting: answers and closes them, so a new chat is first. */
+  async emptyQueue() {
+    for (const item of await this.queue()) {
+      if (item.systemType !== 'chat') continue;
+      await this.accept(item.id);
+      await this.resolve(item.id);
+    }
+  }
+
+  /** The id of the one chat waiting in the queue (after `emptyQueue`, the test's own). */
+  async waitingChat(): Promise<number> {
+    const chats = (await this.queue()).filter((q) => q.systemType === 'chat');
+    if (chats.length !== 1) throw new Error(`expected one waiting chat, found ${chats.length}`);
+    return chats[0]!.id;
+  }
+
   accept(conversationId: number) {
     return this.post(`/conversations/${conversationId}/accept`);
   }

@@ -12,6 +12,8 @@ export interface ChatEntry {
   authorType: AuthorType;
   authorName: string;
   sendStatus: ChatMessageRow['sendStatus'];
+  /** One's own message still in the outbox: what 'Försök igen' and 'Ta bort' act on. */
+  clientId?: string;
   /** While 'waiting': the server's Swedish text saying why. */
   sendNotice?: string;
   createdAfterClosedConversation: boolean;
@@ -68,6 +70,7 @@ export function chatEntries(rows: readonly ChatMessageRow[], myContactId: number
       authorType,
       authorName,
       sendStatus: row.sendStatus,
+      ...(row.id === null && row.clientId ? { clientId: row.clientId } : {}),
       ...(row.sendNotice ? { sendNotice: row.sendNotice } : {}),
       createdAfterClosedConversation: row.createdAfterClosedConversation,
       sameAuthorAsPreviousMessage:
@@ -80,11 +83,13 @@ export function chatEntries(rows: readonly ChatMessageRow[], myContactId: number
 /**
  * The send status under one's own message (SPEC §2 tooltips 'Skickar...', 'Skickat', 'Gick inte att
  * skicka meddelandet'). A message the server asked to wait with is not a failure: it is sent on its
- * own later, and the server's words (or ours) say so.
+ * own later, and the server's words (or ours) say so. One whose last attempt got no answer says it
+ * waits for the network ('Väntar på nätet', ours), so 'Skickar...' means an attempt is under way.
  */
 export function sendStatusText(entry: Pick<ChatEntry, 'authorType' | 'sendStatus' | 'sendNotice'>) {
   if (entry.authorType !== 'me') return null;
   if (entry.sendStatus === 'sending') return CHAT_TEXTS.sending;
+  if (entry.sendStatus === 'offline') return CHAT_TEXTS.sendOffline;
   if (entry.sendStatus === 'waiting') return entry.sendNotice || CHAT_TEXTS.sendWaiting;
   if (entry.sendStatus === 'failed') return CHAT_TEXTS.sendFailed;
   return CHAT_TEXTS.sent;

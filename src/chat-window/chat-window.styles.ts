@@ -95,6 +95,38 @@ export const failed = css`
   color: ${colors.danger};
 `;
 
+export const refusedActions = css`
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: flex-end;
+  gap: 0.25rem 0.75rem;
+  margin-top: 0.25rem;
+`;
+
+/** A small action under a bubble: a real button that reads as a link, at least 44 px to tap. */
+export const textButton = css`
+  min-height: 44px;
+  padding: 0 0.25rem;
+  border: none;
+  background: none;
+  color: inherit;
+  font: inherit;
+  font-size: 0.875rem;
+  font-weight: 600;
+  text-decoration: underline;
+  cursor: pointer;
+
+  &:focus-visible {
+    outline: 2px solid currentColor;
+    outline-offset: 2px;
+  }
+
+  &:disabled {
+    opacity: 0.6;
+    cursor: progress;
+  }
+`;
+
 export const newMessages = css`
   position: sticky;
   bottom: 0.5rem;

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { chatTextToHtml } from '../group-support/chat-text.ts';
+import { useApi } from '../data/index.ts';
 import { secondaryButton } from '../styles/controls.ts';
 import { sendStatusText, type ChatEntry } from './chat-messages.ts';
 import * as s from './chat-window.styles.ts';
@@ -17,8 +18,41 @@ function authorLabel(entry: ChatEntry): string {
   return entry.authorName;
 }
 
+/** 'Försök igen' and 'Ta bort' under one's own message that the server refused. */
+function RefusedActions({ clientId, messageId }: { clientId: string; messageId: string }) {
+  const api = useApi();
+  const [busy, setBusy] = useState(false);
+  const act = (command: (id: string) => Promise<unknown>) => {
+    setBusy(true);
+    void command(clientId).finally(() => setBusy(false));
+  };
+  return (
+    <span className={s.refusedActions}>
+      <button
+        type="button"
+        className={s.textButton}
+        aria-describedby={messageId}
+        disabled={busy}
+        onClick={() => act(api.retryChatMessage)}
+      >
+        {CHAT_TEXTS.retry}
+      </button>
+      <button
+        type="button"
+        className={s.textButton}
+        aria-describedby={messageId}
+        disabled={busy}
+        onClick={() => act(api.removeChatMessage)}
+      >
+        {CHAT_TEXTS.remove}
+      </button>
+    </span>
+  );
+}
+
 function Message({ entry }: { entry: ChatEntry }) {
   const status = sendStatusText(entry);
+  const messageId = `message-${entry.key}`;
   const kind =
     entry.authorType === 'me'
       ? s.mine
@@ -30,12 +64,15 @@ function Message({ entry }: { entry: ChatEntry }) {
       {(entry.label || (!entry.sameAuthorAsPreviousMessage && entry.authorType !== 'info')) && (
         <span className={s.author}>{authorLabel(entry)}</span>
       )}
-      <p dangerouslySetInnerHTML={{ __html: chatTextToHtml(entry.content) }} />
+      <p id={messageId} dangerouslySetInnerHTML={{ __html: chatTextToHtml(entry.content) }} />
       {entry.createdAfterClosedConversation && <span className={s.status}>{CHAT_TEXTS.afterClosed}</span>}
       {status && (
         <span className={`${s.status} ${entry.sendStatus === 'failed' ? s.failed : ''}`} title={status}>
           {status}
         </span>
+      )}
+      {entry.sendStatus === 'failed' && entry.clientId && (
+        <RefusedActions clientId={entry.clientId} messageId={messageId} />
       )}
     </li>
   );

@@ -27,6 +27,11 @@ export const CHAT_TEXTS = {
   sending: 'Skickar...',
   sent: 'Skickat',
   sendFailed: 'Gick inte att skicka meddelandet',
+  /** Not from SPEC: the last attempt got no answer (no network, a cut line); it goes when it can. */
+  sendOffline: 'Väntar på nätet',
+  /** Not from SPEC: the actions on a message the server refused. */
+  retry: 'Försök igen',
+  remove: 'Ta bort',
   /** Not from SPEC: the server asked to wait (429) and did not say why in its own words. */
   sendWaiting: 'Du har skickat många meddelanden på kort tid. Meddelandet skickas om en stund.',
   afterClosed: 'Meddelandet skickades efter att chatten avslutades',

@@ -7,7 +7,8 @@ import { clearClientStorage } from '../login/clear-client-storage.ts';
 /**
  * Session reactions of SPEC §4 that belong to no single page: an expired session (a 401 on the
  * profile) leads to the logged-out page from anywhere, and a tab that becomes visible again asks the
- * worker to check authentication and restart the real-time connection.
+ * worker to check authentication and restart the real-time connection, and the network's coming and
+ * going is passed on to the worker.
  */
 export function SessionEffects() {
   const api = useApi();
@@ -33,6 +34,21 @@ export function SessionEffects() {
     };
     document.addEventListener('visibilitychange', onVisibility);
     return () => document.removeEventListener('visibilitychange', onVisibility);
+  }, [api]);
+
+  // A SharedWorker is not reliably told of the network (emulation never reaches it): every tab passes
+  // its own events on, so the worker reconnects and catches up the moment the network is back.
+  useEffect(() => {
+    const tell = (online: boolean) => () =>
+      api.networkChanged(online).catch((error: unknown) => console.error('networkChanged failed', error));
+    const online = tell(true);
+    const offline = tell(false);
+    window.addEventListener('online', online);
+    window.addEventListener('offline', offline);
+    return () => {
+      window.removeEventListener('online', online);
+      window.removeEventListener('offline', offline);
+    };
   }, [api]);
 
   return null;

@@ -31,13 +31,13 @@ const DEVICE = { userAgent: 'vitest', platform: 'Linux', installed: false };
 const LIVE = { timeout: 15_000 };
 
 /** A fresh child who has started a chat (as 'Starta en chatt' does) and sees its window. */
-async function childWithOpenChat() {
+async function childWithOpenChat(options: { fetch?: typeof fetch } = {}) {
   const username = `barn-${randomUUID().slice(0, 8)}`;
   const res = await api(env.server.url, '/portal/api/accounts/registercontact', {
     body: { username, password: PASSWORD, properties: { birthYear: '2012', gender: 'male' } },
   });
   expect(res.status).toBe(201);
-  const connection = await connectUi(env.server, username, PASSWORD);
+  const connection = await connectUi(env.server, username, PASSWORD, options);
   connections.push(connection);
   const started = await connection.access.api.startChat(null, DEVICE);
   if (!started.ok) throw new Error(`startChat: ${started.code}`);
@@ -66,8 +66,8 @@ const counsellor = {
 };
 
 /** The counsellor takes the chat and says hello; the child's window turns live. */
-async function chatWithCounsellor() {
-  const chat = await childWithOpenChat();
+async function chatWithCounsellor(options: { fetch?: typeof fetch } = {}) {
+  const chat = await childWithOpenChat(options);
   await counsellor.accept(chat.conversationId);
   await counsellor.write(chat.conversationId, 'Hej! Jag heter Kim.');
   await within(chat.window).findByText('Hej! Jag heter Kim.', {}, LIVE);
@@ -243,5 +243,76 @@ describe('a child waiting in the queue', () => {
     expect(input.placeholder).toBe(
       'Du väntar på din tur. Kom tillbaka hit var 5:e minut för att stå kvar i kön',
     );
+  });
+});
+
+describe('a message that does not go through', () => {
+  /** The child's message POSTs: through, refused by the server, or without a network. */
+  let line: 'through' | 'refused' | 'offline' = 'through';
+  const flaky: typeof fetch = (input, init) => {
+    const message = init?.method === 'POST' && String(input).endsWith('/portal/conversationmessage');
+    if (!message || line === 'through') return fetch(input, init);
+    if (line === 'offline') return Promise.reject(new TypeError('Failed to fetch'));
+    const body = JSON.stringify({ error: 'forbidden', message: 'Du har inte behörighet.' });
+    return Promise.resolve(
+      new Response(body, { status: 403, headers: { 'Content-Type': 'application/json' } }),
+    );
+  };
+  afterEach(() => {
+    line = 'through';
+  });
+
+  /** Writes and sends like the child, and waits until the field is empty and usable again. */
+  async function send(window: HTMLElement, text: string) {
+    const user = userEvent.setup();
+    const input = within(window).getByRole('textbox', { name: 'Meddelande' }) as HTMLTextAreaElement;
+    await user.type(input, text);
+    await user.click(within(window).getByRole('button', { name: 'Skicka' }));
+    await vi.waitFor(() => expect(input.value === '' && !input.disabled).toBe(true));
+  }
+
+  /** The bubble of one's own message, found anew each time (it is replaced once sent). */
+  const bubble = async (window: HTMLElement, text: string) => {
+    const list = within(within(window).getByRole('list', { name: 'Meddelanden' }));
+    return within((await list.findByText(text, {}, LIVE)).closest('li')!);
+  };
+
+  it("is shown refused with 'Försök igen', which sends it, and 'Ta bort', which removes it", async () => {
+    const user = userEvent.setup();
+    const { window, conversationId } = await chatWithCounsellor({ fetch: flaky });
+    line = 'refused';
+    await send(window, 'Första försöket');
+    await send(window, 'Det här ångrar jag');
+    const refused = await bubble(window, 'Första försöket');
+    await refused.findByText('Gick inte att skicka meddelandet', {}, LIVE);
+    const regretted = await bubble(window, 'Det här ångrar jag');
+    await regretted.findByText('Gick inte att skicka meddelandet', {}, LIVE);
+    expect(refused.getByRole('button', { name: 'Ta bort' })).toBeTruthy();
+
+    line = 'through';
+    await user.click(refused.getByRole('button', { name: 'Försök igen' }));
+    await vi.waitFor(
+      async () => expect((await bubble(window, 'Första försöket')).getByText('Skickat')).toBeTruthy(),
+      LIVE,
+    );
+    expect(
+      (await bubble(window, 'Första försöket')).queryByRole('button', { name: 'Försök igen' }),
+    ).toBeNull();
+
+    await user.click(regretted.getByRole('button', { name: 'Ta bort' }));
+    await vi.waitFor(() => expect(within(window).queryByText('Det här ångrar jag')).toBeNull(), LIVE);
+    const onServer = await counsellor.messages(conversationId);
+    expect(onServer.filter((m) => m === 'Första försöket')).toHaveLength(1);
+    expect(onServer).not.toContain('Det här ångrar jag');
+  });
+
+  it("says 'Väntar på nätet' while there is no network, not 'Skickar...'", async () => {
+    const { window } = await chatWithCounsellor({ fetch: flaky });
+    line = 'offline';
+    await send(window, 'Skrivet i tunneln');
+    const waiting = await bubble(window, 'Skrivet i tunneln');
+    await waiting.findByText('Väntar på nätet', {}, LIVE);
+    expect(waiting.queryByText('Skickar...')).toBeNull();
+    expect(waiting.queryByRole('button', { name: 'Försök igen' })).toBeNull();
   });
 });

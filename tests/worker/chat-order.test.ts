@@ -75,7 +75,7 @@ describe('the order of a chat', () => {
     const counsellor = (await db.chatMessages.where('conversation').equals(id).toArray()).find(
       (m) => m.authorKind === 'agent',
     );
-    expect(local?.sendStatus).toBe('sending');
+    expect(local?.sendStatus).toBe('offline');
     expect(Date.parse(local!.loggedDate)).toBeLessThan(Date.parse(counsellor!.loggedDate));
     expect(await order()).toEqual(['Jag är orolig.', 'Svar från kuratorn', 'Skrivet utan nät']);
 

@@ -21,14 +21,22 @@ export interface WorkerFixture {
 /** The real worker core against the real test server, with its own databases. */
 export async function createWorker(
   server: TestServer,
-  options: { clock?: Clock; transport?: HttpTransportType; fetch?: typeof fetch } = {},
+  options: {
+    clock?: Clock;
+    transport?: HttpTransportType;
+    fetch?: typeof fetch;
+    /** Another origin in front of the server (the fault proxy): every call and the hub go there. */
+    origin?: string;
+    requestTimeoutMs?: number;
+  } = {},
 ): Promise<WorkerFixture> {
   const db = new PortalDb(uniqueName('portal-data'));
   const authDb = new AuthDb(uniqueName('portal-auth'));
   const broadcasts: WorkerBroadcast[] = [];
   const worker = new PortalWorker({
-    config: await loadRuntimeConfig(server.url),
-    origin: server.url,
+    config: await loadRuntimeConfig(options.origin ?? server.url),
+    origin: options.origin ?? server.url,
+    ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     db,
     userStore: new DexieStateStore(authDb),
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),

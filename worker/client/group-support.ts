@@ -35,10 +35,12 @@ export interface ChatMessageRow extends Omit<ConversationMessageWire, 'id'> {
   id: number | null;
   clientId: string | null;
   /**
-   * Own messages only: 'sending' while in the outbox (also offline), 'waiting' when the server asked
-   * to wait after too many messages (it is sent on its own later), 'sent', 'failed' (for good).
+   * Own messages only: 'sending' while in the outbox, 'offline' when its last attempt got no answer
+   * (no network, a cut or hung line: it is sent when the network lets it), 'waiting' when the server
+   * asked to wait after too many messages (it is sent on its own later), 'sent', 'failed' (refused:
+   * until the user tries again or removes it).
    */
-  sendStatus: 'sending' | 'waiting' | 'sent' | 'failed' | null;
+  sendStatus: 'sending' | 'offline' | 'waiting' | 'sent' | 'failed' | null;
   /** While 'waiting': the server's Swedish text saying why, when it gave one. */
   sendNotice?: string;
 }

@@ -45,6 +45,11 @@ export interface SessionApi {
   logout(reason?: SignOutReason): Promise<Result>;
   /** SPEC §4: on becoming visible again, check authentication and (re)start the hub. */
   becameVisible(): Promise<Result>;
+  /**
+   * The tab saw the browser go online or offline. A SharedWorker is not always told (and browser
+   * emulation never reaches it), so every tab passes its own `online`/`offline` events on.
+   */
+  networkChanged(online: boolean): Promise<Result>;
   /** Header logo: clear the cached thread list. */
   clearThreadCache(): Promise<Result>;
   /** My-pages button: clear cached my-pages data. */

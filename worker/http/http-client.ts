@@ -1,4 +1,5 @@
 import { VARIANT_HEADER, type AppVariant } from '../../contract/variant.ts';
+import { DOWNLOAD_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../../contract/timings.ts';
 import { HttpError, UNKNOWN_ERROR, parseRetryAfter } from './http-error.ts';
 
 export type Params = Record<string, string | number | boolean | null | undefined>;
@@ -15,6 +16,8 @@ export interface RequestOptions {
    * lock is held must not wait for that lock (a password change, see PortalWorker.renewSession).
    */
   token?: string;
+  /** Give the call up after this long without a full answer (default REQUEST_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 export interface HttpDeps {
@@ -28,6 +31,8 @@ export interface HttpDeps {
   readCookie?(name: string): Promise<string | undefined>;
   /** Every failure goes here before it is rethrown (the client log of SPEC §8). */
   reportError?(error: HttpError): void;
+  /** The default of `RequestOptions.timeoutMs` (tests shorten it). */
+  timeoutMs?: number;
 }
 
 type Body = { kind: 'json'; value: unknown } | { kind: 'form'; value: FormData } | null;
@@ -104,6 +109,12 @@ export class HttpClient {
     options: RequestOptions,
   ): Promise<T> {
     const url = this.resolve(path, options.params);
+    const timeoutMs =
+      options.timeoutMs ??
+      (responseKind === 'blob' ? DOWNLOAD_TIMEOUT_MS : (this.deps.timeoutMs ?? REQUEST_TIMEOUT_MS));
+    // One deadline for the whole call, answer body included: a line that stalls mid-body counts too.
+    const abort = new AbortController();
+    const deadline = setTimeout(() => abort.abort(), timeoutMs);
     try {
       const headers = await this.headers(method, url, body, options);
       let response: Response;
@@ -112,12 +123,14 @@ export class HttpClient {
           method,
           headers,
           body: body === null ? undefined : body.kind === 'json' ? JSON.stringify(body.value) : body.value,
+          signal: abort.signal,
         });
       } catch {
         throw new HttpError(0, UNKNOWN_ERROR, method, url);
       }
       if (!response.ok) {
         const text = await response.text().catch(() => '');
+        if (abort.signal.aborted) throw new HttpError(0, UNKNOWN_ERROR, method, url);
         const retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'), Date.now());
         throw new HttpError(
           response.status,
@@ -128,11 +141,20 @@ export class HttpClient {
           retryAfterMs,
         );
       }
-      return (await read(response, responseKind)) as T;
+      try {
+        return (await read(response, responseKind)) as T;
+      } catch (error) {
+        // The answer broke off (timeout, cut line): as good as no answer at all.
+        if (abort.signal.aborted || error instanceof TypeError)
+          throw new HttpError(0, UNKNOWN_ERROR, method, url);
+        throw error;
+      }
     } catch (error) {
       const failure = error instanceof HttpError ? error : new HttpError(0, String(error), method, url, null);
       if (options.report !== false) this.deps.reportError?.(failure);
       throw failure;
+    } finally {
+      clearTimeout(deadline);
     }
   }
 

@@ -17,6 +17,8 @@ export interface HubDeps {
   onError?(message: string): void;
   /** The server refused the token (negotiate 401): the session may have ended elsewhere. */
   onUnauthorized?(): void;
+  /** The connection is back after it was lost: events may have been missed meanwhile. */
+  onReconnected?(): void;
   transport?: HttpTransportType;
   logLevel?: LogLevel;
 }
@@ -45,6 +47,11 @@ export class HubClient {
 
   stop(): Promise<void> {
     return this.keeper.stop();
+  }
+
+  /** See HubKeeper.reconnectNow: the network is back, do not wait out a reconnect delay. */
+  reconnectNow(): Promise<void> {
+    return this.keeper.reconnectNow();
   }
 
   /** SubscribeToEntity with the retries of SPEC §4; the key is re-subscribed after every reconnect. */

@@ -1,10 +1,15 @@
 export const BACKOFF_BASE_MS = 1000;
-export const BACKOFF_MAX_MS = 60_000;
+/**
+ * A child waits for a message that is stuck: the wait grows to 15 s, no more (measured from outside,
+ * a 60 s cap left messages 56 s behind after the server had recovered). The 20 % jitter spreads the
+ * retries of many clients, and the network coming back retries at once anyway.
+ */
+export const BACKOFF_MAX_MS = 15_000;
 /** A server's `Retry-After` is followed up to this long; a longer one is taken as a mistake. */
 export const RETRY_AFTER_MAX_MS = 3600_000;
 
 /**
- * Wait before retry number `attempts` (1 s, 2 s, 4 s ... at most 60 s) plus up to 20 % jitter, so that
+ * Wait before retry number `attempts` (1 s, 2 s, 4 s ... at most 15 s) plus up to 20 % jitter, so that
  * many clients coming back online do not retry in step.
  */
 export function backoffMs(attempts: number, random: () => number = Math.random): number {

@@ -55,7 +55,7 @@ export class Outbox {
       nextAttemptAt: now,
     };
     await this.deps.db.outbox.add(row);
-    if (!this.stopped) void this.pump();
+    if (!this.stopped) this.pumpSoon();
     return row.clientId;
   }
 
@@ -121,6 +121,34 @@ export class Outbox {
     await this.pump();
   }
 
+  /**
+   * A write the server refused ('Försök igen'): sent again from the first attempt, in its old place
+   * in its lane. False when there is no such refused row (already sent, removed, or still trying).
+   */
+  async retry(clientId: string): Promise<boolean> {
+    const changed = await this.deps.db.outbox
+      .where('clientId')
+      .equals(clientId)
+      .filter((r) => r.status === 'failed' && r.final === true)
+      .modify({ status: 'queued', final: false, attempts: 0, nextAttemptAt: this.deps.clock.now() });
+    if (changed > 0) this.pumpSoon();
+    return changed > 0;
+  }
+
+  /**
+   * A write the user gave up ('Ta bort'): removed unless an attempt is under way or it was sent, so
+   * what the server may already hold is never hidden from the screen.
+   */
+  async discard(clientId: string): Promise<boolean> {
+    const { outbox } = this.deps.db;
+    return this.deps.db.transaction('rw', outbox, async () => {
+      const row = await outbox.get(clientId);
+      if (!row || row.status === 'sending' || row.status === 'sent') return false;
+      await outbox.delete(clientId);
+      return true;
+    });
+  }
+
   /** Starts every lane whose head is due, waits for them, and sets a timer for the next due row. */
   async pump(): Promise<void> {
     if (this.stopped) return;
@@ -138,6 +166,11 @@ export class Outbox {
     }
     this.schedule(nextDue);
     await Promise.all(running);
+  }
+
+  /** A pump nobody waits for: its failure (the database closed under it) is only logged. */
+  private pumpSoon(): void {
+    void this.pump().catch((error: unknown) => console.warn('Outbox pump failed', error));
   }
 
   private runLane(orderKey: string): Promise<void> {
@@ -222,7 +255,7 @@ export class Outbox {
     this.timer = this.deps.clock.setTimeout(
       () => {
         this.timer = null;
-        void this.pump();
+        this.pumpSoon();
       },
       Math.max(0, at - this.deps.clock.now()),
     );

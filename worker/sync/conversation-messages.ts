@@ -36,6 +36,10 @@ export class ConversationMessages implements SyncModule {
     /** A reply in a mail thread: shown at once with its send status, sent through the outbox. */
     replyToConversation: async (conversationId: number, content: string) =>
       ok(await this.send(conversationId, content)),
+    /** 'Försök igen' on a message the server refused: it is sent again through the outbox. */
+    retryChatMessage: async (clientId: string) => ok(await this.retry(clientId)),
+    /** 'Ta bort' on a message that was not sent: it leaves the screen and the outbox. */
+    removeChatMessage: async (clientId: string) => ok(await this.remove(clientId)),
     /** Typing activity, at most every 5 s per conversation. */
     sendTyping: (conversationId: number) => done(this.sendTyping(conversationId)),
   };
@@ -125,11 +129,17 @@ export class ConversationMessages implements SyncModule {
     const body: CreateConversationMessage = { content, conversation: conversationId, loggedDate };
     // The local row is written before the outbox may answer, so the answer always finds it.
     const clientId = crypto.randomUUID();
+    // Behind a message that waits for the network, this one waits too.
+    const behindWaiting = await db.chatMessages
+      .where('conversation')
+      .equals(conversationId)
+      .filter((r) => r.id === null && r.sendStatus === 'offline')
+      .count();
     await db.chatMessages.put({
       key: `local:${clientId}`,
       id: null,
       clientId,
-      sendStatus: 'sending',
+      sendStatus: behindWaiting > 0 ? 'offline' : 'sending',
       conversation: conversationId,
       message: content,
       loggedDate,
@@ -150,6 +160,26 @@ export class ConversationMessages implements SyncModule {
     return clientId;
   }
 
+  private async markWaitingForNetwork(conversationId: number): Promise<void> {
+    await this.ctx.db.chatMessages
+      .where('conversation')
+      .equals(conversationId)
+      .filter((r) => r.id === null && r.sendStatus === 'sending')
+      .modify({ sendStatus: 'offline' });
+  }
+
+  async retry(clientId: string): Promise<boolean> {
+    const retried = await this.ctx.retryWrite(clientId);
+    if (retried) await this.ctx.db.chatMessages.update(`local:${clientId}`, { sendStatus: 'sending' });
+    return retried;
+  }
+
+  async remove(clientId: string): Promise<boolean> {
+    const removed = await this.ctx.discardWrite(clientId);
+    if (removed) await this.ctx.db.chatMessages.delete(`local:${clientId}`);
+    return removed;
+  }
+
   async sendTyping(conversationId: number): Promise<void> {
     const now = this.ctx.clock.now();
     if (now - (this.lastTyping.get(conversationId) ?? -Infinity) < TYPING_MIN_INTERVAL_MS) return;
@@ -165,7 +195,8 @@ export class ConversationMessages implements SyncModule {
 
   /**
    * The outbox finished an attempt: the local chat row becomes the server's message, shows failure,
-   * or says that the server asked to wait (too many messages) while the outbox tries again later.
+   * says that it waits for the network, or that the server asked to wait (too many messages) while
+   * the outbox tries again later.
    */
   private async settled(row: OutboxRow): Promise<void> {
     const { db } = this.ctx;
@@ -177,9 +208,19 @@ export class ConversationMessages implements SyncModule {
         await db.chatMessages.delete(`local:${row.clientId}`);
         await db.chatMessages.put({ ...serverRow(message), clientId: row.clientId, sendStatus: 'sent' });
       } else if (row.status === 'failed' && local) {
-        const sendStatus = row.final ? 'failed' : isRateLimited(row) ? 'waiting' : 'sending';
+        // No answer at all (offline, a cut or hung line) is waiting for the network; a server error
+        // is still being sent; a refusal is for good until the user tries again.
+        const sendStatus = row.final
+          ? 'failed'
+          : isRateLimited(row)
+            ? 'waiting'
+            : row.lastStatus === 0
+              ? 'offline'
+              : 'sending';
         const sendNotice = sendStatus === 'waiting' ? row.lastMessage : undefined;
         await db.chatMessages.update(local.key, { sendStatus, sendNotice });
+        // The messages queued behind it in its conversation wait for the same network.
+        if (sendStatus === 'offline') await this.markWaitingForNetwork(local.conversation);
       }
     });
   }

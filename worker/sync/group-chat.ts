@@ -72,6 +72,19 @@ export class GroupChatSync implements SyncModule {
     this.opens.clear();
   }
 
+  /**
+   * Back online: every open group chat's messages and participants, and a Ping, so the others see
+   * this participant present again without waiting for the next 30 s ping.
+   */
+  async catchUp(): Promise<void> {
+    await Promise.all(
+      this.opens.keys().map(async (conversationId) => {
+        await this.messages.activity(conversationId, 'Ping');
+        await this.loadAll(conversationId);
+      }),
+    );
+  }
+
   private async open(conversationId: number): Promise<LoadResult> {
     if (!this.opens.add(conversationId)) return asLoadResult(() => this.loadAll(conversationId));
     const timers: unknown[] = [];

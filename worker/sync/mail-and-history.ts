@@ -135,6 +135,11 @@ export class MailAndHistorySync implements SyncModule {
     return result;
   }
 
+  /** Back online: the messages of every open thread or historic chat. */
+  async catchUp(): Promise<void> {
+    await Promise.all(this.opens.keys().map((id) => this.messages.loadMessages(id)));
+  }
+
   async closeConversation(conversationId: number): Promise<void> {
     if (!this.opens.remove(conversationId)) return;
     await this.ctx.unsubscribe(entityKey('Conversation', conversationId));

@@ -6,6 +6,7 @@ import { done, failure, ok, type Result, type WriteResult } from '../client/resu
 import type { OutboxRow } from '../client/db.ts';
 import { isHttpError } from '../http/http-error.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
+import { RefCounts } from '../client/ref-counts.ts';
 import { idOf, meetingsBase, type SyncContext } from './sync-context.ts';
 import { asLoadResult, isGone, loadErrorOf, writeErrorOf } from './load-result.ts';
 import type { SyncModule } from './sync-module.ts';
@@ -61,6 +62,8 @@ export class MeetingsSync implements SyncModule {
         }),
     },
   };
+  /** Meetings a page shows (several tabs may show one), for the catch-up after a blip. */
+  private readonly watched = new RefCounts<number>();
   private readonly refetchMeeting: (key: string) => void;
   private readonly refetchList: (key: string) => void;
 
@@ -225,8 +228,27 @@ export class MeetingsSync implements SyncModule {
 
   async watchMeeting(meetingId: number, watching: boolean): Promise<void> {
     const key = entityKey('Meeting', meetingId);
-    if (watching) await this.ctx.subscribe(key);
-    else await this.ctx.unsubscribe(key);
+    if (watching) {
+      this.watched.add(meetingId);
+      await this.ctx.subscribe(key);
+    } else {
+      this.watched.remove(meetingId);
+      await this.ctx.unsubscribe(key);
+    }
+  }
+
+  /** Back online: every watched meeting and its messages (a change may have been missed). */
+  async catchUp(): Promise<void> {
+    await Promise.all(
+      this.watched.keys().map(async (meetingId) => {
+        await this.refreshMeeting(meetingId);
+        await this.reloadMessages(meetingId);
+      }),
+    );
+  }
+
+  reset(): void {
+    this.watched.clear();
   }
 
   /** A sent private message or homework: show it (and the server's counts) without a full reload. */

@@ -268,6 +268,21 @@ export class OneToOneChatSync implements SyncModule {
     if (!this.ctx.config.features.supportGroup) void this.resumeChat();
   }
 
+  /**
+   * Back online: the watched chat's state and messages; with none watched (the sign-in's resume
+   * found no network), the ongoing chat is looked for again.
+   */
+  async catchUp(): Promise<void> {
+    if (this.ctx.config.features.supportGroup) return;
+    const id = this.watching;
+    if (id === null) {
+      await this.resumeChat();
+      return;
+    }
+    await this.messages.loadConversation(id);
+    await this.messages.loadMessages(id);
+  }
+
   /** SPEC §4: logout ends the chat (while the token still works). */
   async signingOut(reason: SignOutReason): Promise<void> {
     if (reason === 'user') await this.endOnLogout().catch(() => undefined);

@@ -25,6 +25,10 @@ export interface SyncContext {
   subscribe(key: string, mode?: SubscribeMode): Promise<boolean>;
   unsubscribe(key: string): Promise<void>;
   enqueue(write: OutboxWriteRequest): Promise<string>;
+  /** 'Försök igen': a refused write is sent again (false when there is no refused row by that id). */
+  retryWrite(clientId: string): Promise<boolean>;
+  /** 'Ta bort': an unsent write is dropped (false when it is being sent or was sent). */
+  discardWrite(clientId: string): Promise<boolean>;
   /** Waits for an outbox row to be sent or to fail (at most `timeoutMs`); see Outbox.whenSettled. */
   whenSettled: Outbox['whenSettled'];
   upload: Uploader;

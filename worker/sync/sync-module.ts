@@ -32,6 +32,11 @@ export interface SyncModule<C extends object = Record<string, Command>> {
   signingOut?(reason: SignOutReason): Promise<void>;
   /** The session ended: no timers, opens or subscriptions of the previous user run on. */
   reset?(): void;
+  /**
+   * The line is back (the browser went online, the hub reconnected): fetch what may have been missed
+   * meanwhile for whatever is open (the runner only; one call at a time).
+   */
+  catchUp?(): Promise<void>;
   /** A real-time error of SPEC §8 (hub reconnecting, subscribe failure). */
   realtimeError?(message: string): Promise<void>;
 }

@@ -63,7 +63,7 @@ export async function signedInWorker(
   server: TestServer,
   username: string,
   password: string | null = null,
-  options: { fetch?: typeof fetch } = {},
+  options: Parameters<typeof createWorker>[1] = {},
 ): Promise<WorkerFixture> {
   const fixture = await createWorker(server, options);
   await fixture.worker.start(true);

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, type HttpDeps } from '../../../worker/http/http-client.ts';
 import { apiErrorOf, HttpError, parseRetryAfter } from '../../../worker/http/http-error.ts';
 
@@ -149,5 +151,62 @@ describe('http client (SPEC §7)', () => {
       message: 'Unknown Error',
     });
     expect(reported).toEqual([]);
+  });
+
+  describe('a request that never ends', () => {
+    // A real server that takes requests and then stalls: before its headers, or halfway through a body.
+    let server: http.Server;
+    let origin = '';
+    const arrived: string[] = [];
+    beforeAll(async () => {
+      server = http.createServer((req, res) => {
+        arrived.push(`${req.method} ${req.url}`);
+        if (req.url?.startsWith('/portal/half')) {
+          res.writeHead(200, { 'Content-Type': 'application/json' });
+          res.write('{"value": [');
+        }
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+
+    const client = (timeoutMs: number, reported: HttpError[]) =>
+      new HttpClient({
+        apiUrl: `${origin}/portal`,
+        variant: 'Barn',
+        origin,
+        accessToken: async () => 'tok',
+        fetch: (input, init) => fetch(input, init),
+        reportError: (e) => reported.push(e),
+        timeoutMs,
+      });
+
+    it('is given up as no answer (status 0) after its timeout, and reported', async () => {
+      const reported: HttpError[] = [];
+      const started = Date.now();
+      await expect(
+        client(300, reported).post('/conversationmessage', { content: 'hej' }),
+      ).rejects.toMatchObject({
+        status: 0,
+        message: 'Unknown Error',
+      });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      expect(arrived).toContain('POST /portal/conversationmessage');
+      expect(reported.map((e) => e.status)).toEqual([0]);
+    });
+
+    it('counts an answer whose body stalls as no answer too', async () => {
+      await expect(client(300, []).get('/half')).rejects.toMatchObject({ status: 0 });
+    });
+
+    it('takes a per-call timeout over the default', async () => {
+      const started = Date.now();
+      await expect(client(60_000, []).get('/slow', { timeoutMs: 200 })).rejects.toMatchObject({ status: 0 });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    });
   });
 });

@@ -4,7 +4,7 @@ import { PortalDb, type OutboxRow } from '../../../worker/client/db.ts';
 import { HttpError } from '../../../worker/http/http-error.ts';
 import { Outbox } from '../../../worker/outbox/outbox.ts';
 import { backoffMs } from '../../../worker/outbox/backoff.ts';
-import { ManualClock, uniqueName } from '../helpers.ts';
+import { ManualClock, uniqueName, waitForQuery } from '../helpers.ts';
 
 const dbs: PortalDb[] = [];
 afterEach(async () => {
@@ -92,9 +92,9 @@ describe('outbox', () => {
     expect(calls).toBe(4);
   });
 
-  it('caps the backoff at 60 s and adds jitter', () => {
-    expect([1, 2, 3, 6, 7, 20].map((n) => backoffMs(n, () => 0))).toEqual([
-      1000, 2000, 4000, 32_000, 60_000, 60_000,
+  it('caps the backoff at 15 s and adds jitter', () => {
+    expect([1, 2, 3, 4, 5, 20].map((n) => backoffMs(n, () => 0))).toEqual([
+      1000, 2000, 4000, 8000, 15_000, 15_000,
     ]);
     expect(backoffMs(1, () => 0.5)).toBe(1100);
   });
@@ -113,6 +113,89 @@ describe('outbox', () => {
     expect(clock.pending()).toBe(0);
     await outbox.flush();
     expect((await db.outbox.get(bad))?.attempts).toBe(1);
+  });
+
+  it("sends a refused row again from the start on retry ('Försök igen'), only once it was refused", async () => {
+    let refuse = true;
+    const sent: string[] = [];
+    const { db, outbox } = setup(async (row) => {
+      if (refuse) throw new HttpError(403, 'x', 'POST', row.path);
+      sent.push(row.clientId);
+      return { id: 1 };
+    });
+    const id = await outbox.enqueue(write());
+    await outbox.start();
+    expect(await db.outbox.get(id)).toMatchObject({ status: 'failed', final: true, attempts: 1 });
+    refuse = false;
+    expect(await outbox.retry(id)).toBe(true);
+    await outbox.pump();
+    expect(await db.outbox.get(id)).toMatchObject({ status: 'sent', final: false, attempts: 1 });
+    expect(sent).toEqual([id]);
+    // Sent: nothing to retry, nothing to remove.
+    expect(await outbox.retry(id)).toBe(false);
+    expect(await outbox.discard(id)).toBe(false);
+    expect(await outbox.retry('no-such-row')).toBe(false);
+  });
+
+  it("removes a refused or waiting row on discard ('Ta bort'), never one being sent", async () => {
+    let release!: () => void;
+    const hanging = new Promise<void>((resolve) => (release = resolve));
+    const { db, outbox } = setup(async (row) => {
+      const { content } = row.body as { content: string };
+      if (content === 'refused') throw new HttpError(400, 'x', 'POST', row.path);
+      if (content === 'offline') throw new HttpError(0, 'Unknown Error', 'POST', row.path);
+      await hanging;
+      return null;
+    });
+    const refused = await outbox.enqueue(write('a', 'refused'));
+    const waiting = await outbox.enqueue(write('b', 'offline'));
+    const inFlight = await outbox.enqueue(write('c', 'slow'));
+    const started = outbox.start();
+    await waitForQuery(
+      () => db.outbox.get(inFlight),
+      (row) => row?.status === 'sending',
+    );
+    await waitForQuery(
+      () => db.outbox.get(waiting),
+      (row) => row?.status === 'failed',
+    );
+    expect(await outbox.discard(inFlight)).toBe(false);
+    expect(await outbox.discard(refused)).toBe(true);
+    expect(await outbox.discard(waiting)).toBe(true);
+    release();
+    await started;
+    expect(await db.outbox.get(refused)).toBeUndefined();
+    expect(await db.outbox.get(waiting)).toBeUndefined();
+    expect((await db.outbox.get(inFlight))?.status).toBe('sent');
+  });
+
+  it('does not let a hung row of one lane hold up another lane', async () => {
+    let release!: () => void;
+    const hanging = new Promise<void>((resolve) => (release = resolve));
+    const sent: string[] = [];
+    const { db, outbox } = setup(async (row) => {
+      const { content } = row.body as { content: string };
+      if (content === 'stuck') await hanging;
+      sent.push(content);
+      return null;
+    });
+    await outbox.start();
+    const stuck = await outbox.enqueue(write('conversation:1', 'stuck'));
+    const after = await outbox.enqueue(write('conversation:1', 'after'));
+    const other = await outbox.enqueue(write('conversation:2', 'other'));
+    await waitForQuery(
+      () => db.outbox.get(other),
+      (row) => row?.status === 'sent',
+    );
+    expect(sent).toEqual(['other']);
+    expect((await db.outbox.get(after))?.status).toBe('queued');
+    release();
+    await waitForQuery(
+      () => db.outbox.get(after),
+      (row) => row?.status === 'sent',
+    );
+    expect(sent).toEqual(['other', 'stuck', 'after']);
+    expect((await db.outbox.get(stuck))?.status).toBe('sent');
   });
 
   it('retries 408 like server errors', async () => {

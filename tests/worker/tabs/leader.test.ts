@@ -7,6 +7,7 @@ import { noLock, systemClock } from '../../../worker/clock.ts';
 import { loadRuntimeConfig } from '../../../worker/config.ts';
 import { PortalWorker, type PeerMessage } from '../../../worker/portal-worker.ts';
 import { api, login, startTestServer, type TestServer } from '../../server/test-server.ts';
+import { startFaultProxy } from '../../../e2e/support/fault-proxy.ts';
 import { uniqueName, waitForQuery } from '../helpers.ts';
 
 let server: TestServer;
@@ -19,10 +20,10 @@ afterAll(async () => server?.dispose());
  * The dedicated-worker fallback: one worker per tab over the same two databases, talking over a
  * (here: in-memory) peer channel. Only the leader holds the hub and sends the outbox.
  */
-async function twoTabs() {
+async function twoTabs(origin = server.url) {
   const dataName = uniqueName('portal-data');
   const authName = uniqueName('portal-auth');
-  const config = await loadRuntimeConfig(server.url);
+  const config = await loadRuntimeConfig(origin);
   const workers: PortalWorker[] = [];
   /** Peer deliveries still running, so a test can wait until the leader has acted on them. */
   const deliveries: Promise<void>[] = [];
@@ -30,7 +31,7 @@ async function twoTabs() {
     const db = new PortalDb(dataName);
     const worker: PortalWorker = new PortalWorker({
       config,
-      origin: server.url,
+      origin,
       db,
       userStore: new DexieStateStore(new AuthDb(authName)),
       fetch: (input, init) => fetch(input, init),
@@ -91,5 +92,43 @@ describe('leader election fallback', () => {
     await follower.worker.logout();
     expect(follower.worker.hub.state).toBe('Disconnected');
     expect(await follower.db.session.get('current')).toMatchObject({ status: 'anonymous' });
+  });
+
+  it('a follower elected while the network is down starts the hub as soon as the network is back', async () => {
+    const proxy = await startFaultProxy({ target: server.url });
+    try {
+      const { leader, follower } = await twoTabs(proxy.origin);
+      await leader.worker.start(true);
+      await follower.worker.start(false);
+      expect(await follower.worker.login('demo', 'demo-losenord')).toEqual({ ok: true });
+      await waitForQuery(
+        () => follower.db.runtime.get('current'),
+        (row) => row?.hubState === 'Connected',
+      );
+
+      // Offline, the leader's tab closes and the follower wins the lock: no server to ask.
+      proxy.offline();
+      await leader.worker.retire();
+      await follower.worker.becomeRunner();
+      expect(follower.worker.hub.state).not.toBe('Connected');
+
+      proxy.online();
+      await follower.worker.onOnline(true);
+      expect(follower.worker.hub.state).toBe('Connected');
+      // The Contact subscription holds again: a change on the server reaches this tab's Dexie.
+      const name = `Tillbaka ${Date.now()}`;
+      const { access_token } = await login(server.url, 'demo', 'demo-losenord');
+      await api(server.url, '/portal/features/contacts/contactsapplicationfeature-id/update', {
+        token: access_token,
+        body: { name },
+      });
+      await waitForQuery(
+        () => follower.db.profile.get('current'),
+        (row) => row?.username === name,
+      );
+      await follower.worker.logout();
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -1,0 +1,176 @@
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext } from '@playwright/test';
+import { childToken, registerChild, type ChildAccount } from './actors/child-account.ts';
+import { Counsellor } from './actors/counsellor.ts';
+import { ChildChatPage } from './page-models/child-chat-page.ts';
+import { ThreadPage } from './page-models/thread-page.ts';
+import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+
+/**
+ * A child on a bad network, through the project's fault proxy: Playwright's own network emulation
+ * reaches neither a SharedWorker's requests nor its sockets, the proxy cuts them all. Every test runs
+ * with the SharedWorker and with the fallback of browsers without it (one dedicated worker per tab,
+ * the hub held by the tab that won the `portal-hub-leader` lock).
+ */
+const MODES = ['SharedWorker', 'fallback'] as const;
+type Mode = (typeof MODES)[number];
+
+let proxy: FaultProxy;
+test.beforeAll(async ({}, testInfo) => {
+  proxy = await startFaultProxy({ target: testInfo.project.use.baseURL! });
+});
+test.afterEach(() => {
+  proxy.clearRules();
+  proxy.online();
+});
+test.afterAll(async () => proxy?.close());
+
+async function childContext(browser: Browser, mode: Mode): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: proxy.origin });
+  if (mode === 'fallback') await context.addInitScript(() => Reflect.deleteProperty(window, 'SharedWorker'));
+  return context;
+}
+
+/** The network goes: the proxy drops every socket, and the pages are told they are offline. */
+async function networkDown(context: BrowserContext) {
+  proxy.offline();
+  await context.setOffline(true);
+}
+
+async function networkUp(context: BrowserContext) {
+  proxy.online();
+  await context.setOffline(false);
+}
+
+/** A child in a live chat with the demo counsellor, in the context's first tab. */
+async function liveChat(context: BrowserContext, request: APIRequestContext, counsellor: Counsellor) {
+  await counsellor.emptyQueue();
+  const account = await registerChild(request, 'natet');
+  const chat = new ChildChatPage(await context.newPage());
+  await chat.logIn(account);
+  await chat.startChat();
+  await chat.expectInQueue();
+  const id = await counsellor.waitingChat();
+  await counsellor.accept(id);
+  await counsellor.write(id, 'Hej! Jag heter Kim.');
+  await chat.expectMessage('Hej! Jag heter Kim.');
+  await chat.expectActive();
+  return { account, chat, id };
+}
+
+/** Another tab of the same child with the chat window open. */
+async function anotherTab(context: BrowserContext): Promise<ChildChatPage> {
+  const chat = new ChildChatPage(await context.newPage());
+  await chat.page.goto('/');
+  await expect(chat.logoutButton).toBeVisible();
+  if (!(await chat.dialog.isVisible())) await chat.minimizedBar.click();
+  await chat.expectMessage('Hej! Jag heter Kim.');
+  return chat;
+}
+
+/** A mail thread of the child's, written through the API: a second conversation. */
+async function mailThread(request: APIRequestContext, account: ChildAccount): Promise<number> {
+  const token = await childToken(request, account);
+  const res = await request.post('/portal/mail', {
+    headers: { Authorization: `Bearer ${token}`, 'X-App-Variant': 'Barn' },
+    data: { subject: 'Hemma', text: 'Det är bråkigt hemma.', properties: {} },
+  });
+  if (!res.ok()) throw new Error(`mail answered ${res.status()}`);
+  return ((await res.json()) as { id: number }).id;
+}
+
+for (const mode of MODES) {
+  test.describe(`with ${mode}`, () => {
+    test('the tab holding the connection closes while offline; back online a counsellor message arrives within 5 s', async ({
+      browser,
+      request,
+    }) => {
+      test.setTimeout(90_000);
+      const counsellor = new Counsellor(request);
+      await counsellor.logIn();
+      const context = await childContext(browser, mode);
+      const { chat, id } = await liveChat(context, request, counsellor);
+      const second = await anotherTab(context);
+      await anotherTab(context);
+
+      await networkDown(context);
+      // The first tab holds the `portal-hub-leader` lock in the fallback: another tab's worker takes
+      // it over while the network is still down.
+      await chat.page.close();
+      if (mode === 'fallback') {
+        await expect
+          .poll(() =>
+            second.page.evaluate(async () => {
+              const { held = [], pending = [] } = await navigator.locks.query();
+              const leader = (lock: LockInfo) => lock.name === 'portal-hub-leader';
+              return `${held.filter(leader).length} held, ${pending.filter(leader).length} waiting`;
+            }),
+          )
+          .toBe('1 held, 1 waiting');
+      }
+      // The network stays down a while after the hand-over: the scenario, not a wait for an event.
+      await second.page.waitForTimeout(3000);
+      await networkUp(context);
+      await counsellor.write(id, 'Är du kvar?');
+      await expect(second.message('Är du kvar?')).toBeVisible({ timeout: 5000 });
+      await context.close();
+    });
+
+    test('a hanging send does not hold up another conversation, waits for the network, then goes once', async ({
+      browser,
+      request,
+    }) => {
+      test.setTimeout(90_000);
+      const counsellor = new Counsellor(request);
+      await counsellor.logIn();
+      const context = await childContext(browser, mode);
+      const { account, chat, id } = await liveChat(context, request, counsellor);
+      const thread = new ThreadPage(await context.newPage());
+      await thread.page.goto(`/mina-sidor/inlagg/${await mailThread(request, account)}`);
+      await expect(thread.heading).toHaveText('Hemma');
+
+      const hang = proxy.addRule({
+        method: 'POST',
+        path: '/portal/conversationmessage',
+        action: 'hang',
+        times: 1,
+      });
+      const arrived = proxy.waitForRequest({ method: 'POST', path: '/portal/conversationmessage' });
+      await chat.send('Det här fastnar');
+      await arrived;
+      await expect(chat.message('Det här fastnar')).toContainText('Skickar...');
+
+      // The other conversation's answer goes at once, while the chat message's request still hangs.
+      await thread.answer('Det här går fram');
+      await expect(thread.message('Det här går fram')).toContainText('Skickat', { timeout: 5000 });
+      await expect(chat.message('Det här fastnar')).toContainText('Skickar...');
+
+      // Given up after the request timeout: it says it waits for the network, then it is sent once.
+      await expect(chat.message('Det här fastnar')).toContainText('Väntar på nätet', { timeout: 15_000 });
+      await expect(chat.message('Det här fastnar')).toContainText('Skickat', { timeout: 15_000 });
+      expect(hang.hits).toBe(1);
+      const onServer = (await counsellor.messages(id)).filter((m) => m.message === 'Det här fastnar');
+      expect(onServer).toHaveLength(1);
+      await context.close();
+    });
+
+    test('a counsellor message written during a 5 s outage shows within 2 s of the network returning', async ({
+      browser,
+      request,
+    }) => {
+      test.setTimeout(90_000);
+      const counsellor = new Counsellor(request);
+      await counsellor.logIn();
+      const context = await childContext(browser, mode);
+      const { chat, id } = await liveChat(context, request, counsellor);
+
+      await networkDown(context);
+      await counsellor.write(id, 'Skrivet under avbrottet');
+      // The outage itself: five seconds without a network is the scenario, not a wait for an event.
+      await chat.page.waitForTimeout(5000);
+      await expect(chat.message('Skrivet under avbrottet')).toHaveCount(0);
+      await networkUp(context);
+      await expect(chat.message('Skrivet under avbrottet')).toBeVisible({ timeout: 2000 });
+      await context.close();
+    });
+  });
+}

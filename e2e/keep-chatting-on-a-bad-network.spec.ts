@@ -15,8 +15,8 @@ const MODES = ['SharedWorker', 'fallback'] as const;
 type Mode = (typeof MODES)[number];
 
 let proxy: FaultProxy;
-test.beforeAll(async ({}, testInfo) => {
-  proxy = await startFaultProxy({ target: testInfo.project.use.baseURL! });
+test.beforeAll(async () => {
+  proxy = await startFaultProxy({ target: test.info().project.use.baseURL! });
 });
 test.afterEach(() => {
   proxy.clearRules();

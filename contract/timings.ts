@@ -70,7 +70,7 @@ export const PRESENCE_REFRESH_MS = 30 * SECOND;
 /**
  * Ours: an {api} call without an answer this long is given up as "no answer" (status 0), so a hung
  * request cannot hold an outbox lane or a screen; the outbox then retries it with the same key.
- * Downloads get longer: their bodies may be large on a slow line.
+ * File transfers (downloads, multipart uploads) get longer: they may be large on a slow line.
  */
 export const REQUEST_TIMEOUT_MS = 10 * SECOND;
-export const DOWNLOAD_TIMEOUT_MS = 2 * MINUTE;
+export const TRANSFER_TIMEOUT_MS = 2 * MINUTE;

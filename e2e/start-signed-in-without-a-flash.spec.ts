@@ -1,6 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { registerChild } from './actors/child-account.ts';
 import { logInChild } from './page-models/child-login.ts';
+import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { runAsProductionApp } from './support/installed-app.ts';
 
 declare global {
   interface Window {
@@ -36,19 +38,47 @@ async function expectSignedInStartWithoutLogin(page: Page, username: string) {
   expect(await page.evaluate(() => window.__sawLogin)).toBe(false);
 }
 
-test('a signed-in child who reloads or opens a new tab never sees the login prompt first', async ({
-  page,
-  context,
-  request,
-}) => {
-  const child = await registerChild(request);
-  await logInChild(page, child);
-  await context.addInitScript(watchForLoginPrompt);
-
-  await page.reload();
-  await expectSignedInStartWithoutLogin(page, child.username);
-
-  const second = await context.newPage();
-  await second.goto('/');
-  await expectSignedInStartWithoutLogin(second, child.username);
+let proxy: FaultProxy;
+test.beforeAll(async () => {
+  proxy = await startFaultProxy({ target: test.info().project.use.baseURL! });
 });
+test.afterEach(() => proxy.clearRules());
+test.afterAll(async () => proxy?.close());
+
+for (const mode of ['SharedWorker', 'fallback'] as const) {
+  test(`with ${mode}: a signed-in child who reloads, opens a tab or starts the installed app cold never sees the login prompt first`, async ({
+    browser,
+    request,
+  }) => {
+    // Through the fault proxy, on a slow line: the session check's token call takes 1.5 s.
+    const context = await browser.newContext({ baseURL: proxy.origin });
+    if (mode === 'fallback')
+      await context.addInitScript(() => Reflect.deleteProperty(window, 'SharedWorker'));
+    const child = await registerChild(request);
+    const page = await context.newPage();
+    await runAsProductionApp(page);
+    await logInChild(page, child);
+    // The installed app: its service worker holds the app shell for the cold start below.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await context.addInitScript(watchForLoginPrompt);
+    proxy.addRule({ path: '/connect/token', action: 'slow', delayMs: 1500 });
+
+    await page.reload();
+    await expectSignedInStartWithoutLogin(page, child.username);
+
+    const second = await context.newPage();
+    await second.goto('/');
+    await expectSignedInStartWithoutLogin(second, child.username);
+
+    // Every tab closed: the data worker ends with the last one, the next start boots it afresh.
+    await page.close();
+    await second.close();
+    const cold = await context.newPage();
+    await runAsProductionApp(cold);
+    await cold.goto('/');
+    await expectSignedInStartWithoutLogin(cold, child.username);
+    await context.close();
+  });
+}

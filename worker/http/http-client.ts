@@ -1,5 +1,5 @@
 import { VARIANT_HEADER, type AppVariant } from '../../contract/variant.ts';
-import { DOWNLOAD_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../../contract/timings.ts';
+import { REQUEST_TIMEOUT_MS, TRANSFER_TIMEOUT_MS } from '../../contract/timings.ts';
 import { HttpError, UNKNOWN_ERROR, parseRetryAfter } from './http-error.ts';
 
 export type Params = Record<string, string | number | boolean | null | undefined>;
@@ -111,7 +111,9 @@ export class HttpClient {
     const url = this.resolve(path, options.params);
     const timeoutMs =
       options.timeoutMs ??
-      (responseKind === 'blob' ? DOWNLOAD_TIMEOUT_MS : (this.deps.timeoutMs ?? REQUEST_TIMEOUT_MS));
+      (responseKind === 'blob' || body?.kind === 'form'
+        ? TRANSFER_TIMEOUT_MS
+        : (this.deps.timeoutMs ?? REQUEST_TIMEOUT_MS));
     // One deadline for the whole call, answer body included: a line that stalls mid-body counts too.
     const abort = new AbortController();
     const deadline = setTimeout(() => abort.abort(), timeoutMs);

@@ -9,6 +9,8 @@ test('a visitor opens the start page and sees the provider and the way back to i
   const back = page.getByRole('link', { name: 'Gå tillbaka till Stödlinjen' });
   await expect(back).toHaveAttribute('target', '_blank');
   await expect(page.getByText('© 2024 Stödlinjen')).toBeVisible();
+  // Before anything else a child may need: the emergency number, one tap away.
+  await expect(page.getByRole('link', { name: 'Är det akut? Ring 112.' })).toHaveAttribute('href', 'tel:112');
 });
 
 test('a client route is answered with the app, not a server 404', async ({ page }) => {

@@ -41,6 +41,7 @@ export interface BuildOptions {
 }
 
 const HSTS = 'max-age=31536000; includeSubDomains';
+const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=()';
 
 /** Refuses to serve demo logins to other machines unless DEMO_SEED=1 asked for exactly that. */
 async function guardDemoLogins(config: ServerConfig, db: Parameters<typeof hasDemoLogins>[0]) {
@@ -133,6 +134,10 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
     reply.header('Content-Security-Policy', "frame-ancestors 'self'");
+    // Nothing the app uses; a page that a script got into could not turn them on either.
+    reply.header('Permissions-Policy', PERMISSIONS_POLICY);
+    // No other window (an opener, a popup) keeps a handle on the child's tab.
+    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
     if (https) reply.header('Strict-Transport-Security', HSTS);
     // Nothing personal in any cache: every auth answer is private and never stored (the API's
     // answers are made so by its plugin, server/api/portal.ts).

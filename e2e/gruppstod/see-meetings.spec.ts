@@ -9,6 +9,7 @@ test('a participant sees the meetings in three sections and opens the one in pro
   await expect(start.inProgress).toBeVisible();
   await expect(start.upcoming).toBeVisible();
   await expect(start.finished).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Är det akut? Ring 112.' })).toHaveAttribute('href', 'tel:112');
 
   const running = start.cards(start.inProgress);
   await expect(running).toHaveCount(1);

@@ -1,3 +1,4 @@
+import { EmergencyLink } from '../shell/emergency-link.tsx';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { differenceInMinutes } from 'date-fns';
@@ -196,6 +197,7 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
         </>
       }
     >
+      {phase === 'queue' && <EmergencyLink />}
       <MessageList entries={entries} />
       <TypingIndicator rows={typing} myContactId={profile?.contactId} />
       {phase === 'queue' && preSubmitAllowed && done && preSubmitChoice === null && (

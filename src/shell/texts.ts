@@ -9,4 +9,6 @@ export const SHELL_TEXTS = {
   opensInNewTab: '(öppnas i ny flik)',
   footerLinks: 'Länkar',
   skipToContent: 'Hoppa till innehållet',
+  /** Ours: on every start page and in the chat queue, a tel: link. */
+  emergency: 'Är det akut? Ring 112.',
 } as const;

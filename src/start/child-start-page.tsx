@@ -1,3 +1,4 @@
+import { EmergencyLink } from '../shell/emergency-link.tsx';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { ChatAccountStatus } from '../../worker/client/one-to-one-chat.ts';
@@ -130,6 +131,7 @@ export function ChildStartPage({ prompt }: { prompt: ReactNode }) {
       <PageLayout>
         <h1>{config.providerName}</h1>
         <p>{T.signedOutText}</p>
+        <EmergencyLink />
         <div className={s.buttons}>
           <button type="button" className={primaryButton} onClick={() => setLoginOpen(true)}>
             {T.login}
@@ -148,6 +150,7 @@ export function ChildStartPage({ prompt }: { prompt: ReactNode }) {
     <PageLayout>
       <h1>{profile ? T.childHeading(profile.username) : config.providerName}</h1>
       <p>{T.childIntro}</p>
+      <EmergencyLink />
       <div className={s.cards}>
         <ChatCard />
         <section className={s.card} aria-labelledby="start-mail-heading">

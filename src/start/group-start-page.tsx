@@ -1,3 +1,4 @@
+import { EmergencyLink } from '../shell/emergency-link.tsx';
 import type { ReactNode } from 'react';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useSession } from '../data/index.ts';
@@ -18,6 +19,7 @@ export function GroupStartPage({ prompt }: { prompt: ReactNode }) {
   return (
     <PageLayout>
       <h1>{config.providerName}</h1>
+      <EmergencyLink />
       {prompt}
       {status === 'unknown' && <Spinner label={SHELL_TEXTS.loading} />}
       {status === 'anonymous' && (

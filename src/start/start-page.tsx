@@ -1,3 +1,4 @@
+import { EmergencyLink } from '../shell/emergency-link.tsx';
 import { Suspense } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
@@ -44,6 +45,7 @@ function MainStartPage() {
     <PageLayout>
       <h1>{config.providerName}</h1>
       <p>{START_TEXTS.intro}</p>
+      <EmergencyLink />
       {status === 'authenticated' && profile && (
         <p>
           {START_TEXTS.welcomeBack}, {profile.username}!

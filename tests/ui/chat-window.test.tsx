@@ -45,6 +45,9 @@ async function childWithOpenChat(options: { fetch?: typeof fetch } = {}) {
   act(() => showChatWindow());
   const window = await screen.findByRole('dialog', { name: 'Chatt' });
   await within(window).findByText('Du väntar på din tur');
+  // While waiting, the way to emergency help is in the window itself.
+  const emergency = within(window).getByRole('link', { name: 'Är det akut? Ring 112.' });
+  expect(emergency.getAttribute('href')).toBe('tel:112');
   return { window, conversationId: started.value };
 }
 
@@ -72,6 +75,7 @@ async function chatWithCounsellor(options: { fetch?: typeof fetch } = {}) {
   await counsellor.write(chat.conversationId, 'Hej! Jag heter Kim.');
   await within(chat.window).findByText('Hej! Jag heter Kim.', {}, LIVE);
   await within(chat.window).findByText(/^Chatt live/, {}, LIVE);
+  expect(within(chat.window).queryByRole('link', { name: 'Är det akut? Ring 112.' })).toBeNull();
   return chat;
 }
 

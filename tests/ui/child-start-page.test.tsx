@@ -70,3 +70,11 @@ describe('starting a chat from the start page without a network', () => {
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
   });
 });
+
+describe('the way to emergency help', () => {
+  it("offers 'Är det akut? Ring 112.' as a phone link on the signed-in start page", async () => {
+    await childOnStartPage();
+    const link = screen.getByRole<HTMLAnchorElement>('link', { name: 'Är det akut? Ring 112.' });
+    expect(link.getAttribute('href')).toBe('tel:112');
+  });
+});

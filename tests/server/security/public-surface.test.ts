@@ -81,3 +81,16 @@ describe('source maps', () => {
     expect(config).toMatch(/sourcemap: false/);
   });
 });
+
+describe('the browser policy of every answer', () => {
+  it('turns off camera, microphone, geolocation and payment, and keeps other windows out', async () => {
+    for (const url of ['/', '/config.json', '/portal/features/nothing', '/assets/index-abc.js']) {
+      const res = await fetch(`${server.url}${url}`);
+      expect(res.headers.get('permissions-policy'), url).toBe(
+        'camera=(), microphone=(), geolocation=(), payment=()',
+      );
+      expect(res.headers.get('cross-origin-opener-policy'), url).toBe('same-origin');
+      expect(res.headers.get('x-content-type-options'), url).toBe('nosniff');
+    }
+  });
+});

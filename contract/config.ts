@@ -17,6 +17,10 @@ export interface RuntimeConfig {
   providerUrl: string;
   version: string;
   features: VariantFeatures;
+  /**
+   * Ours: where 'Lämna sidan' (quick exit) goes, a neutral public page (env QUICK_EXIT_URL).
+   */
+  quickExitUrl: string;
   propertyIds: { consentDate: string; gender: string; birthYear: string; device: string; age: string };
 }
 

@@ -42,6 +42,24 @@ export interface ServerConfig {
   rateLimitFactor: number;
   /** Open hub connections one account may hold in one process. */
   hubMaxConnectionsPerAccount: number;
+  /** Where the child app's quick exit ('Lämna sidan') sends a child: a neutral public page. */
+  quickExitUrl: string;
+}
+
+/** A weather forecast: neutral, public, and ordinary on any phone. */
+export const DEFAULT_QUICK_EXIT_URL = 'https://www.smhi.se/';
+
+function quickExitUrlOf(value: string | undefined): string {
+  if (!value) return DEFAULT_QUICK_EXIT_URL;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`QUICK_EXIT_URL must be a web address such as https://www.smhi.se/, not ${value}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error('QUICK_EXIT_URL must be http(s)');
+  return url.toString();
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '::1', '[::1]']);
@@ -112,5 +130,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     auditRetentionDays: positive(env.AUDIT_RETENTION_DAYS, 365),
     rateLimitFactor: positive(env.RATE_LIMIT_FACTOR, 1),
     hubMaxConnectionsPerAccount: positive(env.HUB_MAX_CONNECTIONS_PER_ACCOUNT, 10),
+    quickExitUrl: quickExitUrlOf(env.QUICK_EXIT_URL),
   };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useModalDialog } from './use-modal-dialog.ts';
 
 /** Each app draws the dialog with its own classes; the behaviour is this component's. */
@@ -13,6 +13,8 @@ export interface ConfirmDialogClasses {
 }
 
 export interface ConfirmDialogProps {
+  /** Drawn last inside the dialog, after its buttons (the child app's quick exit). */
+  after?: ReactNode;
   open: boolean;
   title: string;
   text: string;
@@ -45,6 +47,7 @@ export function ConfirmDialog({
   answerDelayMs = 0,
   dismiss = 'escape-and-backdrop',
   classes = {},
+  after,
 }: ConfirmDialogProps) {
   const ref = useModalDialog(open);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -93,6 +96,7 @@ export function ConfirmDialog({
           </button>
         </div>
       </div>
+      {after}
     </dialog>
   );
 }

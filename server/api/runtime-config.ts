@@ -54,6 +54,7 @@ export function runtimeConfig(ctx: AppContext, origin: string): RuntimeConfig {
     providerUrl: PROVIDER.url,
     version: APP_VERSION,
     features: VARIANT_FEATURES[VARIANTS[v]],
+    quickExitUrl: ctx.config.quickExitUrl,
     propertyIds: PROPERTY_ID_MAP,
   };
 }

@@ -4,6 +4,7 @@ import { iconButton } from '../styles/controls.ts';
 import * as s from './chat-window.styles.ts';
 import { ConnectionNotice } from './connection-notice.tsx';
 import { MinimizedBar } from './minimized-bar.tsx';
+import { QuickExitButton } from '../quick-exit/quick-exit-button.tsx';
 
 export interface ChatWindowFrameProps {
   minimized: boolean;
@@ -69,6 +70,7 @@ export function ChatWindowFrame(props: ChatWindowFrameProps) {
       </div>
       <ConnectionNotice />
       {props.children}
+      <QuickExitButton placement="window" />
     </dialog>
   );
 }

@@ -1,5 +1,6 @@
 import { ConfirmDialog } from '../../client-kit/dialogs/confirm-dialog.tsx';
 import { DIALOG_TEXTS } from './texts.ts';
+import { QuickExitButton } from '../quick-exit/quick-exit-button.tsx';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
 import { actions, confirmTitle, content, dialog } from './modal.styles.ts';
 import { CONFIRMATION_CALLBACK_MS as CONFIRMATION_CALLBACK_DELAY_MS } from '../../contract/timings.ts';
@@ -44,6 +45,7 @@ export function ConfirmationDialog({
       answerDelayMs={CONFIRMATION_CALLBACK_DELAY_MS}
       dismiss={staticBackdrop ? 'nothing' : 'escape-and-backdrop'}
       classes={classes}
+      after={<QuickExitButton placement="dialog" />}
     />
   );
 }

@@ -4,7 +4,9 @@ import { colors, desktop, sizes } from '../styles/theme.ts';
 export const dialog = css`
   width: calc(100% - 2rem);
   max-width: 32rem;
-  max-height: calc(100% - 2rem);
+  /* The top 3.25rem of the screen stays free for 'Lämna sidan' (src/quick-exit). */
+  top: 3.25rem;
+  max-height: calc(100% - 4.25rem);
   padding: 0;
   border: 0;
   border-radius: ${sizes.cardRadius};
@@ -22,8 +24,8 @@ export const extraWide = css`
 
 export const menu = css`
   margin: 0 0 0 auto;
-  height: 100%;
-  max-height: 100%;
+  height: calc(100% - 3.25rem);
+  max-height: none;
   border-radius: 0;
   ${desktop} {
     max-width: 24rem;

@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { useModalDialog } from '../../client-kit/dialogs/use-modal-dialog.ts';
 import { DIALOG_TEXTS } from './texts.ts';
+import { QuickExitButton } from '../quick-exit/quick-exit-button.tsx';
 import { CloseIcon } from '../shell/icons.tsx';
 import { iconButton } from '../styles/controls.ts';
 import * as s from './modal.styles.ts';
@@ -81,6 +82,7 @@ export function Modal(props: ModalProps) {
         )}
         {props.children}
       </div>
+      <QuickExitButton placement="dialog" />
     </dialog>
   );
 }

@@ -11,6 +11,7 @@ import { globalStyles } from '../styles/theme.ts';
 import { lazyPage } from './lazy-pages.ts';
 import { PageErrorBoundary } from './page-error-boundary.tsx';
 import { SiteFooter } from './site-footer.tsx';
+import { QuickExitButton, QuickExitKeys } from '../quick-exit/quick-exit-button.tsx';
 import { hasUnsavedFormData, watchFormInput } from './unsaved-form-data.ts';
 import { shell, skipLink, content } from './root-shell.styles.ts';
 import { SHELL_TEXTS } from './texts.ts';
@@ -36,6 +37,8 @@ export function RootShell({ children }: { children: ReactNode }) {
       <a className={skipLink} href="#main">
         {SHELL_TEXTS.skipToContent}
       </a>
+      <QuickExitButton placement="page" />
+      <QuickExitKeys />
       <NavigationEffects />
       <SessionEffects />
       <div className={content}>{children}</div>

@@ -1,0 +1,50 @@
+import { css } from '@linaria/core';
+import { colors } from '../styles/theme.ts';
+
+/** Dark, plain and the same everywhere, so a child finds it without looking. */
+export const button = css`
+  min-height: 44px;
+  padding: 0 1rem;
+  border: 2px solid ${colors.surface};
+  border-radius: 999px;
+  color: ${colors.surface};
+  background: ${colors.text};
+  font: inherit;
+  font-weight: 700;
+  cursor: pointer;
+
+  &:focus-visible {
+    outline: 3px solid ${colors.focus};
+    outline-offset: 2px;
+  }
+`;
+
+const strip = `
+  display: flex;
+  justify-content: flex-end;
+  padding: 0.25rem 0.5rem;
+  z-index: 20;
+`;
+
+export const placements = {
+  /** The page: a strip that stays at the top while the page scrolls. */
+  page: css`
+    ${strip}
+    position: sticky;
+    top: 0;
+    background: ${colors.background};
+  `,
+  /** A full-screen chat window (a flex column): the same strip, drawn first though it comes last. */
+  window: css`
+    ${strip}
+    order: -1;
+    background: ${colors.background};
+  `,
+  /** Another modal: pinned to the top right of the screen, in the room the modals leave free there. */
+  dialog: css`
+    position: fixed;
+    top: 0.25rem;
+    right: 0.5rem;
+    z-index: 20;
+  `,
+};

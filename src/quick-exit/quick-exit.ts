@@ -1,0 +1,73 @@
+/**
+ * Quick exit, for a child who must hide the app at once (the person they write about may be standing
+ * behind them): the page is blanked and replaced by a neutral public site, so Back does not return
+ * to it. The app's own earlier history entries would still load the app, so the tab remembers the
+ * exit (sessionStorage, this tab only) and an app reached again by Back or Forward leaves at once,
+ * before anything is drawn. A new visit (typing the address, a link, a reload) is not a Back: the
+ * app then opens as usual and forgets the exit.
+ */
+const EXITED_KEY = 'quick-exit';
+/** Shift pressed this many times within SHIFT_WINDOW_MS, with no other key between, leaves too. */
+export const SHIFT_PRESSES = 3;
+export const SHIFT_WINDOW_MS = 1000;
+
+/** Leaves now: nothing of the page stays on screen while the neutral site loads (or fails to, offline). */
+export function leavePage(url: string): void {
+  try {
+    sessionStorage.setItem(EXITED_KEY, url);
+  } catch {
+    // Storage refused (private mode quotas): leaving matters more than remembering.
+  }
+  blank();
+  location.replace(url);
+}
+
+function blank(): void {
+  document.title = '';
+  document.body.replaceChildren();
+}
+
+/**
+ * Called first at boot and when a page comes back from the back-forward cache: true when this load
+ * is a Back or Forward into the app after a quick exit, in which case it is already leaving again.
+ */
+export function leaveAgainIfReturned(restoredFromCache = false): boolean {
+  let exitedTo: string | null = null;
+  try {
+    exitedTo = sessionStorage.getItem(EXITED_KEY);
+  } catch {
+    return false;
+  }
+  if (!exitedTo) return false;
+  const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  if (restoredFromCache || navigation?.type === 'back_forward') {
+    blank();
+    location.replace(exitedTo);
+    return true;
+  }
+  sessionStorage.removeItem(EXITED_KEY);
+  return false;
+}
+
+/**
+ * Counts Shift presses (as GOV.UK's "Exit this page"): three within a second, with no other key
+ * between (a capital letter is Shift and a letter, and starts the count again), call `leave`.
+ */
+export function watchTripleShift(target: Window, leave: () => void, now: () => number = Date.now) {
+  let presses: number[] = [];
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Shift') {
+      presses = [];
+      return;
+    }
+    if (event.repeat) return;
+    const at = now();
+    presses = [...presses.filter((t) => at - t < SHIFT_WINDOW_MS), at];
+    if (presses.length >= SHIFT_PRESSES) {
+      presses = [];
+      leave();
+    }
+  };
+  target.addEventListener('keydown', onKeyDown, { capture: true });
+  return () => target.removeEventListener('keydown', onKeyDown, { capture: true });
+}

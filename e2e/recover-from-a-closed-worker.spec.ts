@@ -84,7 +84,8 @@ test('a reply that waits while the data worker is closed is sent once, without r
   await worker.goOffline();
   const reply = 'Jag skrev det här medan appen startade om.';
   await thread.answer(reply);
-  await expect(thread.message(reply)).toContainText('Skickar...');
+  // Its attempt got no answer: it says it waits for the network.
+  await expect(thread.message(reply)).toContainText('Väntar på nätet');
   await worker.close();
 
   // The tab notices within a heartbeat or two, starts a new worker, and that one sends the outbox.

@@ -1,12 +1,11 @@
-import { HUB_EVENTS, entityKey } from '../contract/hub.ts';
+import { HUB_EVENTS } from '../contract/hub.ts';
 import { AuthSession } from './auth/auth-session.ts';
 import type { HubEventHandler, PeerMessage, PortalWorkerDeps, SubscribeMode } from './portal-worker-deps.ts';
 import type { WorkerCommands } from './client/api.ts';
 import type { LoginResult, OutboxWriteRequest, SessionApi, SignOutReason } from './client/session.ts';
-import { done, failure, ok, type ErrorCode, type Result } from './client/result.ts';
+import { done, ok, type ErrorCode, type Result } from './client/result.ts';
 import { ClientLog } from './client-log.ts';
 import { HttpClient } from './http/http-client.ts';
-import { isHttpError } from './http/http-error.ts';
 import { HubClient } from './hub/hub-client.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { SyncContext } from './sync/sync-context.ts';
@@ -17,15 +16,11 @@ import { GroupChatSync } from './sync/group-chat.ts';
 import { MailAndHistorySync } from './sync/mail-and-history.ts';
 import { OneToOneChatSync } from './sync/one-to-one-chat.ts';
 import { MeetingsSync } from './sync/meetings.ts';
-import { refreshNotificationCount } from './sync/notification-count.ts';
 import { fetchUploader, xhrUploader } from './sync/upload.ts';
-import { loadProfile } from './sync/profile.ts';
-import { updateRuntime, writeSession } from './sync/runtime.ts';
+import { updateRuntime } from './sync/runtime.ts';
+import { SessionLifecycle } from './session-lifecycle.ts';
 
 export type { HubEventHandler, PeerMessage, PortalWorkerDeps, SubscribeMode } from './portal-worker-deps.ts';
-
-/** After a refresh the server could not be asked about, try again this soon. */
-const REFRESH_RETRY_MS = 30_000;
 
 /**
  * The data worker's core, free of browser-only globals: every dependency is injected, so tests run
@@ -43,7 +38,8 @@ export class PortalWorker {
   /** Every command of every module, by name: what the tabs call through Comlink. */
   readonly commands: WorkerCommands;
   private readonly outboxKinds: Record<string, OutboxKind>;
-  private authenticated = false;
+  /** Sign-in, the authentication check, renewal and sign-out (worker/session-lifecycle.ts). */
+  readonly session: SessionLifecycle;
   private runner = false;
   private readonly handlers = new Map<string, HubEventHandler[]>();
   /** What this worker's tabs asked for, so a new leader can be told again. */
@@ -54,6 +50,7 @@ export class PortalWorker {
 
   constructor(private readonly deps: PortalWorkerDeps) {
     const { config, clock } = deps;
+    this.session = new SessionLifecycle(this, deps);
     this.auth = new AuthSession({
       config,
       origin: deps.origin,
@@ -64,7 +61,7 @@ export class PortalWorker {
     this.clientLog = new ClientLog({
       clock,
       features: config.features,
-      isAuthenticated: () => this.authenticated,
+      isAuthenticated: () => this.session.authenticated,
       send: (entry) => this.http.post('/createclientlogs', entry, { report: false }),
     });
     this.http = new HttpClient({
@@ -96,7 +93,7 @@ export class PortalWorker {
         deps.broadcast({ type: 'hub-error', message });
         for (const module of this.modules) void module.realtimeError?.(message);
       },
-      onUnauthorized: () => void this.tokenRefused(),
+      onUnauthorized: () => void this.session.tokenRefused(),
       onReconnected: () => void this.catchUp(),
       ...deps.hub,
     });
@@ -134,7 +131,7 @@ export class PortalWorker {
         login: (username, password) => this.login(username, password),
         logout: (reason) => this.logout(reason),
         renew: (username, password, call) => this.renewSession(username, password, call),
-        withoutHub: (call, ended) => this.withoutHub(call, ended),
+        withoutHub: (call, ended) => this.session.withoutHub(call, ended),
       },
       refreshNotificationCount: () => this.refreshNotifications(),
     };
@@ -154,7 +151,7 @@ export class PortalWorker {
       OutboxKind
     >;
     this.on(HUB_EVENTS.notificationCreated, () => this.refreshNotifications());
-    this.on(HUB_EVENTS.contactUpdated, async () => void (await this.refreshProfile()));
+    this.on(HUB_EVENTS.contactUpdated, async () => void (await this.session.refreshProfile()));
   }
 
   /** The core's own commands and tables: the session, the outbox, subscriptions, caches. */
@@ -221,57 +218,31 @@ export class PortalWorker {
     else this.deps.notifyPeers?.({ type: 'unsubscribe', entityKey: key });
   }
 
-  async login(username: string, password: string | null): Promise<LoginResult> {
-    const previous = (await this.auth.manager.getUser())?.profile.sub;
-    const result = await this.auth.login(username, password);
-    if (result.ok) await this.signedIn(previous);
-    return result;
+  login(username: string, password: string | null): Promise<LoginResult> {
+    return this.session.login(username, password);
   }
 
-  /**
-   * For a call after which the server has ended every session of the account, this device's too (a
-   * password change): runs it, then signs in again with `username` and the new `password`, so the
-   * user stays signed in here. The hub is stopped first: the server closes it, and its reconnect's
-   * 401 would end the session as expired. The call and the new sign-in hold the refresh lock, so a
-   * refresh meanwhile (another worker's, or the outbox's after a 401) waits and then finds the new
-   * tokens instead of spending a revoked one. When the new sign-in fails, this device is signed out
-   * ('signed_out', and the session row says 'session_expired').
-   */
-  async renewSession<C extends ErrorCode>(
+  /** See SessionLifecycle.renewSession (a password change). */
+  renewSession<C extends ErrorCode>(
     username: string,
     password: string,
     call: (token: string) => Promise<Result<void, C>>,
   ): Promise<Result<void, C | 'signed_out' | 'failed'>> {
-    // Read before the lock: asking for a token under it may mean a refresh, which waits for the lock.
-    const token = await this.auth.accessToken();
-    if (!token) return failure('failed');
-    const previous = (await this.auth.manager.getUser())?.profile.sub;
-    const runner = this.runner;
-    if (runner) await this.hub.stop();
-    const outcome = await this.auth.exclusive(async (): Promise<Result<void, C | 'signed_out'>> => {
-      const result = await call(token);
-      if (!result.ok) return result;
-      return (await this.auth.login(username, password)).ok ? result : failure('signed_out');
-    });
-    if (outcome.ok) await this.signedIn(previous);
-    else if (outcome.code === 'signed_out') await this.logout('session_expired');
-    else if (runner) await this.hub.start();
-    return outcome;
+    return this.session.renewSession(username, password, call);
   }
 
-  /** See SyncContext.session.withoutHub. */
-  private async withoutHub<R>(call: () => Promise<R>, ended: (result: R) => boolean): Promise<R> {
-    const runner = this.runner;
-    if (runner) await this.hub.stop();
-    const result = await call();
-    if (!ended(result) && runner) await this.hub.start();
-    return result;
+  logout(reason: SignOutReason = 'user'): Promise<void> {
+    return this.session.logout(reason);
   }
 
-  async logout(reason: SignOutReason = 'user'): Promise<void> {
-    for (const module of this.modules) await module.signingOut?.(reason);
-    await this.auth.signOut();
-    await this.signedOut(reason);
+  /** SPEC §4 authentication check (see SessionLifecycle.authCheck). */
+  authCheck(refreshFirst: boolean): Promise<boolean> {
+    return this.session.authCheck(refreshFirst);
+  }
+
+  /** The header dot; also after the account's notification and contact-message writes (SPEC §7). */
+  refreshNotifications(): Promise<void> {
+    return this.session.refreshNotifications();
   }
 
   async becameVisible(): Promise<void> {
@@ -296,7 +267,7 @@ export class PortalWorker {
         await this.authCheck(false);
         break;
       case 'signed-out':
-        await this.stopSession();
+        await this.session.stopSession();
         break;
       case 'leader':
         for (const [key, mode] of this.ownSubscriptions) {
@@ -321,7 +292,7 @@ export class PortalWorker {
     await updateRuntime(this.deps.db, { online });
     if (!online || !this.runner) return;
     const flushed = this.outbox.flush();
-    if (!this.authenticated) await Promise.all([flushed, this.authCheck(false)]);
+    if (!this.session.authenticated) await Promise.all([flushed, this.authCheck(false)]);
     else await Promise.all([flushed, this.hub.reconnectNow(), this.catchUp()]);
   }
 
@@ -331,7 +302,7 @@ export class PortalWorker {
    * it (the first may have started before the line was really back), never more.
    */
   catchUp(): Promise<void> {
-    if (!this.runner || !this.authenticated) return Promise.resolve();
+    if (!this.runner || !this.session.authenticated) return Promise.resolve();
     if (this.catchingUp) {
       this.catchUpAgain = true;
       return this.catchingUp;
@@ -347,7 +318,7 @@ export class PortalWorker {
           ),
           this.refreshNotifications(),
         ]);
-      } while (this.catchUpAgain && this.runner && this.authenticated);
+      } while (this.catchUpAgain && this.runner && this.session.authenticated);
     };
     this.catchingUp = run().finally(() => {
       this.catchingUp = null;
@@ -364,92 +335,6 @@ export class PortalWorker {
     await this.hub.stop();
   }
 
-  /**
-   * SPEC §4 authentication check. `refreshFirst` is the startup order (refresh, then the token);
-   * otherwise a valid token is enough and a refresh the fallback.
-   */
-  async authCheck(refreshFirst: boolean): Promise<boolean> {
-    const outcome = refreshFirst ? await this.auth.refresh() : null;
-    const ok = outcome === 'refreshed' || (await this.auth.check());
-    if (ok) {
-      this.authenticated = true;
-      await writeSession(this.deps.db, 'authenticated', undefined, this.deps.clock.now());
-      await this.afterSignIn();
-      return true;
-    }
-    // No valid token and no refresh: signed out, unless the server was merely unreachable.
-    const user = await this.auth.manager.getUser();
-    if (!user?.refresh_token) await this.signedOut(this.authenticated ? 'session_expired' : undefined);
-    return false;
-  }
-
-  /** A password login succeeded: the session row, the user's data and the hub follow. */
-  private async signedIn(previousUser: string | undefined): Promise<void> {
-    // Someone else signed in over a session: nothing of the previous user may stay visible.
-    if (previousUser && previousUser !== (await this.auth.manager.getUser())?.profile.sub) {
-      await this.clearUserData();
-    }
-    this.authenticated = true;
-    await writeSession(this.deps.db, 'authenticated', undefined, this.deps.clock.now());
-    await this.afterSignIn();
-    this.deps.notifyPeers?.({ type: 'signed-in' });
-  }
-
-  /**
-   * The runner's part of a session: the hub, the refresh timer and the modules' starts. Offline (a
-   * leader elected while the network is down) the stored profile is enough: the hub then keeps
-   * trying and connects at once when the network is back (`onOnline`).
-   */
-  private async afterSignIn(): Promise<void> {
-    const profile = (await this.refreshProfile()) ?? (await this.deps.db.profile.get('current'));
-    // A 401 on the profile ended the session; a worker that is not the runner holds no connection.
-    if (!this.authenticated || !this.runner) return;
-    await this.scheduleRefresh();
-    await this.hub.start();
-    if (profile) void this.hub.subscribe(entityKey('Contact', profile.contactId));
-    for (const module of this.modules) await module.signedIn?.();
-    await this.refreshNotifications();
-  }
-
-  /** SPEC §8: a 401 on the profile means the session is over; other failures are only logged. */
-  private async refreshProfile() {
-    try {
-      return await loadProfile(this.http, this.deps.db, this.deps.config);
-    } catch (error) {
-      if (isHttpError(error) && error.status === 401) await this.logout('session_expired');
-      return null;
-    }
-  }
-
-  /** The header dot; also after the account's notification and contact-message writes (SPEC §7). */
-  async refreshNotifications(): Promise<void> {
-    await refreshNotificationCount(this.http, this.deps.db).catch((error: unknown) =>
-      this.clientLog.report({ message: `Notification count: ${String(error)}` }),
-    );
-  }
-
-  private async scheduleRefresh(): Promise<void> {
-    await this.auth.scheduleRefresh(() => void this.refreshDue());
-  }
-
-  private async refreshDue(): Promise<void> {
-    const token = (await this.auth.manager.getUser())?.access_token;
-    const outcome = await this.auth.refresh(token);
-    if (outcome === 'refreshed') return this.scheduleRefresh();
-    if (outcome === 'unreachable') {
-      this.deps.clock.setTimeout(() => void this.refreshDue(), REFRESH_RETRY_MS);
-      return;
-    }
-    if (!(await this.auth.validUser())) await this.signedOut('session_expired');
-  }
-
-  /** The hub refused our token although it looked valid (revoked elsewhere): refresh or sign out. */
-  private async tokenRefused(): Promise<void> {
-    const token = (await this.auth.manager.getUser())?.access_token;
-    const outcome = await this.auth.refresh(token);
-    if (outcome === 'rejected' || outcome === 'no-refresh-token') await this.signedOut('session_expired');
-  }
-
   private async route(eventName: string, data: unknown, key: string): Promise<void> {
     for (const handler of this.handlers.get(eventName) ?? []) {
       try {
@@ -458,34 +343,5 @@ export class PortalWorker {
         this.clientLog.report({ message: `Hub event ${eventName}: ${String(error)}` });
       }
     }
-  }
-
-  /** Local end of a session: no hub, no timers, no data of the user left for the next one. */
-  private async signedOut(reason: SignOutReason | undefined): Promise<void> {
-    const wasAuthenticated = this.authenticated;
-    await this.stopSession();
-    const { db } = this.deps;
-    await this.clearUserData();
-    await writeSession(db, 'anonymous', reason, this.deps.clock.now());
-    if (reason && (wasAuthenticated || reason === 'user')) {
-      this.deps.broadcast({ type: 'signed-out', reason });
-      this.deps.notifyPeers?.({ type: 'signed-out' });
-    }
-  }
-
-  private async clearUserData(): Promise<void> {
-    const { db } = this.deps;
-    const tables = this.modules.flatMap((m) => m.tables);
-    await db.transaction('rw', tables, async () => {
-      await Promise.all(tables.map((t) => t.clear()));
-    });
-    await updateRuntime(db, { notificationCount: 0 });
-  }
-
-  private async stopSession(): Promise<void> {
-    this.authenticated = false;
-    this.auth.stopRefresh();
-    for (const module of this.modules) module.reset?.();
-    await this.hub.stop();
   }
 }

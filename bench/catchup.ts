@@ -10,6 +10,7 @@
 import { api, login } from '../tests/server/test-server.ts';
 import { startFaultProxy } from '../e2e/support/fault-proxy.ts';
 import {
+  demoChildInLiveChat,
   latencySummary,
   launchChromium,
   printReport,
@@ -60,23 +61,7 @@ async function main() {
     if (MODE === 'fallback')
       await context.addInitScript(() => Reflect.deleteProperty(window, 'SharedWorker'));
     const page = await context.newPage();
-    await page.goto('/');
-    await page.getByRole('banner').getByRole('button', { name: 'Logga in' }).click();
-    const form = page.getByRole('form', { name: 'Logga in' });
-    await form.getByLabel('Användarnamn').fill('demo');
-    await form.getByLabel('Lösenord').fill('demo-losenord');
-    await form.getByRole('button', { name: 'Logga in' }).click();
-    await page.getByRole('button', { name: 'Starta en chatt' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Chatt' });
-    await dialog.getByText('Du väntar på din tur').waitFor();
-
-    const queue = (await api(server.url, '/portal/staff/queue', { token: counsellor })).body as {
-      value: Array<{ id: number; systemType: string }>;
-    };
-    const id = queue.value.find((q) => q.systemType === 'chat')!.id;
-    await api(server.url, `/portal/staff/conversations/${id}/accept`, { token: counsellor, body: {} });
-    await write(id, 'Hej!');
-    await dialog.getByText('Chatt live').waitFor({ timeout: 20_000 });
+    const { dialog, id } = await demoChildInLiveChat(page, '/', server.url, counsellor);
     await watchRenders(page);
 
     const outages: { outageMs: number; catchUpMs: number }[] = [];

@@ -7,6 +7,7 @@
  */
 import { api, login } from '../tests/server/test-server.ts';
 import {
+  demoChildInLiveChat,
   latencySummary,
   launchChromium,
   printReport,
@@ -27,26 +28,7 @@ async function main() {
   try {
     const counsellor = (await login(server.url, 'kurator', 'kurator-losenord', 'portal-staff')).access_token;
     const page = await (await browser.newContext()).newPage();
-    await page.goto(server.url);
-    await page.getByRole('banner').getByRole('button', { name: 'Logga in' }).click();
-    const form = page.getByRole('form', { name: 'Logga in' });
-    await form.getByLabel('Användarnamn').fill('demo');
-    await form.getByLabel('Lösenord').fill('demo-losenord');
-    await form.getByRole('button', { name: 'Logga in' }).click();
-    await page.getByRole('button', { name: 'Starta en chatt' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Chatt' });
-    await dialog.getByText('Du väntar på din tur').waitFor();
-
-    const queue = (await api(server.url, '/portal/staff/queue', { token: counsellor })).body as {
-      value: Array<{ id: number; systemType: string }>;
-    };
-    const id = queue.value.find((q) => q.systemType === 'chat')!.id;
-    await api(server.url, `/portal/staff/conversations/${id}/accept`, { token: counsellor, body: {} });
-    await api(server.url, `/portal/staff/conversations/${id}/messages`, {
-      token: counsellor,
-      body: { content: 'Hej!' },
-    });
-    await dialog.getByText('Chatt live').waitFor({ timeout: 20_000 });
+    const { dialog, id } = await demoChildInLiveChat(page, server.url, server.url, counsellor);
     await watchRenders(page);
 
     const sentAt: number[] = [];

@@ -2,7 +2,8 @@
  * What every benchmark shares: a real server process on a fresh database, Debian Chromium, the
  * render watch of the browser benchmarks, percentiles and the JSON report.
  */
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Locator, type Page } from '@playwright/test';
+import { api } from '../tests/server/test-server.ts';
 import { createTestDatabase } from '../tests/server/test-server.ts';
 import { BENCH_LIMITS, startServerProcess } from '../tests/server/server-process.ts';
 
@@ -73,4 +74,38 @@ export function runBench(main: () => Promise<void>) {
     console.error(error);
     process.exit(1);
   });
+}
+
+/**
+ * The demo child signs in at `startUrl` and starts a chat; the demo counsellor (staff token
+ * `counsellor`, on the server at `serverUrl`) accepts it and says hello; resolves once the child's
+ * window is live, with the window and the conversation's id.
+ */
+export async function demoChildInLiveChat(
+  page: Page,
+  startUrl: string,
+  serverUrl: string,
+  counsellor: string,
+): Promise<{ dialog: Locator; id: number }> {
+  await page.goto(startUrl);
+  await page.getByRole('banner').getByRole('button', { name: 'Logga in' }).click();
+  const form = page.getByRole('form', { name: 'Logga in' });
+  await form.getByLabel('Användarnamn').fill('demo');
+  await form.getByLabel('Lösenord').fill('demo-losenord');
+  await form.getByRole('button', { name: 'Logga in' }).click();
+  await page.getByRole('button', { name: 'Starta en chatt' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Chatt' });
+  await dialog.getByText('Du väntar på din tur').waitFor();
+
+  const queue = (await api(serverUrl, '/portal/staff/queue', { token: counsellor })).body as {
+    value: Array<{ id: number; systemType: string }>;
+  };
+  const id = queue.value.find((q) => q.systemType === 'chat')!.id;
+  await api(serverUrl, `/portal/staff/conversations/${id}/accept`, { token: counsellor, body: {} });
+  await api(serverUrl, `/portal/staff/conversations/${id}/messages`, {
+    token: counsellor,
+    body: { content: 'Hej!' },
+  });
+  await dialog.getByText('Chatt live').waitFor({ timeout: 20_000 });
+  return { dialog, id };
 }

@@ -41,9 +41,12 @@ async function networkUp(context: BrowserContext) {
   await context.setOffline(false);
 }
 
-/** A child in a live chat with the demo counsellor, in the context's first tab. */
-async function liveChat(context: BrowserContext, request: APIRequestContext, counsellor: Counsellor) {
+/** A fresh child, in a browser context of `mode`, in a live chat with the demo counsellor in its first tab. */
+async function liveChat(browser: Browser, mode: Mode, request: APIRequestContext) {
+  const counsellor = new Counsellor(request);
+  await counsellor.logIn();
   await counsellor.emptyQueue();
+  const context = await childContext(browser, mode);
   const account = await registerChild(request, 'natet');
   const chat = new ChildChatPage(await context.newPage());
   await chat.logIn(account);
@@ -54,7 +57,7 @@ async function liveChat(context: BrowserContext, request: APIRequestContext, cou
   await counsellor.write(id, 'Hej! Jag heter Kim.');
   await chat.expectMessage('Hej! Jag heter Kim.');
   await chat.expectActive();
-  return { account, chat, id };
+  return { context, counsellor, account, chat, id };
 }
 
 /** Another tab of the same child with the chat window open. */
@@ -85,10 +88,7 @@ for (const mode of MODES) {
       request,
     }) => {
       test.setTimeout(90_000);
-      const counsellor = new Counsellor(request);
-      await counsellor.logIn();
-      const context = await childContext(browser, mode);
-      const { chat, id } = await liveChat(context, request, counsellor);
+      const { context, counsellor, chat, id } = await liveChat(browser, mode, request);
       const second = await anotherTab(context);
       await anotherTab(context);
 
@@ -120,10 +120,7 @@ for (const mode of MODES) {
       request,
     }) => {
       test.setTimeout(90_000);
-      const counsellor = new Counsellor(request);
-      await counsellor.logIn();
-      const context = await childContext(browser, mode);
-      const { account, chat, id } = await liveChat(context, request, counsellor);
+      const { context, counsellor, account, chat, id } = await liveChat(browser, mode, request);
       const thread = new ThreadPage(await context.newPage());
       await thread.page.goto(`/mina-sidor/inlagg/${await mailThread(request, account)}`);
       await expect(thread.heading).toHaveText('Hemma');
@@ -158,10 +155,7 @@ for (const mode of MODES) {
       request,
     }) => {
       test.setTimeout(90_000);
-      const counsellor = new Counsellor(request);
-      await counsellor.logIn();
-      const context = await childContext(browser, mode);
-      const { chat, id } = await liveChat(context, request, counsellor);
+      const { context, counsellor, chat, id } = await liveChat(browser, mode, request);
 
       await networkDown(context);
       await counsellor.write(id, 'Skrivet under avbrottet');

@@ -49,6 +49,19 @@ async function twoTabs(origin = server.url) {
   return { leader: make(), follower: make(), delivered: () => Promise.all(deliveries.splice(0)) };
 }
 
+/** The demo user is renamed on the server; resolves once `db` (a tab's Dexie) shows the new name. */
+async function renameOnServerAndSee(db: PortalDb, name: string) {
+  const { access_token } = await login(server.url, 'demo', 'demo-losenord');
+  await api(server.url, '/portal/features/contacts/contactsapplicationfeature-id/update', {
+    token: access_token,
+    body: { name },
+  });
+  await waitForQuery(
+    () => db.profile.get('current'),
+    (row) => row?.username === name,
+  );
+}
+
 describe('leader election fallback', () => {
   it('the leader holds the hub for a follower that signs in, sends its outbox and takes its subscriptions', async () => {
     const { leader, follower, delivered } = await twoTabs();
@@ -73,17 +86,8 @@ describe('leader election fallback', () => {
     const profile = (await follower.db.profile.get('current'))!;
     expect(await follower.worker.subscribe(`Contact:${profile.contactId}`)).toBe(true);
     // The leader subscribed on the follower's behalf: the follower's Dexie sees the refetch.
-    const name = `Ledare ${Date.now()}`;
-    const { access_token } = await login(server.url, 'demo', 'demo-losenord');
     await delivered();
-    await api(server.url, '/portal/features/contacts/contactsapplicationfeature-id/update', {
-      token: access_token,
-      body: { name },
-    });
-    await waitForQuery(
-      () => follower.db.profile.get('current'),
-      (row) => row?.username === name,
-    );
+    await renameOnServerAndSee(follower.db, `Ledare ${Date.now()}`);
 
     // The leader's tab closes; the follower wins the lock and takes the hub over.
     await leader.worker.retire();
@@ -116,16 +120,7 @@ describe('leader election fallback', () => {
       await follower.worker.onOnline(true);
       expect(follower.worker.hub.state).toBe('Connected');
       // The Contact subscription holds again: a change on the server reaches this tab's Dexie.
-      const name = `Tillbaka ${Date.now()}`;
-      const { access_token } = await login(server.url, 'demo', 'demo-losenord');
-      await api(server.url, '/portal/features/contacts/contactsapplicationfeature-id/update', {
-        token: access_token,
-        body: { name },
-      });
-      await waitForQuery(
-        () => follower.db.profile.get('current'),
-        (row) => row?.username === name,
-      );
+      await renameOnServerAndSee(follower.db, `Tillbaka ${Date.now()}`);
       await follower.worker.logout();
     } finally {
       await proxy.close();

@@ -81,6 +81,8 @@ export interface FaultProxy {
     match: { method?: string; path: string | RegExp },
     timeoutMs?: number,
   ): Promise<{ method: string; path: string }>;
+  /** Every request (method + path with query) that reached the proxy, in order of arrival. */
+  readonly requestLog: readonly { method: string; path: string }[];
   close(): Promise<void>;
 }
 
@@ -157,6 +159,7 @@ export async function startFaultProxy(options: { target: string; port?: number }
   let rules: ActiveRule[] = [];
   let waiters: Waiter[] = [];
   let isOnline = true;
+  const requestLog: { method: string; path: string }[] = [];
   /** Every socket a browser opened to the proxy (keep-alive, hung, upgraded). */
   const clientSockets = new Set<net.Socket>();
   /** HTTP requests being forwarded to the server. */
@@ -166,6 +169,7 @@ export async function startFaultProxy(options: { target: string; port?: number }
   /** Notifies the waiters, then takes the first matching rule (counting it and using it up). */
   function arrive(method: string, url: string): FaultRule | undefined {
     const request = { method, path: url };
+    requestLog.push(request);
     waiters = waiters.filter((waiter) => {
       if (!matches(waiter.match, method, url)) return true;
       clearTimeout(waiter.timer);
@@ -369,6 +373,7 @@ export async function startFaultProxy(options: { target: string; port?: number }
   return {
     port,
     origin: `http://127.0.0.1:${port}`,
+    requestLog,
 
     addRule(rule) {
       const active: ActiveRule = { rule, hits: 0 };

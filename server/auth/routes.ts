@@ -100,6 +100,10 @@ function registerConnectRoutes(scope: FastifyInstance, ctx: AppContext) {
 
   // RFC 7009: answer 200 for any token, known or not, access or refresh.
   app.post('/connect/revocation', { schema: { body: ConnectForm } }, async (req, reply) => {
+    // Signing out: the browser drops its HTTP cache for the site too (whatever a misconfigured proxy
+    // or an older version let in). Only "cache": the service worker's app shell and the assistant's
+    // cookie (SPEC §4) stay, so the signed-out app still opens offline.
+    reply.header('Clear-Site-Data', '"cache"');
     const form: Form = req.body ?? {};
     const token = form.token ?? '';
     if (!token)

@@ -166,6 +166,15 @@ describe('revocation', () => {
     expect((await api(server.url, '/portal/accounts', { token: tokens.access_token })).status).toBe(401);
   });
 
+  it('tells the browser to drop its HTTP cache of the site, and nothing more', async () => {
+    const tokens = await login(server.url, 'demo', 'demo-losenord');
+    const res = await revoke(tokens.refresh_token, 'refresh_token');
+    expect(res.status).toBe(200);
+    // "cache" only: the app shell (Cache Storage) and the assistant's cookie stay (SPEC §4).
+    expect(res.headers.get('clear-site-data')).toBe('"cache"');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('answers 200 for a refresh token, which then cannot be used', async () => {
     const tokens = await login(server.url, 'demo', 'demo-losenord');
     expect((await revoke(tokens.refresh_token, 'refresh_token')).status).toBe(200);

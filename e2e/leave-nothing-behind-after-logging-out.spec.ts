@@ -1,0 +1,74 @@
+import { expect, test } from '@playwright/test';
+import { childToken, registerChild } from './actors/child-account.ts';
+import { ChildServerView } from './actors/child-server-view.ts';
+import { Counsellor } from './actors/counsellor.ts';
+import { logInChild } from './page-models/child-login.ts';
+import { LoggedOutPage } from './page-models/logged-out-page.ts';
+import { MyConversationsPage } from './page-models/my-conversations.ts';
+import { StartPage } from './page-models/start-page.ts';
+import { ThreadPage } from './page-models/thread-page.ts';
+import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { runAsProductionApp } from './support/installed-app.ts';
+import { leftBehind, readStoredData } from './support/stored-data.ts';
+
+// Issue 9/12: whoever picks up the phone after a child logged out finds nothing of the child in any
+// store the browser keeps: IndexedDB, Cache Storage, local and session storage, the HTTP cache.
+
+let proxy: FaultProxy;
+test.beforeEach(async () => {
+  // The app's requests are made by its SharedWorker, out of Playwright's sight: the proxy records
+  // them, so the HTTP cache can be probed for every URL the app fetched.
+  proxy = await startFaultProxy({ target: test.info().project.use.baseURL! });
+});
+test.afterEach(async () => {
+  await proxy.close();
+});
+
+test('after logging out no store of the browser holds the child’s messages, username or tokens', async ({
+  browser,
+  request,
+}) => {
+  const account = await registerChild(request, 'delad');
+  const server = new ChildServerView(request, await childToken(request, account));
+  const subject = `Hemligt ämne ${account.username}`;
+  const mail = await server.sendMail(subject, 'Det här får ingen annan läsa.');
+  const counsellor = new Counsellor(request);
+  await counsellor.logIn();
+  const answer = `Tack för att du berättar, ${account.username}.`;
+  await counsellor.write(mail.id, answer);
+
+  const context = await browser.newContext({ baseURL: proxy.origin });
+  const page = await context.newPage();
+  await runAsProductionApp(page);
+  await logInChild(page, account);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  const myPages = new MyConversationsPage(page);
+  await myPages.goto();
+  await myPages.openThread(subject);
+  await expect(new ThreadPage(page).message(answer)).toBeVisible();
+
+  const secrets = [account.username, subject, answer];
+  const fetched = () => [...new Set(proxy.requestLog.filter((r) => r.method === 'GET').map((r) => r.path))];
+  // The check can fail: while signed in the browser does hold them (the offline copy, the tokens).
+  expect(leftBehind(await readStoredData(page, fetched()), secrets)).toEqual(
+    expect.arrayContaining([
+      'indexedDb: a token',
+      'indexedDb: a refresh token',
+      `indexedDb: ${answer}`,
+      `indexedDb: ${account.username}`,
+    ]),
+  );
+
+  await new StartPage(page).logOut();
+  await expect(page).toHaveURL(/\/utloggad$/);
+  await expect.poll(async () => leftBehind(await readStoredData(page, fetched()), secrets)).toEqual([]);
+
+  // The logout answer cleared the HTTP cache ('Clear-Site-Data: "cache"'), not the app shell the
+  // service worker keeps: the signed-out app still opens offline.
+  await context.setOffline(true);
+  proxy.offline();
+  const reloaded = await page.reload();
+  expect(reloaded?.fromServiceWorker()).toBe(true);
+  await expect(new LoggedOutPage(page).heading).toBeVisible();
+  await context.close();
+});

@@ -11,6 +11,13 @@ import {
 import { BUILD_ID } from './client/build-id.ts';
 import { ok } from './client/result.ts';
 import { PortalDb } from './client/db.ts';
+import {
+  MEMORY_AUTH_NAME,
+  MEMORY_DATA_NAME,
+  MEMORY_WORKER_NAME,
+  memoryIndexedDb,
+  publishMirror,
+} from './client/memory-mirror.ts';
 import { delay, noLock, systemClock, type WithLock } from './clock.ts';
 import { loadRuntimeConfig } from './config.ts';
 import { PortalWorker, type PeerMessage } from './portal-worker.ts';
@@ -34,6 +41,13 @@ interface WorkerScope {
 const scope = globalThis as unknown as WorkerScope;
 // Only a SharedWorkerGlobalScope has `onconnect`; a dedicated worker's global does not.
 const isShared = 'onconnect' in globalThis;
+/**
+ * Shared-device mode (a worker started under MEMORY_WORKER_NAME): nothing on disk, one worker per
+ * session (the SharedWorker of that name, or without SharedWorker each tab's own), alone: it takes
+ * no part in the disk workers' hub election.
+ */
+const workerName = (globalThis as { name?: string }).name ?? '';
+const inMemory = workerName.startsWith(MEMORY_WORKER_NAME);
 const HUB_LEADER_LOCK = 'portal-hub-leader';
 const PEER_CHANNEL = 'portal-worker-peers';
 
@@ -66,21 +80,31 @@ async function loadConfigPatiently(origin: string) {
   }
 }
 
+/** The worker's databases: on disk, or in memory with a copy published to the tabs. */
+async function openDatabases(): Promise<{ db: PortalDb; auth: AuthDb }> {
+  if (!inMemory) return { db: new PortalDb(), auth: new AuthDb() };
+  const db = new PortalDb(MEMORY_DATA_NAME, await memoryIndexedDb());
+  // Before anything reads or writes it: the tabs' copies must see every change.
+  publishMirror(db, new BroadcastChannel(workerName));
+  return { db, auth: new AuthDb(MEMORY_AUTH_NAME, await memoryIndexedDb()) };
+}
+
 async function boot(): Promise<PortalWorker> {
   const origin = scope.location.origin;
+  const { db, auth } = await openDatabases();
   const config = await loadConfigPatiently(origin);
-  const peers = new BroadcastChannel(PEER_CHANNEL);
+  const peers = new BroadcastChannel(inMemory ? `${workerName}-peers` : PEER_CHANNEL);
   const worker = new PortalWorker({
     config,
     origin,
-    db: new PortalDb(),
-    userStore: new DexieStateStore(new AuthDb()),
+    db,
+    userStore: new DexieStateStore(auth),
     fetch: (input, init) => fetch(input, init),
     clock: systemClock,
     withLock: webLock,
     broadcast,
     readCookie,
-    ...(isShared ? {} : { notifyPeers: (message: PeerMessage) => peers.postMessage(message) }),
+    ...(isShared || inMemory ? {} : { notifyPeers: (message: PeerMessage) => peers.postMessage(message) }),
   });
   peers.addEventListener('message', (e: MessageEvent<PeerMessage>) => void worker.onPeerMessage(e.data));
   scope.addEventListener('online', () => void worker.onOnline(true));
@@ -91,7 +115,7 @@ async function boot(): Promise<PortalWorker> {
     broadcast({ type: 'reload', reason: 'new-build', buildId: BUILD_ID });
   });
 
-  if (isShared) {
+  if (isShared || inMemory) {
     await worker.start(true);
     return worker;
   }

@@ -9,6 +9,8 @@ export class LoginPage {
   readonly submit: Locator;
   readonly registerLink: Locator;
   readonly alerts: Locator;
+  /** Shared-device mode: nothing of the session kept on the device. */
+  readonly sharedDevice: Locator;
 
   constructor(scope: Locator) {
     this.form = scope.getByRole('form', { name: 'Logga in' });
@@ -18,9 +20,11 @@ export class LoginPage {
     this.submit = this.form.getByRole('button', { name: /^(Logga in|Loggar in\.\.\.)$/ });
     this.registerLink = this.form.getByRole('link', { name: 'Har du inget konto? Skapa här' });
     this.alerts = this.form.getByRole('alert');
+    this.sharedDevice = this.form.getByRole('checkbox', { name: 'Jag använder en delad mobil eller dator' });
   }
 
-  async logIn(username: string, password: string) {
+  async logIn(username: string, password: string, options: { sharedDevice?: boolean } = {}) {
+    if (options.sharedDevice) await this.sharedDevice.check();
     await this.username.fill(username);
     await this.password.fill(password);
     await this.submit.click();

@@ -1,33 +1,62 @@
-import { createContext, use, type ReactNode } from 'react';
+import { createContext, use, useCallback, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { WorkerCommands } from '../../worker/client/api.ts';
+import { DataConnection, type StorageMode } from '../../worker/client/data-connection.ts';
 import type { PortalDb } from '../../worker/client/db.ts';
-import { connectWorker, type WorkerConnection } from '../../worker/client/connect.ts';
 
 export interface DataAccess {
   api: WorkerCommands;
   db: PortalDb;
 }
 
-const DataContext = createContext<DataAccess | null>(null);
+interface DataContextValue extends DataAccess {
+  /** Shared-device mode: the session lives in memory only and ends after 15 idle minutes. */
+  inMemory: boolean;
+  /** A sign-in's choice of where the session is kept (shared-device mode: memory only). */
+  chooseStorage(mode: StorageMode): Promise<DataAccess>;
+}
 
-let connection: WorkerConnection | undefined;
+const DataContext = createContext<DataContextValue | null>(null);
+
+let connection: DataConnection | undefined;
 
 /** One worker connection per page load, also under StrictMode's double rendering. */
-function sharedConnection(): WorkerConnection {
-  connection ??= connectWorker();
+function sharedConnection(): DataConnection {
+  connection ??= new DataConnection();
   return connection;
 }
 
 /** Gives pages the worker's commands and the database they read; tests pass their own `value`. */
 export function DataProvider({ children, value }: { children: ReactNode; value?: DataAccess }) {
-  const access = value ?? sharedConnection();
-  return <DataContext value={access}>{children}</DataContext>;
+  return value ? (
+    <DataContext value={{ ...value, inMemory: false, chooseStorage: async () => value }}>{children}</DataContext>
+  ) : (
+    <ConnectedProvider>{children}</ConnectedProvider>
+  );
 }
 
-export function useData(): DataAccess {
+function ConnectedProvider({ children }: { children: ReactNode }) {
+  const data = sharedConnection();
+  const current = useSyncExternalStore(data.subscribe, data.current);
+  const chooseStorage = useCallback((mode: StorageMode) => data.choose(mode), [data]);
+  const value = useMemo(
+    () =>
+      current ? { api: current.api, db: current.db, inMemory: current.inMemory ?? false, chooseStorage } : null,
+    [current, chooseStorage],
+  );
+  // Joining a shared-device session (a moment): nothing rather than the signed-out state on disk.
+  if (!value) return null;
+  return <DataContext value={value}>{children}</DataContext>;
+}
+
+export function useData(): DataContextValue {
   const access = use(DataContext);
   if (!access) throw new Error('useData outside DataProvider');
   return access;
+}
+
+/** The data access where there is one (the quick exit is drawn also where none is given). */
+export function useOptionalData(): DataContextValue | null {
+  return use(DataContext);
 }
 
 /** The worker's commands (login, logout, caches, error reports). */

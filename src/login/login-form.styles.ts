@@ -28,3 +28,24 @@ export const notice = css`
   margin: 0;
   font-weight: 600;
 `;
+
+export const sharedDevice = css`
+  display: flex;
+  gap: 0.5rem;
+  align-items: flex-start;
+  margin: 0 0 1rem;
+  input {
+    width: 1.25rem;
+    height: 1.25rem;
+    margin: 0.125rem 0 0;
+    flex: none;
+  }
+  label {
+    font-weight: 600;
+  }
+  p {
+    margin: 0.25rem 0 0;
+    color: ${colors.muted};
+    font-size: 0.9375rem;
+  }
+`;

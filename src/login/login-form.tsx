@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle, registerStyle } from '../config/variant.ts';
-import { useApi, useSession } from '../data/index.ts';
+import { useData, useSession } from '../data/index.ts';
 import { field, fieldError } from '../styles/controls.ts';
 import { clearClientStorage } from './clear-client-storage.ts';
 import { loginFailureText } from './login-failure.ts';
@@ -14,6 +14,8 @@ import * as s from './login-form.styles.ts';
 interface LoginFields {
   username: string;
   password: string;
+  /** Shared-device mode: the session is kept in memory only (worker/client/data-connection.ts). */
+  sharedDevice: boolean;
 }
 
 export interface LoginFormProps {
@@ -27,14 +29,14 @@ export interface LoginFormProps {
 /** The login form of SPEC §2, used standalone, inline and in the login modal. */
 export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProps) {
   const config = useConfig();
-  const api = useApi();
+  const { chooseStorage } = useData();
   const { status } = useSession();
   const group = groupStyle ?? isGroupStyle(config);
   const [failure, setFailure] = useState<string | null>(null);
-  const ids = { username: useId(), password: useId(), failure: useId() };
+  const ids = { username: useId(), password: useId(), failure: useId(), sharedDevice: useId() };
   const { register, handleSubmit, formState } = useForm<LoginFields>({
     mode: 'onTouched',
-    defaultValues: { username: '', password: '' },
+    defaultValues: { username: '', password: '', sharedDevice: false },
   });
   const { errors, isValid, isSubmitting } = formState;
 
@@ -42,10 +44,11 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
     return <p className={s.notice}>{LOGIN_TEXTS.alreadyLoggedIn}</p>;
   }
 
-  const submit = handleSubmit(async ({ username, password }) => {
+  const submit = handleSubmit(async ({ username, password, sharedDevice }) => {
     setFailure(null);
     clearClientStorage();
     try {
+      const { api } = await chooseStorage(sharedDevice ? 'memory' : 'disk');
       const result = await api.login(username.trim(), group ? null : password);
       const text = loginFailureText(result);
       if (text) setFailure(text);
@@ -68,7 +71,7 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
     validate: (value) => group || value.length > 0 || LOGIN_TEXTS.required,
   });
 
-  const describedBy = (name: keyof LoginFields) =>
+  const describedBy = (name: 'username' | 'password') =>
     [errors[name] ? `${ids[name]}-error` : '', failure ? ids.failure : ''].join(' ').trim() || undefined;
 
   return (
@@ -109,6 +112,18 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
           )}
         </div>
       )}
+      <div className={s.sharedDevice}>
+        <input
+          id={ids.sharedDevice}
+          type="checkbox"
+          aria-describedby={`${ids.sharedDevice}-explained`}
+          {...register('sharedDevice')}
+        />
+        <div>
+          <label htmlFor={ids.sharedDevice}>{LOGIN_TEXTS.sharedDevice}</label>
+          <p id={`${ids.sharedDevice}-explained`}>{LOGIN_TEXTS.sharedDeviceExplained}</p>
+        </div>
+      </div>
       <FormSubmit
         failure={failure}
         failureId={ids.failure}

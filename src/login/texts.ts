@@ -13,6 +13,10 @@ export const LOGIN_TEXTS = {
   register: 'Har du inget konto? Skapa här',
   logoutReminder: 'Kom ihåg att logga ut ordentligt och stänga webbläsaren när du är klar.',
   alreadyLoggedIn: 'Du är redan inloggad.',
+  /** Shared-device mode (issue 9/12; our texts, SPEC is silent). */
+  sharedDevice: 'Jag använder en delad mobil eller dator',
+  sharedDeviceExplained:
+    'Då sparas inget på enheten: du loggas ut när du stänger alla flikar eller efter 15 minuter utan aktivitet, och dina chattar går inte att läsa utan internet.',
   invalidCredentials: 'Fel användarnamn eller lösenord.',
   /** The login got no answer: no network, or the server could not be reached. */
   offline: ERROR_TEXTS.offline,

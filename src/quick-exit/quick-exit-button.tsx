@@ -1,5 +1,6 @@
-import { useEffect, useId } from 'react';
+import { useCallback, useEffect, useId } from 'react';
 import { useConfig } from '../config/runtime-config.tsx';
+import { useOptionalData } from '../data/index.ts';
 import { leaveAgainIfReturned, leavePage, watchTripleShift } from './quick-exit.ts';
 import * as s from './quick-exit.styles.ts';
 import { QUICK_EXIT_TEXTS as T } from './texts.ts';
@@ -12,16 +13,11 @@ import { QUICK_EXIT_TEXTS as T } from './texts.ts';
  * the modal's first focus is never on it: Enter on a dialog that just opened must not leave.
  */
 export function QuickExitButton({ placement }: { placement: 'page' | 'window' | 'dialog' }) {
-  const { quickExitUrl } = useConfig();
+  const leave = useLeave();
   const hintId = useId();
   return (
     <div className={s.placements[placement]}>
-      <button
-        type="button"
-        className={s.button}
-        aria-describedby={hintId}
-        onClick={() => leavePage(quickExitUrl)}
-      >
+      <button type="button" className={s.button} aria-describedby={hintId} onClick={leave}>
         {T.leave}
       </button>
       <span id={hintId} hidden>
@@ -32,12 +28,27 @@ export function QuickExitButton({ placement }: { placement: 'page' | 'window' | 
 }
 
 /**
+ * Leaving at once. In shared-device mode the session ends too, without asking: the sign-out is sent
+ * to the worker before the page goes (its wipe and revocation run there, whatever happens to this tab).
+ */
+function useLeave(): () => void {
+  const { quickExitUrl } = useConfig();
+  const data = useOptionalData();
+  const api = data?.inMemory ? data.api : null;
+  return useCallback(() => {
+    if (api)
+      api.logout('user').catch((error: unknown) => console.error('Sign-out on quick exit failed', error));
+    leavePage(quickExitUrl);
+  }, [api, quickExitUrl]);
+}
+
+/**
  * The keyboard's quick exit (Shift three times within a second, anywhere) and the second look on a
  * page the browser brings back from its back-forward cache. Mounted once, in the root shell.
  */
 export function QuickExitKeys() {
-  const { quickExitUrl } = useConfig();
-  useEffect(() => watchTripleShift(window, () => leavePage(quickExitUrl)), [quickExitUrl]);
+  const leave = useLeave();
+  useEffect(() => watchTripleShift(window, leave), [leave]);
   useEffect(() => {
     const onPageShow = (event: PageTransitionEvent) => {
       if (event.persisted) leaveAgainIfReturned(true);

@@ -7,6 +7,7 @@ import { startPwa } from '../pwa/index.ts';
 import { InstallModal } from '../pwa/install-modal.tsx';
 import { NavigationEffects } from '../routes/navigation-effects.tsx';
 import { SessionEffects } from '../routes/session-effects.tsx';
+import { SharedDeviceIdleSignOut } from '../shared-device/idle-sign-out.tsx';
 import { globalStyles } from '../styles/theme.ts';
 import { lazyPage } from './lazy-pages.ts';
 import { PageErrorBoundary } from './page-error-boundary.tsx';
@@ -41,6 +42,7 @@ export function RootShell({ children }: { children: ReactNode }) {
       <QuickExitKeys />
       <NavigationEffects />
       <SessionEffects />
+      <SharedDeviceIdleSignOut />
       <div className={content}>{children}</div>
       <SiteFooter />
       {status === 'authenticated' && !isGroupStyle(config) && (

@@ -1,4 +1,4 @@
-import Dexie, { type EntityTable } from 'dexie';
+import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
 import type { StateStore } from 'oidc-client-ts';
 
 interface StoredItem {
@@ -13,8 +13,9 @@ interface StoredItem {
 export class AuthDb extends Dexie {
   items!: EntityTable<StoredItem, 'key'>;
 
-  constructor(name = 'portal-auth') {
-    super(name);
+  /** `options` carries another IndexedDB (an in-memory one in shared-device mode). */
+  constructor(name = 'portal-auth', options?: DexieOptions) {
+    super(name, options);
     this.version(1).stores({ items: 'key' });
   }
 }

@@ -1,13 +1,19 @@
 import { BROADCAST_CHANNEL, type WorkerBroadcast, type WorkerCommands } from './api.ts';
 import { BUILD_ID } from './build-id.ts';
 import { PortalDb } from './db.ts';
+import { MEMORY_WORKER_NAME, followMirror } from './memory-mirror.ts';
 import { WorkerBridge, type StartedWorker } from './worker-bridge.ts';
+
+/** The data worker that keeps its data on disk (the normal mode). */
+const DISK_WORKER_NAME = 'portal-data';
 
 export interface WorkerConnection {
   /** The worker's commands; the connection survives a worker that dies (see WorkerBridge). */
   api: WorkerCommands;
   db: PortalDb;
   tabId: string;
+  /** Shared-device mode: the session is kept in memory only. */
+  inMemory?: boolean;
 }
 
 /** The lock a tab holds for its whole life; the worker learns the tab is gone when it becomes free. */
@@ -17,26 +23,59 @@ const RELOAD_GUARD_KEY = 'portal-build-reload';
 /** A second build-mismatch reload this soon after the first would be a loop: stay on the page. */
 const RELOAD_GUARD_MS = 30_000;
 
+/** This tab's id and the lock it holds for its whole life (one per page load). */
+let identity: { tabId: string; locked: Promise<void> } | undefined;
+function tabIdentity() {
+  if (!identity) {
+    const tabId = crypto.randomUUID();
+    // Requested before the worker hears of this tab, so the worker's own request for the same lock
+    // queues behind it and is granted only once the tab is closed.
+    identity = { tabId, locked: holdTabLock(tabId) };
+  }
+  return identity;
+}
+
 /**
  * Starts (or joins) the data worker and returns the Comlink proxy, the Dexie database the UI reads with
  * live queries and this tab's id. Call once per page load.
  */
 export function connectWorker(): WorkerConnection {
-  const tabId = crypto.randomUUID();
-  // Requested before the worker hears of this tab, so the worker's own request for the same lock
-  // queues behind it and is granted only once the tab is closed.
-  const locked = holdTabLock(tabId);
+  const { api, tabId } = bridgeTo(DISK_WORKER_NAME);
+  return { api, db: new PortalDb(), tabId };
+}
+
+/**
+ * Shared-device mode: joins the data worker that keeps the session in memory only, and an
+ * in-memory copy of its database for the live queries (memory-mirror.ts). Rejects when no such
+ * worker answers.
+ */
+export async function connectMemoryWorker(): Promise<WorkerConnection> {
+  const { tabId } = tabIdentity();
+  // Without SharedWorker each tab has a worker of its own, so a session of its own.
+  const name = typeof SharedWorker === 'function' ? MEMORY_WORKER_NAME : `${MEMORY_WORKER_NAME}-${tabId}`;
+  const { api } = bridgeTo(name);
+  const db = await followMirror(new BroadcastChannel(name));
+  return { api, db, tabId, inMemory: true };
+}
+
+function bridgeTo(workerName: string) {
+  const { tabId, locked } = tabIdentity();
   const bridge = new WorkerBridge({
     tabId,
     locked,
-    start: startWorker,
+    start: (onError) => startWorker(workerName, onError),
     onHello: (answer) => {
       if (!answer.ok) reloadOnce();
     },
   });
-  const api = bridge.api;
-  const db = new PortalDb();
+  watchReloads();
+  return { api: bridge.api, tabId };
+}
 
+let reloadsWatched = false;
+function watchReloads() {
+  if (reloadsWatched) return;
+  reloadsWatched = true;
   const events = new BroadcastChannel(BROADCAST_CHANNEL);
   events.addEventListener('message', (e: MessageEvent<WorkerBroadcast>) => {
     // A worker of this same (now old) build asks its tabs to reload; tabs of the new build stay.
@@ -44,22 +83,17 @@ export function connectWorker(): WorkerConnection {
       reloadOnce();
     }
   });
-
-  return { api, db, tabId };
 }
 
-/** Starts the data worker, or joins the one other tabs share; `onError` hears it fail. */
-function startWorker(onError: () => void): StartedWorker {
+/** Starts the data worker `name`, or joins the one other tabs share; `onError` hears it fail. */
+function startWorker(name: string, onError: () => void): StartedWorker {
   if (typeof SharedWorker === 'function') {
     // Vite only bundles the worker when `new URL(..., import.meta.url)` is written inline here.
-    const worker = new SharedWorker(new URL('../entry.ts', import.meta.url), {
-      type: 'module',
-      name: 'portal-data',
-    });
+    const worker = new SharedWorker(new URL('../entry.ts', import.meta.url), { type: 'module', name });
     worker.addEventListener('error', onError);
     return { endpoint: worker.port, close: () => worker.port.close() };
   }
-  const worker = new Worker(new URL('../entry.ts', import.meta.url), { type: 'module' });
+  const worker = new Worker(new URL('../entry.ts', import.meta.url), { type: 'module', name });
   worker.addEventListener('error', onError);
   return { endpoint: worker, close: () => worker.terminate() };
 }

@@ -1,4 +1,4 @@
-import Dexie, { type EntityTable } from 'dexie';
+import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
 import type {
   AppendixRow,
   ChatMessageRow,
@@ -98,8 +98,9 @@ export class PortalDb extends Dexie {
   notifications!: EntityTable<NotificationRow, 'id'>;
   contactMessages!: EntityTable<ContactMessageRow, 'Id'>;
 
-  constructor(name = 'portal-data') {
-    super(name);
+  /** `options` carries another IndexedDB (an in-memory one in shared-device mode). */
+  constructor(name = 'portal-data', options?: DexieOptions) {
+    super(name, options);
     this.version(1).stores({
       session: 'id',
       profile: 'id',

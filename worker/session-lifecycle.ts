@@ -184,6 +184,8 @@ export class SessionLifecycle {
     const wasAuthenticated = this.authenticated;
     await this.stopSession();
     const { db } = this.deps;
+    // An expired session may still hold its spent tokens: nothing of them stays either.
+    await this.host.auth.manager.removeUser();
     await this.clearUserData();
     await writeSession(db, 'anonymous', reason, this.deps.clock.now());
     if (reason && (wasAuthenticated || reason === 'user')) {

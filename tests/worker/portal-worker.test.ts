@@ -92,6 +92,21 @@ describe('session lifecycle of the data worker', () => {
     expect(w.hub.state).toBe('Disconnected');
   });
 
+  it('leaves no spent token behind when a session ends without a refresh token', async () => {
+    const { worker: w, db, authDb } = await worker();
+    await w.start(true);
+    await w.login('demo', 'demo-losenord');
+    const user = (await w.auth.manager.getUser())!;
+    user.refresh_token = undefined;
+    user.expires_at = Math.floor(Date.now() / 1000) - 60;
+    await w.auth.manager.storeUser(user);
+    expect(await authDb.items.count()).toBeGreaterThan(0);
+
+    await w.becameVisible();
+    expect(await db.session.get('current')).toMatchObject({ status: 'anonymous' });
+    expect(await authDb.items.count()).toBe(0);
+  });
+
   it('logs out: revokes, stops the hub, clears data and tells every tab', async () => {
     const { worker: w, db, broadcasts } = await worker();
     await w.start(true);

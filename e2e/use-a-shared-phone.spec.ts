@@ -8,6 +8,7 @@ import { ChildChatPage } from './page-models/child-chat-page.ts';
 import { LoggedOutPage } from './page-models/logged-out-page.ts';
 import { StartPage } from './page-models/start-page.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { accessibilityViolations } from './support/accessibility.ts';
 import { leftBehind, readStoredData } from './support/stored-data.ts';
 
 // Issue 9/12, shared-device mode: a child who ticks 'Jag använder en delad mobil eller dator' leaves
@@ -130,6 +131,8 @@ test('after 13 idle minutes the child is asked to go on, and after 15 signed out
   await expect(warning).toBeHidden();
   await page.clock.fastForward('01:10');
   await expect(warning).toBeVisible();
+  await expect(warning).toContainText('Om du inte svarar loggas du ut om 2 minuter.');
+  expect(await accessibilityViolations(page)).toEqual([]);
   await warning.getByRole('button', { name: 'Fortsätt' }).click();
   await expect(warning).toBeHidden();
   // The dialog answers half a second after it closes (SPEC §2): let that moment pass in order.

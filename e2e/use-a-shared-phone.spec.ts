@@ -77,13 +77,19 @@ test('a chat on a shared phone is kept nowhere on it, and closing every tab ends
     // Even while signed in, the device holds none of it (the normal mode would: see the logout spec).
     expect(leftBehind(await readStoredData(second.page, fetchedUrls()), secrets)).toEqual([]);
 
+    // Every tab closed, the browser still running: the session went with the last tab.
     for (const page of context.pages()) await page.close();
-    await context.close();
-    context = await launch();
     const next = await context.newPage();
     await new StartPage(next).goto();
     await expect(new StartPage(next).loginButton).toBeVisible();
     expect(leftBehind(await readStoredData(next, fetchedUrls()), secrets)).toEqual([]);
+    // And after a restart of the browser, what its profile kept on disk holds none of it either.
+    await context.close();
+    context = await launch();
+    const afterRestart = await context.newPage();
+    await new StartPage(afterRestart).goto();
+    await expect(new StartPage(afterRestart).loginButton).toBeVisible();
+    expect(leftBehind(await readStoredData(afterRestart, fetchedUrls()), secrets)).toEqual([]);
   } finally {
     await context.close();
     await rm(profile, { recursive: true, force: true });

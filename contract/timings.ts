@@ -60,7 +60,16 @@ export const SERVICE_WORKER_DELAY_MS = 30 * SECOND;
 /** SPEC §9 hub library defaults: server timeout 30 s, keep-alive 15 s. */
 export const HUB_SERVER_TIMEOUT_MS = 30 * SECOND;
 export const HUB_KEEP_ALIVE_MS = 15 * SECOND;
-/** Ours (SPEC §4 "refresh before expiry"): the access token is refreshed 60 s before it ends. */
+/**
+ * SPEC §9 authentication library: tokens are renewed at 0.75 of their lifetime (a 15-minute access
+ * token after 11 min 15 s) and a renewal waits at most 20 s for its answer. Its 10 minutes of
+ * clock skew have nothing to apply to here: the worker never compares a token's own times with this
+ * device's clock (expiry is the moment of receipt plus `expires_in`, and the lifetime is the token's
+ * `exp - iat`), so a wrong device clock cannot end a session early.
+ */
+export const TOKEN_TIMEOUT_FACTOR = 0.75;
+export const SILENT_REFRESH_TIMEOUT_MS = 20 * SECOND;
+/** Ours, for the staff console (online only, SPEC does not cover it): renewed 60 s before expiry. */
 export const REFRESH_BEFORE_EXPIRY_MS = MINUTE;
 /**
  * Ours: presence is refetched and recomputed this often, in the group leader's participant list and

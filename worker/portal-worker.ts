@@ -1,3 +1,4 @@
+import { VARIANT_HEADER } from '../contract/variant.ts';
 import { HUB_EVENTS } from '../contract/hub.ts';
 import { AuthSession } from './auth/auth-session.ts';
 import type { HubEventHandler, PeerMessage, PortalWorkerDeps, SubscribeMode } from './portal-worker-deps.ts';
@@ -53,6 +54,7 @@ export class PortalWorker {
     this.session = new SessionLifecycle(this, deps);
     this.auth = new AuthSession({
       config,
+      variant: config.variant,
       origin: deps.origin,
       userStore: deps.userStore,
       clock,
@@ -82,6 +84,7 @@ export class PortalWorker {
     });
     this.hub = new HubClient({
       signalHubUrl: config.signalHubUrl,
+      headers: { [VARIANT_HEADER]: config.variant },
       clock,
       accessToken: () => this.auth.accessToken(),
       onState: (hubState) =>

@@ -14,6 +14,11 @@ export interface HubConnectionOptions {
   /** Leave out for SignalR's choice (WebSockets, then Server-Sent Events, then long polling). */
   transport?: HttpTransportType;
   logLevel?: LogLevel;
+  /**
+   * Sent on negotiate and every long-polling or event-stream request (SPEC §1: the variant header on
+   * every request). A browser's WebSocket carries no headers of ours.
+   */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -26,6 +31,7 @@ export function buildHubConnection(options: HubConnectionOptions): HubConnection
   return new HubConnectionBuilder()
     .withUrl(url, {
       accessTokenFactory: options.accessToken,
+      ...(options.headers ? { headers: options.headers } : {}),
       ...(options.transport === undefined ? {} : { transport: options.transport }),
     })
     .withAutomaticReconnect([...HUB_RECONNECT_DELAYS_MS])

@@ -34,6 +34,8 @@ export interface HubKeeperOptions {
   onReconnected?(): void;
   transport?: HttpTransportType;
   logLevel?: LogLevel;
+  /** See HubConnectionOptions.headers. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -165,6 +167,7 @@ export class HubKeeper {
       accessToken: async () => (await this.options.accessToken()) ?? '',
       ...(this.options.transport === undefined ? {} : { transport: this.options.transport }),
       ...(this.options.logLevel === undefined ? {} : { logLevel: this.options.logLevel }),
+      ...(this.options.headers ? { headers: this.options.headers } : {}),
     });
     connection.on(HUB_CLIENT_EVENT, (eventName: string, data: unknown, entityKey: string) =>
       this.options.onEvent(eventName, data, entityKey),

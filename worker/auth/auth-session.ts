@@ -13,8 +13,8 @@ import { failure } from '../client/result.ts';
 import type { Clock, WithLock } from '../clock.ts';
 import { loginErrorOf } from './login-errors.ts';
 import { WithoutIdToken } from './user-store.ts';
-import { REFRESH_BEFORE_EXPIRY_MS } from '../../contract/timings.ts';
-export { REFRESH_BEFORE_EXPIRY_MS };
+import { VARIANT_HEADER, type AppVariant } from '../../contract/variant.ts';
+import { SILENT_REFRESH_TIMEOUT_MS, TOKEN_TIMEOUT_FACTOR } from '../../contract/timings.ts';
 
 /** A token this close to expiry is not worth sending any more. */
 const VALIDITY_MARGIN_MS = 5_000;
@@ -22,6 +22,8 @@ const REFRESH_LOCK = 'portal-auth-refresh';
 
 export interface AuthDeps {
   config: Pick<RuntimeConfig, 'authUrl' | 'authClientId' | 'portalId'>;
+  /** SPEC §1: every request says which variant sends it, the token and revocation calls too. */
+  variant?: AppVariant;
   origin: string;
   userStore: StateStore;
   clock: Clock;
@@ -52,6 +54,8 @@ export class AuthSession {
       automaticSilentRenew: false,
       monitorSession: false,
       loadUserInfo: false,
+      requestTimeoutInSeconds: SILENT_REFRESH_TIMEOUT_MS / 1000,
+      extraHeaders: deps.variant ? { [VARIANT_HEADER]: deps.variant } : {},
     });
   }
 
@@ -128,21 +132,32 @@ export class AuthSession {
   }
 
   /**
-   * Schedules the next refresh 60 s before the access token expires. `onDue` does the refresh (so the
-   * caller can react to its outcome) and normally schedules again.
+   * Schedules the next refresh at 0.75 of the access token's lifetime (SPEC §9). `onDue` does the
+   * refresh (so the caller can react to its outcome) and normally schedules again.
    */
   async scheduleRefresh(onDue: () => void): Promise<void> {
     this.stopRefresh();
-    const user = await this.manager.getUser();
-    if (!user?.expires_at) return;
-    const due = user.expires_at * 1000 - REFRESH_BEFORE_EXPIRY_MS - this.deps.clock.now();
+    const due = await this.refreshDueAt();
+    if (due === null) return;
     this.refreshTimer = this.deps.clock.setTimeout(
       () => {
         this.refreshTimer = null;
         onDue();
       },
-      Math.max(0, due),
+      Math.max(0, due - this.deps.clock.now()),
     );
+  }
+
+  /**
+   * When the stored access token is due for renewal, on this device's clock: its expiry as stored
+   * at receipt (local time) less the last quarter of its lifetime (the token's own `exp - iat`,
+   * which no clock skew changes). Null without a token.
+   */
+  async refreshDueAt(): Promise<number | null> {
+    const user = await this.manager.getUser();
+    if (!user?.expires_at) return null;
+    const lifetimeMs = tokenLifetimeMs(user.access_token) ?? REFRESH_FALLBACK_LIFETIME_MS;
+    return user.expires_at * 1000 - (1 - TOKEN_TIMEOUT_FACTOR) * lifetimeMs;
   }
 
   stopRefresh(): void {
@@ -164,6 +179,22 @@ export class AuthSession {
   private isValid(user: User): boolean {
     if (!user.access_token || !user.expires_at) return false;
     return user.expires_at * 1000 - this.deps.clock.now() > VALIDITY_MARGIN_MS;
+  }
+}
+
+/** A token that is no JWT (another server's): renewed as if it lived 15 minutes. */
+const REFRESH_FALLBACK_LIFETIME_MS = 15 * 60_000;
+
+/** `exp - iat` of a JWT access token, in ms; null when it is no readable JWT. */
+export function tokenLifetimeMs(token: string): number | null {
+  try {
+    const payload = token.split('.')[1];
+    if (!payload) return null;
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    const { iat, exp } = JSON.parse(json) as { iat?: unknown; exp?: unknown };
+    return typeof iat === 'number' && typeof exp === 'number' && exp > iat ? (exp - iat) * 1000 : null;
+  } catch {
+    return null;
   }
 }
 

@@ -21,6 +21,8 @@ export interface HubDeps {
   onReconnected?(): void;
   transport?: HttpTransportType;
   logLevel?: LogLevel;
+  /** Sent on negotiate and long polling (the variant header, SPEC §1). */
+  headers?: Record<string, string>;
 }
 
 /**

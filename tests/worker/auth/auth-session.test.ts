@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthSession } from '../../../worker/auth/auth-session.ts';
+import { AuthSession, tokenLifetimeMs } from '../../../worker/auth/auth-session.ts';
 import { AuthDb, DexieStateStore } from '../../../worker/auth/user-store.ts';
 import { noLock } from '../../../worker/clock.ts';
 import { api, startTestServer, type TestServer } from '../../server/test-server.ts';
@@ -16,6 +16,7 @@ function session(clock = new ManualClock()) {
   const db = new AuthDb(uniqueName('portal-auth'));
   const auth = new AuthSession({
     config: { authUrl: server.url, authClientId: 'portal-web', portalId: 'portal' },
+    variant: 'Barn',
     origin: server.url,
     userStore: new DexieStateStore(db),
     clock,
@@ -55,7 +56,7 @@ describe('auth session against the real server', () => {
     expect(await offline.login('demo', 'demo-losenord')).toEqual({ ok: false, code: 'offline' });
   });
 
-  it('schedules the refresh 60 s before expiry and gets new tokens then', async () => {
+  it('schedules the refresh at 0.75 of the token’s lifetime and gets new tokens then', async () => {
     const { auth, clock } = session();
     await auth.login('demo', 'demo-losenord');
     const before = (await auth.manager.getUser())!;
@@ -63,9 +64,12 @@ describe('auth session against the real server', () => {
     const fired = new Promise<void>((resolve) => (due = resolve));
     await auth.scheduleRefresh(() => due());
     const expiresAtMs = before.expires_at! * 1000;
-    expect(clock.nextAt()).toBe(expiresAtMs - 60_000);
+    // SPEC §9 timeout factor: a 15-minute token is renewed after 11 min 15 s, 3 min 45 s before its end.
+    expect(tokenLifetimeMs(before.access_token)).toBe(15 * 60_000);
+    const dueAt = expiresAtMs - 0.25 * 15 * 60_000;
+    expect(clock.nextAt()).toBe(dueAt);
 
-    clock.advance(expiresAtMs - 60_000 - clock.now() - 1);
+    clock.advance(dueAt - clock.now() - 1);
     expect(clock.pending()).toBe(1);
     clock.advance(1);
     await fired;
@@ -74,6 +78,27 @@ describe('auth session against the real server', () => {
     expect(after.access_token).not.toBe(before.access_token);
     expect(after.refresh_token).not.toBe(before.refresh_token);
     expect((await api(server.url, '/portal/accounts', { token: after.access_token })).status).toBe(200);
+  });
+
+  it('says which variant asks, on the token and revocation calls too (SPEC §1)', async () => {
+    const { auth } = session();
+    const seen: string[] = [];
+    const realFetch = globalThis.fetch;
+    // Observes the real calls (they still reach the real server).
+    globalThis.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      seen.push(`${new URL(url).pathname} ${new Headers(init?.headers).get('X-App-Variant')}`);
+      return realFetch(input, init);
+    };
+    try {
+      expect(await auth.login('demo', 'demo-losenord')).toEqual({ ok: true });
+      expect(await auth.refresh()).toBe('refreshed');
+      await auth.signOut();
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(seen).toEqual(expect.arrayContaining(['/connect/token Barn', '/connect/revocation Barn']));
+    expect(seen.filter((call) => !call.endsWith(' Barn'))).toEqual([]);
   });
 
   it('still refreshes after the clock second of the login has passed (new auth_time)', async () => {

@@ -1,5 +1,5 @@
 import { EmergencyLink } from '../shell/emergency-link.tsx';
-import { ChatTimeLeft } from '../../client-kit/chat-limit/chat-time-left.tsx';
+import { ChatTimeLeft } from '../../client-kit/chat-limit/time-left.tsx';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { differenceInMinutes } from 'date-fns';

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { unreachable, type ConversationMessageWire } from '../../contract/conversations.ts';
 import { StaffApiError, useStaffApi } from '../api/staff-api.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
-import { ChatTimeLeft } from '../../client-kit/chat-limit/chat-time-left.tsx';
+import { ChatTimeLeft } from '../../client-kit/chat-limit/time-left.tsx';
 import { button, dangerButton, errorText, mutedText, secondaryButton } from '../styles.ts';
 import { ChildPropertiesList } from './child-properties-list.tsx';
 import { StaffConfirmDialog } from '../shell/confirm-dialog.tsx';

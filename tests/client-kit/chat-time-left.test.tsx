@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChatTimeLeft, chatMinutesLeft } from '../../client-kit/chat-limit/chat-time-left.tsx';
+import { ChatTimeLeft, chatMinutesLeft } from '../../client-kit/chat-limit/time-left.tsx';
 import { CHILD_CHAT_TEXTS } from '../../src/one-to-one-chat/texts.ts';
 
 afterEach(() => {

@@ -59,7 +59,12 @@ export default tseslint.config(
             },
             {
               target: './worker',
-              from: ['./client-kit/dialogs', './client-kit/files', './client-kit/theme/global-styles.ts'],
+              from: [
+                './client-kit/dialogs',
+                './client-kit/files',
+                './client-kit/chat-limit',
+                './client-kit/theme/global-styles.ts',
+              ],
               message:
                 'The worker may import only the DOM-free parts of client-kit/ (hub, http, time, tokens).',
             },

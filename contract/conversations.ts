@@ -20,6 +20,13 @@ export interface Conversation {
   queuePosition: number | null;
   channel: number | null;
   meetingId: number | null;
+  /** A one-to-one chat: when it went live (the counsellor's first message); null before and for others. */
+  liveSince: string | null;
+  /**
+   * A one-to-one chat: when the server ends it, the day's chat time used up (SPEC §9, 45 minutes a
+   * day); null until it goes live. The clients count the time left down from it.
+   */
+  limitEndsAt: string | null;
 }
 
 /**

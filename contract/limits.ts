@@ -22,6 +22,16 @@ export const SUBJECT_MAX_LENGTH = 200;
 /** Ours: a meeting's description. */
 export const MEETING_DESCRIPTION_MAX_LENGTH = 5000;
 
+/**
+ * SPEC §9 "Chat limited to 45 minutes once per day": a child's live one-to-one chat time per day
+ * (Europe/Stockholm); the server ends the chat when it is used up (server/api/chat-limit.ts).
+ */
+export const CHAT_DAILY_LIMIT_MS = 45 * 60_000;
+/** Ours (issue 13): the child and the counsellor see the time left ('X minuter kvar') in the last 10 minutes. */
+export const CHAT_TIME_LEFT_SHOWN_MS = 10 * 60_000;
+/** Ours: screen readers are told the time left at these minutes only, not every minute. */
+export const CHAT_TIME_LEFT_ANNOUNCED_AT: readonly number[] = [10, 5, 1];
+
 /** SPEC §7, §9: conversation lists take 9999 from 0; the active query takes 999. */
 export const CONVERSATION_LIST_TAKE = 9999;
 export const ACTIVE_CONVERSATIONS_TAKE = 999;

@@ -147,7 +147,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     return payload;
   });
   app.addHook('preValidation', refuseNulCharacters);
-  const stopJobs = startJobs(ctx);
+  const stopJobs = await startJobs(ctx);
   app.setErrorHandler(replyWithError);
 
   const metrics = new Metrics(() => hub.connectionCount(), {

@@ -1,5 +1,6 @@
 import { APP_VARIANTS, type AppVariant } from '../contract/variant.ts';
 import path from 'node:path';
+import { CHAT_DAILY_LIMIT_MS } from '../contract/limits.ts';
 
 /** APP_VARIANT's values: the spec's variant names (contract/variant.ts) in lower case. */
 export type VariantKey = Lowercase<AppVariant>;
@@ -44,6 +45,11 @@ export interface ServerConfig {
   hubMaxConnectionsPerAccount: number;
   /** Where the child app's quick exit ('Lämna sidan') sends a child: a neutral public page. */
   quickExitUrl: string;
+  /**
+   * SPEC §9: the live chat time a child has per day (45 minutes). Only the tests shorten it, through
+   * CHAT_LIMIT_SECONDS, which a production server refuses.
+   */
+  chatLimitMs: number;
 }
 
 /** A weather forecast: neutral, public, and ordinary on any phone. */
@@ -60,6 +66,19 @@ function quickExitUrlOf(value: string | undefined): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new Error('QUICK_EXIT_URL must be http(s)');
   return url.toString();
+}
+
+/**
+ * Test-only: CHAT_LIMIT_SECONDS shortens the daily chat limit so that an end-to-end test sees a chat
+ * end without waiting 45 minutes. Refused with NODE_ENV=production: no site can be run with it.
+ */
+function chatLimitMsOf(value: string | undefined, production: boolean): number {
+  if (value === undefined || value === '') return CHAT_DAILY_LIMIT_MS;
+  if (production) throw new Error('CHAT_LIMIT_SECONDS is for tests only and not allowed in production');
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds <= 0)
+    throw new Error(`CHAT_LIMIT_SECONDS must be a whole number of seconds, not ${value}`);
+  return seconds * 1000;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '::1', '[::1]']);
@@ -131,5 +150,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     rateLimitFactor: positive(env.RATE_LIMIT_FACTOR, 1),
     hubMaxConnectionsPerAccount: positive(env.HUB_MAX_CONNECTIONS_PER_ACCOUNT, 10),
     quickExitUrl: quickExitUrlOf(env.QUICK_EXIT_URL),
+    chatLimitMs: chatLimitMsOf(env.CHAT_LIMIT_SECONDS, production),
   };
 }

@@ -70,9 +70,11 @@ export class Counsellor {
     return this.post(`/conversations/${conversationId}/resolve`);
   }
 
-  async messages(conversationId: number): Promise<{ message: string; authorKind: string }[]> {
+  async messages(
+    conversationId: number,
+  ): Promise<{ message: string; authorKind: string; loggedDate: string }[]> {
     return (
-      await this.get<{ value: { message: string; authorKind: string }[] }>(
+      await this.get<{ value: { message: string; authorKind: string; loggedDate: string }[] }>(
         `/conversations/${conversationId}/messages`,
       )
     ).value;

@@ -6,6 +6,8 @@ import { AppPage } from './app-page.ts';
 export class ChildChatPage extends AppPage {
   readonly dialog: Locator;
   readonly status: Locator;
+  /** 'X minuter kvar' in the header during a live chat's last 10 minutes. */
+  readonly timeLeft: Locator;
   readonly messages: Locator;
   readonly input: Locator;
   readonly startButton: Locator;
@@ -16,6 +18,7 @@ export class ChildChatPage extends AppPage {
     super(page);
     this.dialog = page.getByRole('dialog', { name: 'Chatt' });
     this.status = this.dialog.getByTestId('chat-status');
+    this.timeLeft = this.dialog.getByTestId('chat-time-left');
     this.messages = this.dialog.getByRole('list', { name: 'Meddelanden' });
     this.input = this.dialog.getByRole('textbox', { name: 'Meddelande' });
     this.startButton = page.getByRole('button', { name: 'Starta en chatt' });

@@ -27,6 +27,8 @@ export class ConsoleCounsellorPage {
       panel,
       messages,
       status: panel.getByTestId('conversation-status'),
+      /** 'X minuter kvar' during the chat's last 10 minutes. */
+      timeLeft: panel.getByTestId('chat-time-left'),
       input: panel.getByRole('textbox', { name: 'Meddelande' }),
       typing: panel.getByText('Barnet skriver'),
       message: (text: string) =>

@@ -13,6 +13,7 @@ import { conversationById, toConversation } from './conversation-wire.ts';
 import { addMessage, resolveConversation } from './conversation-writes.ts';
 import { conversationChanged } from './conversation-changed.ts';
 import { queuePosition } from './queue.ts';
+import { stockholmDayStart } from './chat-limit.ts';
 import {
   AppParams,
   CancelConversationBody,
@@ -48,8 +49,8 @@ export async function chatAccountStatus(ctx: AppContext, contactId: number) {
     .where('state', 'not in', [...FINAL_STATES])
     .executeTakeFirst();
   if (open) return 'HasActive' as const;
-  const startOfDay = new Date();
-  startOfDay.setHours(0, 0, 0, 0);
+  // The day of SPEC §9's "once per day" is Stockholm's, as the daily chat limit's (chat-limit.ts).
+  const startOfDay = stockholmDayStart(new Date());
   const today = await ctx.db
     .selectFrom('conversations')
     .select('id')
@@ -101,6 +102,8 @@ async function openConversation(
       last_contact_message_date: null,
       last_contact_ping_date: now,
       cancel_reason: null,
+      live_since: null,
+      limit_ends_at: null,
     })
     .returningAll()
     .executeTakeFirstOrThrow()

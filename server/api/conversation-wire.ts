@@ -36,6 +36,8 @@ export async function toConversation(db: Db, c: ConversationRow): Promise<Conver
     queuePosition: await queuePosition(db, c.id),
     channel: c.channel_id,
     meetingId: c.meeting_id,
+    liveSince: c.live_since,
+    limitEndsAt: c.limit_ends_at,
   };
 }
 

@@ -18,6 +18,8 @@ export interface NewMessage {
   agentAccountId?: number | null;
   authorName?: string | null;
   loggedDate?: string;
+  /** The system message that says why a chat ended, written by the end itself: not "after the end". */
+  partOfTheEnd?: boolean;
 }
 
 /** What a new message stamps on its conversation (SPEC §3 lastAgentMessageDate, lastContactMessageDate). */
@@ -57,7 +59,7 @@ export async function addMessage(ctx: AppContext, m: NewMessage): Promise<Conver
       author_name: m.authorName ?? null,
       message: m.message,
       logged_date: logged,
-      created_after_closed: isFinalState(conversation.state) ? 1 : 0,
+      created_after_closed: isFinalState(conversation.state) && !m.partOfTheEnd ? 1 : 0,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -73,14 +75,20 @@ export async function addMessage(ctx: AppContext, m: NewMessage): Promise<Conver
 
 /**
  * Ends a conversation as Resolved (SPEC §4: ending an active chat resolves it); a final one stays as
- * it is. Answers whether this call ended it.
+ * it is. With `limitPassedAt`, only a chat whose daily limit has passed by then (server/api/chat-limit.ts).
+ * Answers whether this call ended it.
  */
-export async function resolveConversation(db: Db, conversationId: number): Promise<boolean> {
-  const res = await db
+export async function resolveConversation(
+  db: Db,
+  conversationId: number,
+  { limitPassedAt }: { limitPassedAt?: string } = {},
+): Promise<boolean> {
+  let update = db
     .updateTable('conversations')
     .set({ state: CONVERSATION_STATE.Resolved, closed_date: nowIso() })
     .where('id', '=', conversationId)
-    .where('state', 'not in', [...FINAL_STATES])
-    .executeTakeFirst();
+    .where('state', 'not in', [...FINAL_STATES]);
+  if (limitPassedAt !== undefined) update = update.where('limit_ends_at', '<=', limitPassedAt);
+  const res = await update.executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }

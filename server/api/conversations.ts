@@ -23,6 +23,7 @@ import { APPLICATION_ID } from './runtime-config.ts';
 import { listMessages, messageById, toConversation } from './conversation-wire.ts';
 import { addMessage } from './conversation-writes.ts';
 import { conversationChanged } from './conversation-changed.ts';
+import { endChatIfPastLimit } from './chat-limit.ts';
 import { visibleSeriesIds } from './meeting-view.ts';
 
 const BASE = '/features/conversations/:appId';
@@ -89,6 +90,8 @@ async function writeMessage(ctx: AppContext, principal: Principal, body: Convers
   if (content === '' || (row.meeting_id !== null && content.length > GROUP_CHAT_MAX_LENGTH)) {
     throw new ApiError('validation');
   }
+  // A chat whose time is up ends first if the sweep has not yet ended it: the message comes after.
+  await endChatIfPastLimit(ctx, row);
   // The server's time of arrival, never the device's clock: a message written offline takes its place
   // after what others wrote meanwhile, the same place on every device (issue 8).
   const message = await addMessage(ctx, {

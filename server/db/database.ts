@@ -7,6 +7,7 @@ import type { Database } from './schema.ts';
 import { initialMigration } from './migrations/0001-initial.ts';
 import { meetingDeletedDate } from './migrations/0002-meeting-deleted-date.ts';
 import { securityMigration } from './migrations/0003-security.ts';
+import { chatLimitMigration } from './migrations/0004-chat-limit.ts';
 import { databaseKind, type DatabaseKind } from './database-kind.ts';
 
 export type Db = Kysely<Database>;
@@ -43,6 +44,7 @@ export function migrations(kind: DatabaseKind) {
     '0001-initial': initialMigration(kind),
     '0002-meeting-deleted-date': meetingDeletedDate,
     '0003-security': securityMigration(kind),
+    '0004-chat-limit': chatLimitMigration,
   };
 }
 

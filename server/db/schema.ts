@@ -41,6 +41,10 @@ export interface Database {
     last_contact_message_date: string | null;
     last_contact_ping_date: string | null;
     cancel_reason: string | null;
+    /** A one-to-one chat: when it went live (the counsellor's first message); null before. */
+    live_since: string | null;
+    /** A one-to-one chat: when the server ends it (SPEC §9 daily limit, server/api/chat-limit.ts). */
+    limit_ends_at: string | null;
   };
   conversation_properties: { conversation_id: number; property_id: string; value: string };
   conversation_messages: {

@@ -1,17 +1,22 @@
 import type { AppContext } from '../context.ts';
 import { runMaintenance } from '../security/maintenance.ts';
 import { cancelAbandonedChats } from './abandoned-chats.ts';
+import { endChatsPastLimit } from '../api/chat-limit.ts';
 
 /** Pruning and key rotation run this often in every process (server/security/maintenance.ts). */
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 /** Queued chats are checked for a child who stopped coming back this often (SPEC §4). */
 const ABANDONED_CHAT_SWEEP_MS = 30_000;
+/** Live chats whose daily time is up (SPEC §9) are ended this often: a chat ends at most 5 s late. */
+const CHAT_LIMIT_SWEEP_MS = 5_000;
 
 /**
  * The server's timers, in every process: each job is safe to run in several processes at once, and
- * a failing run waits for the next. Answers a stop function for shutdown.
+ * a failing run waits for the next. Answers a stop function for shutdown once the chats whose time
+ * ran out while no process ran (a restart) have ended.
  */
-export function startJobs(ctx: AppContext): () => void {
+export async function startJobs(ctx: AppContext): Promise<() => void> {
+  await endChatsPastLimit(ctx).catch(() => undefined);
   const every = (ms: number, job: () => Promise<unknown>) => {
     const timer = setInterval(() => void job().catch(() => undefined), ms);
     // A timer alone never keeps the process alive.
@@ -21,6 +26,7 @@ export function startJobs(ctx: AppContext): () => void {
   const timers = [
     every(MAINTENANCE_INTERVAL_MS, () => runMaintenance(ctx)),
     every(ABANDONED_CHAT_SWEEP_MS, () => cancelAbandonedChats(ctx)),
+    every(CHAT_LIMIT_SWEEP_MS, () => endChatsPastLimit(ctx)),
   ];
   return () => timers.forEach(clearInterval);
 }

@@ -9,6 +9,7 @@ import { idempotent } from '../api/idempotency.ts';
 import { listMessages, messageById, toConversation } from '../api/conversation-wire.ts';
 import { addMessage, resolveConversation } from '../api/conversation-writes.ts';
 import { conversationChanged } from '../api/conversation-changed.ts';
+import { endChatIfPastLimit, startChatClock } from '../api/chat-limit.ts';
 import { notify } from '../api/notifications.ts';
 import { IdParams } from '../../contract/schemas/common.ts';
 import { StaffMessageBody } from '../../contract/schemas/staff.ts';
@@ -127,6 +128,8 @@ async function accept(ctx: AppContext, principal: Principal, id: number) {
  */
 async function claimForAnswer(ctx: AppContext, principal: Principal, row: ConversationRow) {
   if (row.system_type === 'chat') {
+    // A chat whose time is up ends now if the sweep has not yet ended it (SPEC §9 daily limit).
+    if (await endChatIfPastLimit(ctx, row)) throw new ApiError('conflict', 'the chat has ended');
     if (row.state !== CONVERSATION_STATE.InProgress || row.agent_account_id !== principal.accountId) {
       throw new ApiError('conflict', 'accept the chat first');
     }
@@ -179,6 +182,8 @@ async function answer(ctx: AppContext, principal: Principal, id: number, body: S
     authorName: name.name,
   });
   if (row.system_type === 'mail') await markMailAnswered(ctx, principal, row);
+  // The first counsellor message makes a chat live: its day's limit starts counting (SPEC §9).
+  else await startChatClock(ctx, row.id, message.loggedDate);
   // An answered mail leaves the queue; a chat was never in it once accepted.
   await conversationChanged(ctx, row.id, { queue: row.system_type === 'mail' });
   return message;

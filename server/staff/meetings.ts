@@ -66,6 +66,8 @@ async function startMeeting(ctx: AppContext, principal: Principal, id: number) {
         last_contact_message_date: null,
         last_contact_ping_date: null,
         cancel_reason: null,
+        live_since: null,
+        limit_ends_at: null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

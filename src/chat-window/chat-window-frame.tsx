@@ -16,6 +16,8 @@ export interface ChatWindowFrameProps {
   title: string;
   /** The status line under the title, read out when it changes. */
   status: ReactNode;
+  /** Under the status, not read out on every change (the one-to-one chat's time left). */
+  note?: ReactNode;
   minimizeLabel: string;
   /** The header's buttons after minimise (leave, end, close). */
   actions: ReactNode;
@@ -56,6 +58,7 @@ export function ChatWindowFrame(props: ChatWindowFrameProps) {
           <p role="status" data-testid="chat-status">
             {props.status}
           </p>
+          {props.note}
         </div>
         <button
           type="button"

@@ -216,6 +216,13 @@ export const statusLine = css`
   font-weight: 600;
 `;
 
+/** The one-to-one chat's time left (issue 13): under the status line, in the text colour. */
+export const timeLeft = css`
+  display: block;
+  font-weight: 600;
+  color: ${colors.text};
+`;
+
 export const notice = css`
   margin: 0;
   padding: 0.5rem 1rem;

@@ -1,4 +1,5 @@
 import { EmergencyLink } from '../shell/emergency-link.tsx';
+import { ChatTimeLeft } from '../../client-kit/chat-limit/time-left.tsx';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { differenceInMinutes } from 'date-fns';
@@ -161,6 +162,11 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
           {phase === 'active' && `${T.live} ${minutesText(minutes)}`}
           {phase === 'ended' && T.ended}
         </>
+      }
+      note={
+        phase === 'active' ? (
+          <ChatTimeLeft limitEndsAt={conversation.limitEndsAt} text={T.timeLeft} className={s.timeLeft} />
+        ) : null
       }
       minimizeLabel={T.minimize}
       actions={

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { unreachable, type ConversationMessageWire } from '../../contract/conversations.ts';
 import { StaffApiError, useStaffApi } from '../api/staff-api.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
+import { ChatTimeLeft } from '../../client-kit/chat-limit/time-left.tsx';
 import { button, dangerButton, errorText, mutedText, secondaryButton } from '../styles.ts';
 import { ChildPropertiesList } from './child-properties-list.tsx';
 import { StaffConfirmDialog } from '../shell/confirm-dialog.tsx';
@@ -15,6 +16,7 @@ import {
   mine,
   panel,
   panelHead,
+  timeLeft,
   typing,
 } from './counsellor.styles.ts';
 import { formatClockTimeTodayElseDate } from '../../client-kit/time/format-time.ts';
@@ -133,6 +135,9 @@ export function ConversationPanel({
           <span role="status" data-testid="conversation-status">
             {ended ? T.ended : T.active}
           </span>
+        )}
+        {isChat && !ended && (
+          <ChatTimeLeft limitEndsAt={conversation.limitEndsAt} text={T.timeLeft} className={timeLeft} />
         )}
       </div>
       <ChildPropertiesList properties={conversation.properties} />

@@ -147,3 +147,8 @@ export const composer = css`
 `;
 
 export const composerRow = spreadRow;
+
+/** A chat's time left in its last 10 minutes (issue 13). */
+export const timeLeft = css`
+  font-weight: 600;
+`;

@@ -4,11 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useChatMessages } from '../../src/group-support/hooks.ts';
+import { useChatMessages, useConversation } from '../../src/group-support/hooks.ts';
 import { hideChatWindow, showChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
 import { BOT_DELAYS_MS } from '../../src/one-to-one-chat/child-chat-state.ts';
 import { ChildChat } from '../../src/one-to-one-chat/child-chat-window.tsx';
 import { api } from '../server/test-server.ts';
+import { CHAT_LIMIT_REACHED_TEXT, endChatsPastLimit } from '../../server/api/chat-limit.ts';
+import { conversationChanged } from '../../server/api/conversation-changed.ts';
 import { useCounsellorTestEnv } from '../worker/child-helpers.ts';
 import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
 
@@ -84,6 +86,22 @@ function AgentMessageCount({ conversationId }: { conversationId: number }) {
   const rows = useChatMessages(conversationId);
   if (!rows) return null;
   return <p>{`${rows.filter((r) => r.authorKind === 'agent').length} kuratorsmeddelanden`}</p>;
+}
+
+/** The end of the chat as the worker stored it, to know the window has it. */
+function ChatEnd({ conversationId }: { conversationId: number }) {
+  const conversation = useConversation(conversationId);
+  return conversation?.limitEndsAt ? <p>{`slut ${conversation.limitEndsAt}`}</p> : null;
+}
+
+/** The server moves the chat's end (as if it had gone live earlier) and tells its watchers. */
+async function moveChatEnd(conversationId: number, msFromNow: number) {
+  await env.server.ctx.db
+    .updateTable('conversations')
+    .set({ limit_ends_at: new Date(Date.now() + msFromNow).toISOString() })
+    .where('id', '=', conversationId)
+    .execute();
+  await conversationChanged(env.server.ctx, conversationId);
 }
 
 /** The queue's bot messages come one by one; the test moves the clock past each delay. */
@@ -318,5 +336,36 @@ describe('a message that does not go through', () => {
     await waiting.findByText('Väntar på nätet', {}, LIVE);
     expect(waiting.queryByText('Skickar...')).toBeNull();
     expect(waiting.queryByRole('button', { name: 'Försök igen' })).toBeNull();
+  });
+});
+
+describe('the time left of a live chat (SPEC §9: 45 minutes a day)', () => {
+  it('shows "X minuter kvar" in the header in the last 10 minutes only, and the end at the limit', async () => {
+    const { window, conversationId } = await chatWithCounsellor();
+    const connection = connections[0];
+    if (!connection) throw new Error('no connection');
+    renderWithData(env.server, connection, <ChatEnd conversationId={conversationId} />);
+
+    // 45 minutes to go: the worker has the end, and the window says nothing of it yet.
+    await screen.findByText(/^slut /, {}, LIVE);
+    expect(within(window).queryByTestId('chat-time-left')).toBeNull();
+    expect(within(window).getByTestId('chat-time-left-announcement').textContent).toBe('');
+
+    // 4.5 minutes to go: '5 minuter kvar' beside the live duration, and read out once.
+    await moveChatEnd(conversationId, 4.5 * 60_000);
+    expect((await within(window).findByTestId('chat-time-left', {}, LIVE)).textContent).toBe(
+      '5 minuter kvar',
+    );
+    expect(within(window).getByTestId('chat-time-left-announcement').textContent).toBe('5 minuter kvar');
+    expect(within(window).getByTestId('chat-status').textContent).toMatch(/^Chatt live \d+ minut/);
+
+    // The time is up: the server ends the chat with its message, as a counsellor's end would.
+    await moveChatEnd(conversationId, -1000);
+    await endChatsPastLimit(env.server.ctx);
+    await within(window).findByText(CHAT_LIMIT_REACHED_TEXT, {}, LIVE);
+    await screen.findByRole('dialog', { name: 'Chatt avslutad' }, LIVE);
+    expect(within(window).getByTestId('chat-status').textContent).toBe('Chatten är avslutad');
+    expect(within(window).queryByTestId('chat-time-left')).toBeNull();
+    expect(within(window).getByRole('textbox').getAttribute('placeholder')).toBe('Chatten är avslutad');
   });
 });

@@ -26,6 +26,8 @@ const conversation = (over: Partial<Conversation>): Conversation => ({
   queuePosition: null,
   channel: null,
   meetingId: null,
+  liveSince: null,
+  limitEndsAt: null,
   ...over,
 });
 

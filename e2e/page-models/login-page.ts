@@ -9,6 +9,8 @@ export class LoginPage {
   readonly submit: Locator;
   readonly registerLink: Locator;
   readonly alerts: Locator;
+  /** 'Glömt lösenord?': a disclosure button under the password field. */
+  readonly forgotPassword: Locator;
 
   constructor(scope: Locator) {
     this.form = scope.getByRole('form', { name: 'Logga in' });
@@ -18,6 +20,14 @@ export class LoginPage {
     this.submit = this.form.getByRole('button', { name: /^(Logga in|Loggar in\.\.\.)$/ });
     this.registerLink = this.form.getByRole('link', { name: 'Har du inget konto? Skapa här' });
     this.alerts = this.form.getByRole('alert');
+    this.forgotPassword = this.form.getByRole('button', { name: 'Glömt lösenord?' });
+  }
+
+  /** What 'Glömt lösenord?' shows once opened (the element its button controls). */
+  async forgotPasswordAnswer(): Promise<Locator> {
+    const id = await this.forgotPassword.getAttribute('aria-controls');
+    if (!id) throw new Error("'Glömt lösenord?' controls nothing");
+    return this.form.locator(`[id="${id}"]`);
   }
 
   async logIn(username: string, password: string) {

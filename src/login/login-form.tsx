@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { ForgotPassword } from './forgot-password.tsx';
 import { FormSubmit } from './form-submit.tsx';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
@@ -68,6 +69,7 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
     validate: (value) => group || value.length > 0 || LOGIN_TEXTS.required,
   });
 
+  const registerHref = group || hideRegister ? null : `/skapa-konto?style=${registerStyle(config)}`;
   const describedBy = (name: keyof LoginFields) =>
     [errors[name] ? `${ids[name]}-error` : '', failure ? ids.failure : ''].join(' ').trim() || undefined;
 
@@ -109,6 +111,7 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
           )}
         </div>
       )}
+      {!group && <ForgotPassword registerHref={registerHref} />}
       <FormSubmit
         failure={failure}
         failureId={ids.failure}
@@ -117,9 +120,9 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
         label={LOGIN_TEXTS.submit}
         busyLabel={LOGIN_TEXTS.submitting}
       />
-      {!group && !hideRegister && (
+      {registerHref && (
         <p>
-          <Link href={`/skapa-konto?style=${registerStyle(config)}`}>{LOGIN_TEXTS.register}</Link>
+          <Link href={registerHref}>{LOGIN_TEXTS.register}</Link>
         </p>
       )}
       <p className={s.note}>{LOGIN_TEXTS.logoutReminder}</p>

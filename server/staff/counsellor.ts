@@ -10,6 +10,7 @@ import { listMessages, messageById, toConversation } from '../api/conversation-w
 import { addMessage, resolveConversation } from '../api/conversation-writes.ts';
 import { conversationChanged } from '../api/conversation-changed.ts';
 import { notify } from '../api/notifications.ts';
+import { NEW_MESSAGE_NOTIFICATION } from '../../contract/notifications.ts';
 import { IdParams } from '../../contract/schemas/common.ts';
 import { StaffMessageBody } from '../../contract/schemas/staff.ts';
 import { counsellorMaySee } from '../api/entity-access.ts';
@@ -157,7 +158,7 @@ async function markMailAnswered(ctx: AppContext, principal: Principal, row: Conv
     .select('id')
     .where('contact_id', '=', row.contact_id)
     .executeTakeFirst();
-  if (owner) await notify(ctx, owner.id, entityKey('Conversation', row.id), 'NewMessage');
+  if (owner) await notify(ctx, owner.id, entityKey('Conversation', row.id), NEW_MESSAGE_NOTIFICATION);
 }
 
 async function answer(ctx: AppContext, principal: Principal, id: number, body: StaffMessageBody) {

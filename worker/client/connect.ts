@@ -1,6 +1,7 @@
 import { BROADCAST_CHANNEL, type WorkerBroadcast, type WorkerCommands } from './api.ts';
 import { BUILD_ID } from './build-id.ts';
 import { PortalDb } from './db.ts';
+import { showSystemNotice } from './system-notice.ts';
 import { WorkerBridge, type StartedWorker } from './worker-bridge.ts';
 
 export interface WorkerConnection {
@@ -26,22 +27,32 @@ export function connectWorker(): WorkerConnection {
   // Requested before the worker hears of this tab, so the worker's own request for the same lock
   // queues behind it and is granted only once the tab is closed.
   const locked = holdTabLock(tabId);
-  const bridge = new WorkerBridge({
+  // Every worker is told whether this tab is visible (for system notifications), also a new one.
+  const reportVisibility = () =>
+    void bridge.api
+      .tabVisibility(tabId, document.visibilityState === 'visible')
+      .catch((error: unknown) => console.error('tabVisibility failed', error));
+  const bridge: WorkerBridge = new WorkerBridge({
     tabId,
     locked,
     start: startWorker,
     onHello: (answer) => {
       if (!answer.ok) reloadOnce();
+      else reportVisibility();
     },
   });
   const api = bridge.api;
   const db = new PortalDb();
+  document.addEventListener('visibilitychange', reportVisibility);
 
   const events = new BroadcastChannel(BROADCAST_CHANNEL);
   events.addEventListener('message', (e: MessageEvent<WorkerBroadcast>) => {
     // A worker of this same (now old) build asks its tabs to reload; tabs of the new build stay.
     if (e.data.type === 'reload' && (e.data.buildId === undefined || e.data.buildId === BUILD_ID)) {
       reloadOnce();
+    }
+    if (e.data.type === 'system-notice' && e.data.tabId === tabId) {
+      showSystemNotice(e.data.notice).catch((error: unknown) => console.error('Notice not shown', error));
     }
   });
 

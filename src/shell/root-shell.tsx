@@ -5,6 +5,7 @@ import { useSession } from '../data/index.ts';
 import { Toasts } from '../dialogs/toasts.tsx';
 import { startPwa } from '../pwa/index.ts';
 import { InstallModal } from '../pwa/install-modal.tsx';
+import { NoticeClicks } from '../pwa/notice-clicks.tsx';
 import { NavigationEffects } from '../routes/navigation-effects.tsx';
 import { SessionEffects } from '../routes/session-effects.tsx';
 import { globalStyles } from '../styles/theme.ts';
@@ -40,6 +41,7 @@ export function RootShell({ children }: { children: ReactNode }) {
       <QuickExitButton placement="page" />
       <QuickExitKeys />
       <NavigationEffects />
+      <NoticeClicks />
       <SessionEffects />
       <div className={content}>{children}</div>
       <SiteFooter />

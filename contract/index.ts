@@ -13,3 +13,4 @@ export * from './conversation-state.ts';
 export * from './limits.ts';
 export * from './timings.ts';
 export * from './meeting-state.ts';
+export * from './system-notices.ts';

@@ -9,6 +9,9 @@ export interface NotificationWire {
   createdDate: string;
 }
 
+/** The notification a child gets when a counsellor answers their mail. */
+export const NEW_MESSAGE_NOTIFICATION = 'NewMessage';
+
 /** PascalCase, as the product reads a contact message. */
 export interface ContactMessageWire {
   Id: number;

@@ -167,6 +167,95 @@ test.describe('on a mobile phone', () => {
   });
 });
 
+const IPHONE_SAFARI_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+// iPadOS Safari asks for desktop sites by default: only its touch screen tells it from a Mac.
+const IPAD_DESKTOP_SAFARI_UA =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
+const INSTALL_STEPS = [
+  'Tryck på Dela (fyrkanten med en pil uppåt).',
+  'Välj Lägg till på hemskärmen.',
+  'Tryck på Lägg till.',
+];
+
+/** Gives the page Safari's touch points, and its home-screen flag when opened from there. */
+async function likeSafari(page: Page, { maxTouchPoints = 5, standalone = false } = {}) {
+  await page.addInitScript(
+    ([points, homeScreen]) => {
+      Object.defineProperty(Navigator.prototype, 'maxTouchPoints', { get: () => points });
+      Object.defineProperty(Navigator.prototype, 'standalone', { get: () => homeScreen });
+    },
+    [maxTouchPoints, standalone] as const,
+  );
+}
+
+/** Two frames after the shell is up, a dialog the app start asked for would be drawn. */
+async function afterStartRendered(page: Page) {
+  await expectAppShell(page);
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
+const installDialog = (page: Page) => page.getByRole('dialog', { name: 'Installera på din telefon?' });
+
+test.describe('on an iPhone in Safari', () => {
+  test.use({
+    userAgent: IPHONE_SAFARI_UA,
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+
+  test("the install modal shows Safari's steps, 'Dela' then 'Lägg till på hemskärmen', once", async ({
+    page,
+  }) => {
+    await likeSafari(page);
+    await page.goto('/');
+    const dialog = installDialog(page);
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText('Vill du installera appen på din telefon för en bättre upplevelse?');
+    await expect(dialog.getByRole('listitem')).toHaveText(INSTALL_STEPS);
+    await expect(dialog.getByRole('button', { name: 'Installera' })).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'Stäng' })).toBeFocused();
+    expect(await accessibilityViolations(page, '[role="dialog"]')).toEqual([]);
+
+    await dialog.getByRole('button', { name: 'Stäng' }).click();
+    await expect(dialog).toBeHidden();
+    await page.reload();
+    await afterStartRendered(page);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('opened from the home screen, the app shows no steps', async ({ page }) => {
+    await likeSafari(page, { standalone: true });
+    await page.goto('/');
+    await afterStartRendered(page);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+});
+
+test.describe('on an iPad in Safari, which says it is a Mac', () => {
+  test.use({ userAgent: IPAD_DESKTOP_SAFARI_UA });
+
+  test('the touch screen brings the steps', async ({ page }) => {
+    await likeSafari(page);
+    await page.goto('/');
+    await expect(installDialog(page).getByRole('listitem')).toHaveText(INSTALL_STEPS);
+  });
+
+  test('a real Mac, without touch, gets no steps', async ({ page }) => {
+    await likeSafari(page, { maxTouchPoints: 0 });
+    await page.goto('/');
+    await afterStartRendered(page);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+});
+
+test('Chromium on its own shows no install steps', async ({ page }) => {
+  await page.goto('/');
+  await afterStartRendered(page);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
 test('a desktop browser is not offered installation', async ({ page }) => {
   await page.goto('/');
   await expectAppShell(page);

@@ -1,4 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { accessibilityViolations } from './support/accessibility.ts';
+import { LoggedOutPage } from './page-models/logged-out-page.ts';
+import type { LoginPage } from './page-models/login-page.ts';
 import { StartPage } from './page-models/start-page.ts';
 
 test('a user pressing log in with empty fields is told what is missing', async ({ page }) => {
@@ -38,4 +41,52 @@ test('the login form offers registration and reminds the user to log out', async
   await expect(
     login.form.getByText('Kom ihåg att logga ut ordentligt och stänga webbläsaren när du är klar.'),
   ).toBeVisible();
+});
+
+const NO_EMAIL =
+  'Vi kan inte skicka ett nytt lösenord, eftersom ditt konto inte har någon e-postadress. Det är så du kan vara anonym hos oss.';
+const NEW_ACCOUNT =
+  'Du kan skapa ett nytt konto och fortsätta prata med oss där. Med det nya kontot kan du chatta med en kurator eller skriva ett meddelande till oss, precis som förut.';
+
+/** Opens 'Glömt lösenord?' and checks what it says; answers the opened part. */
+async function openForgotPassword(login: LoginPage) {
+  await expect(login.forgotPassword).toHaveAttribute('aria-expanded', 'false');
+  const answer = await login.forgotPasswordAnswer();
+  await expect(answer).toBeHidden();
+  await login.forgotPassword.click();
+  await expect(login.forgotPassword).toHaveAttribute('aria-expanded', 'true');
+  await expect(answer.getByRole('paragraph')).toHaveText([NO_EMAIL, NEW_ACCOUNT, 'Skapa ett nytt konto']);
+  return answer;
+}
+
+test("'Glömt lösenord?' in the login modal explains there is no e-mail and leads to a new account", async ({
+  page,
+}) => {
+  const start = new StartPage(page);
+  await start.goto();
+  const login = await start.openLoginModal();
+  // It sits right under the password field, also in the keyboard's order.
+  await login.password.focus();
+  await page.keyboard.press('Tab');
+  await expect(login.forgotPassword).toBeFocused();
+
+  const answer = await openForgotPassword(login);
+  expect(await accessibilityViolations(page, 'dialog')).toEqual([]);
+  await login.forgotPassword.press('Enter');
+  await expect(answer).toBeHidden();
+  await expect(login.forgotPassword).toHaveAttribute('aria-expanded', 'false');
+
+  await login.forgotPassword.press('Enter');
+  await answer.getByRole('link', { name: 'Skapa ett nytt konto' }).click();
+  await expect(page).toHaveURL(/\/skapa-konto\?style=mail$/);
+});
+
+test("the standalone login form of the logged-out page has 'Glömt lösenord?' too", async ({ page }) => {
+  const loggedOut = new LoggedOutPage(page);
+  await loggedOut.goto();
+  const answer = await openForgotPassword(loggedOut.loginForm);
+  await expect(answer.getByRole('link', { name: 'Skapa ett nytt konto' })).toHaveAttribute(
+    'href',
+    '/skapa-konto?style=mail',
+  );
 });

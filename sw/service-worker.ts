@@ -7,6 +7,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import type { PrecacheEntry } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
+import type { OpenNoticeMessage } from '../contract/system-notices.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
 
@@ -54,6 +55,33 @@ async function storeConfig() {
   } catch {
     // Offline while installing: the NetworkFirst route stores the config on the next online start.
   }
+}
+
+// A click on a notice (contract/system-notices.ts; the tabs show them through this registration)
+// opens its chat or thread: in an open tab of the app, which moves there without a reload, else in
+// a new window.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = noticeUrlOf(event.notification.data);
+  if (url) event.waitUntil(openInApp(url));
+});
+
+function noticeUrlOf(data: unknown): string | null {
+  const url = (data as { url?: unknown } | null)?.url;
+  // Only a path of this app: a notice never leads anywhere else.
+  return typeof url === 'string' && url.startsWith('/') && !url.startsWith('//') ? url : null;
+}
+
+async function openInApp(url: string): Promise<void> {
+  const windows = await self.clients.matchAll({ type: 'window' });
+  const tab = windows.find((client) => client.focused) ?? windows[0];
+  if (!tab) {
+    await self.clients.openWindow(url);
+    return;
+  }
+  const message: OpenNoticeMessage = { type: 'open-notice', url };
+  tab.postMessage(message);
+  await tab.focus().catch(() => undefined);
 }
 
 // A new version waits until the page asks (src/pwa/update-controller.ts), so an open form is never

@@ -165,6 +165,7 @@ const tabs = new TabRegistry(
   },
   // Without Web Locks a closed tab cannot be noticed: its holds stay until the worker ends.
   hasLocks ? tabLockReleased : () => new Promise<void>(() => undefined),
+  (tabId) => void ready.then((worker) => worker.notices.tabGone(tabId)),
 );
 
 /**

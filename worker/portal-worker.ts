@@ -20,6 +20,7 @@ import { MeetingsSync } from './sync/meetings.ts';
 import { fetchUploader, xhrUploader } from './sync/upload.ts';
 import { updateRuntime } from './sync/runtime.ts';
 import { SessionLifecycle } from './session-lifecycle.ts';
+import { SystemNotices } from './sync/system-notices.ts';
 
 export type { HubEventHandler, PeerMessage, PortalWorkerDeps, SubscribeMode } from './portal-worker-deps.ts';
 
@@ -39,6 +40,8 @@ export class PortalWorker {
   /** Every command of every module, by name: what the tabs call through Comlink. */
   readonly commands: WorkerCommands;
   private readonly outboxKinds: Record<string, OutboxKind>;
+  /** System notifications: which tab is visible, and what deserves a notice. */
+  readonly notices: SystemNotices;
   /** Sign-in, the authentication check, renewal and sign-out (worker/session-lifecycle.ts). */
   readonly session: SessionLifecycle;
   private runner = false;
@@ -139,6 +142,7 @@ export class PortalWorker {
       refreshNotificationCount: () => this.refreshNotifications(),
     };
     const messages = new ConversationMessages(ctx);
+    this.notices = new SystemNotices(ctx, messages, deps.broadcast);
     this.modules = [
       this.sessionModule(),
       new MeetingsSync(ctx),
@@ -147,6 +151,7 @@ export class PortalWorker {
       new OneToOneChatSync(ctx, messages),
       new MailAndHistorySync(ctx, messages),
       new AccountSync(ctx),
+      this.notices,
     ];
     this.commands = Object.assign({}, ...this.modules.map((m) => m.commands)) as WorkerCommands;
     this.outboxKinds = Object.assign({}, ...this.modules.map((m) => m.outboxKinds ?? {})) as Record<

@@ -9,6 +9,7 @@ test('a group participant logs in with the personal code on the start page', asy
   await expect(login.personalCode).toHaveAttribute('placeholder', 'Ange den kod du fått av Stödlinjen');
   await expect(login.password).toHaveCount(0);
   await expect(login.registerLink).toHaveCount(0);
+  await expect(login.forgotPassword).toHaveCount(0);
 
   await login.personalCode.fill('DEMOKOD');
   await login.personalCode.blur();

@@ -11,6 +11,8 @@ export class LoginPage {
   readonly alerts: Locator;
   /** Shared-device mode: nothing of the session kept on the device. */
   readonly sharedDevice: Locator;
+  /** 'Glömt lösenord?': a disclosure button under the password field. */
+  readonly forgotPassword: Locator;
 
   constructor(scope: Locator) {
     this.form = scope.getByRole('form', { name: 'Logga in' });
@@ -21,6 +23,14 @@ export class LoginPage {
     this.registerLink = this.form.getByRole('link', { name: 'Har du inget konto? Skapa här' });
     this.alerts = this.form.getByRole('alert');
     this.sharedDevice = this.form.getByRole('checkbox', { name: 'Jag använder en delad mobil eller dator' });
+    this.forgotPassword = this.form.getByRole('button', { name: 'Glömt lösenord?' });
+  }
+
+  /** What 'Glömt lösenord?' shows once opened (the element its button controls). */
+  async forgotPasswordAnswer(): Promise<Locator> {
+    const id = await this.forgotPassword.getAttribute('aria-controls');
+    if (!id) throw new Error("'Glömt lösenord?' controls nothing");
+    return this.form.locator(`[id="${id}"]`);
   }
 
   async logIn(username: string, password: string, options: { sharedDevice?: boolean } = {}) {

@@ -11,6 +11,7 @@ import { addMessage, resolveConversation } from '../api/conversation-writes.ts';
 import { conversationChanged } from '../api/conversation-changed.ts';
 import { endChatIfPastLimit, startChatClock } from '../api/chat-limit.ts';
 import { notify } from '../api/notifications.ts';
+import { NEW_MESSAGE_NOTIFICATION } from '../../contract/notifications.ts';
 import { IdParams } from '../../contract/schemas/common.ts';
 import { StaffMessageBody } from '../../contract/schemas/staff.ts';
 import { counsellorMaySee } from '../api/entity-access.ts';
@@ -160,7 +161,7 @@ async function markMailAnswered(ctx: AppContext, principal: Principal, row: Conv
     .select('id')
     .where('contact_id', '=', row.contact_id)
     .executeTakeFirst();
-  if (owner) await notify(ctx, owner.id, entityKey('Conversation', row.id), 'NewMessage');
+  if (owner) await notify(ctx, owner.id, entityKey('Conversation', row.id), NEW_MESSAGE_NOTIFICATION);
 }
 
 async function answer(ctx: AppContext, principal: Principal, id: number, body: StaffMessageBody) {

@@ -86,13 +86,4 @@ export const fileList = css`
   }
 `;
 
-export const linkButton = css`
-  min-height: 44px;
-  padding: 0 0.25rem;
-  border: 0;
-  background: none;
-  color: ${colors.brand};
-  font: inherit;
-  text-decoration: underline;
-  cursor: pointer;
-`;
+export { linkButton } from '../styles/controls.ts';

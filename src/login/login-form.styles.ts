@@ -49,3 +49,19 @@ export const sharedDevice = css`
     font-size: 0.9375rem;
   }
 `;
+
+export const forgotPassword = css`
+  margin: -0.75rem 0 1rem;
+`;
+
+export const forgotPasswordPanel = css`
+  padding: 0.5rem 0.75rem;
+  border-left: 4px solid ${colors.brand};
+  background: ${colors.background};
+  p {
+    margin: 0 0 0.5rem;
+  }
+  p:last-child {
+    margin-bottom: 0;
+  }
+`;

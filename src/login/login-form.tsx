@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { ForgotPassword } from './forgot-password.tsx';
 import { FormSubmit } from './form-submit.tsx';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
@@ -71,6 +72,7 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
     validate: (value) => group || value.length > 0 || LOGIN_TEXTS.required,
   });
 
+  const registerHref = group || hideRegister ? null : `/skapa-konto?style=${registerStyle(config)}`;
   const describedBy = (name: 'username' | 'password') =>
     [errors[name] ? `${ids[name]}-error` : '', failure ? ids.failure : ''].join(' ').trim() || undefined;
 
@@ -112,6 +114,7 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
           )}
         </div>
       )}
+      {!group && <ForgotPassword registerHref={registerHref} />}
       <div className={s.sharedDevice}>
         <input
           id={ids.sharedDevice}
@@ -132,9 +135,9 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
         label={LOGIN_TEXTS.submit}
         busyLabel={LOGIN_TEXTS.submitting}
       />
-      {!group && !hideRegister && (
+      {registerHref && (
         <p>
-          <Link href={`/skapa-konto?style=${registerStyle(config)}`}>{LOGIN_TEXTS.register}</Link>
+          <Link href={registerHref}>{LOGIN_TEXTS.register}</Link>
         </p>
       )}
       <p className={s.note}>{LOGIN_TEXTS.logoutReminder}</p>

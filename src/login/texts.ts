@@ -17,6 +17,13 @@ export const LOGIN_TEXTS = {
   sharedDevice: 'Jag använder en delad mobil eller dator',
   sharedDeviceExplained:
     'Då sparas inget på enheten: du loggas ut när du stänger alla flikar eller efter 15 minuter utan aktivitet, och dina chattar går inte att läsa utan internet.',
+  // Ours (SPEC is silent): accounts are anonymous, so a forgotten password cannot be sent anywhere.
+  forgotPassword: 'Glömt lösenord?',
+  forgotPasswordNoEmail:
+    'Vi kan inte skicka ett nytt lösenord, eftersom ditt konto inte har någon e-postadress. Det är så du kan vara anonym hos oss.',
+  forgotPasswordNewAccount:
+    'Du kan skapa ett nytt konto och fortsätta prata med oss där. Med det nya kontot kan du chatta med en kurator eller skriva ett meddelande till oss, precis som förut.',
+  forgotPasswordCreateAccount: 'Skapa ett nytt konto',
   invalidCredentials: 'Fel användarnamn eller lösenord.',
   /** The login got no answer: no network, or the server could not be reached. */
   offline: ERROR_TEXTS.offline,

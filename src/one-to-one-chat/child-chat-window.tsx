@@ -34,11 +34,16 @@ import {
 import { CHILD_CHAT_TEXTS as T } from './texts.ts';
 import { useBotMessages } from './use-bot-messages.ts';
 import { useChildChat } from './use-child-chat.ts';
+import { useChatFromNotice } from './use-chat-from-notice.ts';
+import { NoticeQuestion } from './notice-question.tsx';
+import { chatNotice } from '../../contract/system-notices.ts';
+import { showSystemNotice } from '../../worker/client/system-notice.ts';
 
 /** The child's chat, app-wide: the full-screen window, or its minimised bar while the chat lasts. */
 export function ChildChat() {
   useSignals();
   const chat = useChildChat();
+  useChatFromNotice(chat && chat.state !== null && chat.conversation !== null);
   if (!chat?.state || !chat.conversation) return null;
   return <ChildChatWindow state={chat.state} conversation={chat.conversation} />;
 }
@@ -91,9 +96,10 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
     [rows, profile?.contactId, conversation, state, config.providerName, shown, done],
   );
 
-  // New counsellor messages while minimised: the bar says so, and a system notification if allowed.
-  // Counted from the messages as first loaded: those already in the database when the window mounts
-  // (after a reload) are not new. An ended chat's bar says it ended, so nothing stays unseen.
+  // New counsellor messages while minimised: the bar says so, and a system notification if allowed
+  // (while the page is hidden the worker has one shown: contract/system-notices.ts). Counted from the
+  // messages as first loaded: those already in the database when the window mounts (after a reload)
+  // are not new. An ended chat's bar says it ended, so nothing stays unseen.
   const agentCount = rows?.filter((r) => r.authorKind === 'agent').length;
   useEffect(() => {
     if (agentCount === undefined) return;
@@ -105,10 +111,13 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
     if (agentCount > seenAgentCount.current) {
       seenAgentCount.current = agentCount;
       setUnseen(true);
-      if (typeof Notification !== 'undefined' && Notification.permission === 'granted')
-        new Notification(T.newMessages, { body: counsellorName, tag: `chat-${conversation.id}` });
+      if (document.visibilityState === 'visible') {
+        showSystemNotice(chatNotice(conversation.id)).catch((error: unknown) =>
+          console.warn('Notice not shown', error),
+        );
+      }
     }
-  }, [minimized, agentCount, phase, counsellorName, conversation.id]);
+  }, [minimized, agentCount, phase, conversation.id]);
 
   const preSubmitAllowed = canPreSubmit(conversation, state);
   const preSubmitting = phase === 'queue' && preSubmitAllowed && preSubmitChoice === 'yes';
@@ -206,6 +215,7 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
       {phase === 'queue' && <EmergencyLink />}
       <MessageList entries={entries} />
       <TypingIndicator rows={typing} myContactId={profile?.contactId} />
+      {phase === 'queue' && <NoticeQuestion />}
       {phase === 'queue' && preSubmitAllowed && done && preSubmitChoice === null && (
         <div className={s.choices} role="group" aria-labelledby="pre-submit-question">
           <p id="pre-submit-question">{T.preSubmitQuestion}</p>

@@ -26,6 +26,10 @@ export const CHILD_CHAT_TEXTS = {
   counsellor: 'Kurator',
   presubmittedLabel: 'Dina tankar',
   queueMessageLabel: 'Kömeddelande',
+  // Ours: asked once in the queue; only 'Ja, tack' asks the browser for system notifications.
+  noticeQuestion: 'Vill du få en notis när det är din tur?',
+  noticeYes: 'Ja, tack',
+  noticeNo: 'Nej tack',
   preSubmitQuestion: 'Vill du beskriva vad du vill chatta om?',
   preSubmitYes: 'Ja, det vill jag',
   preSubmitNo: 'Nej, det vill jag inte',

@@ -34,6 +34,10 @@ export const dialog = css`
   p {
     margin: 0 0 1.25rem;
   }
+  ol {
+    margin: -0.75rem 0 1.25rem;
+    padding-left: 1.5rem;
+  }
 `;
 
 export const actions = css`

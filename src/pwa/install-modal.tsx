@@ -1,35 +1,81 @@
-// SPEC §2 Install modal: offers installation when the browser does, on mobile and Android only.
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+// SPEC §2 Install modal: offers installation when the browser does, on mobile and Android only; on
+// iPhone and iPad Safari, which offer none, it shows the steps of Safari's own menu.
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { answerInstallPrompt, installPrompt, watchInstallPrompt } from './install-prompt.ts';
+import { closeInstallSteps, installSteps, offerInstallSteps } from './install-steps.ts';
 import { INSTALL_TEXTS } from './texts.ts';
 import { actions, backdrop, dialog } from './install-modal.styles.ts';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
 
 export function InstallModal() {
   useSignals();
-  useEffect(() => watchInstallPrompt(), []);
-  if (!installPrompt.value) return null;
-  return <InstallDialog />;
+  useEffect(() => {
+    watchInstallPrompt();
+    offerInstallSteps();
+  }, []);
+  if (installPrompt.value) return <InstallOffer />;
+  if (installSteps.value) return <InstallSteps />;
+  return null;
 }
 
-function InstallDialog() {
+function InstallOffer() {
+  const cancel = () => void answerInstallPrompt(false);
+  return (
+    <InstallDialog
+      onEscape={cancel}
+      buttons={
+        <>
+          <button type="button" className={secondaryButton} onClick={cancel}>
+            {INSTALL_TEXTS.cancel}
+          </button>
+          <button type="button" className={primaryButton} onClick={() => void answerInstallPrompt(true)}>
+            {INSTALL_TEXTS.install}
+          </button>
+        </>
+      }
+    />
+  );
+}
+
+function InstallSteps() {
+  const close = () => closeInstallSteps();
+  return (
+    <InstallDialog
+      onEscape={close}
+      buttons={
+        <button type="button" className={primaryButton} onClick={close}>
+          {INSTALL_TEXTS.close}
+        </button>
+      }
+    >
+      <p>{INSTALL_TEXTS.iosIntro}</p>
+      <ol>
+        {INSTALL_TEXTS.iosSteps.map((step) => (
+          <li key={step}>{step}</li>
+        ))}
+      </ol>
+    </InstallDialog>
+  );
+}
+
+/** The modal's frame: title, SPEC's text, what `children` add, and `buttons`, the first focused. */
+function InstallDialog(props: { children?: ReactNode; buttons: ReactNode; onEscape: () => void }) {
   const titleId = useId();
   const textId = useId();
   const panel = useRef<HTMLDivElement>(null);
-  const cancelButton = useRef<HTMLButtonElement>(null);
 
   // Focus moves into the dialog and back to where it was when the dialog goes.
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    cancelButton.current?.focus();
+    panel.current?.querySelector<HTMLElement>('button')?.focus();
     return () => previous?.focus();
   }, []);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Escape') {
       event.preventDefault();
-      void answerInstallPrompt(false);
+      props.onEscape();
     } else if (event.key === 'Tab') {
       keepFocusInside(event, panel.current);
     }
@@ -49,19 +95,8 @@ function InstallDialog() {
       >
         <h2 id={titleId}>{INSTALL_TEXTS.title}</h2>
         <p id={textId}>{INSTALL_TEXTS.text}</p>
-        <div className={actions}>
-          <button
-            ref={cancelButton}
-            type="button"
-            className={secondaryButton}
-            onClick={() => void answerInstallPrompt(false)}
-          >
-            {INSTALL_TEXTS.cancel}
-          </button>
-          <button type="button" className={primaryButton} onClick={() => void answerInstallPrompt(true)}>
-            {INSTALL_TEXTS.install}
-          </button>
-        </div>
+        {props.children}
+        <div className={actions}>{props.buttons}</div>
       </div>
     </div>
   );

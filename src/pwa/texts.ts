@@ -4,6 +4,14 @@ export const INSTALL_TEXTS = {
   text: 'Vill du installera appen på din telefon för en bättre upplevelse?',
   cancel: 'Avbryt',
   install: 'Installera',
+  // Ours: iPhone and iPad Safari install from their own share menu (src/pwa/install-steps.ts).
+  iosIntro: 'Så gör du i Safari:',
+  iosSteps: [
+    'Tryck på Dela (fyrkanten med en pil uppåt).',
+    'Välj Lägg till på hemskärmen.',
+    'Tryck på Lägg till.',
+  ],
+  close: 'Stäng',
 } as const;
 
 /** Console only (SPEC §8). */

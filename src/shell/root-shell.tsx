@@ -5,6 +5,7 @@ import { useSession } from '../data/index.ts';
 import { Toasts } from '../dialogs/toasts.tsx';
 import { startPwa } from '../pwa/index.ts';
 import { InstallModal } from '../pwa/install-modal.tsx';
+import { NoticeClicks } from '../pwa/notice-clicks.tsx';
 import { NavigationEffects } from '../routes/navigation-effects.tsx';
 import { SessionEffects } from '../routes/session-effects.tsx';
 import { SharedDeviceIdleSignOut } from '../shared-device/idle-sign-out.tsx';
@@ -41,6 +42,7 @@ export function RootShell({ children }: { children: ReactNode }) {
       <QuickExitButton placement="page" />
       <QuickExitKeys />
       <NavigationEffects />
+      <NoticeClicks />
       <SessionEffects />
       <SharedDeviceIdleSignOut />
       <div className={content}>{children}</div>

@@ -62,6 +62,18 @@ export const iconButton = css`
   }
 `;
 
+/** A button that reads as a link: it acts in place (opens, shows) rather than going somewhere. */
+export const linkButton = css`
+  min-height: ${sizes.tapTarget};
+  padding: 0;
+  border: 0;
+  background: none;
+  color: ${colors.brand};
+  font: inherit;
+  text-decoration: underline;
+  cursor: pointer;
+`;
+
 export const field = css`
   display: flex;
   flex-direction: column;

@@ -11,6 +11,7 @@ import type { GroupChatCommands } from '../sync/group-chat.ts';
 import type { MailAndHistoryCommands } from '../sync/mail-and-history.ts';
 import type { MeetingsCommands } from '../sync/meetings.ts';
 import type { OneToOneChatCommands } from '../sync/one-to-one-chat.ts';
+import type { SystemNoticesCommands } from '../sync/system-notices.ts';
 import type { SessionApi } from './session.ts';
 
 export * from './session.ts';
@@ -22,7 +23,8 @@ export type WorkerCommands = SessionApi &
   ConversationMessagesCommands &
   OneToOneChatCommands &
   MailAndHistoryCommands &
-  AccountCommands;
+  AccountCommands &
+  SystemNoticesCommands;
 
 /** What a tab calls: the commands, and the build-id handshake that tells the worker of the tab. */
 export interface WorkerApi extends WorkerCommands {
@@ -87,6 +89,8 @@ export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: 'repeat' |
   loadContactMessages: 'repeat',
   processContactMessage: 'repeat',
   deleteContactMessage: 'once',
+  tabVisibility: 'repeat',
+  answerNoticeQuestion: 'repeat',
 };
 
 export const COMMAND_NAMES = Object.keys(COMMAND_RETRY) as (keyof WorkerCommands)[];

@@ -2,6 +2,7 @@ import { BROADCAST_CHANNEL, type WorkerBroadcast, type WorkerCommands } from './
 import { BUILD_ID } from './build-id.ts';
 import { PortalDb } from './db.ts';
 import { MEMORY_WORKER_NAME, followMirror } from './memory-mirror.ts';
+import { showSystemNotice } from './system-notice.ts';
 import { WorkerBridge, type StartedWorker } from './worker-bridge.ts';
 
 /** The data worker that keeps its data on disk (the normal mode). */
@@ -60,14 +61,21 @@ export async function connectMemoryWorker(): Promise<WorkerConnection> {
 
 function bridgeTo(workerName: string) {
   const { tabId, locked } = tabIdentity();
-  const bridge = new WorkerBridge({
+  // Every worker is told whether this tab is visible (for system notifications), also a new one.
+  const reportVisibility = () =>
+    void bridge.api
+      .tabVisibility(tabId, document.visibilityState === 'visible')
+      .catch((error: unknown) => console.error('tabVisibility failed', error));
+  const bridge: WorkerBridge = new WorkerBridge({
     tabId,
     locked,
     start: (onError) => startWorker(workerName, onError),
     onHello: (answer) => {
       if (!answer.ok) reloadOnce();
+      else reportVisibility();
     },
   });
+  document.addEventListener('visibilitychange', reportVisibility);
   watchReloads();
   return { api: bridge.api, tabId };
 }
@@ -81,6 +89,9 @@ function watchReloads() {
     // A worker of this same (now old) build asks its tabs to reload; tabs of the new build stay.
     if (e.data.type === 'reload' && (e.data.buildId === undefined || e.data.buildId === BUILD_ID)) {
       reloadOnce();
+    }
+    if (e.data.type === 'system-notice' && e.data.tabId === tabIdentity().tabId) {
+      showSystemNotice(e.data.notice).catch((error: unknown) => console.error('Notice not shown', error));
     }
   });
 }

@@ -11,7 +11,7 @@ import type {
 } from './group-support.ts';
 import type { ContactMessageRow, NotificationRow } from './account.ts';
 import type { ChatStateRow } from './one-to-one-chat.ts';
-import type { AuthStatus, HubState, OutboxStatus, SignOutReason } from './session.ts';
+import type { AuthStatus, HubState, NoticeAnswer, OutboxStatus, SignOutReason } from './session.ts';
 
 /**
  * The data the UI reads with live queries. Only the worker writes it (SPEC data, session, hub state,
@@ -39,6 +39,8 @@ export interface RuntimeRow {
   /** Unprocessed notifications, summed from the count endpoint (header dot). */
   notificationCount: number;
   online: boolean;
+  /** Whether the child wanted system notifications, once asked (kept across sign-outs). */
+  noticeAnswer?: NoticeAnswer;
 }
 
 export interface OutboxRow {

@@ -1,3 +1,4 @@
+import type { SystemNotice } from '../../contract/system-notices.ts';
 import type { Result } from './result.ts';
 
 /**
@@ -14,6 +15,9 @@ export type LoginError = 'invalid_username_or_password' | 'too_many_attempts' | 
 export type LoginResult = Result<void, LoginError>;
 
 export type HubState = 'Disconnected' | 'Connecting' | 'Connected' | 'Disconnecting' | 'Reconnecting';
+
+/** The child's answer to 'Vill du få en notis när det är din tur?' (asked once per browser). */
+export type NoticeAnswer = 'yes' | 'no';
 
 /** An outgoing write waiting in the outbox; `clientId` is sent as the `Idempotency-Key`. */
 export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed';
@@ -70,6 +74,8 @@ export type WorkerBroadcast =
   | { type: 'signed-out'; reason: SignOutReason }
   /** `buildId` is the build of the worker that asks: only tabs of that (old) build reload. */
   | { type: 'reload'; reason: 'new-build'; buildId?: string }
-  | { type: 'hub-error'; message: string };
+  | { type: 'hub-error'; message: string }
+  /** For the tab `tabId` only: show `notice` as a system notification (when permitted). */
+  | { type: 'system-notice'; tabId: string; notice: SystemNotice };
 
 export const BROADCAST_CHANNEL = 'portal-events';

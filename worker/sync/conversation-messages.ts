@@ -11,6 +11,7 @@ import {
   TYPING_SIGNAL_MIN_INTERVAL_MS as TYPING_MIN_INTERVAL_MS,
 } from '../../contract/timings.ts';
 import { isRateLimited, type OutboxRow } from '../client/db.ts';
+import type { ConversationRow } from '../client/group-support.ts';
 import { done, ok } from '../client/result.ts';
 import { HttpError } from '../http/http-error.ts';
 import { EVENT_THROTTLE_MS, keyedThrottle } from '../hub/throttle.ts';
@@ -20,6 +21,11 @@ import type { SyncModule } from './sync-module.ts';
 export { TYPING_MIN_INTERVAL_MS };
 
 export const CHAT_MESSAGE_KIND = 'conversationmessage';
+
+export type ConversationLoadedListener = (
+  conversation: Conversation,
+  previous: ConversationRow | undefined,
+) => Promise<void> | void;
 
 export type ConversationMessagesCommands = ConversationMessages['commands'];
 
@@ -48,7 +54,7 @@ export class ConversationMessages implements SyncModule {
   readonly outboxKinds = { [CHAT_MESSAGE_KIND]: { settled: (row: OutboxRow) => this.settled(row) } };
 
   private readonly lastTyping = new Map<number, number>();
-  private readonly loadedListeners: ((conversation: Conversation) => Promise<void> | void)[] = [];
+  private readonly loadedListeners: ConversationLoadedListener[] = [];
   private readonly refetchMessages: (key: string) => void;
   private readonly refetchConversation: (key: string) => void;
 
@@ -92,12 +98,16 @@ export class ConversationMessages implements SyncModule {
     const conversation = value[0];
     // The list answers nothing for a conversation the user may not see.
     if (!conversation) throw new HttpError(403, 'forbidden', 'GET', 'conversations');
+    const previous = await this.ctx.db.conversations.get(conversationId);
     await this.ctx.db.conversations.put({ ...conversation, fetchedAt: this.ctx.clock.now() });
-    for (const listener of this.loadedListeners) await listener(conversation);
+    for (const listener of this.loadedListeners) await listener(conversation, previous);
   }
 
-  /** Told of every conversation (re)loaded here, e.g. after a hub event (the child's chat ending). */
-  onConversationLoaded(listener: (conversation: Conversation) => Promise<void> | void): void {
+  /**
+   * Told of every conversation (re)loaded here, e.g. after a hub event (the child's chat ending), with
+   * the row it replaced (undefined when it was not stored yet).
+   */
+  onConversationLoaded(listener: ConversationLoadedListener): void {
     this.loadedListeners.push(listener);
   }
 

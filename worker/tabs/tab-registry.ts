@@ -14,6 +14,8 @@ export class TabRegistry {
     private readonly released: (key: string) => void,
     /** Resolves when the tab's lock can be taken, i.e. the tab is closed. */
     private readonly whenGone: (tabId: string) => Promise<void>,
+    /** Called once a tab is gone, after its holds were released. */
+    private readonly gone: (tabId: string) => void = () => undefined,
   ) {}
 
   get size(): number {
@@ -54,6 +56,7 @@ export class TabRegistry {
     if (!holds) return;
     this.tabs.delete(tabId);
     for (const key of holds.keys()) for (let n = holds.drop(key); n > 0; n--) this.released(key);
+    this.gone(tabId);
   }
 }
 

@@ -6,9 +6,11 @@ describe('tab registry', () => {
   it('releases what a closed tab left open, once per open, and tells who else still holds it', async () => {
     const gone = new Map<string, () => void>();
     const released: string[] = [];
+    const closed: string[] = [];
     const tabs = new TabRegistry(
       (key) => released.push(key),
       (tabId) => new Promise<void>((resolve) => gone.set(tabId, resolve)),
+      (tabId) => closed.push(tabId),
     );
     tabs.add('a');
     tabs.add('b');
@@ -25,6 +27,8 @@ describe('tab registry', () => {
     await Promise.resolve();
     expect(tabs.has('a')).toBe(false);
     expect(released).toEqual(['openGroupChat:7', 'openGroupChat:7', 'subscribe:Meeting:1']);
+    // Told once the tab is gone (system notices then forget whether it was visible).
+    expect(closed).toEqual(['a']);
     expect(tabs.isHeld('subscribe:Meeting:1')).toBe(true);
     gone.get('b')!();
     await Promise.resolve();

@@ -1,0 +1,64 @@
+import { expect, type BrowserContext, type Page } from '@playwright/test';
+
+export interface ShownNotice {
+  title: string;
+  body: string;
+  tag: string;
+  url: unknown;
+}
+
+/** The notifications the app's service worker registration shows now (Chromium lists them). */
+export function shownNotices(page: Page): Promise<ShownNotice[]> {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return (await registration.getNotifications()).map((n) => ({
+      title: n.title,
+      body: n.body,
+      tag: n.tag,
+      url: (n.data as { url?: unknown } | null)?.url,
+    }));
+  });
+}
+
+/** Waits until exactly `expected` is shown. */
+export async function expectNotices(page: Page, expected: ShownNotice[]) {
+  await expect.poll(() => shownNotices(page)).toEqual(expected);
+}
+
+export async function closeNotices(page: Page) {
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    for (const notice of await registration.getNotifications()) notice.close();
+  });
+  await expectNotices(page, []);
+}
+
+/**
+ * The page behaves as a tab in the background: a test cannot hide a page, so it is told it is
+ * hidden, and the app hears of it as it would.
+ */
+export async function pretendHidden(page: Page) {
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+}
+
+/**
+ * A click on the one notice shown. Nobody can click a system notification in a test, so the
+ * service worker is handed the event the browser would give it.
+ */
+export async function clickNotice(context: BrowserContext) {
+  const [serviceWorker] = context.serviceWorkers();
+  if (!serviceWorker) throw new Error('no service worker');
+  await serviceWorker.evaluate(async () => {
+    const scope = self as unknown as ServiceWorkerGlobalScope;
+    const [notification] = await scope.registration.getNotifications();
+    if (!notification) throw new Error('no notice to click');
+    try {
+      scope.dispatchEvent(new NotificationEvent('notificationclick', { notification }));
+    } catch {
+      // A test's event is not the browser's: its waitUntil refuses, after the handler started.
+    }
+  });
+}

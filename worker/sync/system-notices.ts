@@ -1,0 +1,88 @@
+import type { Conversation } from '../../contract/conversations.ts';
+import { CONVERSATION_STATE, isQueuedState } from '../../contract/conversation-state.ts';
+import { HUB_EVENTS, parseEntityKey } from '../../contract/hub.ts';
+import { NEW_MESSAGE_NOTIFICATION } from '../../contract/notifications.ts';
+import { chatNotice, threadNotice, type SystemNotice } from '../../contract/system-notices.ts';
+import type { WorkerBroadcast } from '../client/api.ts';
+import type { ConversationRow } from '../client/group-support.ts';
+import { done } from '../client/result.ts';
+import type { NoticeAnswer } from '../client/session.ts';
+import type { ConversationMessages } from './conversation-messages.ts';
+import { updateRuntime } from './runtime.ts';
+import type { SyncContext } from './sync-context.ts';
+import type { SyncModule } from './sync-module.ts';
+
+export type SystemNoticesCommands = SystemNotices['commands'];
+
+/**
+ * System notifications (contract/system-notices.ts): the worker hears what happened and asks one tab
+ * to show the notice, through its service worker registration (a SharedWorker has none, and a
+ * stopped service worker would not hear a BroadcastChannel). When a counsellor takes the child's chat
+ * from the queue and when a mail is answered, always; when a counsellor writes in the chat, only
+ * while no tab is visible (a visible one shows the message itself). Tabs report their visibility.
+ */
+export class SystemNotices implements SyncModule {
+  readonly commands = {
+    /** A tab became visible or hidden (and tells every new worker so after the handshake). */
+    tabVisibility: (tabId: string, visible: boolean) =>
+      done(Promise.resolve(this.tabVisibility(tabId, visible))),
+    /** The child answered 'Vill du få en notis när det är din tur?': it is asked once per browser. */
+    answerNoticeQuestion: (answer: NoticeAnswer) =>
+      done(updateRuntime(this.ctx.db, { noticeAnswer: answer })),
+  };
+
+  // The runtime row holds the answer and outlives a sign-out: it is about the browser, not the user.
+  readonly tables: SyncModule['tables'] = [];
+  /** The tabs that reported, with whether each is visible; the last reported last. */
+  private readonly tabs = new Map<string, boolean>();
+
+  constructor(
+    private readonly ctx: SyncContext,
+    messages: ConversationMessages,
+    private readonly broadcast: (message: WorkerBroadcast) => void,
+  ) {
+    messages.onConversationLoaded((conversation, previous) => this.chatLoaded(conversation, previous));
+    ctx.on(HUB_EVENTS.notificationCreated, (data) => this.notificationCreated(data));
+  }
+
+  /** A closed tab is neither visible nor there to show a notice. */
+  tabGone(tabId: string): void {
+    this.tabs.delete(tabId);
+  }
+
+  private tabVisibility(tabId: string, visible: boolean): void {
+    this.tabs.delete(tabId);
+    this.tabs.set(tabId, visible);
+  }
+
+  private get anyTabVisible(): boolean {
+    return [...this.tabs.values()].some(Boolean);
+  }
+
+  /** The child's one-to-one chat, reloaded after a hub event or a status refresh. */
+  private chatLoaded(conversation: Conversation, previous: ConversationRow | undefined): void {
+    if (!previous || conversation.systemType !== 'chat' || conversation.meetingId !== null) return;
+    // Taken from the queue: before the counsellor's first message, which may come in the same load.
+    const joined = isQueuedState(previous.state) && conversation.state === CONVERSATION_STATE.InProgress;
+    const wrote =
+      conversation.lastAgentMessageDate !== null &&
+      conversation.lastAgentMessageDate !== previous.lastAgentMessageDate;
+    if (joined || (wrote && !this.anyTabVisible)) this.show(chatNotice(conversation.id));
+  }
+
+  /** A counsellor answered the child's mail (the server notifies the account: SPEC §7). */
+  private notificationCreated(data: unknown): void {
+    const { entity, notificationType } = (data ?? {}) as { entity?: unknown; notificationType?: unknown };
+    if (notificationType !== NEW_MESSAGE_NOTIFICATION || typeof entity !== 'string') return;
+    const key = parseEntityKey(entity);
+    if (key?.type === 'Conversation') this.show(threadNotice(key.id));
+  }
+
+  /** Addressed to one tab, a visible one if any: each tab that hears it would show it again. */
+  private show(notice: SystemNotice): void {
+    const tabs = [...this.tabs];
+    const tabId = (tabs.find(([, visible]) => visible) ?? tabs.at(-1))?.[0];
+    if (tabId === undefined) return;
+    this.broadcast({ type: 'system-notice', tabId, notice });
+  }
+}

@@ -42,15 +42,8 @@ export const list = css`
   }
 `;
 
-export const linkButton = css`
-  padding: 0;
-  border: 0;
-  background: none;
-  color: ${colors.brand};
-  font: inherit;
-  text-decoration: underline;
-  cursor: pointer;
-`;
+/** The footer's embedded-page buttons read as its links (one style for such buttons app-wide). */
+export { linkButton } from '../styles/controls.ts';
 
 export const bottom = css`
   display: flex;

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { StartPage } from './page-models/start-page.ts';
 
 test('a user pressing log in with empty fields is told what is missing', async ({ page }) => {

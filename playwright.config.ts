@@ -9,7 +9,13 @@ import path from 'node:path';
  */
 const BARN_PORT = Number(process.env.E2E_PORT ?? 8190);
 const GRUPPSTOD_PORT = BARN_PORT + 1;
-const runDir = path.join(os.tmpdir(), `portal-e2e-${process.pid}-${Date.now()}`);
+// Kept in the environment, so the test workers (which load this file again) find the same files.
+const runDir = (process.env.PORTAL_E2E_RUN_DIR ??= path.join(
+  os.tmpdir(),
+  `portal-e2e-${process.pid}-${Date.now()}`,
+));
+/** The SQLite file of a variant's server, for the few tests that write what no API writes. */
+export const e2eDatabaseUrl = (variant: string) => path.join(runDir, `${variant}.db`);
 
 const server = (port: number, variant: string) => ({
   command: 'npx tsx server/main.ts',
@@ -18,7 +24,7 @@ const server = (port: number, variant: string) => ({
   timeout: 60_000,
   env: {
     PORT: String(port),
-    DATABASE_URL: path.join(runDir, `${variant}.db`),
+    DATABASE_URL: e2eDatabaseUrl(variant),
     DEMO_SEED: '1',
     APP_VARIANT: variant,
     // Every spec registers its own children and writes at test speed; the whole run comes from one

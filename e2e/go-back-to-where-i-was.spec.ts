@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { LoggedOutPage } from './page-models/logged-out-page.ts';
 
 test.use({ viewport: { width: 320, height: 240 } });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 
 // The PWA layer (src/pwa, sw/): the service worker registers in production only, the installed app

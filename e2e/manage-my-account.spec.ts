@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test.ts';
 import { childToken, registerChild } from './actors/child-account.ts';
 import { Counsellor } from './actors/counsellor.ts';
 import { DEMO_USER } from './page-models/app-page.ts';

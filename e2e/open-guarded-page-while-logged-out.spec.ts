@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { DEMO_USER } from './page-models/app-page.ts';
 import { MyPagesPage } from './page-models/my-pages-page.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 
 test('a visitor opens the start page and sees the provider and the way back to its site', async ({

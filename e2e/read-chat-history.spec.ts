@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './support/test.ts';
 import { childToken, registerChild } from './actors/child-account.ts';
 import { ChildServerView } from './actors/child-server-view.ts';
 import { Counsellor } from './actors/counsellor.ts';

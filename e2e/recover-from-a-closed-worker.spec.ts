@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type CDPSession } from '@playwright/test';
+import { expect, test, type Browser, type CDPSession } from './support/test.ts';
 import { childToken, registerChild } from './actors/child-account.ts';
 import { logInChild } from './page-models/child-login.ts';
 import { ChildServerView } from './actors/child-server-view.ts';

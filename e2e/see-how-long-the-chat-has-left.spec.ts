@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './support/test.ts';
 import { runServerProcess, type ServerRun } from '../tests/server/server-process.ts';
 import { registerChild } from './actors/child-account.ts';
 import { Counsellor } from './actors/counsellor.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 import { LoggedOutPage } from './page-models/logged-out-page.ts';
 import type { LoginPage } from './page-models/login-page.ts';

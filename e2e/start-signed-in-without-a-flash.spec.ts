@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test.ts';
 import { registerChild } from './actors/child-account.ts';
 import { logInChild } from './page-models/child-login.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, expect, test, type BrowserContext, type Page } from './support/test.ts';
 import { registerChild, type ChildAccount } from './actors/child-account.ts';
 import { Counsellor } from './actors/counsellor.ts';
 import { ChildChatPage } from './page-models/child-chat-page.ts';

@@ -12,7 +12,7 @@ import { KeyRing } from './auth/keys.ts';
 import { TokenService } from './auth/tokens.ts';
 import { LOGIN_POLICY, LoginThrottle, type LoginPolicy } from './auth/login-throttle.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
-import { acceptsIssuer } from './context.ts';
+import { acceptsIssuer, siteOrigin } from './context.ts';
 import { KeyedDigest } from './security/keyed-digest.ts';
 import { RateLimiter } from './security/rate-limiter.ts';
 import { auditSubscription } from './staff/audit-log.ts';
@@ -21,7 +21,8 @@ import { canSeeEntity } from './api/entity-access.ts';
 import { refuseNulCharacters } from './api/guard.ts';
 import { portal } from './api/portal.ts';
 import { startJobs } from './jobs/jobs.ts';
-import { registerRuntimeConfigRoute } from './api/runtime-config.ts';
+import { registerRuntimeConfigRoute, runtimeConfig } from './api/runtime-config.ts';
+import { contentSecurityPolicy, HSTS, PERMISSIONS_POLICY } from './security/browser-policy.ts';
 import { Metrics } from './metrics.ts';
 import { API_SCOPE } from './auth/principal.ts';
 
@@ -39,9 +40,6 @@ export interface BuildOptions {
   /** Smaller login rules, so a test reaches a brake with tens of attempts instead of hundreds. */
   loginPolicy?: Partial<LoginPolicy>;
 }
-
-const HSTS = 'max-age=31536000; includeSubDomains';
-const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=()';
 
 /** Refuses to serve demo logins to other machines unless DEMO_SEED=1 asked for exactly that. */
 async function guardDemoLogins(config: ServerConfig, db: Parameters<typeof hasDemoLogins>[0]) {
@@ -133,7 +131,9 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('Content-Security-Policy', "frame-ancestors 'self'");
+    // Every answer, not only the pages: a worker's script answer sets the worker's own policy.
+    const origin = siteOrigin(config, req);
+    reply.header('Content-Security-Policy', contentSecurityPolicy(runtimeConfig(ctx, origin), origin));
     // Nothing the app uses; a page that a script got into could not turn them on either.
     reply.header('Permissions-Policy', PERMISSIONS_POLICY);
     // No other window (an opener, a popup) keeps a handle on the child's tab.

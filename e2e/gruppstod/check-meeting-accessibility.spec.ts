@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { GroupStartPage } from '../page-models/group-start-page.ts';
 import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
 import { accessibilityViolations } from '../support/accessibility.ts';

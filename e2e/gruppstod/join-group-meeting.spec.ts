@@ -1,4 +1,4 @@
-import { expect, test, type Browser } from '@playwright/test';
+import { expect, test, type Browser } from '../support/test.ts';
 import { GroupLeader } from '../actors/group-leader.ts';
 import { GroupChatWindow } from '../page-models/group-chat-window.ts';
 import { GroupStartPage } from '../page-models/group-start-page.ts';

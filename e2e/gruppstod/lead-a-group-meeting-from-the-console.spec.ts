@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test.ts';
 import { GroupLeader } from '../actors/group-leader.ts';
 import { ConsoleGroupLeaderPage } from '../page-models/console-group-leader-page.ts';
 import { GroupStartPage } from '../page-models/group-start-page.ts';

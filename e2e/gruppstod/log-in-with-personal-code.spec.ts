@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { DEMO_PERSONAL_CODE } from '../page-models/app-page.ts';
 import { LoginPage } from '../page-models/login-page.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test, type Browser } from '@playwright/test';
+import { expect, test, type Browser } from '../support/test.ts';
 import { GroupLeader } from '../actors/group-leader.ts';
 import { GroupStartPage } from '../page-models/group-start-page.ts';
 import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '../support/test.ts';
 import { GroupStartPage } from '../page-models/group-start-page.ts';
 import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '../support/test.ts';
 import { childToken, registerChild, type ChildAccount } from '../actors/child-account.ts';
 import { Counsellor } from '../actors/counsellor.ts';
 import { ChildChatPage } from '../page-models/child-chat-page.ts';

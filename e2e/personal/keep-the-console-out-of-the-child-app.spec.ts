@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 
 /**
  * The console's own files: the module script and stylesheets named by /personal's HTML that nothing

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test.ts';
 import { childToken, registerChild } from '../actors/child-account.ts';
 import { ConsoleCounsellorPage } from '../page-models/console-counsellor-page.ts';
 import { ConsolePage } from '../page-models/console-page.ts';

@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { trustedHtml } from '../../client-kit/security/trusted-types.ts';
 import { chatTextToHtml } from '../group-support/chat-text.ts';
 import { useApi } from '../data/index.ts';
 import { secondaryButton } from '../styles/controls.ts';
@@ -64,7 +65,7 @@ function Message({ entry }: { entry: ChatEntry }) {
       {(entry.label || (!entry.sameAuthorAsPreviousMessage && entry.authorType !== 'info')) && (
         <span className={s.author}>{authorLabel(entry)}</span>
       )}
-      <p id={messageId} dangerouslySetInnerHTML={{ __html: chatTextToHtml(entry.content) }} />
+      <p id={messageId} dangerouslySetInnerHTML={{ __html: trustedHtml(chatTextToHtml(entry.content)) }} />
       {entry.createdAfterClosedConversation && <span className={s.status}>{CHAT_TEXTS.afterClosed}</span>}
       {status && (
         <span className={`${s.status} ${entry.sendStatus === 'failed' ? s.failed : ''}`} title={status}>

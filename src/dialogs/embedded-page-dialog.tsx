@@ -7,6 +7,13 @@ import { frame, frameBar } from './embedded-page-dialog.styles.ts';
 /** SPEC §9: the dialog opens 50 ms after it is asked to, so the opener's click has settled. */
 export const EMBEDDED_PAGE_OPEN_DELAY_MS = 50;
 export const IFRAME_BACK_MESSAGE = 'iframeBack';
+/**
+ * The embedded page keeps its own scripts (it answers 'iframeBack') and origin (its own storage;
+ * and a frame back on this site must be readable for the dialog to close), and may open its links
+ * in a new tab; it may not navigate the child's tab, submit forms, open dialogs or download.
+ */
+export const EMBEDDED_PAGE_SANDBOX =
+  'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox';
 
 /**
  * The product's own child, peer and test-environment hosts: when the frame lands on one of them the
@@ -64,7 +71,16 @@ export function EmbeddedPageDialog({ url, title, onClose }: EmbeddedPageDialogPr
           {DIALOG_TEXTS.back}
         </button>
       </div>
-      {url && <iframe ref={iframe} className={frame} src={url} title={title} onLoad={onLoad} />}
+      {url && (
+        <iframe
+          ref={iframe}
+          className={frame}
+          src={url}
+          title={title}
+          onLoad={onLoad}
+          sandbox={EMBEDDED_PAGE_SANDBOX}
+        />
+      )}
     </Modal>
   );
 }

@@ -2,6 +2,7 @@
 // (SPEC §1, §4 App updates, §7 Service worker, §9 timings). The shell calls startPwa() once it knows
 // the runtime config, and renders <InstallModal /> from ./install-modal.tsx.
 import { Workbox } from 'workbox-window';
+import { trustedScriptUrl } from '../../client-kit/security/trusted-types.ts';
 import { createUpdateController, type UpdateController } from './update-controller.ts';
 import { watchInstallPrompt } from './install-prompt.ts';
 import { SERVICE_WORKER_DELAY_MS } from '../../contract/timings.ts';
@@ -47,7 +48,7 @@ export function reloadIfUpdatePending(): boolean {
 }
 
 async function register(hasUnsavedFormData: () => boolean) {
-  const workbox = new Workbox(SERVICE_WORKER_URL, { scope: '/' });
+  const workbox = new Workbox(trustedScriptUrl(SERVICE_WORKER_URL), { scope: '/' });
   controller = createUpdateController({
     workbox,
     hasUnsavedFormData,

@@ -1,3 +1,6 @@
+import { trustedScriptUrl } from '../../client-kit/security/trusted-types.ts';
+// The built worker's address (Vite bundles it); the constructor gets it as a Trusted Types URL.
+import workerUrl from '../entry.ts?worker&url';
 import { BROADCAST_CHANNEL, type WorkerBroadcast, type WorkerCommands } from './api.ts';
 import { BUILD_ID } from './build-id.ts';
 import { PortalDb } from './db.ts';
@@ -99,12 +102,11 @@ function watchReloads() {
 /** Starts the data worker `name`, or joins the one other tabs share; `onError` hears it fail. */
 function startWorker(name: string, onError: () => void): StartedWorker {
   if (typeof SharedWorker === 'function') {
-    // Vite only bundles the worker when `new URL(..., import.meta.url)` is written inline here.
-    const worker = new SharedWorker(new URL('../entry.ts', import.meta.url), { type: 'module', name });
+    const worker = new SharedWorker(trustedScriptUrl(workerUrl), { type: 'module', name });
     worker.addEventListener('error', onError);
     return { endpoint: worker.port, close: () => worker.port.close() };
   }
-  const worker = new Worker(new URL('../entry.ts', import.meta.url), { type: 'module', name });
+  const worker = new Worker(trustedScriptUrl(workerUrl), { type: 'module', name });
   worker.addEventListener('error', onError);
   return { endpoint: worker, close: () => worker.terminate() };
 }

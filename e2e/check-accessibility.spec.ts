@@ -173,7 +173,8 @@ test('the staff console of a counsellor has no accessibility violations', async 
   const account = await registerChild(request, 'axekonsol');
   const server = new ChildServerView(request, await childToken(request, account));
   const waiting = await server.startChat('Hej, jag vill prata med någon.');
-  const mail = await server.sendMail('En fråga till er', 'Hur gör man när man är orolig?');
+  // A subject no other spec looks for in the shared queue; answered at the end, so it leaves it.
+  const mail = await server.sendMail('Tillgänglighetskontroll', 'Hur gör man när man är orolig?');
 
   const shell = new ConsolePage(page);
   await shell.goto();
@@ -206,5 +207,8 @@ test('the staff console of a counsellor has no accessibility violations', async 
   await console.mailQueue.getByRole('button', { name: `Läs och svara: ${mail.subject}` }).click();
   await expect(page.getByRole('article', { name: `Mejl: ${mail.subject}` })).toContainText('Hur gör man');
   found.push(...(await violationsAtBothWidths(page)));
+  const counsellor = new Counsellor(request);
+  await counsellor.logIn();
+  await counsellor.write(mail.id, 'Bra att du skriver.');
   expect(found).toEqual([]);
 });

@@ -1,27 +1,11 @@
 import { expect, test, type BrowserContext, type Page } from './support/test.ts';
 import { registerChild } from './actors/child-account.ts';
 import { ChildChatPage } from './page-models/child-chat-page.ts';
+import { NEUTRAL_EXIT_URL as NEUTRAL, withNeutralExit } from './support/neutral-exit.ts';
 
-/**
- * Quick exit: a child hides the app at once. The neutral page is a local stand-in (the test routes
- * its address), so the test measures the app, not someone else's site.
- */
-const NEUTRAL = 'http://neutral.example/vader';
+/** Quick exit: a child hides the app at once (to a local neutral page, see support/neutral-exit.ts). */
 /** From the click or the third Shift to the navigation to the neutral page. */
 const LEAVE_WITHIN_MS = 300;
-
-async function withNeutralExit(context: BrowserContext) {
-  await context.route('**/config.json', async (route) => {
-    const response = await route.fetch();
-    await route.fulfill({ response, json: { ...(await response.json()), quickExitUrl: NEUTRAL } });
-  });
-  await context.route('http://neutral.example/**', (route) =>
-    route.fulfill({
-      contentType: 'text/html; charset=utf-8',
-      body: '<!doctype html><title>Väder</title><h1>Väder idag</h1>',
-    }),
-  );
-}
 
 /**
  * Runs `act` and answers how long it took the app from the child's last input (click or key, as the

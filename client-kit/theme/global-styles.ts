@@ -3,7 +3,7 @@ import { colors, focusRing, fonts } from './tokens.ts';
 
 /**
  * The page-wide rules both apps start from: box sizing, the body's font and colours, links, the
- * focus ring and the visually-hidden helper. Give the class to an element that is rendered (a body,
+ * focus ring, the visually-hidden helper and no motion for those who asked their system for less. Give the class to an element that is rendered (a body,
  * a shell) so that the bundle keeps the rules.
  */
 export const baseGlobalStyles = css`
@@ -37,6 +37,19 @@ export const baseGlobalStyles = css`
       clip: rect(0 0 0 0);
       white-space: nowrap;
       border: 0;
+    }
+    /* Every animation, transition and smooth scroll, in one place: also those added later. */
+    @media (prefers-reduced-motion: reduce) {
+      *,
+      *::before,
+      *::after {
+        animation-duration: 0s !important;
+        animation-delay: 0s !important;
+        animation-iteration-count: 1 !important;
+        transition-duration: 0s !important;
+        transition-delay: 0s !important;
+        scroll-behavior: auto !important;
+      }
     }
   }
 `;

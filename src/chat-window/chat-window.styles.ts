@@ -22,6 +22,8 @@ export const fullScreen = css`
 
 export const header = css`
   display: flex;
+  /* Large text on a narrow screen: the buttons go below the title rather than squeeze it. */
+  flex-wrap: wrap;
   align-items: center;
   gap: 0.5rem;
   padding: 0.5rem 1rem;
@@ -35,7 +37,7 @@ export const header = css`
 `;
 
 export const headerInfo = css`
-  flex: 1;
+  flex: 1 1 6rem;
   min-width: 0;
   p {
     margin: 0;
@@ -46,6 +48,8 @@ export const headerInfo = css`
 export const messages = css`
   position: relative;
   flex: 1;
+  /* Never squeezed away by large text on a low screen: then the window scrolls instead. */
+  min-height: min(12rem, 50vh);
   overflow-y: auto;
   padding: 1rem;
   list-style: none;

@@ -1,4 +1,12 @@
-import { useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+} from 'react';
 import { GROUP_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
 import { primaryButton } from '../styles/controls.ts';
 import * as s from './chat-window.styles.ts';
@@ -81,9 +89,18 @@ export function MessageInput({
       requestAnimationFrame(grow);
     } finally {
       setSubmitting(false);
-      area.current?.focus();
+      refocus.current = true;
     }
   };
+
+  // Back into the textarea once a send is over. Not in submit itself: the textarea is still disabled
+  // there (it lost the focus when it was disabled), and focus() on a disabled element does nothing.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (submitting || !refocus.current) return;
+    refocus.current = false;
+    area.current?.focus();
+  }, [submitting]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if ((sendWithEnter || !sendWithEnterOption) && event.key === 'Enter' && !event.shiftKey) {

@@ -14,7 +14,8 @@ export function MinimizedBar({ label, onRestore }: { label: string; onRestore: (
       >
         {label}
       </button>
-      <span id="chat-minimized-hint" className="visually-hidden">
+      {/* Only a description: hidden, so that it is no loose text outside the page's landmarks. */}
+      <span id="chat-minimized-hint" hidden>
         {CHAT_TEXTS.restore}
       </span>
     </div>

@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
 import { useModalDialog } from '../../client-kit/dialogs/use-modal-dialog.ts';
 import { DIALOG_TEXTS } from './texts.ts';
 import { QuickExitButton } from '../quick-exit/quick-exit-button.tsx';
@@ -24,6 +24,8 @@ export interface ModalProps {
   menu?: boolean;
   /** Hide the close button (the content has its own way out). */
   hideClose?: boolean;
+  /** A form's modal: the focus starts in its first field instead of on the close button. */
+  focusFirstField?: boolean;
   children: ReactNode;
 }
 
@@ -35,6 +37,11 @@ export function Modal(props: ModalProps) {
   const { open, onClose, title, staticBackdrop = false } = props;
   const ref = useModalDialog(open);
   const titleId = useId();
+  const focusFirstField = open && props.focusFirstField;
+  // After useModalDialog's showModal(), which focused the first control (the close button).
+  useEffect(() => {
+    if (focusFirstField) ref.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+  }, [focusFirstField, ref]);
 
   if (!open) return null;
 

@@ -23,6 +23,8 @@ export const hidden = css`
 
 export const bar = css`
   display: flex;
+  /* Large text on a narrow screen: the buttons take a second row rather than leave the screen. */
+  flex-wrap: wrap;
   align-items: center;
   gap: 0.25rem;
   max-width: 72rem;
@@ -143,6 +145,7 @@ export const textButton = css`
 /** Small screens always show the title row; desktop only when the page enables its back button. */
 export const titleRow = css`
   display: flex;
+  flex-wrap: wrap;
   align-items: center;
   gap: 0.5rem;
   max-width: 72rem;
@@ -180,6 +183,9 @@ export const back = css`
 `;
 
 export const title = css`
+  /* Beside the back button while 8rem are left for it, else on a row of its own (large text). */
+  flex: 1 1 8rem;
+  min-width: 0;
   font-weight: 600;
   overflow: hidden;
   white-space: nowrap;

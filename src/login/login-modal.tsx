@@ -8,7 +8,7 @@ import { LOGIN_TEXTS } from './texts.ts';
  */
 export function LoginModal(props: { open: boolean; onClose: () => void; onSuccess?: () => void }) {
   return (
-    <Modal open={props.open} onClose={props.onClose} title={LOGIN_TEXTS.title}>
+    <Modal open={props.open} onClose={props.onClose} title={LOGIN_TEXTS.title} focusFirstField>
       <LoginForm onSuccess={props.onSuccess ?? props.onClose} />
     </Modal>
   );

@@ -38,6 +38,9 @@ export const placements = {
   window: css`
     ${strip}
     order: -1;
+    /* Stays in view when large text makes the window scroll. */
+    position: sticky;
+    top: 0;
     background: ${colors.background};
   `,
   /** Another modal: pinned to the top right of the screen, in the room the modals leave free there. */

@@ -15,6 +15,7 @@ import { PageErrorBoundary } from './page-error-boundary.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { QuickExitButton, QuickExitKeys } from '../quick-exit/quick-exit-button.tsx';
 import { hasUnsavedFormData, watchFormInput } from './unsaved-form-data.ts';
+import { rescueLostFocus } from './focus-rescue.ts';
 import { shell, skipLink, content } from './root-shell.styles.ts';
 import { SHELL_TEXTS } from './texts.ts';
 
@@ -30,6 +31,7 @@ export function RootShell({ children }: { children: ReactNode }) {
   const { status } = useSession();
 
   useEffect(() => watchFormInput(), []);
+  useEffect(() => rescueLostFocus(), []);
   useEffect(() => {
     startPwa({ production: config.production, hasUnsavedFormData });
   }, [config.production]);

@@ -11,6 +11,8 @@ export const cards = css`
 `;
 
 export const card = css`
+  /* A grid item may be narrower than its longest word (large text): the word breaks instead. */
+  min-width: 0;
   display: flex;
   flex-direction: column;
   align-items: flex-start;

@@ -12,6 +12,9 @@ const pillButton = css`
   border-radius: 999px;
   font: inherit;
   font-weight: 600;
+  text-align: center;
+  /* With large text on a narrow screen a long word breaks rather than running off the screen. */
+  overflow-wrap: anywhere;
   cursor: pointer;
 `;
 

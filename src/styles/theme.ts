@@ -11,6 +11,11 @@ const childAppGlobalStyles = css`
     html {
       scroll-padding-top: 120px;
     }
+    /* A word longer than its line (large text, a long name or address) breaks instead of
+       running off a narrow screen. */
+    body {
+      overflow-wrap: break-word;
+    }
   }
 `;
 

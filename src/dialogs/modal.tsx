@@ -33,6 +33,9 @@ export interface ModalProps {
  * The modal wrapper of SPEC §2 on the native <dialog>: showModal() makes the rest of the page inert
  * and traps focus; focus goes back to the element that opened it.
  */
+/** A form's first field to type in (a choice such as the shared-device checkbox may come before it). */
+const FIRST_FIELD = 'input:not([type="checkbox"]):not([type="radio"]), select, textarea';
+
 export function Modal(props: ModalProps) {
   const { open, onClose, title, staticBackdrop = false } = props;
   const ref = useModalDialog(open);
@@ -40,7 +43,7 @@ export function Modal(props: ModalProps) {
   const focusFirstField = open && props.focusFirstField;
   // After useModalDialog's showModal(), which focused the first control (the close button).
   useEffect(() => {
-    if (focusFirstField) ref.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+    if (focusFirstField) ref.current?.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
   }, [focusFirstField, ref]);
 
   if (!open) return null;

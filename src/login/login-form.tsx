@@ -39,7 +39,13 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
     mode: 'onTouched',
     defaultValues: { username: '', password: '', sharedDevice: false },
   });
-  const { errors, isValid, isSubmitting } = formState;
+  const { isValid, isSubmitting, isSubmitted, dirtyFields } = formState;
+  // A field's error shows once something was typed in it or a submit was tried: the modal puts the
+  // focus in the username, and moving on from it untouched (to the shared-device checkbox, to
+  // 'Glömt lösenord?') must not raise 'Måste anges.' and shift the form under the pointer.
+  const shown = (name: 'username' | 'password') =>
+    dirtyFields[name] || isSubmitted ? formState.errors[name] : undefined;
+  const errors = { username: shown('username'), password: shown('password') };
 
   if (status === 'authenticated' && !isSubmitting) {
     return <p className={s.notice}>{LOGIN_TEXTS.alreadyLoggedIn}</p>;
@@ -78,6 +84,19 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
 
   return (
     <form className={s.form} onSubmit={submit} noValidate aria-label={LOGIN_TEXTS.title}>
+      {/* First: a choice made before typing, and above the fields whose error texts come and go. */}
+      <div className={s.sharedDevice}>
+        <input
+          id={ids.sharedDevice}
+          type="checkbox"
+          aria-describedby={`${ids.sharedDevice}-explained`}
+          {...register('sharedDevice')}
+        />
+        <div>
+          <label htmlFor={ids.sharedDevice}>{LOGIN_TEXTS.sharedDevice}</label>
+          <p id={`${ids.sharedDevice}-explained`}>{LOGIN_TEXTS.sharedDeviceExplained}</p>
+        </div>
+      </div>
       <div className={field}>
         <label htmlFor={ids.username}>{group ? LOGIN_TEXTS.personalCode : LOGIN_TEXTS.username}</label>
         <input
@@ -115,18 +134,6 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
         </div>
       )}
       {!group && <ForgotPassword registerHref={registerHref} />}
-      <div className={s.sharedDevice}>
-        <input
-          id={ids.sharedDevice}
-          type="checkbox"
-          aria-describedby={`${ids.sharedDevice}-explained`}
-          {...register('sharedDevice')}
-        />
-        <div>
-          <label htmlFor={ids.sharedDevice}>{LOGIN_TEXTS.sharedDevice}</label>
-          <p id={`${ids.sharedDevice}-explained`}>{LOGIN_TEXTS.sharedDeviceExplained}</p>
-        </div>
-      </div>
       <FormSubmit
         failure={failure}
         failureId={ids.failure}

@@ -23,7 +23,8 @@ export function rescueLostFocus(doc: Document = document): () => void {
     const target = dialog
       ? dialog.querySelector<HTMLElement>(FOCUSABLE)
       : doc.querySelector<HTMLElement>('main[tabindex]');
-    target?.focus();
+    // Without scrolling: a new page starts at its top (SPEC §2), and a dialog stays where it is.
+    target?.focus({ preventScroll: true });
   });
   doc.addEventListener('focusin', onFocusIn);
   observer.observe(doc.body, { childList: true, subtree: true });

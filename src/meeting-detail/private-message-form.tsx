@@ -35,8 +35,9 @@ export function PrivateMessageForm({ meetingId }: { meetingId: number }) {
     try {
       const outcome = await api.sendPrivateMessage(meetingId, text.trim());
       if (!outcome.ok) throw new Error(outcome.code);
-      setResult(T.messageSent);
-      showToast(T.messageSent, { kind: 'success' });
+      const said = outcome.value === 'queued' ? T.messageQueued : T.messageSent;
+      setResult(said);
+      showToast(said, { kind: outcome.value === 'queued' ? 'info' : 'success' });
       reset();
       setWasDirty(false);
     } catch {

@@ -17,6 +17,8 @@ export const MEETING_DETAIL_TEXTS = {
   textRequired: 'Text måste anges',
   textTooLong: `Max ${PRIVATE_MESSAGE_MAX_LENGTH} tecken`,
   messageSent: 'Meddelande skickat.',
+  /** Written offline: it is in the outbox, not yet sent (ours; SPEC has only the sent text). */
+  messageQueued: 'Meddelandet skickas när du är uppkopplad igen.',
   messageFailed: ERROR_TEXTS.failed,
   participants: 'Deltagare',
   noParticipants: 'Inga anslutna deltagare',

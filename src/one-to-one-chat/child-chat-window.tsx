@@ -122,7 +122,13 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
   const preSubmitAllowed = canPreSubmit(conversation, state);
   const preSubmitting = phase === 'queue' && preSubmitAllowed && preSubmitChoice === 'yes';
   const inputEnabled = phase === 'active' || preSubmitting;
-  const activeSince = state.activeSince ?? conversation.lastAgentMessageDate ?? conversation.loggedDate;
+  // 'Chatt live N minuter' counts from the chat's start: the server's `liveSince` (the counsellor's
+  // first message, also what the daily limit counts from), so every tab and a reload agree.
+  const activeSince =
+    conversation.liveSince ??
+    state.activeSince ??
+    conversation.lastAgentMessageDate ??
+    conversation.loggedDate;
   const minutes = Math.max(0, differenceInMinutes(now, new Date(activeSince)));
 
   const leave = async () => {

@@ -339,6 +339,25 @@ describe('a message that does not go through', () => {
   });
 });
 
+describe("the live chat's duration (SPEC §2 'Chatt live N minuter')", () => {
+  it("counts from the chat's start on the server, whatever this window saw, and a new message does not restart it", async () => {
+    const { window, conversationId } = await chatWithCounsellor();
+    // As if the counsellor's first message had come 12.5 minutes ago (another tab, before a reload).
+    await env.server.ctx.db
+      .updateTable('conversations')
+      .set({ live_since: new Date(Date.now() - 12.5 * 60_000).toISOString() })
+      .where('id', '=', conversationId)
+      .execute();
+    await conversationChanged(env.server.ctx, conversationId);
+    const status = within(window).getByTestId('chat-status');
+    await vi.waitFor(() => expect(status.textContent).toBe('Chatt live 12 minuter'), LIVE);
+
+    await counsellor.write(conversationId, 'Är du kvar?');
+    await within(window).findByText('Är du kvar?', {}, LIVE);
+    expect(status.textContent).toBe('Chatt live 12 minuter');
+  });
+});
+
 describe('the time left of a live chat (SPEC §9: 45 minutes a day)', () => {
   it('shows "X minuter kvar" in the header in the last 10 minutes only, and the end at the limit', async () => {
     const { window, conversationId } = await chatWithCounsellor();

@@ -95,7 +95,14 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
       ? CHAT_TEXTS.placeholderActive
       : CHAT_TEXTS.placeholderSoon;
 
-  const barLabel = unseen ? CHAT_TEXTS.newMessages : ended ? CHAT_TEXTS.ended : CHAT_TEXTS.activeChat;
+  // 'Aktiv chatt' only for a chat that runs; one the leader has not begun says so, as its status does.
+  const barLabel = unseen
+    ? CHAT_TEXTS.newMessages
+    : ended
+      ? CHAT_TEXTS.ended
+      : active
+        ? CHAT_TEXTS.activeChat
+        : CHAT_TEXTS.soonStarting;
 
   return (
     <ChatWindowFrame

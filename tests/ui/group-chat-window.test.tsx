@@ -70,9 +70,14 @@ describe('a participant in the group chat', () => {
     const subject = 'Chatten börjar';
     const { meetingId } = await participantOnStartedMeeting(subject);
 
-    const window = await openChat(user, subject);
+    let window = await openChat(user, subject);
     expect(within(window).getByText('Chatten börjar strax', { selector: '[role=status]' })).toBeTruthy();
     expect(messageInput(window).disabled).toBe(true);
+    // Minimised before it has begun, the bar does not call it active.
+    await user.click(within(window).getByRole('button', { name: 'Minimera chatten' }));
+    await user.click(screen.getByRole('button', { name: 'Chatten börjar strax' }));
+    expect(screen.queryByRole('button', { name: 'Aktiv chatt' })).toBeNull();
+    window = chatWindow(subject);
 
     await leaderSays(meetingId, 'Välkomna allihop!');
     const messages = messageList(window);

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { formatCalendarDate, formatClockTime } from '../../client-kit/time/format-time.ts';
 import { Link } from 'wouter';
 import { outcomeOf, type LoadOutcome } from '../../worker/client/result.ts';
+import { useConfig } from '../config/runtime-config.tsx';
+import { isGroupStyle } from '../config/variant.ts';
 import { useApi } from '../data/index.ts';
 import { ConversationHistoryWindow } from '../historic-chat/conversation-history-window.tsx';
 import { StarIcon } from '../shell/icons.tsx';
@@ -39,6 +41,7 @@ export function MyConversations() {
     };
   }, [api]);
 
+  const groupStyle = isGroupStyle(useConfig());
   const threads = mailThreads(rows ?? []);
   const history = chatHistory(rows ?? []);
   const loading = result === null && (rows === undefined || rows.length === 0);
@@ -47,9 +50,12 @@ export function MyConversations() {
     <>
       <section className={s.section} aria-labelledby="my-mail-heading">
         <h2 id="my-mail-heading">{T.mailHeading}</h2>
-        <Link href="/mina-sidor/nytt-inlagg" className={primaryButton}>
-          {T.newPost}
-        </Link>
+        {/* Group participants (personal codes) write to their leaders from the meeting: the server refuses them a new post. */}
+        {!groupStyle && (
+          <Link href="/mina-sidor/nytt-inlagg" className={primaryButton}>
+            {T.newPost}
+          </Link>
+        )}
         {result === 'offline' && <p role="status">{T.offline}</p>}
         {(result === 'failed' || result === 'forbidden') && <p role="alert">{T.loadFailed}</p>}
         {loading ? (

@@ -75,9 +75,14 @@ export function AppRoutes() {
             </RequireAuth>
           </Route>
           <Route path="/mina-sidor/nytt-inlagg">
-            <RequireAuth>
-              <NewPostPage />
-            </RequireAuth>
+            {/* Group participants may not start a post (the server answers 403): back to my pages. */}
+            {group ? (
+              <Redirect to="/mina-sidor" replace />
+            ) : (
+              <RequireAuth>
+                <NewPostPage />
+              </RequireAuth>
+            )}
           </Route>
           <Route path="/mina-sidor/inlagg/:id">
             {(params) => (

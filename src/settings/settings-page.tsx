@@ -1,4 +1,5 @@
 import { useConfig } from '../config/runtime-config.tsx';
+import { isGroupStyle } from '../config/variant.ts';
 import { useProfile } from '../data/index.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
@@ -21,10 +22,13 @@ export function SettingsPage() {
           </p>
         )}
       </section>
-      <section className={s.section} aria-labelledby="settings-change-password">
-        <h2 id="settings-change-password">{SETTINGS_TEXTS.changePassword}</h2>
-        <ChangePasswordForm />
-      </section>
+      {/* A personal code is no password: group participants have none to change. */}
+      {!isGroupStyle(config) && (
+        <section className={s.section} aria-labelledby="settings-change-password">
+          <h2 id="settings-change-password">{SETTINGS_TEXTS.changePassword}</h2>
+          <ChangePasswordForm />
+        </section>
+      )}
       <DeleteAccount />
       <section className={s.section} aria-labelledby="settings-app">
         <h2 id="settings-app">{SETTINGS_TEXTS.app}</h2>

@@ -1,4 +1,5 @@
 import { Component, type ReactNode } from 'react';
+import { reportUiError } from '../errors/ui-error-reporting.ts';
 import { primaryButton } from '../styles/controls.ts';
 import { SHELL_TEXTS } from './texts.ts';
 
@@ -19,6 +20,7 @@ export class PageErrorBoundary extends Component<{ children: ReactNode }, State>
 
   override componentDidCatch(error: unknown): void {
     console.error('Page failed to load', error);
+    reportUiError(error, 'Failed render');
   }
 
   override render() {

@@ -1,7 +1,8 @@
 import { Suspense, useEffect, type ReactNode } from 'react';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
-import { useSession } from '../data/index.ts';
+import { useApi, useSession } from '../data/index.ts';
+import { reportUiErrorsTo } from '../errors/ui-error-reporting.ts';
 import { Toasts } from '../dialogs/toasts.tsx';
 import { startPwa } from '../pwa/index.ts';
 import { InstallModal } from '../pwa/install-modal.tsx';
@@ -29,8 +30,16 @@ const ChildChat = lazyPage(
 export function RootShell({ children }: { children: ReactNode }) {
   const config = useConfig();
   const { status } = useSession();
+  const api = useApi();
 
   useEffect(() => watchFormInput(), []);
+  useEffect(
+    () =>
+      reportUiErrorsTo((report) => {
+        api.reportError(report).catch((error: unknown) => console.warn('UI error not logged', error));
+      }),
+    [api],
+  );
   useEffect(() => rescueLostFocus(), []);
   useEffect(() => {
     startPwa({ production: config.production, hasUnsavedFormData });

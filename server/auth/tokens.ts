@@ -104,7 +104,10 @@ export class TokenService {
     }
     if (scopes.includes('offline_access')) {
       const refresh = randomBytes(32).toString('base64url');
-      const familyExpires = family?.expiresAt ?? addSeconds(REFRESH_ABSOLUTE_SECONDS);
+      // From the same whole second as the id_token's auth_time: a later second here (after the signing
+      // above) would make every refreshed id_token's auth_time differ from the first by one.
+      const familyExpires =
+        family?.expiresAt ?? new Date((now + REFRESH_ABSOLUTE_SECONDS) * 1000).toISOString();
       const idle = addSeconds(REFRESH_IDLE_SECONDS);
       await this.db
         .insertInto('refresh_tokens')

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import {
   api,
@@ -132,6 +132,24 @@ describe('refresh tokens', () => {
     expect(second.body.access_token).not.toBe(first.access_token);
     const third = await refresh(second.body.refresh_token as string);
     expect(third.status).toBe(200);
+  });
+
+  it('keeps the login second as auth_time in a refreshed id_token, however slowly the login was issued', async () => {
+    // Every reading of the clock a second later than the one before: issuing the login's tokens
+    // crosses whole seconds between its steps, as a slow signing on a busy server can.
+    const real = Date.now.bind(Date);
+    let ticks = 0;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => real() + 1000 * ++ticks);
+    try {
+      const first = await login(server.url, 'demo', 'demo-losenord');
+      const second = await refresh(first.refresh_token);
+      expect(second.status).toBe(200);
+      const authTime = (token: unknown) => decodeJwt(String(token)).auth_time;
+      // OIDC clients (oidc-client-ts) refuse a refreshed id_token whose auth_time differs.
+      expect(authTime(second.body.id_token)).toBe(authTime(first.id_token));
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('revokes the whole family when a rotated token is used again', async () => {

@@ -171,8 +171,8 @@ export class PortalWorker {
         logout: (reason) => done(this.logout(reason)),
         becameVisible: () => done(this.becameVisible()),
         networkChanged: (online) => done(this.onOnline(online)),
-        clearThreadCache: () => done(db.caches.delete('threads')),
-        clearMyPagesCache: () => done(db.caches.delete('mypages')),
+        clearThreadCache: () => done(this.reloadLists(false)),
+        clearMyPagesCache: () => done(this.reloadLists(true)),
         reportError: async (report) => done(Promise.resolve(this.clientLog.report(report))),
         enqueue: async (write) => ok(await this.enqueue(write)),
         flushOutbox: () => done(this.flushOutbox()),
@@ -181,6 +181,17 @@ export class PortalWorker {
       },
       tables: [db.profile, db.caches, db.outbox],
     };
+  }
+
+  /**
+   * SPEC §2: the logo clears the cached thread list, my pages its cached data. The lists live in the
+   * database for offline reading, so "cleared" means fetched again now: what the server no longer
+   * has goes, and offline the copy stays (a failed load removes nothing).
+   */
+  private async reloadLists(myPages: boolean): Promise<void> {
+    const loads: Promise<unknown>[] = [this.commands.loadConversations('mine')];
+    if (myPages) loads.push(this.commands.loadNotifications(), this.commands.loadContactMessages());
+    await Promise.allSettled(loads);
   }
 
   get isRunner(): boolean {

@@ -167,6 +167,21 @@ describe('chat history', () => {
     expect(await db.conversations.get(chat.id)).toBeUndefined();
   });
 
+  it('fetches the thread list again when the logo clears its cache (SPEC §2)', async () => {
+    const { worker, db, token } = await child('logga-rensar');
+    const chat = (await api(env.server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: '' } }))
+      .body as unknown as Conversation;
+    await api(env.server.url, `${CONV}/cancel`, { token, method: 'PUT', body: { conversation: chat.id } });
+    expect(outcomeOf(await worker.commands.loadConversations())).toBe('ok');
+    expect(await db.conversations.get(chat.id)).toBeDefined();
+
+    // Gone on the server (another device deleted it): the cleared list no longer shows it.
+    await api(env.server.url, `${CONV}/delete`, { token, method: 'PUT', body: { conversation: chat.id } });
+    expect(await db.conversations.get(chat.id)).toBeDefined();
+    expect(outcomeOf(await worker.commands.clearThreadCache())).toBe('ok');
+    expect(await db.conversations.get(chat.id)).toBeUndefined();
+  });
+
   it('keeps the star the child just set when a list answer from before the click arrives after it', async () => {
     // A slow network: the list's answer has left the server, but reaches the worker only on release.
     let holdList = false;

@@ -14,6 +14,13 @@ export interface ContactDetailResponse {
   info: { contact: ContactInfo };
 }
 
+/** The gender property's values (SPEC §3: female, male, non-binary, else 'x' for 'Vill inte välja'). */
+export const GENDERS = ['female', 'male', 'non-binary', 'x'] as const;
+export type Gender = (typeof GENDERS)[number];
+
+/** A birth year is accepted within this many years back (the registration offers 6 to 30). */
+export const OLDEST_BIRTH_YEAR_BACK = 120;
+
 /** POST {api}/features/contacts/{featureId}/update */
 export interface ContactUpdateRequest {
   name?: string;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from './support/test.ts';
 import { childToken, registerChild } from './actors/child-account.ts';
+import { ChildServerView } from './actors/child-server-view.ts';
 import { Counsellor } from './actors/counsellor.ts';
 import { DEMO_USER } from './page-models/app-page.ts';
 import { logInChild } from './page-models/child-login.ts';
@@ -8,7 +9,7 @@ import { CreateAccountPage } from './page-models/create-account-page.ts';
 import { LoggedOutPage } from './page-models/logged-out-page.ts';
 import { MyPagesPage } from './page-models/my-pages-page.ts';
 import { SettingsPage } from './page-models/settings-page.ts';
-import { accessibilityViolations } from './support/accessibility.ts';
+import { accessibilityViolations, violationsAtBothWidths } from './support/accessibility.ts';
 
 /*
  * The server allows 5 registrations per client address in 15 minutes: this file registers three
@@ -253,3 +254,34 @@ for (const width of [320, 1280]) {
     });
   });
 }
+
+test('a child changes the birth year and gender given at registration, and they are kept', async ({
+  page,
+  request,
+}) => {
+  const account = await registerChild(request, 'om-mig');
+  await logInChild(page, account);
+  const settings = new SettingsPage(page);
+  await settings.goto();
+  const aboutYou = page.getByRole('form', { name: 'Om dig' });
+  const birthYear = aboutYou.getByLabel('Födelseår');
+  const thisYear = new Date().getFullYear();
+  // What the registration gave: 13 years back, 'Kille'.
+  await expect(birthYear).toHaveValue(String(thisYear - 13));
+  await expect(aboutYou.getByRole('radio', { name: 'Kille' })).toBeChecked();
+  expect(await violationsAtBothWidths(page)).toEqual([]);
+
+  await birthYear.selectOption(String(thisYear - 15));
+  await aboutYou.getByRole('radio', { name: 'Vill inte välja' }).check();
+  await aboutYou.getByRole('button', { name: 'Spara' }).click();
+  await expect(page.getByText('Dina uppgifter är sparade.')).toBeVisible();
+
+  const server = new ChildServerView(request, await childToken(request, account));
+  expect((await server.profile()).properties).toMatchObject({
+    birthYear: String(thisYear - 15),
+    gender: 'x',
+  });
+  await page.reload();
+  await expect(aboutYou.getByLabel('Födelseår')).toHaveValue(String(thisYear - 15));
+  await expect(aboutYou.getByRole('radio', { name: 'Vill inte välja' })).toBeChecked();
+});

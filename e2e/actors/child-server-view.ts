@@ -21,6 +21,16 @@ export class ChildServerView {
     return { Authorization: `Bearer ${this.token}`, 'X-App-Variant': 'Barn' };
   }
 
+  /** The child's contact as the server keeps it: name and properties (birth year, gender). */
+  async profile(): Promise<{ name: string; properties: Record<string, string> }> {
+    const res = await this.request.get('/portal/features/contacts/contactsapplicationfeature-id/detail', {
+      headers: this.headers(),
+    });
+    if (!res.ok()) throw new Error(`GET contact detail answered ${res.status()}`);
+    return ((await res.json()) as { info: { contact: { name: string; properties: Record<string, string> } } })
+      .info.contact;
+  }
+
   /** POST {api}/chat: the child starts a chat (as the chat window would). */
   async startChat(text: string): Promise<ServerConversation> {
     const res = await this.request.post('/portal/chat', {

@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CONTACTS_FEATURE_IDS,
+  GENDERS,
+  OLDEST_BIRTH_YEAR_BACK,
   type AccountResponse,
   type ContactDetailResponse,
   type ContactNameResponse,
@@ -26,7 +28,7 @@ import { acceptDisplayName, looksLikeStaff } from '../security/display-name.ts';
 import { eraseAccount } from '../security/erasure.ts';
 import { principalOf } from './guard.ts';
 import { shareSeries } from './entity-access.ts';
-import { PROPERTY_IDS, PROVIDER } from './runtime-config.ts';
+import { PROPERTY_IDS, PROPERTY_ID_MAP, PROVIDER } from './runtime-config.ts';
 
 const FEATURE_IDS = new Set<string>(Object.values(CONTACTS_FEATURE_IDS));
 
@@ -74,12 +76,25 @@ async function checkOldPassword(ctx: AppContext, req: FastifyRequest, reply: Fas
   return account;
 }
 
+/** Gender and birth year take only what the forms offer: they label the child's messages for staff. */
+function propertyValueAccepted(id: string, value: string): boolean {
+  if (id === PROPERTY_ID_MAP.gender) return (GENDERS as readonly string[]).includes(value);
+  if (id === PROPERTY_ID_MAP.birthYear) {
+    const thisYear = new Date().getFullYear();
+    const year = Number(value);
+    return /^\d{4}$/.test(value) && year <= thisYear && year >= thisYear - OLDEST_BIRTH_YEAR_BACK;
+  }
+  return true;
+}
+
 /** A name or property change (SPEC §7 contacts update), told to whoever watches the contact. */
 async function updateContact(ctx: AppContext, principal: Principal, body: ContactUpdateBody) {
   // A name shows beside the child's messages in a group: no staff title, no invisible tricks.
   const name = body.name === undefined ? undefined : acceptDisplayName(body.name, PROVIDER.name);
   const props = Object.entries(body.properties ?? {});
-  if (props.some(([id]) => !PROPERTY_IDS.includes(id))) throw new ApiError('validation');
+  if (props.some(([id, value]) => !PROPERTY_IDS.includes(id) || !propertyValueAccepted(id, String(value)))) {
+    throw new ApiError('validation');
+  }
   await ctx.db.transaction().execute(async (trx) => {
     if (name !== undefined)
       await trx.updateTable('contacts').set({ name }).where('id', '=', principal.contactId).execute();

@@ -20,7 +20,7 @@ export const APPLICATION_ID = 'conversationsapplication-id';
 export const MEETINGS_FEATURE_ID = 'meetingsapplicationfeature-id';
 export const PROVIDER = { name: 'Stödlinjen', url: 'https://example.org' };
 
-const PROPERTY_ID_MAP = {
+export const PROPERTY_ID_MAP = {
   consentDate: 'consentDate',
   gender: 'gender',
   birthYear: 'birthYear',

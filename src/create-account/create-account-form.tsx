@@ -8,6 +8,7 @@ import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';
 import { clearClientStorage } from '../login/clear-client-storage.ts';
 import { fieldError } from '../styles/controls.ts';
+import { birthYears } from './birth-years.ts';
 import { FormField } from './form-field.tsx';
 import { registerFailure } from './register-failure.ts';
 import { CREATE_ACCOUNT_TEXTS as T, type Gender } from './texts.ts';
@@ -23,9 +24,6 @@ interface Values {
   consent: boolean;
 }
 
-/** Children and young people: birth years from 6 to 30 years back. */
-const YOUNGEST_AGE = 6;
-const OLDEST_AGE = 30;
 const GENDERS = Object.keys(T.genders) as Gender[];
 
 const normalised = (username: string) => username.trim().toLowerCase();
@@ -66,8 +64,7 @@ export function CreateAccountForm() {
   const { errors, isSubmitting } = formState;
   const typed = watch('username');
   const availability = useUsernameAvailability(usernameError(typed) === true ? normalised(typed) : null);
-  const thisYear = new Date().getFullYear();
-  const years = Array.from({ length: OLDEST_AGE - YOUNGEST_AGE + 1 }, (_, i) => thisYear - YOUNGEST_AGE - i);
+  const years = birthYears();
 
   const submit = handleSubmit(async (values) => {
     setFailure(null);

@@ -4,6 +4,7 @@ import { useProfile } from '../data/index.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import { DeleteAccount } from './delete-account.tsx';
+import { ProfileDetailsForm } from './profile-details-form.tsx';
 import { SETTINGS_TEXTS } from './texts.ts';
 import * as s from './settings.styles.ts';
 
@@ -22,7 +23,13 @@ export function SettingsPage() {
           </p>
         )}
       </section>
-      {/* A personal code is no password: group participants have none to change. */}
+      {/* Group participants (personal codes) gave no birth year or gender, and have no password. */}
+      {!isGroupStyle(config) && (
+        <section className={s.section} aria-labelledby="settings-about-you">
+          <h2 id="settings-about-you">{SETTINGS_TEXTS.aboutYou}</h2>
+          <ProfileDetailsForm />
+        </section>
+      )}
       {!isGroupStyle(config) && (
         <section className={s.section} aria-labelledby="settings-change-password">
           <h2 id="settings-change-password">{SETTINGS_TEXTS.changePassword}</h2>

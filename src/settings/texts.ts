@@ -6,6 +6,13 @@ export const SETTINGS_TEXTS = {
   signedInAs: 'Inloggad som',
   app: 'Om appen',
   version: 'Version',
+  /** Ours: the registration's birth year and gender, to change (SPEC §7 contacts update). */
+  aboutYou: 'Om dig',
+  aboutYouText:
+    'Ditt födelseår och kön visas för kuratorn (till exempel ”Tjej, 14 år”), så att vi kan svara dig på bästa sätt.',
+  saveDetails: 'Spara',
+  savingDetails: 'Sparar...',
+  detailsSaved: 'Dina uppgifter är sparade.',
   changePassword: 'Byt lösenord',
   currentPassword: 'Nuvarande lösenord',
   newPassword: 'Nytt lösenord',

@@ -11,6 +11,14 @@ export interface RegistrationData {
   properties: Record<string, string>;
 }
 
+/** What the child tells about themselves in settings (the registration's birth year and gender). */
+export interface ProfileDetails {
+  /** Four digits, as the registration's list offers. */
+  birthYear: string;
+  /** 'female', 'male', 'non-binary' or 'x' (SPEC §3: mapped to the conversation gender). */
+  gender: string;
+}
+
 /** Usernames and passwords as the server accepts them (README "Decisions where the spec is silent"). */
 export { MIN_PASSWORD_LENGTH, USERNAME_PATTERN } from '../../contract/limits.ts';
 

@@ -83,6 +83,7 @@ export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: 'repeat' |
   register: 'once',
   changePassword: 'once',
   deleteAccount: 'once',
+  updateProfile: 'repeat',
   loadNotifications: 'repeat',
   processNotification: 'repeat',
   deleteNotification: 'once',

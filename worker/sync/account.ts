@@ -3,12 +3,15 @@ import { HUB_EVENTS } from '../../contract/hub.ts';
 import {
   CONTACTS_FEATURE_IDS,
   type AccountResponse,
+  type ContactDetailResponse,
+  type ContactUpdateRequest,
   type VerifyUsernameResponse,
 } from '../../contract/profile.ts';
 import type {
   ChangePasswordResult,
   ContactMessageRow,
   NotificationRow,
+  ProfileDetails,
   RegisterResult,
   RegistrationData,
   UsernameAvailability,
@@ -51,6 +54,8 @@ export class AccountSync implements SyncModule {
     changePassword: (oldPassword: string, password: string) => this.changePassword(oldPassword, password),
     /** Deletes the contact (name, properties, login) and signs out on success. */
     deleteAccount: () => this.deleteAccount(),
+    /** Saves the birth year and gender the child gave (SPEC §7 contacts update); the profile follows. */
+    updateProfile: (details: ProfileDetails) => this.updateProfile(details),
     /** Replaces `notifications` with the last 30 days (take 1000). */
     loadNotifications: () => this.loadNotifications(),
     /** Marks a notification processed (read), then refreshes the header count. */
@@ -184,6 +189,24 @@ export class AccountSync implements SyncModule {
    * The server closes this login's hub connection; without stopping it first, the reconnect's 401
    * would end the session as "expired" instead of the user's own choice.
    */
+  async updateProfile(details: ProfileDetails): Promise<WriteResult> {
+    const { propertyIds, contactsFeatureId } = this.ctx.config;
+    const body: ContactUpdateRequest = {
+      properties: { [propertyIds.birthYear]: details.birthYear, [propertyIds.gender]: details.gender },
+    };
+    try {
+      const { info } = await this.ctx.http.post<ContactDetailResponse>(
+        `/features/contacts/${contactsFeatureId}/update`,
+        body,
+      );
+      const current = await this.ctx.db.profile.get('current');
+      if (current) await this.ctx.db.profile.put({ ...current, properties: info.contact.properties ?? {} });
+      return ok(undefined);
+    } catch (error) {
+      return failure(writeErrorOf(error));
+    }
+  }
+
   async deleteAccount(): Promise<WriteResult> {
     return this.ctx.session.withoutHub(
       async () => {

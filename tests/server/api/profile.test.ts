@@ -68,6 +68,32 @@ describe('profile and account', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('takes only the genders and birth years the forms offer (they label the child for staff)', async () => {
+    const update = (properties: Record<string, string>) =>
+      api(server.url, '/portal/features/contacts/contactsapplicationfeature-id/update', {
+        token: child,
+        body: { properties },
+      });
+    const thisYear = new Date().getFullYear();
+    const refused: Record<string, string>[] = [
+      { gender: 'kurator' },
+      { gender: '<b>Tjej</b>' },
+      { birthYear: 'tjugo' },
+      { birthYear: String(thisYear + 1) },
+      { birthYear: String(thisYear - 121) },
+      { birthYear: '2011 ' },
+    ];
+    for (const properties of refused) {
+      expect((await update(properties)).status, JSON.stringify(properties)).toBe(400);
+    }
+    const accepted = await update({ gender: 'non-binary', birthYear: String(thisYear - 14) });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({
+      info: { contact: { properties: { gender: 'non-binary', birthYear: String(thisYear - 14) } } },
+    });
+    expect((await update({ gender: 'female', birthYear: '2011' })).status).toBe(200);
+  });
+
   it('lets group members read each other’s names and nobody else', async () => {
     const a = (await login(server.url, 'DEMOKOD-0001')).access_token;
     const b = (await login(server.url, 'DEMOKOD-0002')).access_token;

@@ -6,7 +6,13 @@ import { ChildChatPage } from './page-models/child-chat-page.ts';
 import { ThreadPage } from './page-models/thread-page.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 import { runAsProductionApp } from './support/installed-app.ts';
-import { clickNotice, closeNotices, expectNotices, pretendHidden } from './support/system-notices.ts';
+import {
+  clickNotice,
+  closeNotices,
+  expectHubConnected,
+  expectNotices,
+  pretendHidden,
+} from './support/system-notices.ts';
 
 const NOTICE = 'Du har ett nytt meddelande';
 
@@ -101,6 +107,7 @@ test('with notices allowed, an answered mail brings a neutral notice that opens 
   await context.grantPermissions(['notifications']);
   await chat.logIn(account);
   await serviceWorkerInControl(page);
+  await expectHubConnected(page);
   const mail = await new ChildServerView(request, await childToken(request, account)).sendMail(
     'Skolan',
     'Jag är orolig för provet.',

@@ -20,6 +20,34 @@ export function shownNotices(page: Page): Promise<ShownNotice[]> {
   });
 }
 
+/**
+ * Waits until the data worker's hub connection is up (as the worker writes it to `portal-data`): a
+ * notice that comes as a hub event (an answered mail) is only heard once the connection is there.
+ */
+export async function expectHubConnected(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const open = indexedDB.open('portal-data');
+          open.onsuccess = () => resolve(open.result);
+          open.onerror = () => reject(open.error ?? new Error('portal-data did not open'));
+        });
+        try {
+          const row = await new Promise<{ hubState?: string } | undefined>((resolve, reject) => {
+            const get = db.transaction('runtime').objectStore('runtime').get('current');
+            get.onsuccess = () => resolve(get.result as { hubState?: string } | undefined);
+            get.onerror = () => reject(get.error ?? new Error('runtime not read'));
+          });
+          return row?.hubState;
+        } finally {
+          db.close();
+        }
+      }),
+    )
+    .toBe('Connected');
+}
+
 /** Waits until exactly `expected` is shown. */
 export async function expectNotices(page: Page, expected: ShownNotice[]) {
   await expect.poll(() => shownNotices(page)).toEqual(expected);

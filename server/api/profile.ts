@@ -163,6 +163,10 @@ async function registerContact(ctx: AppContext, body: RegisterContactBody) {
     .executeTakeFirst();
   if (taken) throw new ApiError('username_taken');
   const properties = Object.entries(body.properties ?? {}).filter(([id]) => PROPERTY_IDS.includes(id));
+  // The same values as a later update may set: they label the child for staff from the first chat.
+  if (properties.some(([id, value]) => !propertyValueAccepted(id, String(value)))) {
+    throw new ApiError('validation');
+  }
   const passwordHash = await hashPassword(body.password);
   const created = nowIso();
   // Two registrations of one name at once: the unique key decides, and the loser hears it is taken.

@@ -88,6 +88,14 @@ describe('profile and account', () => {
     }
     const accepted = await update({ gender: 'non-binary', birthYear: String(thisYear - 14) });
     expect(accepted.status).toBe(200);
+    // Registration takes the same values only, and creates nothing when one is refused.
+    const register = (properties: Record<string, string>) =>
+      api(server.url, '/portal/api/accounts/registercontact', {
+        body: { username: 'egen-etikett', password: 'blå-ballong-73', properties },
+      });
+    expect((await register({ gender: 'kurator', birthYear: '2012' })).status).toBe(400);
+    expect((await register({ gender: 'female', birthYear: '1800' })).status).toBe(400);
+    expect((await register({ gender: 'female', birthYear: '2012' })).status).toBe(201);
     expect(accepted.body).toMatchObject({
       info: { contact: { properties: { gender: 'non-binary', birthYear: String(thisYear - 14) } } },
     });

@@ -21,11 +21,7 @@ test('with the text at 200 % at 320 px the meeting list and the meeting detail l
 
   await start.openFirstUpcoming();
   const detail = new MeetingDetailPage(page);
-  await expect(detail.tasks).toBeVisible();
-  await detail.tasks.click();
-  await expect(detail.main.getByText('Du har inte skickat in några filer.')).toBeVisible();
-  await detail.privateMessage.click();
-  await detail.participants.click();
+  await detail.openEverySection();
   await expect.soft(page.getByRole('button', { name: 'Lämna sidan' })).toBeInViewport();
   await keepScreenshot(page, testInfo, 'meeting-detail');
   Object.assign(lost, { detail: await lostContent(page) });

@@ -41,4 +41,13 @@ export class MeetingDetailPage extends AppPage {
     await expect(chat.dialog).toBeVisible();
     return chat;
   }
+
+  /** Opens every expandable card: tasks (with the homework upload), private message, participants. */
+  async openEverySection() {
+    await expect(this.tasks).toBeVisible();
+    await this.tasks.click();
+    await expect(this.main.getByText('Du har inte skickat in några filer.')).toBeVisible();
+    await this.privateMessage.click();
+    await this.participants.click();
+  }
 }

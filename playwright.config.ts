@@ -3,12 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * Two real servers serve the built client: the child app (Barn) and the group-support variant
- * (Gruppstod), each with a fresh SQLite database seeded with the demo data. Specs under
- * e2e/gruppstod/ run against the second.
+ * One real server per variant serves the built client, each with a fresh SQLite database seeded with
+ * the demo data: the child app (Barn) on E2E_PORT, and the variants whose specs live in a folder of
+ * their own (e2e/gruppstod/, e2e/assistent/, e2e/peers/, e2e/main/) on the ports after it.
  */
 const BARN_PORT = Number(process.env.E2E_PORT ?? 8190);
-const GRUPPSTOD_PORT = BARN_PORT + 1;
+const VARIANT_FOLDERS = ['gruppstod', 'assistent', 'peers', 'main'] as const;
+const portOf = (variant: (typeof VARIANT_FOLDERS)[number]) =>
+  BARN_PORT + 1 + VARIANT_FOLDERS.indexOf(variant);
 // Kept in the environment, so the test workers (which load this file again) find the same files.
 const runDir = (process.env.PORTAL_E2E_RUN_DIR ??= path.join(
   os.tmpdir(),
@@ -56,12 +58,19 @@ export default defineConfig({
   timeout: 30_000,
   use: { locale: 'sv-SE', timezoneId: 'Europe/Stockholm', launchOptions: chromium },
   projects: [
-    { name: 'barn', testIgnore: 'gruppstod/**', use: { baseURL: `http://127.0.0.1:${BARN_PORT}` } },
     {
-      name: 'gruppstod',
-      testMatch: 'gruppstod/**/*.spec.ts',
-      use: { baseURL: `http://127.0.0.1:${GRUPPSTOD_PORT}` },
+      name: 'barn',
+      testIgnore: VARIANT_FOLDERS.map((folder) => `${folder}/**`),
+      use: { baseURL: `http://127.0.0.1:${BARN_PORT}` },
     },
+    ...VARIANT_FOLDERS.map((variant) => ({
+      name: variant,
+      testMatch: `${variant}/**/*.spec.ts`,
+      use: { baseURL: `http://127.0.0.1:${portOf(variant)}` },
+    })),
   ],
-  webServer: [server(BARN_PORT, 'barn'), server(GRUPPSTOD_PORT, 'gruppstod')],
+  webServer: [
+    server(BARN_PORT, 'barn'),
+    ...VARIANT_FOLDERS.map((variant) => server(portOf(variant), variant)),
+  ],
 });

@@ -11,6 +11,8 @@ const BARN_PORT = Number(process.env.E2E_PORT ?? 8190);
 const VARIANT_FOLDERS = ['gruppstod', 'assistent', 'peers', 'main'] as const;
 const portOf = (variant: (typeof VARIANT_FOLDERS)[number]) =>
   BARN_PORT + 1 + VARIANT_FOLDERS.indexOf(variant);
+// Matched against the spec's absolute path: a glob like 'main/**' would match the checkout's own folder.
+const inFolder = (folder: string) => new RegExp(`[\\/]e2e[\\/]${folder}[\\/].*\\.spec\\.ts$`);
 // Kept in the environment, so the test workers (which load this file again) find the same files.
 const runDir = (process.env.PORTAL_E2E_RUN_DIR ??= path.join(
   os.tmpdir(),
@@ -60,12 +62,12 @@ export default defineConfig({
   projects: [
     {
       name: 'barn',
-      testIgnore: VARIANT_FOLDERS.map((folder) => `${folder}/**`),
+      testIgnore: VARIANT_FOLDERS.map(inFolder),
       use: { baseURL: `http://127.0.0.1:${BARN_PORT}` },
     },
     ...VARIANT_FOLDERS.map((variant) => ({
       name: variant,
-      testMatch: `${variant}/**/*.spec.ts`,
+      testMatch: inFolder(variant),
       use: { baseURL: `http://127.0.0.1:${portOf(variant)}` },
     })),
   ],

@@ -59,3 +59,32 @@ export const CONTACTS_FEATURE_IDS = {
   gruppstod: 'meetingcontactsapplicationfeature-id',
   chatt: 'chattcontactsapplicationfeature-id',
 } as const;
+
+/** SPEC §3 author label: the gender's word; unknown genders read as 'x'. */
+export const USER_AUTHOR_GENDER_LABELS: Readonly<Record<Gender, string>> = {
+  female: 'Tjej',
+  male: 'Kille',
+  'non-binary': 'Icke-binär',
+  x: 'Vill inte välja',
+};
+
+/** SPEC §3: a gender property's value as a conversation gender (female, male, non-binary, else 'x'). */
+export function conversationGender(value: string | undefined): Gender {
+  return (GENDERS as readonly string[]).includes(value ?? '') ? (value as Gender) : 'x';
+}
+
+/** SPEC §3: age = current year minus birth year; 0 when the birth year is unknown. */
+export function ageFromBirthYear(birthYear: string | number | undefined, now = new Date()): number {
+  const year = Number(birthYear);
+  if (!Number.isInteger(year) || year <= 1900 || year > now.getFullYear()) return 0;
+  return now.getFullYear() - year;
+}
+
+/**
+ * SPEC §3 author label of a child's own messages: 'Tjej', 'Kille', 'Icke-binär' or 'Vill inte välja',
+ * followed by ', {age} år' when the age is known (from the birth year, or an age already worked out).
+ */
+export function userAuthorLabel(gender: string | undefined, age: number): string {
+  const word = USER_AUTHOR_GENDER_LABELS[conversationGender(gender)];
+  return age > 0 ? `${word}, ${age} år` : word;
+}

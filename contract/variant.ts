@@ -36,3 +36,13 @@ export const VARIANT_FEATURES: Readonly<Record<AppVariant, VariantFeatures>> = {
   Assistent: { ...NONE, assistant: true },
   Main: { ...NONE, main: true },
 };
+
+/**
+ * SPEC §3, §7: the conversation properties (age, gender, device) go with a new chat or mail from the
+ * child app only. Ours: the child app is every variant a child uses to reach a counsellor (Barn, Chatt,
+ * Peers, Assistent); the provider's main app and group support send none.
+ */
+export const CHILD_APP_VARIANTS: readonly AppVariant[] = ['Barn', 'Chatt', 'Peers', 'Assistent'];
+export function sendsConversationProperties(variant: AppVariant): boolean {
+  return CHILD_APP_VARIANTS.includes(variant);
+}

@@ -86,12 +86,19 @@ test.describe('at 320 px', () => {
     // Mail arrives live in the mail queue; answering it takes it out of the queue.
     const mail = await request.post('/portal/mail', {
       headers: { Authorization: `Bearer ${token}`, 'X-App-Variant': 'Barn' },
-      data: { subject: 'En fråga', text: 'Hur gör man när man är orolig?' },
+      data: {
+        subject: 'En fråga',
+        text: 'Hur gör man när man är orolig?',
+        properties: { age: '15', gender: 'female', device: 'Desktop, Windows, Win32, Edge, 131.0, PWA: Nej' },
+      },
     });
     expect(mail.ok()).toBe(true);
     await console.mailQueue.getByRole('button', { name: 'Läs och svara: En fråga' }).click();
     const thread = page.getByRole('article', { name: 'Mejl: En fråga' });
-    await expect(thread).toContainText('Hur gör man när man är orolig?');
+    // SPEC §3 author label: the child's message is signed with gender and age, never the username.
+    await expect(
+      thread.getByRole('listitem').filter({ hasText: 'Hur gör man när man är orolig?' }),
+    ).toContainText('Tjej, 15 år');
     expect(await accessibilityViolations(page)).toEqual([]);
     await thread.getByRole('textbox', { name: 'Svar' }).fill('Bra att du skriver. Berätta mer!');
     await thread.getByRole('button', { name: 'Skicka' }).click();

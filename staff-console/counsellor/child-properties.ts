@@ -1,4 +1,5 @@
 import type { RuntimeConfig } from '../../contract/config.ts';
+import { USER_AUTHOR_GENDER_LABELS, userAuthorLabel, type Gender } from '../../contract/profile.ts';
 import { COUNSELLOR_TEXTS as T } from './texts.ts';
 
 export interface ChildPropertyRow {
@@ -17,18 +18,32 @@ export function childPropertyRows(
   now = new Date(),
 ): ChildPropertyRow[] {
   const p = properties ?? {};
-  const birthYear = Number(p[ids.birthYear]);
-  const storedAge = p[ids.age];
-  const age =
-    storedAge && storedAge !== '0'
-      ? storedAge
-      : Number.isInteger(birthYear) && birthYear > 1900
-        ? String(now.getFullYear() - birthYear)
-        : null;
+  const age = childAge(p, ids, now);
   const gender = p[ids.gender];
   return [
-    { label: T.age, value: age ? T.ageValue(age) : T.unknown },
-    { label: T.gender, value: gender ? (T.genders[gender] ?? gender) : T.unknown },
+    { label: T.age, value: age ? T.ageValue(String(age)) : T.unknown },
+    {
+      label: T.gender,
+      value: gender ? (USER_AUTHOR_GENDER_LABELS[gender as Gender] ?? gender) : T.unknown,
+    },
     { label: T.device, value: p[ids.device] || T.unknown },
   ];
+}
+
+/** The stored age, else the one derived from the birth year; 0 when neither is known. */
+function childAge(p: Record<string, string>, ids: RuntimeConfig['propertyIds'], now: Date): number {
+  const stored = Number(p[ids.age]);
+  if (Number.isInteger(stored) && stored > 0) return stored;
+  const birthYear = Number(p[ids.birthYear]);
+  return Number.isInteger(birthYear) && birthYear > 1900 ? now.getFullYear() - birthYear : 0;
+}
+
+/** SPEC §3 author label of the child's messages ('Tjej, 14 år'), from the conversation's properties. */
+export function childAuthorLabel(
+  properties: Record<string, string> | undefined,
+  ids: RuntimeConfig['propertyIds'],
+  now = new Date(),
+): string {
+  const p = properties ?? {};
+  return userAuthorLabel(p[ids.gender], childAge(p, ids, now));
 }

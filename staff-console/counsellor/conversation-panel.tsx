@@ -5,6 +5,8 @@ import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { ChatTimeLeft } from '../../client-kit/chat-limit/time-left.tsx';
 import { button, dangerButton, errorText, mutedText, secondaryButton } from '../styles.ts';
 import { ChildPropertiesList } from './child-properties-list.tsx';
+import { childAuthorLabel } from './child-properties.ts';
+import { useRuntimeConfig } from '../config/runtime-config.ts';
 import { StaffConfirmDialog } from '../shell/confirm-dialog.tsx';
 import {
   bubble,
@@ -32,10 +34,11 @@ interface Pending {
   status: 'sending' | 'failed';
 }
 
-function authorOf(m: ConversationMessageWire): string {
+/** The child's messages carry the SPEC §3 author label ('Tjej, 14 år'), the counsellor's own 'Du'. */
+function authorOf(m: ConversationMessageWire, childLabel: string): string {
   switch (m.authorKind) {
     case 'contact':
-      return T.child;
+      return childLabel;
     case 'agent':
       return T.me;
     case 'bot':
@@ -73,6 +76,8 @@ export function ConversationPanel({
   onChanged(): void;
 }) {
   const api = useStaffApi();
+  const { propertyIds } = useRuntimeConfig();
+  const childLabel = childAuthorLabel(conversation.properties, propertyIds);
   const isChat = conversation.systemType === 'chat';
   const ended = isFinal(conversation);
   const { messages, error, reload, add, childTyping } = useConversationMessages(conversation.id);
@@ -159,7 +164,7 @@ export function ConversationPanel({
           {messages?.map((m) => (
             <li key={m.id} className={bubbleClassOf(m)}>
               <span className={meta}>
-                {authorOf(m)} · {formatClockTimeTodayElseDate(m.loggedDate)}
+                {authorOf(m, childLabel)} · {formatClockTimeTodayElseDate(m.loggedDate)}
               </span>
               <p>{m.message}</p>
               {m.authorKind === 'agent' && <span className={meta}>{T.sent}</span>}

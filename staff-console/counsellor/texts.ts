@@ -28,10 +28,6 @@ export const COUNSELLOR_TEXTS = {
   gender: 'Kön',
   device: 'Enhet',
   unknown: 'Okänt',
-  genders: { female: 'Tjej', male: 'Kille', 'non-binary': 'Icke-binär', x: 'Vill inte välja' } as Record<
-    string,
-    string
-  >,
   // One conversation.
   chatTitle: (id: number) => `Chatt nr ${id}`,
   mailTitle: (subject: string) => `Mejl: ${subject}`,
@@ -39,7 +35,6 @@ export const COUNSELLOR_TEXTS = {
   messagesLoading: 'Hämtar meddelanden...',
   messagesFailed: 'Det gick inte att hämta meddelandena.',
   noMessages: 'Inga meddelanden ännu.',
-  child: 'Barnet',
   me: 'Du',
   counsellor: 'Kurator',
   system: 'Info',

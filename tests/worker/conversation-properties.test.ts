@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ageOf,
-  conversationGender,
   conversationProperties,
   deviceString,
+  propertiesForNewConversation,
 } from '../../worker/sync/conversation-properties.ts';
+import { APP_VARIANTS } from '../../contract/variant.ts';
+import { ageFromBirthYear, conversationGender, userAuthorLabel } from '../../contract/profile.ts';
 
 const IDS = {
   consentDate: 'consentDate',
@@ -31,9 +32,19 @@ describe('conversation properties (SPEC §3, child app)', () => {
   });
 
   it('counts the age from the birth year, 0 when unknown', () => {
-    expect(ageOf('2012', NOW)).toBe(14);
-    expect(ageOf(undefined, NOW)).toBe(0);
-    expect(ageOf('not a year', NOW)).toBe(0);
+    expect(ageFromBirthYear('2012', NOW)).toBe(14);
+    expect(ageFromBirthYear(undefined, NOW)).toBe(0);
+    expect(ageFromBirthYear('not a year', NOW)).toBe(0);
+    expect(ageFromBirthYear('2030', NOW)).toBe(0);
+  });
+
+  it("labels a child's messages 'Tjej', 'Kille', 'Icke-binär' or 'Vill inte välja', with the age when known", () => {
+    expect(userAuthorLabel('female', 14)).toBe('Tjej, 14 år');
+    expect(userAuthorLabel('male', 9)).toBe('Kille, 9 år');
+    expect(userAuthorLabel('non-binary', 0)).toBe('Icke-binär');
+    expect(userAuthorLabel('x', 17)).toBe('Vill inte välja, 17 år');
+    expect(userAuthorLabel('something else', 0)).toBe('Vill inte välja');
+    expect(userAuthorLabel(undefined, 12)).toBe('Vill inte välja, 12 år');
   });
 
   it('describes the device with form, OS, platform, browser, version and the PWA flag', () => {
@@ -61,5 +72,19 @@ describe('conversation properties (SPEC §3, child app)', () => {
       gender: 'male',
       device: 'Desktop, Windows, Win32, Edge, 131.0.2903.86, PWA: Nej',
     });
+  });
+
+  it('goes with a new chat or mail from the child-app variants only (SPEC §7)', () => {
+    const profile = { properties: { birthYear: '2012', gender: 'female' } };
+    const device = { userAgent: IPHONE, platform: 'iPhone', installed: false };
+    const sent = APP_VARIANTS.filter(
+      (variant) =>
+        propertiesForNewConversation(profile, { propertyIds: IDS, variant }, device, NOW).properties !==
+        undefined,
+    );
+    expect(sent).toEqual(['Barn', 'Chatt', 'Peers', 'Assistent']);
+    expect(
+      propertiesForNewConversation(profile, { propertyIds: IDS, variant: 'Barn' }, device, NOW).properties,
+    ).toMatchObject({ age: '14', gender: 'female' });
   });
 });

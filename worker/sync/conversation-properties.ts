@@ -1,23 +1,13 @@
 import type { RuntimeConfig } from '../../contract/config.ts';
 import type { ProfileRow } from '../client/db.ts';
 import type { DeviceInfo } from '../client/one-to-one-chat.ts';
+import { ageFromBirthYear, conversationGender } from '../../contract/profile.ts';
+import { sendsConversationProperties } from '../../contract/variant.ts';
 
 /**
  * SPEC §3 Conversation properties (child app): age, gender and a device string, sent with a new chat
  * or mail so the counsellor knows who they talk to. Property ids come from the runtime config.
  */
-export type ConversationGender = 'female' | 'male' | 'non-binary' | 'x';
-
-export function conversationGender(value: string | undefined): ConversationGender {
-  return value === 'female' || value === 'male' || value === 'non-binary' ? value : 'x';
-}
-
-/** Current year minus birth year; 0 when the birth year is unknown. */
-export function ageOf(birthYear: string | undefined, now: Date): number {
-  const year = Number(birthYear);
-  return Number.isInteger(year) && year > 1900 && year <= now.getFullYear() ? now.getFullYear() - year : 0;
-}
-
 const BROWSERS: [RegExp, string][] = [
   [/Edg\/([\d.]+)/, 'Edge'],
   [/SamsungBrowser\/([\d.]+)/, 'Samsung Internet'],
@@ -54,8 +44,20 @@ export function conversationProperties(
 ): Record<string, string> {
   const props = profile?.properties ?? {};
   return {
-    [ids.age]: String(ageOf(props[ids.birthYear], now)),
+    [ids.age]: String(ageFromBirthYear(props[ids.birthYear], now)),
     [ids.gender]: conversationGender(props[ids.gender]),
     [ids.device]: deviceString(device.userAgent, device.platform, device.installed),
   };
+}
+
+/** What a new chat or mail carries: the properties in the child-app variants only (SPEC §7). */
+export function propertiesForNewConversation(
+  profile: Pick<ProfileRow, 'properties'> | undefined,
+  config: Pick<RuntimeConfig, 'propertyIds' | 'variant'>,
+  device: DeviceInfo,
+  now: Date,
+): { properties?: Record<string, string> } {
+  return sendsConversationProperties(config.variant)
+    ? { properties: conversationProperties(profile, config.propertyIds, device, now) }
+    : {};
 }

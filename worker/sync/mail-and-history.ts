@@ -12,7 +12,7 @@ import {
 } from '../client/mail-and-history.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
 import { RefCounts } from '../client/ref-counts.ts';
-import { conversationProperties } from './conversation-properties.ts';
+import { propertiesForNewConversation } from './conversation-properties.ts';
 import type { ConversationMessages } from './conversation-messages.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import { asLoadResult } from './load-result.ts';
@@ -152,12 +152,12 @@ export class MailAndHistorySync implements SyncModule {
   async sendMail(subject: string, text: string, device: MailDeviceInfo): Promise<SendMailResult> {
     const { db, clock, config } = this.ctx;
     const profile = await db.profile.get('current');
-    const properties = conversationProperties(profile, config.propertyIds, device, new Date(clock.now()));
+    const properties = propertiesForNewConversation(profile, config, device, new Date(clock.now()));
     const clientId = crypto.randomUUID();
     await this.ctx.enqueue({
       kind: MAIL_KIND,
       path: '/mail',
-      body: { subject, text, properties },
+      body: { subject, text, ...properties },
       orderKey: `mail:${clientId}`,
       clientId,
     });

@@ -7,7 +7,7 @@ import { done, failure, ok, type Result } from '../client/result.ts';
 import type { ChatAccountStatus, ChatStateRow, StartChatResult } from '../client/one-to-one-chat.ts';
 import { apiErrorOf, isHttpError } from '../http/http-error.ts';
 import { delay } from '../clock.ts';
-import { conversationProperties, type DeviceInfo } from './conversation-properties.ts';
+import { propertiesForNewConversation, type DeviceInfo } from './conversation-properties.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import type { ConversationMessages } from './conversation-messages.ts';
 import type { SyncModule } from './sync-module.ts';
@@ -100,12 +100,12 @@ export class OneToOneChatSync implements SyncModule {
   async startChat(text: string | null, device: DeviceInfo): Promise<StartChatResult> {
     const { db, http, config, clock } = this.ctx;
     const profile = await db.profile.get('current');
-    const properties = conversationProperties(profile, config.propertyIds, device, new Date(clock.now()));
+    const properties = propertiesForNewConversation(profile, config, device, new Date(clock.now()));
     const trimmed = text?.trim() ?? '';
     try {
       const conversation = await http.post<Conversation>(
         '/chat',
-        { subject: DEFAULT_CHAT_SUBJECT, text: trimmed, properties },
+        { subject: DEFAULT_CHAT_SUBJECT, text: trimmed, ...properties },
         { headers: { 'Idempotency-Key': crypto.randomUUID() } },
       );
       await db.conversations.put({ ...conversation, fetchedAt: clock.now() });

@@ -69,6 +69,12 @@ export const HUB_KEEP_ALIVE_MS = 15 * SECOND;
  */
 export const TOKEN_TIMEOUT_FACTOR = 0.75;
 export const SILENT_REFRESH_TIMEOUT_MS = 20 * SECOND;
+/**
+ * SPEC §9 session check every 3 s: each data worker compares the session in the shared token store
+ * with the one it runs. Another worker of this browser (a tab of an older build, a dedicated worker
+ * whose message was lost) may have signed out, or signed in someone else, meanwhile.
+ */
+export const SESSION_CHECK_INTERVAL_MS = 3 * SECOND;
 /** Ours, for the staff console (online only, SPEC does not cover it): renewed 60 s before expiry. */
 export const REFRESH_BEFORE_EXPIRY_MS = MINUTE;
 /**

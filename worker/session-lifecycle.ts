@@ -11,6 +11,7 @@ import type { SyncModule } from './sync/sync-module.ts';
 import { refreshNotificationCount } from './sync/notification-count.ts';
 import { loadProfile } from './sync/profile.ts';
 import { updateRuntime, writeSession } from './sync/runtime.ts';
+import { SESSION_CHECK_INTERVAL_MS } from '../contract/timings.ts';
 
 /** After a refresh the server could not be asked about, try again this soon. */
 const REFRESH_RETRY_MS = 30_000;
@@ -34,6 +35,9 @@ export interface SessionHost {
 export class SessionLifecycle {
   /** A session is known to be valid in this worker. */
   authenticated = false;
+  /** Whose session this worker runs (the token's subject), for the session check. */
+  private sessionUser: string | undefined;
+  private sessionCheckTimer: unknown = null;
 
   constructor(
     private readonly host: SessionHost,
@@ -130,6 +134,8 @@ export class SessionLifecycle {
    * trying and connects at once when the network is back (`onOnline`).
    */
   private async afterSignIn(): Promise<void> {
+    this.sessionUser = (await this.host.auth.manager.getUser())?.profile.sub;
+    this.scheduleSessionCheck();
     const profile = (await this.refreshProfile()) ?? (await this.deps.db.profile.get('current'));
     // A 401 on the profile ended the session; a worker that is not the runner holds no connection.
     if (!this.authenticated || !this.host.isRunner) return;
@@ -203,8 +209,43 @@ export class SessionLifecycle {
     await updateRuntime(db, { notificationCount: 0 });
   }
 
+  /** SPEC §9 session check (SESSION_CHECK_INTERVAL_MS), in every worker while it is signed in. */
+  private scheduleSessionCheck(): void {
+    this.stopSessionCheck();
+    this.sessionCheckTimer = this.deps.clock.setTimeout(() => {
+      this.sessionCheckTimer = null;
+      void this.checkSession().finally(() => {
+        if (this.authenticated && this.sessionCheckTimer === null) this.scheduleSessionCheck();
+      });
+    }, SESSION_CHECK_INTERVAL_MS);
+  }
+
+  private stopSessionCheck(): void {
+    if (this.sessionCheckTimer !== null) this.deps.clock.clearTimeout(this.sessionCheckTimer);
+    this.sessionCheckTimer = null;
+  }
+
+  /**
+   * The tokens in the shared store still belong to the session this worker runs. Gone: the session
+   * ended elsewhere, so it ends here too, leaving nothing of the user. Someone else's: theirs is
+   * started, with nothing of the previous user kept.
+   */
+  async checkSession(): Promise<void> {
+    if (!this.authenticated) return;
+    const user = await this.host.auth.manager.getUser();
+    const sub = user?.profile.sub;
+    if (sub === this.sessionUser) return;
+    if (!user) {
+      await this.signedOut('session_expired');
+      return;
+    }
+    await this.clearUserData();
+    await this.authCheck(false);
+  }
+
   async stopSession(): Promise<void> {
     this.authenticated = false;
+    this.stopSessionCheck();
     this.host.auth.stopRefresh();
     for (const module of this.host.modules) module.reset?.();
     await this.host.hub.stop();

@@ -37,6 +37,11 @@ export class ManualClock implements Clock {
     return this.timers.reduce<number | null>((min, t) => (min === null || t.at < min ? t.at : min), null);
   }
 
+  /** When each pending timer is due, earliest first. */
+  dueTimes(): number[] {
+    return this.timers.map((t) => t.at).sort((a, b) => a - b);
+  }
+
   pending(): number {
     return this.timers.length;
   }

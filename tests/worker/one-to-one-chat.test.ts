@@ -86,11 +86,16 @@ describe('the child one-to-one chat in the worker', () => {
     const result = await child.worker.commands.startChat(null, DEVICE);
     const id = result.ok ? result.value : -1;
     // The server stamped the chat with its own (real) time; the manual clock starts there too.
+    // The wait is a timer of its own, beside the session check (which the unmoved clock may have
+    // due at the same moment), queue position 15 s and ping 30 s.
+    const waitEnds = clock.now() + LEAVE_DELAY_MS;
+    const dueThen = () => clock.dueTimes().filter((at) => at === waitEnds).length;
+    const before = dueThen();
     const leaving = child.worker.commands.leaveQueue(id);
-    // The wait is the earliest timer (queue position 15 s and ping 30 s come later).
-    await vi.waitFor(() => expect(clock.nextAt()).toBe(clock.now() + LEAVE_DELAY_MS));
+    await vi.waitFor(() => expect(dueThen()).toBe(before + 1));
+    clock.advance(LEAVE_DELAY_MS - 1);
     expect(child.calls).not.toContain('PUT cancel');
-    clock.advance(LEAVE_DELAY_MS);
+    clock.advance(1);
     await leaving;
     expect(child.calls).toContain('PUT cancel');
     expect(child.calls).not.toContain('PUT delete');

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { api, startTestServer } from '../server/test-server.ts';
 import { ManualClock, waitForQuery } from './helpers.ts';
+import { SESSION_CHECK_INTERVAL_MS } from '../../contract/timings.ts';
 import { createWorker, useWorkerTestServer } from './worker-fixture.ts';
 
 const env = useWorkerTestServer();
@@ -129,7 +130,7 @@ describe('session lifecycle of the data worker', () => {
     await w.login('demo', 'demo-losenord');
     const before = (await w.auth.manager.getUser())!;
     const due = before.expires_at! * 1000 - 0.25 * 15 * 60_000;
-    expect(clock.nextAt()).toBe(due);
+    expect(clock.dueTimes()).toContain(due);
     clock.advance(due - clock.now());
     await waitForQuery(
       () => authDb.items.toArray(),
@@ -138,6 +139,46 @@ describe('session lifecycle of the data worker', () => {
     const after = (await w.auth.manager.getUser())!;
     expect(after.refresh_token).not.toBe(before.refresh_token);
     expect((await api(env.server.url, '/portal/accounts', { token: after.access_token })).status).toBe(200);
+  });
+
+  it('ends its session within 3 s when the tokens leave the shared store elsewhere (SPEC §9 session check)', async () => {
+    const clock = new ManualClock();
+    const { worker: w, db, authDb, broadcasts } = await worker(clock);
+    await w.start(true);
+    await w.login('demo', 'demo-losenord');
+    // Another worker of this browser signed out, and its message never came.
+    await authDb.items.clear();
+    clock.advance(SESSION_CHECK_INTERVAL_MS - 1);
+    expect(await db.session.get('current')).toMatchObject({ status: 'authenticated' });
+    clock.advance(1);
+    await waitForQuery(
+      () => db.session.get('current'),
+      (row) => row?.status === 'anonymous',
+    );
+    expect(await db.profile.count()).toBe(0);
+    expect(broadcasts).toContainEqual({ type: 'signed-out', reason: 'session_expired' });
+    expect(w.hub.state).toBe('Disconnected');
+  });
+
+  it("runs the new user's session when another worker signed someone else in over it", async () => {
+    const clock = new ManualClock();
+    const { worker: w, db } = await worker(clock);
+    await w.start(true);
+    await w.login('demo', 'demo-losenord');
+    await db.caches.put({ key: 'mypages', value: ['demo'], storedAt: 1 });
+    const demo = (await db.profile.get('current'))!;
+    const other = await worker();
+    await other.worker.login('DEMOKOD-0001', null);
+    await w.auth.manager.storeUser((await other.worker.auth.manager.getUser())!);
+
+    clock.advance(SESSION_CHECK_INTERVAL_MS);
+    const profile = await waitForQuery(
+      () => db.profile.get('current'),
+      (row) => row !== undefined && row.contactId !== demo.contactId,
+    );
+    expect(profile?.username).not.toBe(demo.username);
+    expect(await db.caches.count()).toBe(0);
+    expect(await db.session.get('current')).toMatchObject({ status: 'authenticated' });
   });
 
   it('starts signed out when the stored refresh token is no longer accepted', async () => {

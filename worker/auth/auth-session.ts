@@ -14,7 +14,11 @@ import type { Clock, WithLock } from '../clock.ts';
 import { loginErrorOf } from './login-errors.ts';
 import { WithoutIdToken } from './user-store.ts';
 import { VARIANT_HEADER, type AppVariant } from '../../contract/variant.ts';
-import { SILENT_REFRESH_TIMEOUT_MS, TOKEN_TIMEOUT_FACTOR } from '../../contract/timings.ts';
+import {
+  SESSION_CHECK_INTERVAL_MS,
+  SILENT_REFRESH_TIMEOUT_MS,
+  TOKEN_TIMEOUT_FACTOR,
+} from '../../contract/timings.ts';
 
 /** A token this close to expiry is not worth sending any more. */
 const VALIDITY_MARGIN_MS = 5_000;
@@ -55,6 +59,9 @@ export class AuthSession {
       monitorSession: false,
       loadUserInfo: false,
       requestTimeoutInSeconds: SILENT_REFRESH_TIMEOUT_MS / 1000,
+      // The library's own check (an iframe) needs a window; the worker runs SPEC §9's 3 s check itself
+      // (SessionLifecycle.checkSession). The library version used has no clock-skew setting.
+      checkSessionIntervalInSeconds: SESSION_CHECK_INTERVAL_MS / 1000,
       extraHeaders: deps.variant ? { [VARIANT_HEADER]: deps.variant } : {},
     });
   }

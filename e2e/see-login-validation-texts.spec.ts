@@ -9,6 +9,8 @@ test('a user pressing log in with empty fields is told what is missing', async (
   await start.goto();
   const login = await start.openLoginModal();
 
+  // SPEC §5: disabled while invalid, as assistive technology and Playwright's toBeDisabled see it.
+  await expect(login.submit).toBeDisabled();
   await expect(login.submit).toHaveAttribute('aria-disabled', 'true');
   await login.pressSubmit();
 
@@ -30,6 +32,7 @@ test('a username of only spaces is not accepted', async ({ page }) => {
   await login.password.fill('x');
   await expect(login.alerts).toHaveCount(0);
   await expect(login.submit).toHaveAttribute('aria-disabled', 'false');
+  await expect(login.submit).toBeEnabled();
 });
 
 test('the login form offers registration and reminds the user to log out', async ({ page }) => {

@@ -1,17 +1,14 @@
-import { EmergencyLink } from '../shell/emergency-link.tsx';
 import { Suspense } from 'react';
+import { useSession } from '../data/index.ts';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
-import { useProfile, useSession } from '../data/index.ts';
 import { LoginModal } from '../login/login-modal.tsx';
 import { safeRedirectPath } from '../routes/current-url.ts';
 import { lazyPage } from '../shell/lazy-pages.ts';
-import { PageLayout } from '../shell/page-layout.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { SHELL_TEXTS } from '../shell/texts.ts';
 import { ChildStartPage } from './child-start-page.tsx';
-import { START_TEXTS } from './texts.ts';
 
 // Group support is its own variant: its start page (and meeting list) loads only there.
 const GroupStartPage = lazyPage(
@@ -37,25 +34,6 @@ export function LoginPrompt({ modal }: { modal: boolean }) {
   return <LoginModal open onClose={() => navigate('/', { replace: true })} onSuccess={() => undefined} />;
 }
 
-function MainStartPage() {
-  const config = useConfig();
-  const { status } = useSession();
-  const profile = useProfile();
-  return (
-    <PageLayout>
-      <h1>{config.providerName}</h1>
-      <p>{START_TEXTS.intro}</p>
-      <EmergencyLink />
-      {status === 'authenticated' && profile && (
-        <p>
-          {START_TEXTS.welcomeBack}, {profile.username}!
-        </p>
-      )}
-      <LoginPrompt modal />
-    </PageLayout>
-  );
-}
-
 /** Route '/' (and '/start' outside the group-support variant). */
 export function StartPage() {
   const config = useConfig();
@@ -63,9 +41,9 @@ export function StartPage() {
     <Suspense fallback={<Spinner label={SHELL_TEXTS.loading} fullPage />}>
       <GroupStartPage prompt={<LoginPrompt modal={false} />} />
     </Suspense>
-  ) : config.features.main ? (
-    <MainStartPage />
   ) : (
+    // The child app's variants and the provider's main app (issue 14: Main offers everything the
+    // provider runs for one child: chat, a message, the assistant and the history).
     <ChildStartPage prompt={<LoginPrompt modal />} />
   );
 }

@@ -1,5 +1,6 @@
 import type { ConversationConnectionWire } from '../../contract/conversations.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
+import { isFinal } from '../../contract/conversation-state.ts';
 import type { ValueList } from '../../contract/meetings.ts';
 import {
   PING_MS,
@@ -79,7 +80,7 @@ export class GroupChatSync implements SyncModule {
   async catchUp(): Promise<void> {
     await Promise.all(
       this.opens.keys().map(async (conversationId) => {
-        await this.messages.activity(conversationId, 'Ping');
+        if (!(await this.finished(conversationId))) await this.messages.activity(conversationId, 'Ping');
         await this.loadAll(conversationId);
       }),
     );
@@ -95,7 +96,8 @@ export class GroupChatSync implements SyncModule {
       if (ok && this.opens.has(conversationId)) this.messages.refetchSoon(conversationId);
     });
     const result = await asLoadResult(() => this.loadAll(conversationId));
-    if (isGone(result)) {
+    // A finished chat's history is read only: no Connect, no Ping, no Disconnect, nothing to follow.
+    if (isGone(result) || (await this.finished(conversationId))) {
       await this.stop(conversationId);
       return result;
     }
@@ -103,11 +105,18 @@ export class GroupChatSync implements SyncModule {
     // Our own connection is part of the presence list; do not rely on the hub event for it.
     await this.loadConnections(conversationId).catch(() => undefined);
     if (this.timers.get(conversationId) === timers) {
-      this.every(timers, PING_MS, () => this.messages.activity(conversationId, 'Ping'));
+      this.every(timers, PING_MS, async () => {
+        // A chat that ended while open is no longer pinged (presence of a finished chat means nothing).
+        if (!(await this.finished(conversationId))) await this.messages.activity(conversationId, 'Ping');
+      });
       this.every(timers, MESSAGES_POLL_MS, () => this.messages.loadMessages(conversationId));
       this.every(timers, PRESENCE_REFRESH_MS, () => this.loadConnections(conversationId));
     }
     return result;
+  }
+
+  private async finished(conversationId: number): Promise<boolean> {
+    return isFinal(await this.ctx.db.conversations.get(conversationId));
   }
 
   private async close(conversationId: number): Promise<void> {

@@ -4,6 +4,7 @@ import { entityKey } from '../../../contract/hub.ts';
 import { AWAY_WITHIN_MS } from '../../../contract/timings.ts';
 import { CONNECTIONS_THROTTLE_MS, PING_MS, PRESENCE_REFRESH_MS } from '../../../worker/sync/group-chat.ts';
 import { outcomeOf } from '../../../worker/client/result.ts';
+import { api } from '../../server/test-server.ts';
 import { ManualClock, waitForQuery } from '../helpers.ts';
 import { createWorker, type WorkerFixture } from '../worker-fixture.ts';
 import { startedChat, useGroupTestEnv } from './group-helpers.ts';
@@ -123,5 +124,36 @@ describe('the presence list of an open group chat', () => {
       () => rowOf(a.fixture, conversationId, bName),
       (row) => row?.lastPingedDate === pinged,
     );
+  });
+
+  it("reads a finished chat's history without posting Connect, Ping or Disconnect", async () => {
+    const { meetingId, conversationId } = await startedChat(env.server, env.leader, 'Avslutad träff');
+    const ended = await api(env.server.url, `/portal/staff/meetings/${meetingId}/end`, {
+      token: env.leader,
+      body: {},
+    });
+    expect(ended.status).toBe(200);
+    const clock = new ManualClock();
+    const activities: string[] = [];
+    const fetchFn: typeof fetch = (input, init) => {
+      if (String(input).includes('/activity')) activities.push(String(init?.body));
+      return fetch(input, init);
+    };
+    const fixture = await createWorker(env.server, { clock, fetch: fetchFn });
+    env.fixtures.push(fixture);
+    await fixture.worker.start(true);
+    expect((await fixture.worker.login('DEMOKOD-0003', null)).ok).toBe(true);
+
+    expect(outcomeOf(await fixture.worker.commands.openGroupChat(conversationId))).toBe('ok');
+    expect((await fixture.db.conversations.get(conversationId))?.state).toMatch(/Resolved|Closed/);
+    clock.advance(PING_MS * 2);
+    await fixture.worker.commands.closeGroupChat(conversationId);
+    expect(activities).toEqual([]);
+    const connections = await env.server.ctx.db
+      .selectFrom('conversation_connections')
+      .select('contact_name')
+      .where('conversation_id', '=', conversationId)
+      .execute();
+    expect(connections).toEqual([]);
   });
 });

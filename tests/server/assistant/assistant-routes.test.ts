@@ -107,8 +107,11 @@ describe('the public assistant token', () => {
 });
 
 describe('the assistant content and questions', () => {
-  it('refuse no token, a user token and a forged one', async () => {
+  it('refuse no token, a child or staff token and a forged one', async () => {
     const user = await login(server.url, 'demo', 'demo-losenord');
+    const staff = await login(server.url, 'kurator', 'kurator-losenord', 'portal-staff');
+    expect((await content(staff.access_token)).status).toBe(401);
+    expect((await ask(staff.access_token, { question: 'ledsen' })).status).toBe(401);
     expect((await content()).status).toBe(401);
     expect((await content(user.access_token)).status).toBe(401);
     expect((await content('not.a.token')).status).toBe(401);

@@ -34,7 +34,7 @@ export const VARIANT_FEATURES: Readonly<Record<AppVariant, VariantFeatures>> = {
   Chatt: { ...NONE, chat: true },
   Peers: { ...NONE, peers: true },
   Assistent: { ...NONE, assistant: true },
-  Main: { ...NONE, main: true },
+  Main: { ...NONE, main: true, assistant: true },
 };
 
 /**

@@ -28,6 +28,8 @@ import { API_SCOPE } from './auth/principal.ts';
 
 export interface BuildOptions {
   logger?: boolean;
+  /** Where the log goes when `logger` is on (stdout by default); tests read what was logged. */
+  logStream?: NodeJS.WritableStream;
   /** Shorter hub timings for tests. */
   hub?: {
     keepAliveIntervalMs?: number;
@@ -83,6 +85,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     logger: options.logger
       ? {
           level: 'info',
+          ...(options.logStream ? { stream: options.logStream } : {}),
           serializers: {
             req: (req: { method: string; url: string }) => ({
               method: req.method,

@@ -1,5 +1,6 @@
 import { APP_VARIANTS, type AppVariant } from '../contract/variant.ts';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CHAT_DAILY_LIMIT_MS } from '../contract/limits.ts';
 
 /** APP_VARIANT's values: the spec's variant names (contract/variant.ts) in lower case. */
@@ -50,7 +51,14 @@ export interface ServerConfig {
    * CHAT_LIMIT_SECONDS, which a production server refuses.
    */
   chatLimitMs: number;
+  /** The virtual assistant's content (ASSISTANT_CONTENT_FILE): re-read whenever the file changes. */
+  assistantContentFile: string;
 }
+
+/** The content file in the repository; the provider edits it (or points ASSISTANT_CONTENT_FILE elsewhere). */
+export const DEFAULT_ASSISTANT_CONTENT_FILE = fileURLToPath(
+  new URL('./assistant/content.sv.json', import.meta.url),
+);
 
 /** A weather forecast: neutral, public, and ordinary on any phone. */
 export const DEFAULT_QUICK_EXIT_URL = 'https://www.smhi.se/';
@@ -151,5 +159,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     hubMaxConnectionsPerAccount: positive(env.HUB_MAX_CONNECTIONS_PER_ACCOUNT, 10),
     quickExitUrl: quickExitUrlOf(env.QUICK_EXIT_URL),
     chatLimitMs: chatLimitMsOf(env.CHAT_LIMIT_SECONDS, production),
+    assistantContentFile: path.resolve(env.ASSISTANT_CONTENT_FILE ?? DEFAULT_ASSISTANT_CONTENT_FILE),
   };
 }

@@ -12,6 +12,7 @@ import { Outbox } from './outbox/outbox.ts';
 import type { SyncContext } from './sync/sync-context.ts';
 import type { OutboxKind, SyncModule } from './sync/sync-module.ts';
 import { AccountSync } from './sync/account.ts';
+import { AssistantSync } from './sync/assistant.ts';
 import { ConversationMessages } from './sync/conversation-messages.ts';
 import { GroupChatSync } from './sync/group-chat.ts';
 import { MailAndHistorySync } from './sync/mail-and-history.ts';
@@ -152,6 +153,7 @@ export class PortalWorker {
       new MailAndHistorySync(ctx, messages),
       new AccountSync(ctx),
       this.notices,
+      new AssistantSync(ctx),
     ];
     this.commands = Object.assign({}, ...this.modules.map((m) => m.commands)) as WorkerCommands;
     this.outboxKinds = Object.assign({}, ...this.modules.map((m) => m.outboxKinds ?? {})) as Record<

@@ -28,6 +28,11 @@ export const RATE_LIMITS = {
   profile: { perAccount: { count: 30, windowMs: HOUR }, perAddress: { count: 300, windowMs: HOUR } },
   clientLog: { perAccount: { count: 30, windowMs: MINUTE }, perAddress: { count: 120, windowMs: MINUTE } },
   usernameCheck: { perAddress: { count: 60, windowMs: MINUTE } },
+  // The public assistant (issue 14): tokens and questions from one address (a school class shares
+  // one), and questions per token (the one anonymous person behind it).
+  assistantToken: { perAddress: { count: 120, windowMs: HOUR } },
+  assistantAsk: { perAddress: { count: 300, windowMs: MINUTE } },
+  assistantAskPerToken: { perAddress: { count: 20, windowMs: MINUTE } },
   staffMessage: { perAccount: { count: 60, windowMs: MINUTE } },
   staffCreate: { perAccount: { count: 60, windowMs: HOUR } },
   staffUpload: { perAccount: { count: 30, windowMs: HOUR } },

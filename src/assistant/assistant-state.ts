@@ -32,8 +32,14 @@ export const assistantState = signal<AssistantState>(
   typeof document === 'undefined' ? 'Inactive' : readCookie(),
 );
 
+let openedInThisPage = false;
+
+/** Whether the assistant was opened since this page loaded (not found open after a reload). */
+export const wasOpenedInThisPage = () => openedInThisPage;
+
 /** Every change is kept in a session cookie (its name contains 'assistant', so login keeps it). */
 export function setAssistantState(state: AssistantState) {
+  if (state === 'Active') openedInThisPage = true;
   assistantState.value = state;
   document.cookie = `${COOKIE}=${state}; path=/; SameSite=Lax`;
 }
@@ -47,4 +53,9 @@ export function toggleAssistant() {
 export function chatOpened() {
   const next = assistantAfter(assistantState.value, 'chat-opened');
   if (next !== assistantState.value) setAssistantState(next);
+}
+
+/** The launcher 'Fråga assistenten': Inactive or Minimized becomes Active. */
+export function openAssistant() {
+  setAssistantState(assistantAfter(assistantState.value, 'open'));
 }

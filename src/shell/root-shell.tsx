@@ -4,6 +4,7 @@ import { isGroupStyle } from '../config/variant.ts';
 import { useApi, useSession } from '../data/index.ts';
 import { reportUiErrorsTo } from '../errors/ui-error-reporting.ts';
 import { Toasts } from '../dialogs/toasts.tsx';
+import { AssistantHost } from '../assistant/assistant-host.tsx';
 import { startPwa } from '../pwa/index.ts';
 import { InstallModal } from '../pwa/install-modal.tsx';
 import { NoticeClicks } from '../pwa/notice-clicks.tsx';
@@ -65,6 +66,7 @@ export function RootShell({ children }: { children: ReactNode }) {
           </Suspense>
         </PageErrorBoundary>
       )}
+      <AssistantHost />
       <Toasts />
       <InstallModal />
     </div>

@@ -1,4 +1,5 @@
 import { EmergencyLink } from '../shell/emergency-link.tsx';
+import { AssistantLauncher } from '../assistant/assistant-launcher.tsx';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { ChatAccountStatus } from '../../worker/client/one-to-one-chat.ts';
@@ -132,6 +133,7 @@ export function ChildStartPage({ prompt }: { prompt: ReactNode }) {
         <h1>{config.providerName}</h1>
         <p>{T.signedOutText}</p>
         <EmergencyLink />
+        <AssistantLauncher />
         <div className={s.buttons}>
           <button type="button" className={primaryButton} onClick={() => setLoginOpen(true)}>
             {T.login}
@@ -151,6 +153,7 @@ export function ChildStartPage({ prompt }: { prompt: ReactNode }) {
       <h1>{profile ? T.childHeading(profile.username) : config.providerName}</h1>
       <p>{T.childIntro}</p>
       <EmergencyLink />
+      <AssistantLauncher />
       <div className={s.cards}>
         <ChatCard />
         <section className={s.card} aria-labelledby="start-mail-heading">

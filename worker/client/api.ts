@@ -6,6 +6,7 @@
  * session's in `portal-worker.ts`); this file only puts the tables' types together.
  */
 import type { AccountCommands } from '../sync/account.ts';
+import type { AssistantCommands } from '../sync/assistant.ts';
 import type { ConversationMessagesCommands } from '../sync/conversation-messages.ts';
 import type { GroupChatCommands } from '../sync/group-chat.ts';
 import type { MailAndHistoryCommands } from '../sync/mail-and-history.ts';
@@ -24,7 +25,8 @@ export type WorkerCommands = SessionApi &
   OneToOneChatCommands &
   MailAndHistoryCommands &
   AccountCommands &
-  SystemNoticesCommands;
+  SystemNoticesCommands &
+  AssistantCommands;
 
 /** What a tab calls: the commands, and the build-id handshake that tells the worker of the tab. */
 export interface WorkerApi extends WorkerCommands {
@@ -40,6 +42,9 @@ export interface WorkerApi extends WorkerCommands {
  */
 export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: 'repeat' | 'once' } = {
   login: 'once',
+  assistantToken: 'repeat',
+  loadAssistantContent: 'repeat',
+  askAssistant: 'repeat',
   logout: 'repeat',
   becameVisible: 'repeat',
   networkChanged: 'repeat',

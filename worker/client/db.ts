@@ -11,6 +11,7 @@ import type {
 } from './group-support.ts';
 import type { ContactMessageRow, NotificationRow } from './account.ts';
 import type { ChatStateRow } from './one-to-one-chat.ts';
+import type { AssistantContentRow } from './assistant.ts';
 import type { AuthStatus, HubState, NoticeAnswer, OutboxStatus, SignOutReason } from './session.ts';
 
 /**
@@ -99,6 +100,7 @@ export class PortalDb extends Dexie {
   chatState!: EntityTable<ChatStateRow, 'id'>;
   notifications!: EntityTable<NotificationRow, 'id'>;
   contactMessages!: EntityTable<ContactMessageRow, 'Id'>;
+  assistantContent!: EntityTable<AssistantContentRow, 'id'>;
 
   /** `options` carries another IndexedDB (an in-memory one in shared-device mode). */
   constructor(name = 'portal-data', options?: DexieOptions) {
@@ -127,6 +129,11 @@ export class PortalDb extends Dexie {
       chatState: 'id',
       notifications: 'id, isProcessed',
       contactMessages: 'Id',
+    });
+    // The virtual assistant's guided content (issue 14), public and kept for offline use. What a
+    // child asks the assistant lives only in the tab, never here.
+    this.version(4).stores({
+      assistantContent: 'id',
     });
   }
 }

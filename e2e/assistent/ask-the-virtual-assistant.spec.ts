@@ -1,0 +1,181 @@
+import fs from 'node:fs';
+import type { AssistantContent } from '../../contract/assistant.ts';
+import { registerChild } from '../actors/child-account.ts';
+import { AssistantPanel } from '../page-models/assistant-panel.ts';
+import { ChildChatPage } from '../page-models/child-chat-page.ts';
+import { StartPage } from '../page-models/start-page.ts';
+import { violationsAtBothWidths } from '../support/accessibility.ts';
+import { runAsProductionApp } from '../support/installed-app.ts';
+import { expect, test } from '../support/test.ts';
+
+const content = JSON.parse(
+  fs.readFileSync(new URL('../../server/assistant/content.sv.json', import.meta.url), 'utf8'),
+) as AssistantContent;
+const topic = (id: string) => content.topics.find((t) => t.id === id)!;
+
+test('a signed-out child opens the assistant, picks a topic, asks questions and sees the 112 line', async ({
+  page,
+  context,
+}) => {
+  const start = new StartPage(page);
+  const assistant = new AssistantPanel(page);
+  await start.goto();
+  // Inactive until opened: no header toggle yet.
+  await expect(assistant.headerToggle).toHaveCount(0);
+  await assistant.open();
+  await expect(assistant.heading).toBeFocused();
+  await expect(assistant.panel.getByText(content.greeting)).toBeVisible();
+  await expect(assistant.emergency).toHaveAttribute('href', 'tel:112');
+  expect(await assistant.stateCookie()).toBe('Active');
+
+  // The public token: JSON in the cookie assistant-token, 14400 s, Secure, SameSite=None.
+  await expect
+    .poll(async () => (await context.cookies()).some((c) => c.name === 'assistant-token'))
+    .toBe(true);
+  const cookie = (await context.cookies()).find((c) => c.name === 'assistant-token')!;
+  expect(cookie).toMatchObject({ secure: true, sameSite: 'None', path: '/', httpOnly: false });
+  expect(cookie.expires * 1000).toBeGreaterThan(Date.now() + 14_300_000);
+  expect(cookie.expires * 1000).toBeLessThan(Date.now() + 14_500_000);
+  const value = JSON.parse(decodeURIComponent(cookie.value)) as { access_token: string; expires_at: number };
+  expect(value.access_token.split('.')).toHaveLength(3);
+  expect(value.expires_at).toBeGreaterThan(Date.now());
+
+  const feelings = topic('kanslor');
+  await assistant.topic(feelings.title).click();
+  await expect(assistant.log).toContainText(feelings.answer);
+  await expect(assistant.panel.getByRole('button', { name: 'Starta chatt' })).toBeVisible();
+  await expect(assistant.panel.getByRole('link', { name: 'Skriv ett meddelande' })).toHaveAttribute(
+    'href',
+    '/mina-sidor/nytt-inlagg',
+  );
+  const readMore = assistant.panel.getByRole('button', { name: 'Läs mer' });
+  await readMore.click();
+  await expect(readMore).toHaveAttribute('aria-expanded', 'true');
+  await expect(assistant.panel.getByText(feelings.more!)).toBeVisible();
+
+  await assistant.ask('Jag blir mobbad i skolan');
+  await expect(assistant.log).toContainText(topic('skola-och-kompisar').answer);
+  await assistant.ask('Vad kostar en cykel?');
+  await expect(assistant.log).toContainText(content.unmatched.answer);
+  await expect(assistant.panel.getByRole('button', { name: 'Starta chatt' })).toBeVisible();
+  await expect(assistant.panel.getByRole('link', { name: 'Ring 112', exact: true })).toHaveAttribute(
+    'href',
+    'tel:112',
+  );
+
+  expect(await violationsAtBothWidths(page)).toEqual([]);
+
+  // Escape minimises and gives focus back to the launcher; the header toggle reopens it.
+  await page.keyboard.press('Escape');
+  await expect(assistant.panel).toBeHidden();
+  await expect(assistant.launcher).toBeFocused();
+  expect(await assistant.stateCookie()).toBe('Minimized');
+  await expect(assistant.headerToggle).toHaveAttribute('aria-pressed', 'false');
+  await assistant.headerToggle.click();
+  await expect(assistant.panel).toBeVisible();
+  await expect(assistant.heading).toBeFocused();
+
+  // The state and the conversation survive a reload (session cookie, sessionStorage).
+  await page.reload();
+  await expect(assistant.panel).toBeVisible();
+  await expect(assistant.log).toContainText(content.unmatched.answer);
+  await assistant.minimizeButton.click();
+  await expect(assistant.panel).toBeHidden();
+  await page.reload();
+  await expect(start.loginButton).toBeVisible();
+  await expect(assistant.panel).toBeHidden();
+  await expect(assistant.headerToggle).toHaveAttribute('aria-pressed', 'false');
+});
+
+test('at 320 px the panel is readable and usable from the keyboard', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  const assistant = new AssistantPanel(page);
+  await new StartPage(page).goto();
+  await assistant.launcher.focus();
+  await page.keyboard.press('Enter');
+  await expect(assistant.heading).toBeFocused();
+  const feelings = topic('kanslor');
+  await assistant.topic(feelings.title).focus();
+  await page.keyboard.press('Enter');
+  await expect(assistant.log).toContainText(feelings.answer);
+  // Nothing wider than the screen.
+  const overflow = await assistant.panel.evaluate((el) => el.scrollWidth - el.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  const box = await assistant.panel.boundingBox();
+  expect(box!.width).toBeLessThanOrEqual(320);
+  expect(await violationsAtBothWidths(page, 'aside')).toEqual([]);
+});
+
+test('Starta chatt signs the child in and the chat starts with what was written to the assistant', async ({
+  page,
+  request,
+}) => {
+  const account = await registerChild(request, 'assistent');
+  const assistant = new AssistantPanel(page);
+  const chat = new ChildChatPage(page);
+  await new StartPage(page).goto();
+  await assistant.open();
+  await assistant.topic(topic('kanslor').title).click();
+  await assistant.ask('Jag är ledsen för att jag bråkat med min kompis');
+  await assistant.share.check();
+  await assistant.panel.getByRole('button', { name: 'Starta chatt' }).click();
+  await expect(assistant.panel.getByRole('link', { name: 'Skapa konto' })).toBeVisible();
+  await assistant.modalLoginForm().logIn(account.username, account.password);
+
+  await expect(chat.dialog).toBeVisible();
+  await expect(chat.messages).toContainText('Från assistenten:');
+  await expect(chat.messages).toContainText('Ämne: Känslor');
+  await expect(chat.messages).toContainText('Jag skrev: Jag är ledsen för att jag bråkat med min kompis');
+  // Opening the chat minimised the assistant (SPEC §4).
+  await expect(assistant.panel).toBeHidden();
+  expect(await assistant.stateCookie()).toBe('Minimized');
+  await expect(chat.logoutButton).toBeVisible();
+});
+
+test('a signed-in child who does not agree starts a chat without the assistant’s context', async ({
+  page,
+  request,
+}) => {
+  const account = await registerChild(request, 'assistent');
+  const assistant = new AssistantPanel(page);
+  const chat = new ChildChatPage(page);
+  await chat.logIn(account);
+  await assistant.open();
+  await assistant.ask('hemligt att inte dela');
+  await expect(assistant.share).not.toBeChecked();
+  await assistant.panel.getByRole('button', { name: 'Starta chatt' }).click();
+  await expect(chat.dialog).toBeVisible();
+  await expect(chat.status).toContainText('Du väntar på din tur');
+  await expect(chat.messages).not.toContainText('hemligt att inte dela');
+  await expect(assistant.panel).toBeHidden();
+});
+
+test('offline, the assistant still shows the cached guided answers and the 112 line', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(60_000);
+  // A dedicated worker, which the browser's offline emulation reaches (a SharedWorker it does not).
+  await context.addInitScript(() => Reflect.deleteProperty(window, 'SharedWorker'));
+  await runAsProductionApp(page);
+  const assistant = new AssistantPanel(page);
+  await new StartPage(page).goto();
+  await assistant.open();
+  await expect(assistant.topic(topic('familj').title)).toBeVisible();
+  await assistant.minimizeButton.click();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 45_000 });
+
+  await context.setOffline(true);
+  await page.reload();
+  await assistant.headerToggle.click();
+  await expect(assistant.emergency).toBeVisible();
+  await assistant.topic(topic('familj').title).click();
+  await expect(assistant.log).toContainText(topic('familj').answer);
+  await assistant.question.fill('Jag är ledsen');
+  await assistant.send.click();
+  await expect(assistant.panel.getByRole('alert')).toHaveText(
+    'Du är inte ansluten till internet. Välj ett ämne ovan, så visas svaret ändå.',
+  );
+  await context.setOffline(false);
+  await page.unrouteAll({ behavior: 'wait' });
+});

@@ -1,0 +1,62 @@
+import { useEffect, useRef, useState } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useConfig } from '../config/runtime-config.tsx';
+import { useApi, useSession } from '../data/index.ts';
+import { useAssistantChat } from './assistant-chat.ts';
+import {
+  assistantConversation,
+  forgetConversation,
+  keepConversation,
+  setPendingChat,
+} from './assistant-conversation.ts';
+import { AssistantPanel } from './assistant-panel.tsx';
+import { assistantState } from './assistant-state.ts';
+import { assistantToken, readAssistantToken, renewalAt } from './assistant-token.ts';
+
+const RETRY_MS = 60_000;
+
+/** The public token is renewed before it ends (at 0.75 of its lifetime) while the assistant is in use. */
+function useTokenRenewal(inUse: boolean) {
+  const api = useApi();
+  const [renewals, setRenewals] = useState(0);
+  useEffect(() => {
+    if (!inUse) return;
+    const token = readAssistantToken();
+    const due = token ? renewalAt(token) - Date.now() : 0;
+    // Not yet due: wait for it. Due: renew now, unless the last try failed (offline): a minute later.
+    const wait = due > 0 ? due : renewals === 0 ? 0 : RETRY_MS;
+    const timer = setTimeout(() => void assistantToken(api).finally(() => setRenewals((n) => n + 1)), wait);
+    return () => clearTimeout(timer);
+  }, [api, inUse, renewals]);
+}
+
+/**
+ * What the assistant needs beside the page (issue 14): the panel while Active; the chat a signed-out
+ * child asked for, started once signed in; and a sign-out forgets the conversation.
+ */
+export function AssistantHost() {
+  useSignals();
+  const { features } = useConfig();
+  const { status } = useSession();
+  const chat = useAssistantChat();
+  const previous = useRef(status);
+  const pending = assistantConversation.value.pendingChat;
+  const state = assistantState.value;
+  useTokenRenewal(features.assistant && state !== 'Inactive');
+
+  useEffect(() => {
+    const was = previous.current;
+    previous.current = status;
+    if (was === 'authenticated' && status === 'anonymous') forgetConversation();
+    if (status !== 'authenticated') return;
+    // The login cleared sessionStorage: the tab's copy is written back.
+    if (was !== 'authenticated') keepConversation();
+    if (pending) {
+      setPendingChat(null);
+      void chat.start(pending.share);
+    }
+  }, [status, pending, chat]);
+
+  if (!features.assistant || state !== 'Active') return null;
+  return <AssistantPanel />;
+}

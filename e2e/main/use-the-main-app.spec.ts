@@ -19,6 +19,8 @@ test('a visitor sees how to sign in, create an account and reach 112, and the fo
     '/skapa-konto?style=mail',
   );
   await expect(page.getByRole('link', { name: 'Är det akut? Ring 112.' })).toHaveAttribute('href', 'tel:112');
+  // The virtual assistant runs in the main app too, signed in or not.
+  await expect(page.getByRole('button', { name: 'Fråga assistenten' })).toBeVisible();
 
   const footer = page.getByRole('navigation', { name: 'Länkar' });
   // SPEC §2 Root shell: columns of two links each.
@@ -48,6 +50,7 @@ test('a signed-in child starts a chat, finds the message form and the history, a
     'href',
     '/mina-sidor#historik',
   );
+  await expect(page.getByRole('button', { name: 'Fråga assistenten' })).toBeVisible();
   expect(await violationsAtBothWidths(page)).toEqual([]);
 
   await app.startChat();

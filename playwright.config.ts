@@ -5,10 +5,10 @@ import path from 'node:path';
 /**
  * One real server per variant serves the built client, each with a fresh SQLite database seeded with
  * the demo data: the child app (Barn) on E2E_PORT, and the variants whose specs live in a folder of
- * their own (e2e/gruppstod/, e2e/assistent/, e2e/peers/, e2e/main/) on the ports after it.
+ * their own (e2e/gruppstod/, e2e/assistent/, e2e/peers/, e2e/main/, e2e/chatt/) on the ports after it.
  */
 const BARN_PORT = Number(process.env.E2E_PORT ?? 8190);
-const VARIANT_FOLDERS = ['gruppstod', 'assistent', 'peers', 'main'] as const;
+const VARIANT_FOLDERS = ['gruppstod', 'assistent', 'peers', 'main', 'chatt'] as const;
 const portOf = (variant: (typeof VARIANT_FOLDERS)[number]) =>
   BARN_PORT + 1 + VARIANT_FOLDERS.indexOf(variant);
 // Matched against the spec's absolute path: a glob like 'main/**' would match the checkout's own folder.

@@ -14,3 +14,4 @@ export * from './limits.ts';
 export * from './timings.ts';
 export * from './meeting-state.ts';
 export * from './system-notices.ts';
+export * from './peers.ts';

@@ -12,6 +12,7 @@ import { registerConversationRoutes } from './conversations.ts';
 import { registerChatRoutes } from './chat.ts';
 import { registerNotificationRoutes } from './notifications.ts';
 import { registerContactMessageRoutes } from './contact-messages.ts';
+import { registerPeerPostRoutes } from './peer-posts.ts';
 
 /** The child app's API of SPEC §7, under /portal (staff have their own API under /portal/staff). */
 export const CHILD_API: RouteModule[] = [
@@ -22,6 +23,7 @@ export const CHILD_API: RouteModule[] = [
   registerChatRoutes,
   registerNotificationRoutes,
   registerContactMessageRoutes,
+  registerPeerPostRoutes,
 ];
 
 /**

@@ -17,6 +17,7 @@ import { GroupChatSync } from './sync/group-chat.ts';
 import { MailAndHistorySync } from './sync/mail-and-history.ts';
 import { OneToOneChatSync } from './sync/one-to-one-chat.ts';
 import { MeetingsSync } from './sync/meetings.ts';
+import { PeersSync } from './sync/peers.ts';
 import { fetchUploader, xhrUploader } from './sync/upload.ts';
 import { updateRuntime } from './sync/runtime.ts';
 import { SessionLifecycle } from './session-lifecycle.ts';
@@ -151,6 +152,7 @@ export class PortalWorker {
       new OneToOneChatSync(ctx, messages),
       new MailAndHistorySync(ctx, messages),
       new AccountSync(ctx),
+      new PeersSync(ctx),
       this.notices,
     ];
     this.commands = Object.assign({}, ...this.modules.map((m) => m.commands)) as WorkerCommands;

@@ -11,6 +11,7 @@ import type {
 } from './group-support.ts';
 import type { ContactMessageRow, NotificationRow } from './account.ts';
 import type { ChatStateRow } from './one-to-one-chat.ts';
+import type { PeerPostRow, PeerReplyRow } from './peers.ts';
 import type { AuthStatus, HubState, NoticeAnswer, OutboxStatus, SignOutReason } from './session.ts';
 
 /**
@@ -99,6 +100,8 @@ export class PortalDb extends Dexie {
   chatState!: EntityTable<ChatStateRow, 'id'>;
   notifications!: EntityTable<NotificationRow, 'id'>;
   contactMessages!: EntityTable<ContactMessageRow, 'Id'>;
+  peerPosts!: EntityTable<PeerPostRow, 'id'>;
+  peerReplies!: EntityTable<PeerReplyRow, 'id'>;
 
   /** `options` carries another IndexedDB (an in-memory one in shared-device mode). */
   constructor(name = 'portal-data', options?: DexieOptions) {
@@ -127,6 +130,11 @@ export class PortalDb extends Dexie {
       chatState: 'id',
       notifications: 'id, isProcessed',
       contactMessages: 'Id',
+    });
+    // Peers (issue 14): the board, the user's own posts and the replies of the posts they opened.
+    this.version(5).stores({
+      peerPosts: 'id, state',
+      peerReplies: 'id, postId',
     });
   }
 }

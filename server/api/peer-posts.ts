@@ -40,7 +40,7 @@ export async function usernameOf(db: Db, accountId: number): Promise<string> {
   return row?.username ?? '';
 }
 
-async function board(db: Db, accountId: number): Promise<PeerPostWire[]> {
+export async function board(db: Db, accountId: number): Promise<PeerPostWire[]> {
   const rows = await db
     .selectFrom('peer_posts')
     .selectAll()

@@ -7,7 +7,7 @@ import { nowIso, type Db } from '../db/database.ts';
 import { principalOf } from '../api/guard.ts';
 import { idempotent } from '../api/idempotency.ts';
 import { peerItemChanged } from '../api/peer-events.ts';
-import { filled, peersOnly, usernameOf } from '../api/peer-posts.ts';
+import { board, filled, peersOnly, usernameOf } from '../api/peer-posts.ts';
 import { replyWireById, toReplyWire } from '../api/peer-wire.ts';
 
 /** Posts and replies that wait for a counsellor, oldest first (reported ones among them). */
@@ -139,6 +139,8 @@ export async function registerPeerModerationRoutes(parent: Api, ctx: AppContext)
       plugin.addHook('onRequest', peersOnly(ctx));
       const app = plugin.withTypeProvider<TypeBoxProvider>();
       app.get('/queue', async () => ({ value: await moderationQueue(ctx.db) }));
+      // The board as young people see it, so a counsellor can pick a post to answer.
+      app.get('/posts', async (req) => ({ value: await board(ctx.db, principalOf(req).accountId) }));
       app.post('/:kind/:id/approve', { schema: { params: PeerItemParams } }, async (req) =>
         decide(ctx, req.params.kind, req.params.id, { state: 'published' }),
       );

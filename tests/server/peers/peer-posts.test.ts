@@ -142,6 +142,8 @@ describe('Peers posts: write, moderate, publish, report', () => {
     const reply = await call(`/portal/api/peers/posts/${post.id}/replies`, tokens.b, { text: 'Jag med.' });
     expect(reply.status).toBe(201);
     const replyId = reply.body!.id as number;
+    const staffBoard = (await staff('/posts')).body!.value as PeerPostWire[];
+    expect(staffBoard.map((p) => p.id)).toContain(post.id);
     const staffReply = await staff(`/posts/${post.id}/replies`, { text: 'Hör av dig till oss.' });
     expect(staffReply.status).toBe(201);
 
@@ -262,6 +264,8 @@ describe('Peers routes refuse misuse', () => {
     expect((await staff(`/posts/${post.id}/approve`, undefined, tokens.a)).status).toBe(403);
     // A group leader is staff, but no moderator.
     expect((await staff('/queue', undefined, tokens.leader)).status).toBe(403);
+    expect((await staff('/posts', undefined, tokens.a)).status).toBe(403);
+    expect((await staff(`/posts/${post.id}/replies`, { text: 'Jag är kurator' }, tokens.a)).status).toBe(403);
     expect((await staff(`/posts/${post.id}/approve`, undefined, tokens.leader)).status).toBe(403);
     expect((await call('/portal/api/peers/posts', '')).status).toBe(401);
     const fresh = await call(`/portal/api/peers/posts/${post.id}`, tokens.a);

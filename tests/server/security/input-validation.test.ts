@@ -40,6 +40,7 @@ const NO_QUERY = new Set([
   'GET /portal/api/peers/my-posts',
   'GET /portal/api/peers/posts/:id',
   'GET /portal/staff/peers/queue',
+  'GET /portal/staff/peers/posts',
 ]);
 
 let barn: TestServer;

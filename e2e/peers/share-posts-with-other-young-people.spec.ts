@@ -175,7 +175,14 @@ test('the board, a new post, a post and the moderation queue have no accessibili
   expect(await violationsAtBothWidths(page)).toEqual([]);
   await expect(moderation.entry(subject)).toBeVisible();
   expect(await violationsAtBothWidths(moderation.page)).toEqual([]);
-  await moderation.approve(subject);
+  // Keyboard only: the approve button takes focus and Enter decides.
+  await moderation
+    .entry(subject)
+    .getByRole('button', { name: /^Godkänn/ })
+    .focus();
+  await moderation.page.keyboard.press('Enter');
+  await expect(moderation.entry(subject)).toHaveCount(0);
+  await expect(moderation.status).toContainText('Godkänt.');
   await expect(post.replyText).toBeVisible({ timeout: 15_000 });
   expect(await violationsAtBothWidths(page)).toEqual([]);
   await page.goto('/');

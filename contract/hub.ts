@@ -26,9 +26,9 @@ export const HUB_EVENTS = {
  * Entity keys name what a connection subscribes to: `{Type}:{id}`. The spec leaves the format open;
  * this one is readable in logs and cheap to parse.
  */
-export type EntityType = 'Conversation' | 'Meeting' | 'Contact' | 'Series';
+export type EntityType = 'Conversation' | 'Meeting' | 'Contact' | 'Series' | 'PeerBoard';
 export const entityKey = (type: EntityType, id: number | string): string => `${type}:${id}`;
 export function parseEntityKey(key: string): { type: EntityType; id: number } | null {
-  const m = /^(Conversation|Meeting|Contact|Series):(\d{1,15})$/.exec(key);
+  const m = /^(Conversation|Meeting|Contact|Series|PeerBoard):(\d{1,15})$/.exec(key);
   return m ? { type: m[1] as EntityType, id: Number(m[2]) } : null;
 }

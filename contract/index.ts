@@ -15,3 +15,4 @@ export * from './timings.ts';
 export * from './meeting-state.ts';
 export * from './system-notices.ts';
 export * from './assistant.ts';
+export * from './peers.ts';

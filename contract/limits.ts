@@ -57,3 +57,10 @@ export const NEW_MESSAGE_PROMPT_PX = 72;
 /** Ours: longer usernames and passwords are refused before anything is counted, stored or hashed. */
 export const LOGIN_NAME_MAX_LENGTH = 100;
 export const PASSWORD_MAX_LENGTH = 1000;
+
+/** Ours (issue 14): a peer post's subject, its text, and a reply to it. */
+export const PEER_POST_SUBJECT_MAX_LENGTH = 120;
+export const PEER_POST_TEXT_MAX_LENGTH = 2000;
+export const PEER_REPLY_MAX_LENGTH = 1000;
+/** Ours (issue 14): the reason a counsellor gives the author when a post or reply is rejected. */
+export const PEER_REJECT_REASON_MAX_LENGTH = 500;

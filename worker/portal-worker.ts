@@ -18,6 +18,7 @@ import { GroupChatSync } from './sync/group-chat.ts';
 import { MailAndHistorySync } from './sync/mail-and-history.ts';
 import { OneToOneChatSync } from './sync/one-to-one-chat.ts';
 import { MeetingsSync } from './sync/meetings.ts';
+import { PeersSync } from './sync/peers.ts';
 import { fetchUploader, xhrUploader } from './sync/upload.ts';
 import { updateRuntime } from './sync/runtime.ts';
 import { SessionLifecycle } from './session-lifecycle.ts';
@@ -152,6 +153,7 @@ export class PortalWorker {
       new OneToOneChatSync(ctx, messages),
       new MailAndHistorySync(ctx, messages),
       new AccountSync(ctx),
+      new PeersSync(ctx),
       this.notices,
       new AssistantSync(ctx),
     ];

@@ -22,6 +22,9 @@ export async function canSeeEntity(db: Db, principal: Principal, key: string): P
       return canSeeMeeting(db, principal, entity.id);
     case 'Conversation':
       return canSeeConversation(db, principal, entity.id);
+    case 'PeerBoard':
+      // The Peers board is what every signed-in user reads; its events carry ids, never text.
+      return true;
   }
 }
 

@@ -13,6 +13,7 @@ import { registerChatRoutes } from './chat.ts';
 import { registerNotificationRoutes } from './notifications.ts';
 import { registerContactMessageRoutes } from './contact-messages.ts';
 import { registerAssistantRoutes } from '../assistant/assistant-routes.ts';
+import { registerPeerPostRoutes } from './peer-posts.ts';
 
 /** The child app's API of SPEC §7, under /portal (staff have their own API under /portal/staff). */
 export const CHILD_API: RouteModule[] = [
@@ -24,6 +25,7 @@ export const CHILD_API: RouteModule[] = [
   registerNotificationRoutes,
   registerContactMessageRoutes,
   registerAssistantRoutes,
+  registerPeerPostRoutes,
 ];
 
 /**

@@ -8,6 +8,7 @@ import { initialMigration } from './migrations/0001-initial.ts';
 import { meetingDeletedDate } from './migrations/0002-meeting-deleted-date.ts';
 import { securityMigration } from './migrations/0003-security.ts';
 import { chatLimitMigration } from './migrations/0004-chat-limit.ts';
+import { peerPostsMigration } from './migrations/0005-peer-posts.ts';
 import { databaseKind, type DatabaseKind } from './database-kind.ts';
 
 export type Db = Kysely<Database>;
@@ -45,6 +46,7 @@ export function migrations(kind: DatabaseKind) {
     '0002-meeting-deleted-date': meetingDeletedDate,
     '0003-security': securityMigration(kind),
     '0004-chat-limit': chatLimitMigration,
+    '0005-peer-posts': peerPostsMigration(kind),
   };
 }
 

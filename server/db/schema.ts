@@ -1,3 +1,4 @@
+import type { PeerItemState } from '../../contract/peers.ts';
 import type { ConversationState, MessageAuthorKind, SystemType } from '../../contract/conversations.ts';
 import type { MeetingState, MeetingType, SessionState } from '../../contract/meetings.ts';
 import type { Generated } from 'kysely';
@@ -192,5 +193,32 @@ export interface Database {
     entity_id: number | null;
     status: number;
     created_date: string;
+  };
+  /** Peers (issue 14): a post for other young people; `reported` 1 when it came back to moderation. */
+  peer_posts: {
+    id: Generated<number>;
+    author_account_id: number;
+    author_name: string;
+    subject: string;
+    text: string;
+    state: PeerItemState;
+    reject_reason: string | null;
+    reported: Generated<number>;
+    created_date: string;
+    published_date: string | null;
+  };
+  /** A reply to a peer post; `by_staff` 1 for a counsellor's reply (published at once). */
+  peer_replies: {
+    id: Generated<number>;
+    post_id: number;
+    author_account_id: number;
+    author_name: string;
+    by_staff: Generated<number>;
+    text: string;
+    state: PeerItemState;
+    reject_reason: string | null;
+    reported: Generated<number>;
+    created_date: string;
+    published_date: string | null;
   };
 }

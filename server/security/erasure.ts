@@ -46,6 +46,11 @@ export async function eraseAccount(ctx: AppContext, accountId: number, contactId
     await trx.deleteFrom('refresh_tokens').where('account_id', '=', accountId).execute();
     await trx.deleteFrom('known_login_addresses').where('subject', '=', `account:${accountId}`).execute();
     await trx.deleteFrom('account_storage').where('account_id', '=', accountId).execute();
+    // Peers: the young person's posts (with every reply to them) and replies go with them.
+    const posts = trx.selectFrom('peer_posts').select('id').where('author_account_id', '=', accountId);
+    await trx.deleteFrom('peer_replies').where('post_id', 'in', posts).execute();
+    await trx.deleteFrom('peer_replies').where('author_account_id', '=', accountId).execute();
+    await trx.deleteFrom('peer_posts').where('author_account_id', '=', accountId).execute();
     return open;
   });
   await ctx.hub.disconnectAccount(accountId);

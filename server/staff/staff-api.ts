@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext, RouteModule, TypeBoxProvider } from '../context.ts';
 import { requireRole, requireStaffApp, type StaffRole } from '../api/guard.ts';
 import { registerCounsellorRoutes } from './counsellor.ts';
+import { registerPeerModerationRoutes } from './peer-moderation.ts';
 import { registerStaffMeetingRoutes } from './meetings.ts';
 import { registerGroupLeaderSeriesRoutes } from './group-leader-series.ts';
 import { registerGroupLeaderMeetingReads } from './group-leader-meeting-reads.ts';
@@ -10,7 +11,7 @@ import { registerStaffAccountRoutes } from './staff-accounts.ts';
 
 /** Which role may call which routes of the staff API (README, staff API). */
 export const STAFF_API: Record<StaffRole, RouteModule[]> = {
-  counsellor: [registerCounsellorRoutes],
+  counsellor: [registerCounsellorRoutes, registerPeerModerationRoutes],
   group_leader: [
     registerStaffMeetingRoutes,
     registerGroupLeaderSeriesRoutes,

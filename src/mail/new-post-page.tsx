@@ -10,6 +10,7 @@ import { field, fieldError, primaryButton } from '../styles/controls.ts';
 import { lengthError, MAIL_SUBJECT_MAX_LENGTH } from './mail-limits.ts';
 import { MailTextField, validateMailText } from './mail-text-field.tsx';
 import { MAIL_TEXTS as T } from './texts.ts';
+import { mailPaths } from './mail-paths.ts';
 import * as s from './mail.styles.ts';
 
 interface Values {
@@ -17,7 +18,7 @@ interface Values {
   text: string;
 }
 
-/** Route '/mina-sidor/nytt-inlagg': write a new mail-style message to a counsellor. */
+/** Route '/mina-sidor/nytt-inlagg' (Peers: '/mina-sidor/nytt-meddelande'): write a new mail-style message to a counsellor. */
 export function NewPostPage() {
   const api = useApi();
   const config = useConfig();
@@ -46,7 +47,7 @@ export function NewPostPage() {
     if (result?.status === 'sent') {
       showToast(T.sent, { kind: 'success' });
       // Replace: going back from the thread leads to my pages, not to an emptied form.
-      navigate(`/mina-sidor/inlagg/${result.conversationId}`, { replace: true });
+      navigate(mailPaths(config.features).thread(result.conversationId), { replace: true });
     } else if (result?.status === 'queued' || result?.status === 'waiting') {
       // Kept in the outbox either way and sent on its own: offline, or the server asked to wait.
       showToast(result.status === 'queued' ? T.queued : (result.message ?? T.waiting));

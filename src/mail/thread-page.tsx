@@ -11,7 +11,7 @@ import { ReplyForm } from './reply-form.tsx';
 import { MAIL_TEXTS as T } from './texts.ts';
 import * as s from './mail.styles.ts';
 
-/** Route '/mina-sidor/inlagg/:id': one mail thread, followed live while it is open. */
+/** Route '/mina-sidor/inlagg/:id' (Peers: '/mina-sidor/meddelande/:id'): one mail thread, followed live while it is open. */
 export function ThreadPage({ id }: { id: string }) {
   const conversationId = /^\d{1,15}$/.test(id) ? Number(id) : null;
   return (

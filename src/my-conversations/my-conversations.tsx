@@ -5,6 +5,7 @@ import { outcomeOf, type LoadOutcome } from '../../worker/client/result.ts';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
 import { useApi } from '../data/index.ts';
+import { mailPaths } from '../mail/mail-paths.ts';
 import { ConversationHistoryWindow } from '../historic-chat/conversation-history-window.tsx';
 import { StarIcon } from '../shell/icons.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
@@ -41,7 +42,9 @@ export function MyConversations() {
     };
   }, [api]);
 
-  const groupStyle = isGroupStyle(useConfig());
+  const config = useConfig();
+  const groupStyle = isGroupStyle(config);
+  const mail = mailPaths(config.features);
   const threads = mailThreads(rows ?? []);
   const history = chatHistory(rows ?? []);
   const loading = result === null && (rows === undefined || rows.length === 0);
@@ -52,7 +55,7 @@ export function MyConversations() {
         <h2 id="my-mail-heading">{T.mailHeading}</h2>
         {/* Group participants (personal codes) write to their leaders from the meeting: the server refuses them a new post. */}
         {!groupStyle && (
-          <Link href="/mina-sidor/nytt-inlagg" className={primaryButton}>
+          <Link href={mail.newMail} className={primaryButton}>
             {T.newPost}
           </Link>
         )}
@@ -72,7 +75,7 @@ export function MyConversations() {
             ))}
             {threads.map((c) => (
               <li key={c.id} className={s.item}>
-                <Link href={`/mina-sidor/inlagg/${c.id}`} className={s.itemLink}>
+                <Link href={mail.thread(c.id)} className={s.itemLink}>
                   {c.subject || T.noSubject}
                 </Link>
                 <span className={s.date}>{day(lastActivity(c))}</span>

@@ -1,5 +1,7 @@
 import { useNotificationCount, useProfile } from '../data/index.ts';
+import { useConfig } from '../config/runtime-config.tsx';
 import { MyConversations } from '../my-conversations/my-conversations.tsx';
+import { MyPeerPosts } from '../peers/my-peer-posts.tsx';
 import { PageLayout } from '../shell/page-layout.tsx';
 import { ContactMessageList } from './contact-message-list.tsx';
 import { NotificationList } from './notification-list.tsx';
@@ -9,6 +11,7 @@ import { MY_PAGES_TEXTS } from './texts.ts';
 export function MyPagesPage() {
   const profile = useProfile();
   const count = useNotificationCount();
+  const peers = useConfig().features.peers;
   return (
     <PageLayout title={MY_PAGES_TEXTS.heading} backButton>
       <h1>{MY_PAGES_TEXTS.heading}</h1>
@@ -17,6 +20,8 @@ export function MyPagesPage() {
           {MY_PAGES_TEXTS.signedInAs} <strong data-testid="my-pages-username">{profile.username}</strong>
         </p>
       )}
+      {/* Peers: the young person's own posts first; mail to a counsellor stays below. */}
+      {peers && <MyPeerPosts />}
       <MyConversations />
       <section id="notiser" aria-labelledby="my-pages-notifications">
         <h2 id="my-pages-notifications">{MY_PAGES_TEXTS.notifications}</h2>

@@ -1,7 +1,9 @@
 import { Link } from 'wouter';
 import { parseEntityKey } from '../../contract/hub.ts';
 import type { NotificationRow } from '../../worker/client/account.ts';
+import { useConfig } from '../config/runtime-config.tsx';
 import { useApi } from '../data/index.ts';
+import { mailPaths } from '../mail/mail-paths.ts';
 import { AccountList, ReadStatus, RowActions, RowCard, useRowWrite } from './account-list.tsx';
 import { MY_PAGES_TEXTS as T } from './texts.ts';
 import { useNotifications } from './use-account-lists.ts';
@@ -28,6 +30,7 @@ function NotificationItem({ row }: { row: NotificationRow }) {
   const { busy, act } = useRowWrite();
   const textId = `notification-${row.id}`;
   const entity = parseEntityKey(row.entity);
+  const mail = mailPaths(useConfig().features);
 
   return (
     <RowCard read={row.isProcessed}>
@@ -35,7 +38,7 @@ function NotificationItem({ row }: { row: NotificationRow }) {
       <p id={textId}>{T.notificationTexts[row.notificationType] ?? T.notificationFallback}</p>
       {entity?.type === 'Conversation' && (
         <p>
-          <Link href={`/mina-sidor/inlagg/${entity.id}`}>{T.openConversation}</Link>
+          <Link href={mail.thread(entity.id)}>{T.openConversation}</Link>
         </p>
       )}
       <RowActions

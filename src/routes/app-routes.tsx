@@ -9,6 +9,7 @@ import { PageErrorBoundary } from '../shell/page-error-boundary.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { SHELL_TEXTS } from '../shell/texts.ts';
 import { RequireAuth } from './guard.tsx';
+import { mailPaths } from '../mail/mail-paths.ts';
 
 // Pages beyond the start page load on first use, so the first screen a child sees comes quickly;
 // once it is up, the rest are fetched in the background (see lazyPage).
@@ -23,6 +24,14 @@ const NewPostPage = lazyPage(
 const ThreadPage = lazyPage(
   () => import('../mail/thread-page.tsx'),
   (m) => m.ThreadPage,
+);
+const NewPeerPostPage = lazyPage(
+  () => import('../peers/new-peer-post-page.tsx'),
+  (m) => m.NewPeerPostPage,
+);
+const PeerPostPage = lazyPage(
+  () => import('../peers/peer-post-page.tsx'),
+  (m) => m.PeerPostPage,
 );
 const MeetingDetailPage = lazyPage(
   () => import('../meeting-detail/meeting-detail-page.tsx'),
@@ -39,7 +48,10 @@ const SettingsPage = lazyPage(
 
 /** The routes of SPEC §2; anything else goes to the start page. */
 export function AppRoutes() {
-  const group = isGroupStyle(useConfig());
+  const config = useConfig();
+  const group = isGroupStyle(config);
+  const peers = config.features.peers;
+  const mail = mailPaths(config.features);
   useEffect(() => {
     const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1000));
     idle(() => preloadPages());
@@ -74,7 +86,24 @@ export function AppRoutes() {
               <SettingsPage />
             </RequireAuth>
           </Route>
-          <Route path="/mina-sidor/nytt-inlagg">
+          {peers && (
+            <Route path="/mina-sidor/nytt-inlagg">
+              <RequireAuth>
+                <NewPeerPostPage />
+              </RequireAuth>
+            </Route>
+          )}
+          {peers && (
+            <Route path="/mina-sidor/inlagg/:id">
+              {(params) => (
+                <RequireAuth>
+                  <PeerPostPage id={params.id} />
+                </RequireAuth>
+              )}
+            </Route>
+          )}
+          {/* Mail to a counsellor: SPEC §2's post routes, or in Peers routes of its own (mail-paths.ts). */}
+          <Route path={mail.newMail}>
             {/* Group participants may not start a post (the server answers 403): back to my pages. */}
             {group ? (
               <Redirect to="/mina-sidor" replace />
@@ -84,10 +113,10 @@ export function AppRoutes() {
               </RequireAuth>
             )}
           </Route>
-          <Route path="/mina-sidor/inlagg/:id">
-            {(params) => (
+          <Route path={peers ? '/mina-sidor/meddelande/:id' : '/mina-sidor/inlagg/:id'}>
+            {(params: { id?: string }) => (
               <RequireAuth>
-                <ThreadPage id={params.id} />
+                <ThreadPage id={params.id ?? ''} />
               </RequireAuth>
             )}
           </Route>

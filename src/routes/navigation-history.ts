@@ -12,10 +12,11 @@ export function recordNavigation(url: string) {
 
 /**
  * SPEC §2 back logic: to '/' when there is no previous url or it was '/', otherwise browser history.
- * A post (nytt-inlagg / inlagg) always goes back to my pages.
+ * A post (nytt-inlagg / inlagg; in Peers also mail's nytt-meddelande / meddelande) always goes back
+ * to my pages.
  */
 export function goBack(navigate: (to: string) => void, path: string) {
-  if (/(^|\/)(nytt-inlagg|inlagg)(\/|$)/.test(path)) {
+  if (/(^|\/)(nytt-inlagg|inlagg|nytt-meddelande|meddelande)(\/|$)/.test(path)) {
     navigate('/mina-sidor');
     return;
   }

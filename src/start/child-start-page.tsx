@@ -13,6 +13,8 @@ import { phaseOf } from '../one-to-one-chat/child-chat-state.ts';
 import { CHILD_CHAT_TEXTS } from '../one-to-one-chat/texts.ts';
 import { useChildChat } from '../one-to-one-chat/use-child-chat.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
+import { mailPaths } from '../mail/mail-paths.ts';
+import { PeerBoard } from '../peers/peer-board.tsx';
 import { SHELL_TEXTS } from '../shell/texts.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
@@ -159,11 +161,12 @@ export function ChildStartPage({ prompt }: { prompt: ReactNode }) {
         <section className={s.card} aria-labelledby="start-mail-heading">
           <h2 id="start-mail-heading">{T.mailHeading}</h2>
           <p>{T.mailText}</p>
-          <Link className={primaryButton} href="/mina-sidor/nytt-inlagg">
+          <Link className={primaryButton} href={mailPaths(config.features).newMail}>
             {T.writeMail}
           </Link>
         </section>
       </div>
+      {config.features.peers && <PeerBoard />}
       <p>
         <Link href="/mina-sidor#historik">{T.historyLink}</Link>
       </p>

@@ -4,6 +4,8 @@ import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { useStaffSession } from '../session/staff-session.tsx';
 import { CounsellorConsole } from '../counsellor/counsellor-console.tsx';
 import { GroupLeaderConsole } from '../group-leader/group-leader-console.tsx';
+import { ModerationConsole } from '../peers/moderation-console.tsx';
+import { useRuntimeConfig } from '../config/runtime-config.ts';
 import { button, colors, noticeText, secondaryButton } from '../styles.ts';
 import { HubStatusNotice } from './hub-status-notice.tsx';
 import { SHELL_TEXTS as T } from './texts.ts';
@@ -77,6 +79,8 @@ const skip = css`
 
 export const COUNSELLOR_PATH = '/kurator';
 export const GROUP_LEADER_PATH = '/gruppledare';
+/** Peers moderation (issue 14): counsellors of the Peers variant only. */
+export const MODERATION_PATH = '/moderering';
 
 /**
  * The signed-in console (under the router base `/personal`): header with the staff member's name
@@ -88,6 +92,8 @@ export function ConsoleShell() {
   const [signingOut, setSigningOut] = useState(false);
   const isCounsellor = roles.includes('counsellor');
   const isGroupLeader = roles.includes('group_leader');
+  const peers = useRuntimeConfig().features.peers;
+  const moderates = isCounsellor && peers;
   const home = isCounsellor ? COUNSELLOR_PATH : isGroupLeader ? GROUP_LEADER_PATH : null;
 
   return (
@@ -123,6 +129,11 @@ export function ConsoleShell() {
                 <NavLink href={COUNSELLOR_PATH}>{T.counsellor}</NavLink>
               </li>
             )}
+            {moderates && (
+              <li>
+                <NavLink href={MODERATION_PATH}>{T.moderation}</NavLink>
+              </li>
+            )}
             {isGroupLeader && (
               <li>
                 <NavLink href={GROUP_LEADER_PATH}>{T.groupLeader}</NavLink>
@@ -137,6 +148,11 @@ export function ConsoleShell() {
           {isCounsellor && (
             <Route path={COUNSELLOR_PATH} nest>
               <CounsellorConsole />
+            </Route>
+          )}
+          {moderates && (
+            <Route path={MODERATION_PATH}>
+              <ModerationConsole />
             </Route>
           )}
           {isGroupLeader && (

@@ -8,6 +8,7 @@ export const SHELL_TEXTS = {
   navLabel: 'Delar av konsolen',
   counsellor: 'Kurator',
   groupLeader: 'Gruppledare',
+  moderation: 'Moderering',
   noRole: 'Ditt konto har ingen roll i personalkonsolen.',
   loadingConfig: 'Laddar...',
   configFailed: 'Det gick inte att starta konsolen. Ladda om sidan för att försöka igen.',

@@ -12,6 +12,7 @@ import type { GroupChatCommands } from '../sync/group-chat.ts';
 import type { MailAndHistoryCommands } from '../sync/mail-and-history.ts';
 import type { MeetingsCommands } from '../sync/meetings.ts';
 import type { OneToOneChatCommands } from '../sync/one-to-one-chat.ts';
+import type { PeersCommands } from '../sync/peers.ts';
 import type { SystemNoticesCommands } from '../sync/system-notices.ts';
 import type { SessionApi } from './session.ts';
 
@@ -26,7 +27,8 @@ export type WorkerCommands = SessionApi &
   MailAndHistoryCommands &
   AccountCommands &
   SystemNoticesCommands &
-  AssistantCommands;
+  AssistantCommands &
+  PeersCommands;
 
 /** What a tab calls: the commands, and the build-id handshake that tells the worker of the tab. */
 export interface WorkerApi extends WorkerCommands {
@@ -95,6 +97,12 @@ export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: 'repeat' |
   loadContactMessages: 'repeat',
   processContactMessage: 'repeat',
   deleteContactMessage: 'once',
+  loadPeerBoard: 'repeat',
+  loadMyPeerPosts: 'repeat',
+  loadPeerPost: 'repeat',
+  writePeerPost: 'once',
+  writePeerReply: 'once',
+  reportPeerItem: 'repeat',
   tabVisibility: 'repeat',
   answerNoticeQuestion: 'repeat',
 };

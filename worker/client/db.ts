@@ -12,6 +12,7 @@ import type {
 import type { ContactMessageRow, NotificationRow } from './account.ts';
 import type { ChatStateRow } from './one-to-one-chat.ts';
 import type { AssistantContentRow } from './assistant.ts';
+import type { PeerPostRow, PeerReplyRow } from './peers.ts';
 import type { AuthStatus, HubState, NoticeAnswer, OutboxStatus, SignOutReason } from './session.ts';
 
 /**
@@ -101,6 +102,8 @@ export class PortalDb extends Dexie {
   notifications!: EntityTable<NotificationRow, 'id'>;
   contactMessages!: EntityTable<ContactMessageRow, 'Id'>;
   assistantContent!: EntityTable<AssistantContentRow, 'id'>;
+  peerPosts!: EntityTable<PeerPostRow, 'id'>;
+  peerReplies!: EntityTable<PeerReplyRow, 'id'>;
 
   /** `options` carries another IndexedDB (an in-memory one in shared-device mode). */
   constructor(name = 'portal-data', options?: DexieOptions) {
@@ -134,6 +137,11 @@ export class PortalDb extends Dexie {
     // child asks the assistant lives only in the tab, never here.
     this.version(4).stores({
       assistantContent: 'id',
+    });
+    // Peers (issue 14): the board, the user's own posts and the replies of the posts they opened.
+    this.version(5).stores({
+      peerPosts: 'id, state',
+      peerReplies: 'id, postId',
     });
   }
 }

@@ -30,6 +30,13 @@ export const STAFF_AREAS: StaffArea[] = [
     server: 'gruppstod',
     params: (fx) => ({ id: fx.gruppstod.series }),
   },
+  // Peers moderation answers 404 outside the Peers variant (tests/server/peers walks it there).
+  {
+    prefix: '/portal/staff/peers',
+    role: 'counsellor',
+    server: 'barn',
+    params: () => ({ id: 1, kind: 'posts' }),
+  },
   { prefix: '/portal/staff/audit', role: 'admin', server: 'barn', params: () => ({}) },
   {
     prefix: '/portal/staff/accounts',

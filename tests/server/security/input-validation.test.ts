@@ -18,6 +18,7 @@ const NO_BODY = new Set([
   'POST /portal/staff/meetings/:id/cancel',
   'POST /portal/staff/meetings/:id/start',
   'POST /portal/staff/meetings/:id/end',
+  'POST /portal/staff/peers/:kind/:id/approve',
 ]);
 /** GET/DELETE routes that read no query. */
 const NO_QUERY = new Set([
@@ -35,18 +36,26 @@ const NO_QUERY = new Set([
   'GET /portal/staff/meetings/:id/files/:messageId/:fileName',
   'GET /portal/staff/series',
   'DELETE /portal/staff/meetings/:id',
+  'GET /portal/api/peers/posts',
+  'GET /portal/api/peers/my-posts',
+  'GET /portal/api/peers/posts/:id',
+  'GET /portal/staff/peers/queue',
+  'GET /portal/staff/peers/posts',
 ]);
 
 let barn: TestServer;
 let group: TestServer;
+/** Peers routes answer 404 elsewhere before validation: they are tried on a Peers server. */
+let peers: TestServer;
 let routes: RegisteredRoute[];
 const tokens: Record<string, string> = {};
 beforeAll(async () => {
   const captured = await captureRoutes(async () => [
     await startTestServer(),
     await startTestServer({ variant: 'gruppstod' }),
+    await startTestServer({ variant: 'peers' }),
   ]);
-  [barn, group] = captured.result as [TestServer, TestServer];
+  [barn, group, peers] = captured.result as [TestServer, TestServer, TestServer];
   routes = [...new Map(captured.routes.map((r) => [routeKey(r), r])).values()];
   tokens.child = (await login(barn.url, 'demo', 'demo-losenord')).access_token;
   tokens.participant = (await login(group.url, 'DEMOKOD-0001')).access_token;
@@ -55,10 +64,25 @@ beforeAll(async () => {
     await login(group.url, 'gruppledare', 'gruppledare-losenord', 'portal-staff')
   ).access_token;
   tokens.admin = (await login(barn.url, 'admin', 'admin-losenord', 'portal-staff')).access_token;
+  tokens.peersCounsellor = (
+    await login(peers.url, 'kurator', 'kurator-losenord', 'portal-staff')
+  ).access_token;
+  await send(
+    peers.url,
+    'POST',
+    {
+      path: '/portal/api/accounts/registercontact',
+      json: { username: 'ung-validering', password: PASSWORD },
+    },
+    undefined,
+    'Peers',
+  );
+  tokens.peersChild = (await login(peers.url, 'ung-validering', PASSWORD)).access_token;
 });
 afterAll(async () => {
   await barn?.dispose();
   await group?.dispose();
+  await peers?.dispose();
 });
 
 const apiRoute = (r: RegisteredRoute) => r.url.startsWith('/portal/') || r.url.startsWith('/connect/');
@@ -78,6 +102,10 @@ const registerChild = (username: string, properties: Record<string, string> = {}
 
 /** The caller whose token passes the route's authentication, so validation is what is tested. */
 function callerOf(url: string): { server: TestServer; token: string; variant: string } {
+  if (url.startsWith('/portal/staff/peers'))
+    return { server: peers, token: tokens.peersCounsellor!, variant: 'Peers' };
+  if (url.startsWith('/portal/api/peers'))
+    return { server: peers, token: tokens.peersChild!, variant: 'Peers' };
   if (url.startsWith('/portal/staff/conversations') || url === '/portal/staff/queue')
     return { server: barn, token: tokens.counsellor!, variant: 'Barn' };
   if (url.startsWith('/portal/staff/audit') || url.startsWith('/portal/staff/accounts'))
@@ -109,6 +137,7 @@ describe('input validation', () => {
       const { server, token, variant } = callerOf(r.url);
       const path = fillTemplate(r.url, {
         id: 1,
+        kind: 'posts',
         messageId: 1,
         fileName: 'x.pdf',
         featureId: 'contactsapplicationfeature-id',

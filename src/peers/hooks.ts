@@ -1,0 +1,86 @@
+import { useEffect, useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { PEER_POST_KIND, PEER_REPLY_KIND, type PeerPostDraft } from '../../worker/client/peers.ts';
+import { outcomeOf, type LoadOutcome, type LoadResult } from '../../worker/client/result.ts';
+import { useData } from '../data/index.ts';
+
+/** Runs a load when shown (and when `key` changes): its outcome, null while it runs. */
+export function useLoad(load: () => Promise<LoadResult>, key: unknown): LoadOutcome | null {
+  const [outcome, setOutcome] = useState<LoadOutcome | null>(null);
+  useEffect(() => {
+    let current = true;
+    setOutcome(null);
+    load()
+      .then((r) => current && setOutcome(outcomeOf(r)))
+      .catch(() => current && setOutcome('failed'));
+    return () => {
+      current = false;
+    };
+    // `load` is a new function each render; `key` says when it asks for something else.
+  }, [key]);
+  return outcome;
+}
+
+/** The board: published posts, newest first (own ones included once published). */
+export function usePeerBoard() {
+  const { db } = useData();
+  return useLiveQuery(
+    async () =>
+      (await db.peerPosts.where('state').equals('published').toArray()).sort(
+        (a, b) => (b.publishedDate ?? '').localeCompare(a.publishedDate ?? '') || b.id - a.id,
+      ),
+    [db],
+  );
+}
+
+/** 'Mina inlägg': the user's own posts in every state, newest first. */
+export function useMyPeerPosts() {
+  const { db } = useData();
+  return useLiveQuery(
+    async () =>
+      (await db.peerPosts.filter((p) => p.own).toArray()).sort(
+        (a, b) => b.createdDate.localeCompare(a.createdDate) || b.id - a.id,
+      ),
+    [db],
+  );
+}
+
+export function usePeerPost(id: number) {
+  const { db } = useData();
+  return useLiveQuery(async () => (await db.peerPosts.get(id)) ?? null, [db, id]);
+}
+
+export function usePeerReplies(postId: number) {
+  const { db } = useData();
+  return useLiveQuery(
+    async () =>
+      (await db.peerReplies.where('postId').equals(postId).toArray()).sort(
+        (a, b) => a.createdDate.localeCompare(b.createdDate) || a.id - b.id,
+      ),
+    [db, postId],
+  );
+}
+
+/** Posts written but not yet on the server (offline, or waiting after a 429). */
+export function useUnsentPeerPosts() {
+  const { db } = useData();
+  return useLiveQuery(
+    async () =>
+      (await db.outbox.where('status').anyOf('queued', 'sending', 'failed').toArray())
+        .filter((row) => row.kind === PEER_POST_KIND && !row.final)
+        .map((row) => ({ clientId: row.clientId, ...(row.body as PeerPostDraft) })),
+    [db],
+  );
+}
+
+/** Replies to `postId` written but not yet on the server. */
+export function useUnsentPeerReplies(postId: number) {
+  const { db } = useData();
+  return useLiveQuery(
+    async () =>
+      (await db.outbox.where('status').anyOf('queued', 'sending', 'failed').toArray())
+        .filter((row) => row.kind === PEER_REPLY_KIND && !row.final && row.orderKey === `peer-post:${postId}`)
+        .map((row) => ({ clientId: row.clientId, text: (row.body as { text: string }).text })),
+    [db, postId],
+  );
+}

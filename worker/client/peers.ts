@@ -1,0 +1,38 @@
+import type { PeerItemKind, PeerPostWire, PeerReplyWire } from '../../contract/peers.ts';
+import type { Result } from './result.ts';
+
+/**
+ * Peers (issue 14): the board of published posts, the user's own posts in every state, one post's
+ * replies. The worker writes `peerPosts` and `peerReplies`; the UI derives the board (published,
+ * newest first) and 'Mina inlägg' (own) from them.
+ */
+export interface PeerPostRow extends PeerPostWire {
+  fetchedAt: number;
+}
+export interface PeerReplyRow extends PeerReplyWire {
+  fetchedAt: number;
+}
+
+/** Outbox kinds of a new post and a reply; their rows are shown as 'not sent yet' while they wait. */
+export const PEER_POST_KIND = 'peerPost';
+export const PEER_REPLY_KIND = 'peerReply';
+
+/** The body of a waiting post or reply, as the outbox keeps it. */
+export interface PeerPostDraft {
+  subject: string;
+  text: string;
+}
+export interface PeerReplyDraft {
+  text: string;
+}
+
+export type PeerWrite =
+  /** The server has it (pending moderation): its id. */
+  | { status: 'sent'; id: number }
+  /** Offline or the server unreachable: kept in the outbox and sent once, later. */
+  | { status: 'queued'; clientId: string }
+  /** The server asked to wait (too many in a short time); sent on its own after the wait. */
+  | { status: 'waiting'; clientId: string; message: string | null };
+export type PeerWriteResult = Result<PeerWrite, 'failed'>;
+
+export type { PeerItemKind };

@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import wyw from '@wyw-in-js/vite';
 import { serviceWorkerPlugin } from './sw/vite-plugin-service-worker.ts';
+import { precompressPlugin } from './scripts/vite-plugin-precompress.ts';
 
 /** One id per build, compiled into both the UI and the worker for the build-id handshake. */
 const BUILD_ID = process.env.BUILD_ID ?? new Date().toISOString().replace(/\D/g, '').slice(0, 14);
@@ -18,6 +19,8 @@ export default defineConfig({
     // dist/sw.js with the precache list of the finished dist/ (runs after the app is written).
     // The staff console's own chunks are no part of the child app's offline shell.
     serviceWorkerPlugin({ entry: 'sw/service-worker.ts', otherPages: ['personal/index.html'] }),
+    // dist/**/*.br and *.gz beside every text file, served by Accept-Encoding (server/app.ts).
+    precompressPlugin(),
   ],
   build: {
     outDir: 'dist',

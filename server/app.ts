@@ -186,6 +186,16 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
 
 const SERVER_PREFIXES = ['/portal/', '/connect/', '/hubs/', '/.well-known/'];
 
+/**
+ * A built file's caching, by its path in dist/: the hashed files under assets/ never change under
+ * their name, so they are kept for a year without asking again; everything else (the pages, sw.js,
+ * the manifest, the icons) is revalidated on every use.
+ */
+export function cacheControlOf(servedPath: string): string {
+  const posix = servedPath.split(path.sep).join('/');
+  return posix.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 /** Serves the built client, with index.html for every client route (the router lives in the browser). */
 async function registerClient(app: FastifyInstance, clientDir: string) {
   const index = path.join(clientDir, 'index.html');
@@ -196,12 +206,16 @@ async function registerClient(app: FastifyInstance, clientDir: string) {
     index: false,
     // Source maps would hand out the source of every page; the build makes none, and none is served.
     allowedPath: (pathName) => !pathName.endsWith('.map'),
-    // The service worker script must be revalidated on every update check (SPEC §4 App updates).
+    // The build's .br and .gz copies (scripts/vite-plugin-precompress.ts), chosen by Accept-Encoding,
+    // with Vary: Accept-Encoding on every answer.
+    preCompressed: true,
+    // Our own Cache-Control below, instead of the plugin's `public, max-age=0`.
+    cacheControl: false,
     setHeaders: (reply, filePath) => {
-      if (filePath === path.join(clientDir, 'sw.js')) {
-        reply.header('Cache-Control', 'no-cache');
-        reply.header('Service-Worker-Allowed', '/');
-      }
+      const served = path.relative(clientDir, filePath).replace(/\.(br|gz)$/, '');
+      reply.header('Cache-Control', cacheControlOf(served));
+      // The service worker script is revalidated on every update check (SPEC §4 App updates).
+      if (served === 'sw.js') reply.header('Service-Worker-Allowed', '/');
     },
   });
   // cacheControl: false keeps @fastify/static from replacing no-cache with its own max-age=0.

@@ -12,6 +12,7 @@ import { registerConversationRoutes } from './conversations.ts';
 import { registerChatRoutes } from './chat.ts';
 import { registerNotificationRoutes } from './notifications.ts';
 import { registerContactMessageRoutes } from './contact-messages.ts';
+import { compressJsonAnswer } from './compression.ts';
 import { registerAssistantRoutes } from '../assistant/assistant-routes.ts';
 import { registerPeerPostRoutes } from './peer-posts.ts';
 
@@ -60,6 +61,8 @@ export function portal(ctx: AppContext): FastifyPluginAsync {
       if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
       return payload;
     });
+    // Last: the hooks above read the answer as written.
+    app.addHook('onSend', compressJsonAnswer);
     // An unknown API path runs the hooks above too, and answers the API's own 404.
     app.setNotFoundHandler((_req, reply) => reply.code(404).send(new ApiError('not_found').toBody()));
     await app.register(childApi(ctx, CHILD_API));

@@ -27,6 +27,15 @@ test('a signed-out child opens the assistant, picks a topic, asks questions and 
   await expect(assistant.panel.getByText(content.greeting)).toBeVisible();
   await expect(assistant.emergency).toHaveAttribute('href', 'tel:112');
   expect(await assistant.stateCookie()).toBe('Active');
+  // SPEC §9: an app cookie, prefixed web_ in the browser, Secure, SameSite Lax, a session cookie.
+  expect(await assistant.stateCookieDetails()).toMatchObject({
+    name: 'web_assistant-state',
+    secure: true,
+    sameSite: 'Lax',
+    path: '/',
+    expires: -1,
+  });
+  expect((await context.cookies()).map((c) => c.name)).not.toContain('assistant-state');
 
   // The public token: JSON in the cookie assistant-token, 14400 s, Secure, SameSite=None.
   await expect
@@ -85,6 +94,35 @@ test('a signed-out child opens the assistant, picks a topic, asks questions and 
   await expect(start.loginButton).toBeVisible();
   await expect(assistant.panel).toBeHidden();
   await expect(assistant.headerToggle).toHaveAttribute('aria-pressed', 'false');
+});
+
+test('in the installed app the state cookie is prefixed pwa_ and lasts a year (SPEC §9)', async ({
+  page,
+  context,
+}) => {
+  // Opened from the home screen (iOS reports standalone on navigator; installedAsApp() reads it).
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'standalone', { get: () => true });
+  });
+  const assistant = new AssistantPanel(page);
+  await new StartPage(page).goto();
+  await assistant.open();
+  const cookie = await assistant.stateCookieDetails('pwa_');
+  expect(cookie).toMatchObject({ value: 'Active', secure: true, sameSite: 'Lax', path: '/' });
+  const year = 31_536_000_000;
+  expect(cookie!.expires * 1000).toBeGreaterThan(Date.now() + year - 60_000);
+  expect(cookie!.expires * 1000).toBeLessThan(Date.now() + year + 60_000);
+  expect((await context.cookies()).map((c) => c.name)).not.toContain('web_assistant-state');
+  // The SPEC-named token cookie keeps its exact name and 14400 s in the app too.
+  await expect
+    .poll(async () => (await context.cookies()).find((c) => c.name === 'assistant-token')?.sameSite)
+    .toBe('None');
+
+  // The app finds its prefixed cookie again after a restart.
+  await assistant.minimizeButton.click();
+  await page.reload();
+  await expect(assistant.headerToggle).toHaveAttribute('aria-pressed', 'false');
+  expect(await assistant.stateCookie('pwa_')).toBe('Minimized');
 });
 
 test('at 320 px the panel is readable and usable from the keyboard', async ({ page }) => {

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import type { AssistantContent } from '../../contract/assistant.ts';
-import { registerChild } from '../actors/child-account.ts';
+import { childToken, registerChild } from '../actors/child-account.ts';
+import { ChildServerView } from '../actors/child-server-view.ts';
+import { Counsellor } from '../actors/counsellor.ts';
 import { AssistantPanel } from '../page-models/assistant-panel.ts';
 import { ChildChatPage } from '../page-models/child-chat-page.ts';
 import { StartPage } from '../page-models/start-page.ts';
@@ -167,6 +169,34 @@ test('Starta chatt signs the child in and the chat starts with what was written 
   // Opening the chat minimised the assistant (SPEC §4).
   await expect(assistant.panel).toBeHidden();
   expect(await assistant.stateCookie()).toBe('Minimized');
+  await expect(chat.logoutButton).toBeVisible();
+});
+
+test('a child who already chatted today is told so after signing in from the assistant', async ({
+  page,
+  request,
+}) => {
+  // Today's one chat (SPEC §9) is over.
+  const account = await registerChild(request, 'assistent');
+  const counsellor = new Counsellor(request);
+  await counsellor.logIn();
+  const earlier = await new ChildServerView(request, await childToken(request, account)).startChat('Hej');
+  await counsellor.accept(earlier.id);
+  await counsellor.write(earlier.id, 'Hej! Jag heter Kim och jag är kurator.');
+  await counsellor.resolve(earlier.id);
+
+  const assistant = new AssistantPanel(page);
+  const chat = new ChildChatPage(page);
+  await new StartPage(page).goto();
+  await assistant.open();
+  await assistant.topic(topic('kanslor').title).click();
+  await assistant.panel.getByRole('button', { name: 'Starta chatt' }).click();
+  await assistant.modalLoginForm().logIn(account.username, account.password);
+
+  // Wherever the child is, a toast says why no chat opened.
+  const toast = page.getByRole('status').filter({ hasText: 'Chatten startade inte' });
+  await expect(toast).toContainText('Du har redan chattat idag. Du kan skriva ett meddelande i stället.');
+  await expect(chat.dialog).toBeHidden();
   await expect(chat.logoutButton).toBeVisible();
 });
 

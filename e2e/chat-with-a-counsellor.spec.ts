@@ -121,11 +121,11 @@ test('a child leaves the queue and the chat is cancelled on the server', async (
   await counsellor.logIn();
   const chat = new ChildChatPage(page);
   // An open virtual assistant is minimised when a chat opens (SPEC §4); the state is a session cookie.
-  await context.addCookies([{ name: 'assistant-state', value: 'Active', url: baseURL! }]);
+  await context.addCookies([{ name: 'web_assistant-state', value: 'Active', url: baseURL! }]);
   await chat.logIn(await registerChild(request, 'lamnar'));
   await expect(chat.header.getByRole('button', { name: 'Minimera den virtuella assistenten' })).toBeVisible();
   await chat.startChat();
-  const assistant = (await context.cookies()).find((c) => c.name === 'assistant-state');
+  const assistant = (await context.cookies()).find((c) => c.name === 'web_assistant-state');
   expect(assistant?.value).toBe('Minimized');
   expect(assistant?.expires).toBe(-1);
   await chat.expectInQueue();

@@ -61,7 +61,7 @@ test('logging out clears storage and cookies, except the assistant’s', async (
     localStorage.setItem('left-behind', '1');
     sessionStorage.setItem('left-behind', '1');
     document.cookie = 'web_tracking=1; path=/';
-    document.cookie = 'assistant-state=Minimized; path=/';
+    document.cookie = 'web_assistant-state=Minimized; path=/';
   });
 
   await start.logOut();
@@ -69,5 +69,7 @@ test('logging out clears storage and cookies, except the assistant’s', async (
 
   // Every tab clears its own storage when it sees the session end, a moment after the navigation.
   await expect.poll(() => page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
-  await expect.poll(async () => (await context.cookies()).map((c) => c.name)).toEqual(['assistant-state']);
+  await expect
+    .poll(async () => (await context.cookies()).map((c) => c.name))
+    .toEqual(['web_assistant-state']);
 });

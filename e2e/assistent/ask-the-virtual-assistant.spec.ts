@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import type { AssistantContent } from '../../contract/assistant.ts';
-import { registerChild } from '../actors/child-account.ts';
+import { childToken, registerChild } from '../actors/child-account.ts';
+import { ChildServerView } from '../actors/child-server-view.ts';
+import { Counsellor } from '../actors/counsellor.ts';
 import { AssistantPanel } from '../page-models/assistant-panel.ts';
 import { ChildChatPage } from '../page-models/child-chat-page.ts';
 import { StartPage } from '../page-models/start-page.ts';
@@ -27,6 +29,15 @@ test('a signed-out child opens the assistant, picks a topic, asks questions and 
   await expect(assistant.panel.getByText(content.greeting)).toBeVisible();
   await expect(assistant.emergency).toHaveAttribute('href', 'tel:112');
   expect(await assistant.stateCookie()).toBe('Active');
+  // SPEC §9: an app cookie, prefixed web_ in the browser, Secure, SameSite Lax, a session cookie.
+  expect(await assistant.stateCookieDetails()).toMatchObject({
+    name: 'web_assistant-state',
+    secure: true,
+    sameSite: 'Lax',
+    path: '/',
+    expires: -1,
+  });
+  expect((await context.cookies()).map((c) => c.name)).not.toContain('assistant-state');
 
   // The public token: JSON in the cookie assistant-token, 14400 s, Secure, SameSite=None.
   await expect
@@ -87,6 +98,35 @@ test('a signed-out child opens the assistant, picks a topic, asks questions and 
   await expect(assistant.headerToggle).toHaveAttribute('aria-pressed', 'false');
 });
 
+test('in the installed app the state cookie is prefixed pwa_ and lasts a year (SPEC §9)', async ({
+  page,
+  context,
+}) => {
+  // Opened from the home screen (iOS reports standalone on navigator; installedAsApp() reads it).
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'standalone', { get: () => true });
+  });
+  const assistant = new AssistantPanel(page);
+  await new StartPage(page).goto();
+  await assistant.open();
+  const cookie = await assistant.stateCookieDetails('pwa_');
+  expect(cookie).toMatchObject({ value: 'Active', secure: true, sameSite: 'Lax', path: '/' });
+  const year = 31_536_000_000;
+  expect(cookie!.expires * 1000).toBeGreaterThan(Date.now() + year - 60_000);
+  expect(cookie!.expires * 1000).toBeLessThan(Date.now() + year + 60_000);
+  expect((await context.cookies()).map((c) => c.name)).not.toContain('web_assistant-state');
+  // The SPEC-named token cookie keeps its exact name and 14400 s in the app too.
+  await expect
+    .poll(async () => (await context.cookies()).find((c) => c.name === 'assistant-token')?.sameSite)
+    .toBe('None');
+
+  // The app finds its prefixed cookie again after a restart.
+  await assistant.minimizeButton.click();
+  await page.reload();
+  await expect(assistant.headerToggle).toHaveAttribute('aria-pressed', 'false');
+  expect(await assistant.stateCookie('pwa_')).toBe('Minimized');
+});
+
 test('at 320 px the panel is readable and usable from the keyboard', async ({ page }) => {
   await page.setViewportSize({ width: 320, height: 640 });
   const assistant = new AssistantPanel(page);
@@ -129,6 +169,34 @@ test('Starta chatt signs the child in and the chat starts with what was written 
   // Opening the chat minimised the assistant (SPEC §4).
   await expect(assistant.panel).toBeHidden();
   expect(await assistant.stateCookie()).toBe('Minimized');
+  await expect(chat.logoutButton).toBeVisible();
+});
+
+test('a child who already chatted today is told so after signing in from the assistant', async ({
+  page,
+  request,
+}) => {
+  // Today's one chat (SPEC §9) is over.
+  const account = await registerChild(request, 'assistent');
+  const counsellor = new Counsellor(request);
+  await counsellor.logIn();
+  const earlier = await new ChildServerView(request, await childToken(request, account)).startChat('Hej');
+  await counsellor.accept(earlier.id);
+  await counsellor.write(earlier.id, 'Hej! Jag heter Kim och jag är kurator.');
+  await counsellor.resolve(earlier.id);
+
+  const assistant = new AssistantPanel(page);
+  const chat = new ChildChatPage(page);
+  await new StartPage(page).goto();
+  await assistant.open();
+  await assistant.topic(topic('kanslor').title).click();
+  await assistant.panel.getByRole('button', { name: 'Starta chatt' }).click();
+  await assistant.modalLoginForm().logIn(account.username, account.password);
+
+  // Wherever the child is, a toast says why no chat opened.
+  const toast = page.getByRole('status').filter({ hasText: 'Chatten startade inte' });
+  await expect(toast).toContainText('Du har redan chattat idag. Du kan skriva ett meddelande i stället.');
+  await expect(chat.dialog).toBeHidden();
   await expect(chat.logoutButton).toBeVisible();
 });
 

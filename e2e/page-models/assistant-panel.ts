@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Cookie, type Locator, type Page } from '@playwright/test';
 import { AppPage } from './app-page.ts';
 
 /** The virtual assistant (issue 14): the launcher, the header toggle and the panel. */
@@ -45,8 +45,13 @@ export class AssistantPanel extends AppPage {
     await expect(this.question).toHaveValue('');
   }
 
-  /** The state the session cookie keeps (SPEC §4). */
-  async stateCookie(): Promise<string | undefined> {
-    return (await this.page.context().cookies()).find((c) => c.name === 'assistant-state')?.value;
+  /** The state the session cookie keeps (SPEC §4), named with the app's prefix (SPEC §9). */
+  async stateCookie(prefix: 'web_' | 'pwa_' = 'web_'): Promise<string | undefined> {
+    return (await this.stateCookieDetails(prefix))?.value;
+  }
+
+  async stateCookieDetails(prefix: 'web_' | 'pwa_' = 'web_'): Promise<Cookie | undefined> {
+    const name = `${prefix}assistant-state`;
+    return (await this.page.context().cookies()).find((c) => c.name === name);
   }
 }

@@ -13,6 +13,14 @@ const device = () => ({
   installed: installedAsApp(),
 });
 
+/** What the child is told when the chat did not start. */
+function whyNotStarted(code: string, message: string | undefined): string {
+  if (code === 'HasCompletedAConversation') return T.chattedToday;
+  if (code === 'rate_limited') return message ?? T.chatFailed;
+  if (code === 'offline') return T.chatOffline;
+  return T.chatFailed;
+}
+
 /**
  * 'Starta chatt' from the assistant: a counsellor chat whose first (pre-submit) message is what the
  * child chose and wrote, if the child agreed. Showing the chat window minimises the assistant
@@ -24,23 +32,26 @@ export function useAssistantChat() {
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const start = async (share: boolean) => {
+  /** Starts the chat; the reason it did not start, if it did not (null when it did or was open). */
+  const start = async (share: boolean): Promise<string | null> => {
     setStarting(true);
     setError(null);
     try {
       const conversation = chat?.conversation ?? null;
       if (conversation && phaseOf(conversation) !== 'ended') {
         showChatWindow();
-        return;
+        return null;
       }
       if (conversation) await api.closeChat();
       const text = share ? contextMessage(assistantConversation.value.entries) : null;
       const result = await api.startChat(text, device());
-      if (result.ok || result.code === 'HasActive') showChatWindow();
-      else if (result.code === 'HasCompletedAConversation') setError(T.chattedToday);
-      else if (result.code === 'rate_limited') setError(result.message ?? T.chatFailed);
-      else if (result.code === 'offline') setError(T.chatOffline);
-      else setError(T.chatFailed);
+      if (result.ok || result.code === 'HasActive') {
+        showChatWindow();
+        return null;
+      }
+      const reason = whyNotStarted(result.code, result.message);
+      setError(reason);
+      return reason;
     } finally {
       setStarting(false);
     }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useApi, useSession } from '../data/index.ts';
+import { showToast } from '../dialogs/toast-store.ts';
 import { useAssistantChat } from './assistant-chat.ts';
 import {
   assistantConversation,
@@ -12,6 +13,7 @@ import {
 import { AssistantPanel } from './assistant-panel.tsx';
 import { assistantState } from './assistant-state.ts';
 import { assistantToken, readAssistantToken, renewalAt } from './assistant-token.ts';
+import { ASSISTANT_TEXTS as T } from './texts.ts';
 
 const RETRY_MS = 60_000;
 
@@ -32,7 +34,8 @@ function useTokenRenewal(inUse: boolean) {
 
 /**
  * What the assistant needs beside the page (issue 14): the panel while Active; the chat a signed-out
- * child asked for, started once signed in; and a sign-out forgets the conversation.
+ * child asked for, started once signed in (if it cannot start, a toast says why wherever the child
+ * is: the panel may be closed by then); and a sign-out forgets the conversation.
  */
 export function AssistantHost() {
   useSignals();
@@ -53,7 +56,9 @@ export function AssistantHost() {
     if (was !== 'authenticated') keepConversation();
     if (pending) {
       setPendingChat(null);
-      void chat.start(pending.share);
+      void chat.start(pending.share).then((reason) => {
+        if (reason) showToast(reason, { kind: 'error', title: T.chatNotStarted });
+      });
     }
   }, [status, pending, chat]);
 

@@ -1,8 +1,10 @@
 import { signal } from '@preact/signals-react';
+import { readAppCookie, writeAppCookie } from '../shell/app-cookies.ts';
 
 /** SPEC §4 Virtual assistant: Inactive until the assistant is opened. */
 export type AssistantState = 'Inactive' | 'Active' | 'Minimized';
 
+/** An app cookie (SPEC §9): read and written as e.g. `web_assistant-state`. */
 const COOKIE = 'assistant-state';
 
 /**
@@ -20,11 +22,7 @@ export function assistantAfter(
 }
 
 function readCookie(): AssistantState {
-  const value = document.cookie
-    .split(';')
-    .map((c) => c.trim())
-    .find((c) => c.startsWith(`${COOKIE}=`))
-    ?.slice(COOKIE.length + 1);
+  const value = readAppCookie(COOKIE);
   return value === 'Active' || value === 'Minimized' ? value : 'Inactive';
 }
 
@@ -37,11 +35,14 @@ let openedInThisPage = false;
 /** Whether the assistant was opened since this page loaded (not found open after a reload). */
 export const wasOpenedInThisPage = () => openedInThisPage;
 
-/** Every change is kept in a session cookie (its name contains 'assistant', so login keeps it). */
+/**
+ * Every change is kept in a cookie, a session cookie in the browser and one of a year in the installed
+ * app (src/shell/app-cookies.ts); its name contains 'assistant', so a login keeps it.
+ */
 export function setAssistantState(state: AssistantState) {
   if (state === 'Active') openedInThisPage = true;
   assistantState.value = state;
-  document.cookie = `${COOKIE}=${state}; path=/; SameSite=Lax`;
+  writeAppCookie(COOKIE, state);
 }
 
 /** The header toggle switches between Active and Minimized. */

@@ -4,6 +4,7 @@ import {
   ASSISTANT_TOKEN_SECONDS,
 } from '../../contract/assistant.ts';
 import { TOKEN_TIMEOUT_FACTOR } from '../../contract/timings.ts';
+import { readNamedCookie, writeNamedCookie } from '../shell/app-cookies.ts';
 import type { AssistantTokenValue } from '../../worker/client/assistant.ts';
 import type { WorkerCommands } from '../../worker/client/api.ts';
 
@@ -13,11 +14,7 @@ import type { WorkerCommands } from '../../worker/client/api.ts';
  * the worker with each assistant call. Its name holds 'assistant', so a login keeps it.
  */
 export function readAssistantToken(): AssistantTokenValue | null {
-  const raw = document.cookie
-    .split(';')
-    .map((c) => c.trim())
-    .find((c) => c.startsWith(`${ASSISTANT_TOKEN_COOKIE}=`))
-    ?.slice(ASSISTANT_TOKEN_COOKIE.length + 1);
+  const raw = readNamedCookie(ASSISTANT_TOKEN_COOKIE);
   if (!raw) return null;
   try {
     const value = JSON.parse(decodeURIComponent(raw)) as Partial<AssistantTokenValue>;
@@ -30,7 +27,12 @@ export function readAssistantToken(): AssistantTokenValue | null {
 
 function writeAssistantToken(value: AssistantTokenValue) {
   const json = encodeURIComponent(JSON.stringify(value));
-  document.cookie = `${ASSISTANT_TOKEN_COOKIE}=${json}; Max-Age=${ASSISTANT_TOKEN_COOKIE_SECONDS}; Path=/; Secure; SameSite=None`;
+  // The SPEC fixes this cookie's name and attributes, so it has no app prefix.
+  writeNamedCookie(ASSISTANT_TOKEN_COOKIE, json, {
+    maxAge: ASSISTANT_TOKEN_COOKIE_SECONDS,
+    secure: true,
+    sameSite: 'None',
+  });
 }
 
 /** When the token is renewed: at TOKEN_TIMEOUT_FACTOR of its lifetime, as the user's token is. */

@@ -27,6 +27,8 @@ export const ASSISTANT_TEXTS = {
   chatFailed: 'Chatten gick inte att starta. Försök igen.',
   chatOffline: 'Du är inte ansluten till internet. Försök igen när du är ansluten.',
   chattedToday: 'Du har redan chattat idag. Du kan skriva ett meddelande i stället.',
+  /** Title of the toast when the chat asked for before signing in could not start. */
+  chatNotStarted: 'Chatten startade inte',
   /** The pre-submit first message of a chat started from the assistant, when the child agreed. */
   contextHeading: 'Från assistenten:',
   contextTopic: (title: string) => `Ämne: ${title}`,

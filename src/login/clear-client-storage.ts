@@ -1,3 +1,5 @@
+import { expireCookie, visibleCookieNames } from '../shell/app-cookies.ts';
+
 /**
  * SPEC §4: a login starts from a clean slate: localStorage, sessionStorage and every cookie go,
  * except the assistant's cookies (its public token and state outlive a login).
@@ -5,15 +7,11 @@
 export function clearClientStorage(): void {
   localStorage.clear();
   sessionStorage.clear();
-  for (const cookie of document.cookie.split(';')) {
-    const name = cookie.split('=')[0]?.trim();
-    if (!name || name.includes('assistant')) continue;
-    const expired = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
-    document.cookie = expired;
+  for (const name of visibleCookieNames()) {
+    if (name.includes('assistant')) continue;
+    expireCookie(name);
     // Shared-domain cookies (SPEC §9) are only removed with the domain they were set on.
     const parts = location.hostname.split('.');
-    for (let i = 0; i < parts.length - 1; i++) {
-      document.cookie = `${expired}; domain=.${parts.slice(i).join('.')}`;
-    }
+    for (let i = 0; i < parts.length - 1; i++) expireCookie(name, `.${parts.slice(i).join('.')}`);
   }
 }

@@ -10,10 +10,19 @@ import {
   type Call,
   type RegisteredRoute,
 } from './route-walk.ts';
-import { MEETINGS, OWNER, startBarn, startGruppstod, type ActorName, type Fixture } from './walk-fixtures.ts';
+import {
+  MEETINGS,
+  OWNER,
+  startAssistent,
+  startBarn,
+  startGruppstod,
+  type ActorName,
+  type Fixture,
+} from './walk-fixtures.ts';
 import type { Expectation, ProtectedEntry } from './walk-entry.ts';
+import { ASSISTANT_PUBLIC_ROUTES, ASSISTANT_ROUTES } from './walk-assistant-routes.ts';
 import { BARN_ROUTES, GROUP_ROUTES, HUB_ROUTES } from './walk-child-routes.ts';
-import { PUBLIC_ROUTES } from './walk-public-routes.ts';
+import { PUBLIC_ROUTES as BASE_PUBLIC_ROUTES } from './walk-public-routes.ts';
 import { STAFF_ROUTES, areaOf } from './walk-staff-routes.ts';
 
 /**
@@ -21,17 +30,28 @@ import { STAFF_ROUTES, areaOf } from './walk-staff-routes.ts';
  * entry fails the walk - with no token, with the tokens of people who must not reach the owner's
  * data, and with the owner's token.
  */
-const PROTECTED: ProtectedEntry[] = [...BARN_ROUTES, ...HUB_ROUTES, ...GROUP_ROUTES, ...STAFF_ROUTES];
+const PROTECTED: ProtectedEntry[] = [
+  ...BARN_ROUTES,
+  ...HUB_ROUTES,
+  ...GROUP_ROUTES,
+  ...STAFF_ROUTES,
+  ...ASSISTANT_ROUTES,
+];
+const PUBLIC_ROUTES = [...BASE_PUBLIC_ROUTES, ...ASSISTANT_PUBLIC_ROUTES];
+/** The routes only a server with the virtual assistant registers (Assistent, Main). */
+const ASSISTANT_ONLY = [...ASSISTANT_PUBLIC_ROUTES, ...ASSISTANT_ROUTES].map((e) => e.route);
 
 let fx: Fixture;
 beforeAll(async () => {
   // One after the other: route capture listens to every Fastify instance created meanwhile.
   const barn = await startBarn();
-  fx = { barn, gruppstod: await startGruppstod() };
+  const gruppstod = await startGruppstod();
+  fx = { barn, gruppstod, assistent: await startAssistent() };
 });
 afterAll(async () => {
   await fx?.barn.dispose();
   await fx?.gruppstod.dispose();
+  await fx?.assistent.dispose();
 });
 
 const methodOf = (route: string) => route.split(' ')[0]!;
@@ -39,7 +59,9 @@ const isStaffUrl = (url: string) => url === '/portal/staff' || url.startsWith('/
 const writes = (method: string) => method === 'POST' || method === 'PUT' || method === 'PATCH';
 
 function registered(): Map<string, RegisteredRoute> {
-  return new Map([...fx.barn.routes, ...fx.gruppstod.routes].map((r) => [routeKey(r), r]));
+  return new Map(
+    [...fx.barn.routes, ...fx.gruppstod.routes, ...fx.assistent.routes].map((r) => [routeKey(r), r]),
+  );
 }
 
 /** A request to a route that needs no particular body: the refusal must come before the body matters. */
@@ -78,6 +100,10 @@ describe('authorization walk over every route', () => {
     expect({ missing, stale, twice }).toEqual({ missing: [], stale: [], twice: [] });
     // Both variants run the same server: a route only one of them has would escape half the walk.
     expect(fx.gruppstod.routes.map(routeKey).sort()).toEqual(fx.barn.routes.map(routeKey).sort());
+    // Assistent is Barn and the assistant's routes, which Barn does not have.
+    const barnKeys = fx.barn.routes.map(routeKey);
+    expect(barnKeys.filter((key) => ASSISTANT_ONLY.includes(key))).toEqual([]);
+    expect(fx.assistent.routes.map(routeKey).sort()).toEqual([...barnKeys, ...ASSISTANT_ONLY].sort());
   });
 
   it('answers 401 with no data to every protected route without a valid token; public routes answer', async () => {
@@ -119,8 +145,13 @@ describe('authorization walk over every route', () => {
 
   it('refuses an unknown X-App-Variant on every /portal route and takes a missing one as the server’s own', async () => {
     const failures: string[] = [];
-    for (const world of [fx.barn, fx.gruppstod]) {
-      for (const r of world.routes.filter((x) => x.url.startsWith('/portal/'))) {
+    // Assistent's other routes are Barn's, refused there already.
+    const own = (world: Fixture[keyof Fixture]) =>
+      world === fx.assistent
+        ? world.routes.filter((r) => ASSISTANT_ONLY.includes(routeKey(r)))
+        : world.routes;
+    for (const world of [fx.barn, fx.gruppstod, fx.assistent]) {
+      for (const r of own(world).filter((x) => x.url.startsWith('/portal/'))) {
         // Reads carry the owner's token (still no data); writes none, so a regression cannot write.
         const token = writes(r.method) || r.method === 'DELETE' ? undefined : world.tokens.owner;
         const answer = await send(world.server.url, r.method, generic(r, {}), token, 'Okand');
@@ -162,7 +193,7 @@ describe('authorization walk over every route', () => {
     const failures: string[] = [];
     const check = async (
       label: string,
-      entry: { server: 'barn' | 'gruppstod'; method: string; call: () => Call | Promise<Call> },
+      entry: { server: keyof Fixture; method: string; call: () => Call | Promise<Call> },
       actor: ActorName,
       expectation: Exclude<Expectation, { skip: string }>,
     ) => {

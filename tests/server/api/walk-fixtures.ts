@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { issueAssistantToken } from '../../../server/assistant/assistant-token.ts';
 import { nowIso } from '../../../server/db/database.ts';
 import {
   api,
@@ -12,7 +13,7 @@ import {
 } from '../test-server.ts';
 import { captureRoutes, send, type RegisteredRoute } from './route-walk.ts';
 
-export type ServerName = 'barn' | 'gruppstod';
+export type ServerName = 'barn' | 'gruppstod' | 'assistent';
 /**
  * Who calls. `owner` owns the entities the walk aims at; `other` is another child (in the group
  * world: a child outside the group); `peer` is another participant of the owner's group.
@@ -28,7 +29,9 @@ export type ActorName =
   | 'changer'
   | 'demo'
   | 'colleague'
-  | 'admin';
+  | 'admin'
+  /** The public assistant token of SPEC §6 (Assistent world only): nobody's, but a key to the assistant. */
+  | 'assistant';
 
 /** Strings only the owner (and the staff serving them) may ever read. */
 export const SECRET = {
@@ -62,7 +65,7 @@ export interface World {
   name: ServerName;
   server: TestServer;
   /** The X-App-Variant value the world's client sends. */
-  variant: 'Barn' | 'Gruppstod';
+  variant: 'Barn' | 'Gruppstod' | 'Assistent';
   routes: RegisteredRoute[];
   tokens: Partial<Record<ActorName, string>>;
   /** An access token of the owner's that has been revoked: worth no more than none. */
@@ -104,9 +107,13 @@ export interface GruppstodWorld extends World {
   scratchMeeting(started: boolean): Promise<number>;
 }
 
+export type AssistentWorld = World;
+
 export interface Fixture {
   barn: BarnWorld;
   gruppstod: GruppstodWorld;
+  /** The Assistent variant: Barn's routes and the virtual assistant's (SPEC §6). */
+  assistent: AssistentWorld;
 }
 
 type Req = { token?: string; body?: unknown; method?: string };
@@ -125,7 +132,7 @@ function caller(server: TestServer, variant: string) {
  * goodbye, and dropping a PostgreSQL database WITH (FORCE) then kills them mid-way (unhandled
  * "terminating connection" errors); so the database is dropped only when no connection is left.
  */
-async function startServer(variant: 'barn' | 'gruppstod') {
+async function startServer(variant: ServerName) {
   const database = await createTestDatabase();
   // The walk negotiates many hub connections for one owner, faster than unused ones time out.
   const { result: server, routes } = await captureRoutes(() =>
@@ -433,5 +440,45 @@ export async function startGruppstod(): Promise<GruppstodWorld> {
       if (start) await call(`/portal/staff/meetings/${id}/start`, { ...leader, body: {} });
       return id;
     },
+  };
+}
+
+/**
+ * The Assistent variant, for the assistant's routes (its other routes are Barn's, walked there). Its
+ * `expired` token is an assistant token that expired a minute ago; `revoked` and `deleted` are a
+ * child's, which are no key to the assistant either.
+ */
+export async function startAssistent(): Promise<AssistentWorld> {
+  const { server, routes, dispose } = await startServer('assistent');
+  const call = caller(server, 'Assistent');
+  const register = async (username: string, password: string, properties = {}) => {
+    await call('/portal/api/accounts/registercontact', { body: { username, password, properties } });
+    return (await login(server.url, username, password)).access_token;
+  };
+  const assistant = String((await call('/portal/api/assistant/token', { method: 'POST' })).access_token);
+  const { iss } = JSON.parse(Buffer.from(assistant.split('.')[1]!, 'base64url').toString('utf8')) as {
+    iss: string;
+  };
+  const expired = (await issueAssistantToken(server.ctx.keys, iss, -60)).access_token;
+  const tokens = {
+    owner: await register(OWNER.username, OWNER.password, { device: SECRET.device }),
+    assistant,
+    counsellor: (await login(server.url, 'kurator', 'kurator-losenord', 'portal-staff')).access_token,
+    admin: (await login(server.url, 'admin', 'admin-losenord', 'portal-staff')).access_token,
+  };
+  return {
+    name: 'assistent',
+    server,
+    dispose,
+    variant: 'Assistent',
+    routes,
+    tokens,
+    revoked: await revokedToken(server.url, OWNER.username, OWNER.password),
+    deleted: await deletedToken(server.url, await register('walk-deleted', 'walk-losenord-6'), 'Assistent'),
+    expired,
+    secrets: [OWNER.username, SECRET.device],
+    peerSecrets: [],
+    // The assistant stores nothing: there is nothing of anyone's to change.
+    snapshot: () => Promise.resolve([]),
   };
 }

@@ -1,3 +1,4 @@
+import type { ConversationMessageWire } from './conversations.ts';
 /** The real-time hub of SPEC §7. */
 export const HUB_PATH = '/hubs/portalaccountevents';
 export const HUB_METHODS = {
@@ -21,6 +22,17 @@ export const HUB_EVENTS = {
   meetingDeleted: 'Meeting.Deleted',
   contactUpdated: 'Contact.Updated',
 } as const;
+
+/**
+ * Issue 15: `ConversationMessageCreated` carries the new message itself, so a client shows it at once
+ * and reconciles with a fetch afterwards, off the hot path. `message` is what the messages endpoint
+ * lists for the same conversation (older servers sent only the ids: clients then fetch).
+ */
+export interface MessageCreatedEventData {
+  conversationId: number;
+  messageId: number;
+  message?: ConversationMessageWire;
+}
 
 /**
  * Entity keys name what a connection subscribes to: `{Type}:{id}`. The spec leaves the format open;

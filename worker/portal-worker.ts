@@ -353,6 +353,7 @@ export class PortalWorker {
   async retire(): Promise<void> {
     this.runner = false;
     this.auth.stopRefresh();
+    this.session.stopSessionCheck();
     this.outbox.stop();
     this.clientLog.stop();
     await this.hub.stop();

@@ -38,6 +38,7 @@ export class SessionLifecycle {
   /** Whose session this worker runs (the token's subject), for the session check. */
   private sessionUser: string | undefined;
   private sessionCheckTimer: unknown = null;
+  private sessionCheckGeneration = 0;
 
   constructor(
     private readonly host: SessionHost,
@@ -212,15 +213,20 @@ export class SessionLifecycle {
   /** SPEC §9 session check (SESSION_CHECK_INTERVAL_MS), in every worker while it is signed in. */
   private scheduleSessionCheck(): void {
     this.stopSessionCheck();
+    const generation = this.sessionCheckGeneration;
     this.sessionCheckTimer = this.deps.clock.setTimeout(() => {
       this.sessionCheckTimer = null;
-      void this.checkSession().finally(() => {
-        if (this.authenticated && this.sessionCheckTimer === null) this.scheduleSessionCheck();
-      });
+      void this.checkSession()
+        .catch((error: unknown) => console.warn('Session check failed', error))
+        .finally(() => {
+          // Not when stopped meanwhile (signed out, retired) or already scheduled again (signed in).
+          if (this.authenticated && generation === this.sessionCheckGeneration) this.scheduleSessionCheck();
+        });
     }, SESSION_CHECK_INTERVAL_MS);
   }
 
-  private stopSessionCheck(): void {
+  stopSessionCheck(): void {
+    this.sessionCheckGeneration += 1;
     if (this.sessionCheckTimer !== null) this.deps.clock.clearTimeout(this.sessionCheckTimer);
     this.sessionCheckTimer = null;
   }

@@ -3,7 +3,7 @@ import {
   type ConversationMessageWire,
   type MessageAuthorKind,
 } from '../../contract/conversations.ts';
-import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
+import { HUB_EVENTS, entityKey, type MessageCreatedEventData } from '../../contract/hub.ts';
 import { CONVERSATION_STATE, FINAL_STATES, isFinalState } from '../../contract/conversation-state.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
@@ -66,11 +66,14 @@ export async function addMessage(ctx: AppContext, m: NewMessage): Promise<Conver
   const stamp = stampOf(m.authorKind, logged);
   if (stamp)
     await ctx.db.updateTable('conversations').set(stamp).where('id', '=', m.conversationId).execute();
-  await ctx.hub.publishToEntity(entityKey('Conversation', m.conversationId), HUB_EVENTS.messageCreated, {
-    conversationId: m.conversationId,
-    messageId: row.id,
-  });
-  return toMessage(row);
+  const message = toMessage(row);
+  const event: MessageCreatedEventData = { conversationId: m.conversationId, messageId: row.id, message };
+  await ctx.hub.publishToEntity(
+    entityKey('Conversation', m.conversationId),
+    HUB_EVENTS.messageCreated,
+    event,
+  );
+  return message;
 }
 
 /**

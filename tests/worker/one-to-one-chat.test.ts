@@ -27,7 +27,10 @@ async function newChild() {
 }
 
 /** A signed-in worker core; `calls` records every request it makes ('PUT cancel', ...). */
-async function signedIn(username: string, options: { clock?: ManualClock; fail?: RegExp } = {}) {
+async function signedIn(
+  username: string,
+  options: { clock?: ManualClock; fail?: RegExp | { test(call: string): boolean } } = {},
+) {
   const calls: string[] = [];
   const fixture = await createWorker(env.server, {
     ...(options.clock ? { clock: options.clock } : {}),
@@ -168,5 +171,35 @@ describe('the child one-to-one chat in the worker', () => {
     expect((await staffQueue()).map((q) => q.id)).not.toContain(id);
     expect(await child.db.chatState.count()).toBe(0);
     expect(await child.db.conversations.count()).toBe(0);
+  });
+
+  it("shows a counsellor's message from the hub event itself, with no list of messages answering", async () => {
+    let refusing = false;
+    const child = await signedIn(await newChild(), {
+      fail: { test: (call) => refusing && call === 'GET messages' },
+    });
+    const started = await child.worker.commands.startChat(null, DEVICE);
+    const id = started.ok ? started.value : -1;
+    await api(env.server.url, `/portal/staff/conversations/${id}/accept`, {
+      token: env.counsellor,
+      body: {},
+    });
+    await waitForQuery(
+      () => child.db.conversations.get(id),
+      (c) => c?.state === 'InProgress',
+    );
+    // From now on every fetch of the messages fails: only the event can bring the message.
+    refusing = true;
+    await api(env.server.url, `/portal/staff/conversations/${id}/messages`, {
+      token: env.counsellor,
+      body: { content: 'Jag är här nu.' },
+    });
+    const rows = await waitForQuery(
+      () => child.db.chatMessages.where('conversation').equals(id).toArray(),
+      (list) => list.some((r) => r.message === 'Jag är här nu.'),
+    );
+    expect(rows.filter((r) => r.message === 'Jag är här nu.')).toEqual([
+      expect.objectContaining({ authorKind: 'agent', clientId: null, conversation: id }),
+    ]);
   });
 });

@@ -60,3 +60,53 @@ export async function reconcileMessages(
     await db.chatMessages.bulkPut(rows);
   });
 }
+
+/**
+ * Writes one message a hub event carried (issue 15: shown without waiting for a fetch). Idempotent:
+ * a message already here is refreshed in place; the server's copy of a message this device wrote
+ * replaces the local row, as in `reconcileMessages`; nothing else is touched (the fetch that follows
+ * reconciles the rest).
+ */
+export async function applyMessage(db: PortalDb, message: ConversationMessageWire): Promise<void> {
+  const conversationId = message.conversation;
+  await db.transaction('rw', [db.chatMessages, db.outbox], async () => {
+    const row = serverRow(message);
+    const before = await db.chatMessages.get(row.key);
+    if (before) {
+      await db.chatMessages.put(
+        before.clientId ? { ...row, clientId: before.clientId, sendStatus: before.sendStatus } : row,
+      );
+      return;
+    }
+    const locals = await db.chatMessages
+      .where('conversation')
+      .equals(conversationId)
+      .filter((r) => r.id === null && r.sendStatus !== 'failed')
+      .toArray();
+    for (const local of locals) {
+      const sent = local.clientId ? await db.outbox.get(local.clientId) : undefined;
+      const responseId = (sent?.response as { id?: unknown } | undefined)?.id;
+      const tried = !!sent && sent.attempts > 0;
+      if (row.id === responseId || (tried && sameMessage(local, row))) {
+        await db.chatMessages.delete(local.key);
+        await db.chatMessages.put({ ...row, clientId: local.clientId, sendStatus: 'sent' });
+        return;
+      }
+    }
+    await db.chatMessages.put(row);
+  });
+}
+
+/** The message of a `ConversationMessageCreated` event, when it carries a whole one. */
+export function messageOfEvent(data: unknown): ConversationMessageWire | null {
+  const message = (data as { message?: unknown } | null)?.message as
+    Partial<ConversationMessageWire> | undefined;
+  if (!message || typeof message !== 'object') return null;
+  const ok =
+    typeof message.id === 'number' &&
+    typeof message.conversation === 'number' &&
+    typeof message.message === 'string' &&
+    typeof message.loggedDate === 'string' &&
+    typeof message.authorKind === 'string';
+  return ok ? (message as ConversationMessageWire) : null;
+}

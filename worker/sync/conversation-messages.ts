@@ -15,7 +15,7 @@ import type { ConversationRow } from '../client/group-support.ts';
 import { done, ok } from '../client/result.ts';
 import { HttpError } from '../http/http-error.ts';
 import { EVENT_THROTTLE_MS, keyedThrottle } from '../hub/throttle.ts';
-import { reconcileMessages, serverRow } from './chat-rows.ts';
+import { applyMessage, messageOfEvent, reconcileMessages, serverRow } from './chat-rows.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';
 export { TYPING_MIN_INTERVAL_MS };
@@ -76,8 +76,23 @@ export class ConversationMessages implements SyncModule {
       const id = idOf(data, 'conversationId', 'conversation', 'id');
       if (id !== null) refetch(String(id));
     };
-    ctx.on(HUB_EVENTS.messageCreated, by(this.refetchMessages));
+    // The event's message is shown at once; the throttled fetch reconciles afterwards (issue 15).
+    ctx.on(HUB_EVENTS.messageCreated, async (data) => {
+      await this.applyEventMessage(data);
+      by(this.refetchMessages)(data);
+    });
     ctx.on(HUB_EVENTS.conversationUpdated, by(this.refetchConversation));
+  }
+
+  /** The message an event carries, written at once into a conversation this device holds. */
+  private async applyEventMessage(data: unknown): Promise<void> {
+    const message = messageOfEvent(data);
+    if (!message) return;
+    try {
+      if (await this.ctx.db.conversations.get(message.conversation)) await applyMessage(this.ctx.db, message);
+    } catch {
+      // The fetch that follows brings it (or the session ended meanwhile).
+    }
   }
 
   /** Sign-out: the next user types without the previous one's pause. */

@@ -62,3 +62,17 @@ test('the product logo reloads the start page, and leads to it from another page
   await start.header.getByRole('link', { name: 'Stödlinjen, till startsidan' }).click();
   await expect(page).toHaveURL(/\/$/);
 });
+
+test('a variant without the assistant shows no assistant toggle, even with the state cookie of one that has it', async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  // Cookies are per host, not per port or app: another variant on this host opened its assistant.
+  await context.addCookies([{ name: 'web_assistant-state', value: 'Active', url: baseURL! }]);
+  const start = new StartPage(page);
+  await start.goto();
+  await expect(start.header.getByRole('button', { name: /virtuella assistenten/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Fråga assistenten' })).toHaveCount(0);
+  expect((await context.cookies()).map((c) => c.name)).toContain('web_assistant-state');
+});

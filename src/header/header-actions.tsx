@@ -26,7 +26,8 @@ export function HeaderActions() {
   const logout = useLogout();
   const [loginOpen, setLoginOpen] = useState(false);
   const [confirmLogout, setConfirmLogout] = useState(false);
-  const group = isGroupStyle(useConfig());
+  const config = useConfig();
+  const group = isGroupStyle(config);
   const chat = useChildChat();
   const signedIn = status === 'authenticated';
   const assistant = assistantState.value;
@@ -72,7 +73,8 @@ export function HeaderActions() {
           <GearIcon />
         </button>
       )}
-      {assistant !== 'Inactive' && (
+      {/* The state cookie is per host, not per app: only a variant with the assistant shows it. */}
+      {config.features.assistant && assistant !== 'Inactive' && (
         <button
           type="button"
           className={iconButton}

@@ -66,7 +66,10 @@ export function RootShell({ children }: { children: ReactNode }) {
           </Suspense>
         </PageErrorBoundary>
       )}
-      <AssistantHost />
+      {/* A failed render of the assistant must not blank the page under it. */}
+      <PageErrorBoundary>
+        <AssistantHost />
+      </PageErrorBoundary>
       <Toasts />
       <InstallModal />
     </div>

@@ -60,7 +60,7 @@ describe('the public assistant token', () => {
   it('is issued without a login, for the assistant only, and expires', async () => {
     const res = await api(server.url, '/portal/api/assistant/token', { method: 'POST', variant });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ token_type: 'Bearer', scope: 'assistant', expires_in: 3600 });
+    expect(res.body).toMatchObject({ token_type: 'Bearer', scope: 'assistant', expires_in: 14_400 });
     expect(res.body).not.toHaveProperty('refresh_token');
   });
 

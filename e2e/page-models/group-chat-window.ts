@@ -34,7 +34,7 @@ export class GroupChatWindow {
     this.leaveButton = this.dialog.getByRole('button', { name: 'Lämna chatten' });
     this.closeButton = this.dialog.getByRole('button', { name: 'Stäng' });
     this.minimizedBar = page.getByRole('button', {
-      name: /^(Nya meddelanden!|Aktiv chatt|Chatten börjar strax|Chatten är avslutad)$/,
+      name: /^(Nya meddelanden!|Aktiv chatt|Chattkö|Chatten är avslutad)$/,
     });
     this.confirm = page.getByRole('dialog', { name: 'Bekräfta' });
   }

@@ -83,7 +83,17 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
     }
   }, [minimized, othersCount]);
 
-  const duration = conversation ? differenceInMinutes(now, new Date(conversation.loggedDate)) : 0;
+  // 'Chatt live N minuter' counts from the chat's start: the leader's first message (SPEC §4: a
+  // group chat becomes active with it), not from when the meeting was opened for chat.
+  const chatStart =
+    conversation?.liveSince ??
+    (rows ?? [])
+      .filter((r) => r.authorKind === 'agent' && r.id !== null)
+      .reduce<string | null>(
+        (first, r) => (first === null || r.loggedDate < first ? r.loggedDate : first),
+        null,
+      );
+  const duration = chatStart ? differenceInMinutes(now, new Date(chatStart)) : 0;
   const statusLine = ended
     ? CHAT_TEXTS.ended
     : active
@@ -95,14 +105,15 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
       ? CHAT_TEXTS.placeholderActive
       : CHAT_TEXTS.placeholderSoon;
 
-  // 'Aktiv chatt' only for a chat that runs; one the leader has not begun says so, as its status does.
+  // 'Aktiv chatt' only for a chat that runs; one the leader has not begun is in the queue state of
+  // SPEC §4 (InProgress without an agent message), so its bar says 'Chattkö', a label of SPEC §2.
   const barLabel = unseen
     ? CHAT_TEXTS.newMessages
     : ended
       ? CHAT_TEXTS.ended
       : active
         ? CHAT_TEXTS.activeChat
-        : CHAT_TEXTS.soonStarting;
+        : CHAT_TEXTS.queueBar;
 
   return (
     <ChatWindowFrame

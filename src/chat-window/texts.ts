@@ -10,6 +10,8 @@ export const CHAT_TEXTS = {
   ended: 'Chatten är avslutad',
   activeChat: 'Aktiv chatt',
   soonStarting: 'Chatten börjar strax',
+  /** SPEC §2 minimised bar: a group chat the leader has not begun is in the queue state of §4. */
+  queueBar: 'Chattkö',
   started: 'Gruppchatten har startat',
   live: 'Chatt live',
   typing: 'skriver',

@@ -75,16 +75,23 @@ describe('a participant in the group chat', () => {
     expect(messageInput(window).disabled).toBe(true);
     // Minimised before it has begun, the bar does not call it active.
     await user.click(within(window).getByRole('button', { name: 'Minimera chatten' }));
-    await user.click(screen.getByRole('button', { name: 'Chatten börjar strax' }));
+    await user.click(screen.getByRole('button', { name: 'Chattkö' }));
     expect(screen.queryByRole('button', { name: 'Aktiv chatt' })).toBeNull();
     window = chatWindow(subject);
 
+    // The meeting was opened for chat 20 minutes ago; the leader begins the chat only now.
+    await server.ctx.db
+      .updateTable('conversations')
+      .set({ logged_date: new Date(Date.now() - 20 * 60_000).toISOString() })
+      .where('meeting_id', '=', meetingId)
+      .execute();
     await leaderSays(meetingId, 'Välkomna allihop!');
     const messages = messageList(window);
     await messages.findByText('Gruppchatten har startat', {}, LIVE);
     const welcome = await messages.findByText('Välkomna allihop!', {}, LIVE);
     expect(welcome.closest('li')?.textContent).toContain('Gruppledare Sara');
-    expect(within(window).getByText(/^Chatt live \d+ minut/, { selector: '[role=status]' })).toBeTruthy();
+    // 'Chatt live' counts from the chat's start (the leader's first message), not from the meeting's.
+    expect(within(window).getByText(/^Chatt live [01] minut/, { selector: '[role=status]' })).toBeTruthy();
 
     const input = messageInput(window);
     expect(input.disabled).toBe(false);

@@ -7,8 +7,12 @@ import type { MeetingMessage } from './meetings.ts';
  * and the staff console reads. Lists are `{ value }` as everywhere in SPEC §7.
  */
 
-/** A queue item of GET /portal/staff/queue (and /conversations): the conversation and the child's properties. */
-export type QueueItem = Conversation & { properties: Record<string, string> };
+/**
+ * A queue item of GET /portal/staff/queue (and /conversations): the conversation, the properties sent
+ * with it (child-app variants only, SPEC §7), and the SPEC §3 author label of the child's messages
+ * ('Tjej, 14 år'), from the child's profile, so it is there whichever variant the child wrote from.
+ */
+export type QueueItem = Conversation & { properties: Record<string, string>; authorLabel: string };
 
 /** GET /portal/staff/series: a series the group leader leads. */
 export interface LedSeries {

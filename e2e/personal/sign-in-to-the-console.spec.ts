@@ -95,10 +95,10 @@ test.describe('at 320 px', () => {
     expect(mail.ok()).toBe(true);
     await console.mailQueue.getByRole('button', { name: 'Läs och svara: En fråga' }).click();
     const thread = page.getByRole('article', { name: 'Mejl: En fråga' });
-    // SPEC §3 author label: the child's message is signed with gender and age, never the username.
+    // SPEC §3 author label from the child's profile (registered a boy of 13), never the username.
     await expect(
       thread.getByRole('listitem').filter({ hasText: 'Hur gör man när man är orolig?' }),
-    ).toContainText('Tjej, 15 år');
+    ).toContainText('Kille, 13 år');
     expect(await accessibilityViolations(page)).toEqual([]);
     await thread.getByRole('textbox', { name: 'Svar' }).fill('Bra att du skriver. Berätta mer!');
     await thread.getByRole('button', { name: 'Skicka' }).click();

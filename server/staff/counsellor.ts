@@ -1,3 +1,5 @@
+import { ageFromBirthYear, userAuthorLabel } from '../../contract/profile.ts';
+import { PROPERTY_ID_MAP } from '../api/runtime-config.ts';
 import type { FastifyRequest } from 'fastify';
 import { FINAL_STATES, QUEUED_STATES } from '../../contract/conversation-state.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
@@ -44,7 +46,23 @@ async function withProperties(ctx: AppContext, row: ConversationRow) {
   return {
     ...(await toConversation(ctx.db, row)),
     properties: Object.fromEntries(props.map((p) => [p.property_id, p.value])),
+    authorLabel: await authorLabelOf(ctx, row.contact_id),
   };
+}
+
+/** SPEC §3 author label from the child's profile (gender and birth year), as the child's history shows it. */
+async function authorLabelOf(ctx: AppContext, contactId: number | null): Promise<string> {
+  const profile =
+    contactId === null
+      ? []
+      : await ctx.db
+          .selectFrom('contact_properties')
+          .select(['property_id', 'value'])
+          .where('contact_id', '=', contactId)
+          .where('property_id', 'in', [PROPERTY_ID_MAP.gender, PROPERTY_ID_MAP.birthYear])
+          .execute();
+  const value = (id: string) => profile.find((p) => p.property_id === id)?.value;
+  return userAuthorLabel(value(PROPERTY_ID_MAP.gender), ageFromBirthYear(value(PROPERTY_ID_MAP.birthYear)));
 }
 
 /** Queued chats per channel in arrival order, plus mail that waits for an answer. */

@@ -1,5 +1,5 @@
 import type { RuntimeConfig } from '../../contract/config.ts';
-import { USER_AUTHOR_GENDER_LABELS, userAuthorLabel, type Gender } from '../../contract/profile.ts';
+import { USER_AUTHOR_GENDER_LABELS, type Gender } from '../../contract/profile.ts';
 import { COUNSELLOR_TEXTS as T } from './texts.ts';
 
 export interface ChildPropertyRow {
@@ -36,14 +36,4 @@ function childAge(p: Record<string, string>, ids: RuntimeConfig['propertyIds'], 
   if (Number.isInteger(stored) && stored > 0) return stored;
   const birthYear = Number(p[ids.birthYear]);
   return Number.isInteger(birthYear) && birthYear > 1900 ? now.getFullYear() - birthYear : 0;
-}
-
-/** SPEC §3 author label of the child's messages ('Tjej, 14 år'), from the conversation's properties. */
-export function childAuthorLabel(
-  properties: Record<string, string> | undefined,
-  ids: RuntimeConfig['propertyIds'],
-  now = new Date(),
-): string {
-  const p = properties ?? {};
-  return userAuthorLabel(p[ids.gender], childAge(p, ids, now));
 }

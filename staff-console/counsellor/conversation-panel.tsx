@@ -5,8 +5,6 @@ import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { ChatTimeLeft } from '../../client-kit/chat-limit/time-left.tsx';
 import { button, dangerButton, errorText, mutedText, secondaryButton } from '../styles.ts';
 import { ChildPropertiesList } from './child-properties-list.tsx';
-import { childAuthorLabel } from './child-properties.ts';
-import { useRuntimeConfig } from '../config/runtime-config.ts';
 import { StaffConfirmDialog } from '../shell/confirm-dialog.tsx';
 import {
   bubble,
@@ -76,8 +74,7 @@ export function ConversationPanel({
   onChanged(): void;
 }) {
   const api = useStaffApi();
-  const { propertyIds } = useRuntimeConfig();
-  const childLabel = childAuthorLabel(conversation.properties, propertyIds);
+  const childLabel = conversation.authorLabel;
   const isChat = conversation.systemType === 'chat';
   const ended = isFinal(conversation);
   const { messages, error, reload, add, childTyping } = useConversationMessages(conversation.id);

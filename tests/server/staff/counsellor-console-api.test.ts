@@ -62,6 +62,38 @@ const queueIds = async () =>
   ).value.map((c) => c.id);
 
 describe('the counsellor console API', () => {
+  it("labels the child's messages from the child's profile, also where no conversation properties came (Main)", async () => {
+    const register = async (username: string, properties?: Record<string, string>) => {
+      const res = await api(server.url, '/portal/api/accounts/registercontact', {
+        body: { username, password: 'blå-ballong-73', ...(properties ? { properties } : {}) },
+      });
+      expect(res.status).toBe(201);
+      return (await login(server.url, username, 'blå-ballong-73')).access_token;
+    };
+    const year = new Date().getFullYear();
+    const girl = await register('etikett-tjej', { birthYear: String(year - 14), gender: 'female' });
+    const unknown = await register('etikett-okand');
+    const mail = async (token: string) =>
+      // As the main app writes: without conversation properties.
+      (
+        (await api(server.url, '/portal/mail', { token, body: { subject: 'Etikett', text: 'Hej' } }))
+          .body as {
+          id: number;
+        }
+      ).id;
+    const [girlsMail, unknownsMail] = [await mail(girl), await mail(unknown)];
+    const items = (
+      (await api(server.url, '/portal/staff/queue', { token: counsellor })).body as {
+        value: { id: number; properties: Record<string, string>; authorLabel: string }[];
+      }
+    ).value;
+    expect(items.find((i) => i.id === girlsMail)).toMatchObject({
+      properties: {},
+      authorLabel: 'Tjej, 14 år',
+    });
+    expect(items.find((i) => i.id === unknownsMail)?.authorLabel).toBe('Vill inte välja');
+  });
+
   it('announces a new chat and a new mail to counsellors without any subscription', async () => {
     const hub = await counsellorConnection();
     const child = await newChild();

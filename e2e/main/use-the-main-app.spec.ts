@@ -27,6 +27,10 @@ test('a visitor sees how to sign in, create an account and reach 112, and the fo
   await expect(footer.getByRole('list').first().locator(':scope > li')).toHaveCount(3);
   await expect(footer.getByRole('link', { name: /Om oss/ })).toHaveAttribute('target', '_blank');
   await expect(footer.getByRole('button', { name: 'Integritetspolicy' })).toBeVisible();
+  // SPEC §2 Root shell: the way back to the organisation's site, beside the columns.
+  await expect(
+    page.getByRole('contentinfo').getByRole('link', { name: 'Gå tillbaka till Stödlinjen' }),
+  ).toHaveAttribute('target', '_blank');
   expect(await violationsAtBothWidths(page)).toEqual([]);
 });
 

@@ -67,15 +67,14 @@ export function SiteFooter() {
   return (
     <footer className={s.footer}>
       <div className={s.inner}>
-        {config.features.main ? (
-          <FooterLinkColumns config={config} />
-        ) : (
-          <p>
-            <a href={config.providerUrl} target="_blank" rel="noreferrer">
-              {SHELL_TEXTS.backTo} {config.providerName}
-            </a>
-          </p>
-        )}
+        {/* SPEC §2 Root shell: the way back to the organisation's site in every footer; the main
+            variant adds its link columns. */}
+        {config.features.main && <FooterLinkColumns config={config} />}
+        <p>
+          <a href={config.providerUrl} target="_blank" rel="noreferrer">
+            {SHELL_TEXTS.backTo} {config.providerName}
+          </a>
+        </p>
         <div className={s.bottom}>
           <p className={s.copyright}>
             {SHELL_TEXTS.copyright} {config.providerName}

@@ -1,3 +1,6 @@
+import { mailPaths } from './mail-paths.ts';
+import type { VariantFeatures } from './variant.ts';
+
 /**
  * System notifications (ours; SPEC §2 says only that new messages in a minimised chat raise one):
  * what the data worker asks a tab to show, what the service worker opens when one is clicked, and
@@ -11,10 +14,14 @@ export const NOTICE_TITLE = 'Du har ett nytt meddelande';
 /** The hash that opens the child's chat window on any page (the chat has no route of its own). */
 export const CHAT_NOTICE_HASH = '#chatt';
 
-/** Where a click on a notice leads: the chat window over the start page, or the mail thread. */
+/**
+ * Where a click on a notice leads: the chat window over the start page, or the mail thread on the
+ * variant's mail route (in Peers `/mina-sidor/inlagg/` is a post for other young people).
+ */
 export const noticeUrl = {
   chat: `/start${CHAT_NOTICE_HASH}`,
-  thread: (conversationId: number) => `/mina-sidor/inlagg/${conversationId}`,
+  thread: (features: Pick<VariantFeatures, 'peers'>, conversationId: number) =>
+    mailPaths(features).thread(conversationId),
 } as const;
 
 /** One notice per conversation: a newer one replaces the last instead of piling up. */
@@ -35,10 +42,13 @@ export const chatNotice = (conversationId: number): SystemNotice => ({
 });
 
 /** The notice about an answered mail: it opens the thread. */
-export const threadNotice = (conversationId: number): SystemNotice => ({
+export const threadNotice = (
+  features: Pick<VariantFeatures, 'peers'>,
+  conversationId: number,
+): SystemNotice => ({
   title: NOTICE_TITLE,
   tag: noticeTag(conversationId),
-  url: noticeUrl.thread(conversationId),
+  url: noticeUrl.thread(features, conversationId),
 });
 
 /** The service worker to a tab, after a click on a notice: go to `url` inside the running app. */

@@ -61,6 +61,7 @@ export class NewPeerPostPage {
 export class PeerPostPage {
   readonly heading: Locator;
   readonly replies: Locator;
+  readonly replyForm: Locator;
   readonly replyText: Locator;
   readonly replySend: Locator;
   readonly reportPost: Locator;
@@ -69,7 +70,9 @@ export class PeerPostPage {
   constructor(readonly page: Page) {
     this.heading = page.getByRole('heading', { level: 1 });
     this.replies = page.getByRole('list', { name: 'Svar' });
-    this.replyText = page.getByRole('textbox', { name: 'Ditt svar' });
+    // The form has a name of its own, so a screen reader tells it apart from its textbox.
+    this.replyForm = page.getByRole('form', { name: 'Svara på inlägget' });
+    this.replyText = this.replyForm.getByRole('textbox', { name: 'Ditt svar' });
     this.replySend = page.getByRole('button', { name: 'Skicka svar' });
     this.reportPost = page.getByRole('button', { name: 'Anmäl inlägget' });
     this.reportDialog = page.getByRole('dialog', { name: 'Anmäl' });
@@ -82,6 +85,11 @@ export class PeerPostPage {
 
   reply(text: string): Locator {
     return this.replies.getByRole('listitem').filter({ hasText: text });
+  }
+
+  /** 'Anmäl' on a reply, named by who wrote it ('Kurator' for a counsellor). */
+  reportReply(text: string): Locator {
+    return this.reply(text).getByRole('button', { name: /^Anmäl svaret av / });
   }
 
   async answer(text: string) {

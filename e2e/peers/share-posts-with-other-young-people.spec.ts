@@ -73,6 +73,19 @@ test('a post waits for a counsellor, then shows live on another young person’s
   await expect(post.reply('Du är inte ensam.')).toContainText(reader.username, { timeout: 15_000 });
   await expect(post.reply('Ni kan alltid skriva till oss')).toContainText('Kurator');
   await expect(readerPost.reply('Du är inte ensam.')).not.toContainText('Granskas');
+  // 'Anmäl' on every reply but one's own, a counsellor's too.
+  await expect(readerPost.reportReply('Ni kan alltid skriva till oss')).toHaveAccessibleName(
+    'Anmäl svaret av Kurator',
+  );
+  await expect(readerPost.reportReply('Du är inte ensam.')).toHaveCount(0);
+  await expect(post.reportReply('Du är inte ensam.')).toBeVisible();
+  await readerPost.reportReply('Ni kan alltid skriva till oss').click();
+  await readerPost.confirmReport();
+  await expect(moderation.entry('Ni kan alltid skriva till oss')).toContainText('Anmält', {
+    timeout: 15_000,
+  });
+  await expect(readerPost.reply('Ni kan alltid skriva till oss')).toHaveCount(0, { timeout: 15_000 });
+  await moderation.approve('Ni kan alltid skriva till oss');
 
   // Back from a post leads to my pages, where the author finds it among 'Mina inlägg'.
   await page.getByRole('banner').getByRole('button', { name: 'Tillbaka' }).click();
@@ -155,11 +168,38 @@ test('a post written offline is kept and sent once; the board is readable offlin
   await expect(page).toHaveURL(/\/mina-sidor$/);
   const mine = new MyPeerPosts(page);
   await expect(mine.post(subject)).toContainText('Inte skickat än');
+  const staleNotice = page.getByText('Du verkar vara offline. Det du ser kan vara gammalt.');
+  await expect(staleNotice.first()).toBeVisible();
 
   await context.setOffline(false);
   await expect(mine.post(subject)).toContainText('Granskas', { timeout: 60_000 });
+  // The lists load again once the line is back: the notice about old data goes.
+  await expect(staleNotice).toHaveCount(0, { timeout: 15_000 });
   await expect(moderation.entry(subject)).toHaveCount(1, { timeout: 15_000 });
   await page.unrouteAll({ behavior: 'wait' });
+});
+
+test('a signed-out visitor sees what the posts are and how to sign in, but no posts', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const author = await registerChild(request, 'ung');
+  const writer = await youngPerson(browser, author);
+  const subject = `Bara för inloggade ${author.username}`;
+  await writePost(writer, subject, 'Syns inte utan konto.');
+  await (await moderator(browser)).approve(subject);
+
+  await page.goto('/');
+  const board = new PeerBoard(page);
+  await expect(board.heading).toBeVisible();
+  await expect(page.getByText('kan bara den som är inloggad läsa och skriva inlägg')).toBeVisible();
+  await expect(board.list).toHaveCount(0);
+  await expect(page.getByText(subject)).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Skapa ett konto' })).toHaveAttribute('href', /^\/skapa-konto/);
+  expect(await violationsAtBothWidths(page)).toEqual([]);
+  await page.getByRole('button', { name: 'Logga in för att läsa inläggen' }).press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Logga in' })).toBeVisible();
 });
 
 test('the board, a new post, a post and the moderation queue have no accessibility violations', async ({

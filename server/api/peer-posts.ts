@@ -31,13 +31,18 @@ export function filled(text: string): string {
   return trimmed;
 }
 
-export async function usernameOf(db: Db, accountId: number): Promise<string> {
+/**
+ * The name an author is shown by: the contact's name (SPEC §3, what the app greets with 'Hej ...!'),
+ * never the login name. Kept with the item as written, as a message keeps its author's name.
+ */
+export async function authorNameOf(db: Db, accountId: number): Promise<string> {
   const row = await db
     .selectFrom('accounts')
-    .select('username')
-    .where('id', '=', accountId)
+    .innerJoin('contacts', 'contacts.id', 'accounts.contact_id')
+    .select('contacts.name')
+    .where('accounts.id', '=', accountId)
     .executeTakeFirst();
-  return row?.username ?? '';
+  return row?.name ?? '';
 }
 
 export async function board(db: Db, accountId: number): Promise<PeerPostWire[]> {
@@ -99,7 +104,7 @@ async function createPost(ctx: AppContext, principal: Principal, subject: string
     .insertInto('peer_posts')
     .values({
       author_account_id: principal.accountId,
-      author_name: await usernameOf(ctx.db, principal.accountId),
+      author_name: await authorNameOf(ctx.db, principal.accountId),
       subject: filled(subject),
       text: filled(text),
       state: 'pending',
@@ -122,7 +127,7 @@ async function createReply(ctx: AppContext, principal: Principal, postId: number
     .values({
       post_id: post.id,
       author_account_id: principal.accountId,
-      author_name: await usernameOf(ctx.db, principal.accountId),
+      author_name: await authorNameOf(ctx.db, principal.accountId),
       text: filled(text),
       state: 'pending',
       reject_reason: null,

@@ -7,7 +7,7 @@ import { nowIso, type Db } from '../db/database.ts';
 import { principalOf } from '../api/guard.ts';
 import { idempotent } from '../api/idempotency.ts';
 import { peerItemChanged } from '../api/peer-events.ts';
-import { board, filled, peersOnly, usernameOf } from '../api/peer-posts.ts';
+import { board, filled, peersOnly, authorNameOf } from '../api/peer-posts.ts';
 import { replyWireById, toReplyWire } from '../api/peer-wire.ts';
 
 /** Posts and replies that wait for a counsellor, oldest first (reported ones among them). */
@@ -118,7 +118,7 @@ async function staffReply(ctx: AppContext, accountId: number, postId: number, te
     .values({
       post_id: postId,
       author_account_id: accountId,
-      author_name: await usernameOf(ctx.db, accountId),
+      author_name: await authorNameOf(ctx.db, accountId),
       by_staff: 1,
       text: filled(text),
       state: 'published',

@@ -1,14 +1,2 @@
-import type { RuntimeConfig } from '../../contract/config.ts';
-
-/**
- * Where mail to a counsellor lives. SPEC §2's post routes (nytt-inlagg, inlagg) are mail in every
- * variant but Peers, where they are posts for other young people (issue 14): there mail has routes
- * of its own, so it stays reachable.
- */
-export function mailPaths(features: Pick<RuntimeConfig['features'], 'peers'>) {
-  const [newMail, thread] = features.peers ? ['nytt-meddelande', 'meddelande'] : ['nytt-inlagg', 'inlagg'];
-  return {
-    newMail: `/mina-sidor/${newMail}`,
-    thread: (id: number | string) => `/mina-sidor/${thread}/${id}`,
-  };
-}
+/** Where mail to a counsellor lives, per variant (the worker's notices use the same paths). */
+export { mailPaths } from '../../contract/mail-paths.ts';

@@ -1,10 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { formatCalendarDate, formatClockTime } from '../../client-kit/time/format-time.ts';
 import { Link } from 'wouter';
-import { outcomeOf, type LoadOutcome } from '../../worker/client/result.ts';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
-import { useApi } from '../data/index.ts';
+import { useApi, useLoadWhenBack } from '../data/index.ts';
 import { mailPaths } from '../mail/mail-paths.ts';
 import { ConversationHistoryWindow } from '../historic-chat/conversation-history-window.tsx';
 import { StarIcon } from '../shell/icons.tsx';
@@ -28,19 +27,8 @@ export function MyConversations() {
   const api = useApi();
   const rows = useConversations();
   const pending = usePendingMails();
-  const [result, setResult] = useState<LoadOutcome | null>(null);
+  const result = useLoadWhenBack(() => api.loadConversations('mine'));
   const [openId, setOpenId] = useState<number | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    api
-      .loadConversations('mine')
-      .then((r) => current && setResult(outcomeOf(r)))
-      .catch(() => current && setResult('failed'));
-    return () => {
-      current = false;
-    };
-  }, [api]);
 
   const config = useConfig();
   const groupStyle = isGroupStyle(config);

@@ -1,24 +1,11 @@
-import { useEffect, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { PEER_POST_KIND, PEER_REPLY_KIND, type PeerPostDraft } from '../../worker/client/peers.ts';
-import { outcomeOf, type LoadOutcome, type LoadResult } from '../../worker/client/result.ts';
-import { useData } from '../data/index.ts';
+import type { LoadOutcome, LoadResult } from '../../worker/client/result.ts';
+import { useData, useLoadWhenBack } from '../data/index.ts';
 
-/** Runs a load when shown (and when `key` changes): its outcome, null while it runs. */
+/** Runs a load when shown (and when `key` changes) and when the line comes back: its outcome. */
 export function useLoad(load: () => Promise<LoadResult>, key: unknown): LoadOutcome | null {
-  const [outcome, setOutcome] = useState<LoadOutcome | null>(null);
-  useEffect(() => {
-    let current = true;
-    setOutcome(null);
-    load()
-      .then((r) => current && setOutcome(outcomeOf(r)))
-      .catch(() => current && setOutcome('failed'));
-    return () => {
-      current = false;
-    };
-    // `load` is a new function each render; `key` says when it asks for something else.
-  }, [key]);
-  return outcome;
+  return useLoadWhenBack(load, key);
 }
 
 /** The board: published posts, newest first (own ones included once published). */

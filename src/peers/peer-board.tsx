@@ -2,10 +2,31 @@ import { Link } from 'wouter';
 import { formatCalendarDate } from '../../client-kit/time/format-time.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { useApi } from '../data/index.ts';
-import { primaryButton } from '../styles/controls.ts';
+import { primaryButton, secondaryButton } from '../styles/controls.ts';
 import { useLoad, usePeerBoard } from './hooks.ts';
 import { PEER_TEXTS as T } from './texts.ts';
 import * as s from './peers.styles.ts';
+
+/**
+ * 'Andra ungas inlägg' for a signed-out visitor: what it is and the way in, but no posts. Posts are
+ * read with an account only, so what a child writes is not open to anyone on the internet.
+ */
+export function PeerBoardSignedOut({ onLogin, registerHref }: { onLogin: () => void; registerHref: string }) {
+  return (
+    <section className={s.section} aria-labelledby="peer-board-heading">
+      <h2 id="peer-board-heading">{T.boardHeading}</h2>
+      <p>{T.signedOutBoard}</p>
+      <div className={s.actions}>
+        <button type="button" className={primaryButton} onClick={onLogin}>
+          {T.signedOutLogin}
+        </button>
+        <Link href={registerHref} className={secondaryButton}>
+          {T.signedOutCreateAccount}
+        </Link>
+      </div>
+    </section>
+  );
+}
 
 /** 'Andra ungas inlägg' on the Peers start page: published posts, newest first, live. */
 export function PeerBoard() {

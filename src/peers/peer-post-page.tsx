@@ -96,11 +96,12 @@ function Post({ postId }: { postId: number }) {
                     {r.own && <OwnItemState state={r.state} rejectReason={r.rejectReason} />}
                   </div>
                   <p className={s.postText}>{r.text}</p>
-                  {canReport(r) && !r.byStaff && (
+                  {/* A counsellor's reply too: the report takes it back to moderation like any other. */}
+                  {canReport(r) && (
                     <button
                       type="button"
                       className={s.reportButton}
-                      aria-label={T.reportReplyLabel(r.authorName ?? '')}
+                      aria-label={T.reportReplyLabel(r.byStaff ? T.counsellor : (r.authorName ?? ''))}
                       onClick={() => ask('reply', r.id)}
                     >
                       {T.report}
@@ -156,7 +157,7 @@ function PeerReplyForm({ postId }: { postId: number }) {
       className={s.form}
       onSubmit={(e) => void handleSubmit(onSubmit)(e)}
       noValidate
-      aria-label={T.replyLabel}
+      aria-label={T.replyFormLabel}
     >
       <PeerTextField
         label={T.replyLabel}

@@ -10,6 +10,10 @@ import { ERROR_TEXTS, OFFLINE_CACHED_TEXT } from '../errors/texts.ts';
 export const PEER_TEXTS = {
   boardHeading: 'Andra ungas inlägg',
   boardIntro: 'Här skriver unga till varandra. En kurator läser allt innan det visas.',
+  signedOutBoard:
+    'Här skriver unga till varandra om sådant de går igenom. En kurator läser allt innan det visas. För att skydda den som skriver kan bara den som är inloggad läsa och skriva inlägg.',
+  signedOutLogin: 'Logga in för att läsa inläggen',
+  signedOutCreateAccount: 'Skapa ett konto',
   writePost: 'Skriv ett inlägg',
   noPosts: 'Inga inlägg än.',
   postCount: (n: number) => (n === 1 ? '1 inlägg' : `${n} inlägg`),
@@ -49,6 +53,7 @@ export const PEER_TEXTS = {
   written: (date: string) => `Skrivet ${date}`,
   repliesHeading: 'Svar',
   noReplies: 'Inga svar än.',
+  replyFormLabel: 'Svara på inlägget',
   replyLabel: 'Ditt svar',
   replyRequired: 'Svaret måste ha en text.',
   replyTooLong: `Max ${PEER_REPLY_MAX_LENGTH} tecken.`,

@@ -14,7 +14,7 @@ import { CHILD_CHAT_TEXTS } from '../one-to-one-chat/texts.ts';
 import { useChildChat } from '../one-to-one-chat/use-child-chat.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
 import { mailPaths } from '../mail/mail-paths.ts';
-import { PeerBoard } from '../peers/peer-board.tsx';
+import { PeerBoard, PeerBoardSignedOut } from '../peers/peer-board.tsx';
 import { SHELL_TEXTS } from '../shell/texts.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
@@ -144,6 +144,12 @@ export function ChildStartPage({ prompt }: { prompt: ReactNode }) {
             {T.createAccount}
           </Link>
         </div>
+        {config.features.peers && (
+          <PeerBoardSignedOut
+            onLogin={() => setLoginOpen(true)}
+            registerHref={`/skapa-konto?style=${registerStyle(config)}`}
+          />
+        )}
         <LoginModal open={loginOpen} onClose={() => setLoginOpen(false)} />
         {prompt}
       </PageLayout>

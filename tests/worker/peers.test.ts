@@ -1,10 +1,12 @@
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { api, login } from '../server/test-server.ts';
 import { signedInWorker } from './group/group-helpers.ts';
 import { useWorkerTestServer } from './worker-fixture.ts';
 import { valueOf, waitForQuery } from './helpers.ts';
 import { outcomeOf } from '../../worker/client/result.ts';
+import type { WorkerBroadcast } from '../../worker/client/api.ts';
+import { MAIL_DEVICE } from './child-helpers.ts';
 
 const env = useWorkerTestServer({ variant: 'peers' });
 const PASSWORD = 'blå-ballong-73';
@@ -91,5 +93,29 @@ describe('Peers in the worker', () => {
     expect((await reader.db.peerReplies.where('postId').equals(id).toArray()).map((r) => r.state)).toEqual([
       'pending',
     ]);
+  });
+
+  it('opens an answered mail on the Peers mail route, not the post route, from a system notice', async () => {
+    const { worker, broadcasts } = await child('ung-notis');
+    await worker.commands.tabVisibility('tab', true);
+    const sent = valueOf(await worker.commands.sendMail('Skolan', 'Jag är orolig för provet.', MAIL_DEVICE));
+    const id = sent.status === 'sent' ? sent.conversationId : -1;
+    const answered = await api(env.server.url, `/portal/staff/conversations/${id}/messages`, {
+      token: await counsellor(),
+      body: { content: 'Hej! Berätta mer.' },
+      variant: 'Peers',
+    });
+    expect(answered.status).toBe(201);
+    type Notice = Extract<WorkerBroadcast, { type: 'system-notice' }>;
+    const notice = await vi.waitFor(() => {
+      const found = broadcasts.find((b): b is Notice => b.type === 'system-notice');
+      if (!found) throw new Error('no notice yet');
+      return found;
+    });
+    expect(notice.notice).toEqual({
+      title: 'Du har ett nytt meddelande',
+      tag: `conversation-${id}`,
+      url: `/mina-sidor/meddelande/${id}`,
+    });
   });
 });

@@ -75,7 +75,7 @@ export class SystemNotices implements SyncModule {
     const { entity, notificationType } = (data ?? {}) as { entity?: unknown; notificationType?: unknown };
     if (notificationType !== NEW_MESSAGE_NOTIFICATION || typeof entity !== 'string') return;
     const key = parseEntityKey(entity);
-    if (key?.type === 'Conversation') this.show(threadNotice(key.id));
+    if (key?.type === 'Conversation') this.show(threadNotice(this.ctx.config.features, key.id));
   }
 
   /** Addressed to one tab, a visible one if any: each tab that hears it would show it again. */

@@ -8,7 +8,9 @@ import {
   type PeerModerationItem,
   type PeerPostDetail,
   type PeerPostWire,
+  type PeerReplyWire,
 } from '../../../contract/index.ts';
+import { CONTACTS_FEATURE_IDS } from '../../../contract/profile.ts';
 import { api, login, startTestServer, type TestServer } from '../test-server.ts';
 import { buildClient, recordEvents, waitFor, HUB_PATH, type ReceivedEvent } from '../hub/helpers.ts';
 
@@ -206,6 +208,49 @@ describe('Peers posts: write, moderate, publish, report', () => {
     await staff(`/posts/${post.id}/approve`);
     const again = (await call('/portal/api/peers/posts', tokens.b)).body!.value as PeerPostWire[];
     expect(again.map((p) => p.id)).toContain(post.id);
+  });
+
+  it('shows authors by their contact name, never the login name: posts, replies and the queue', async () => {
+    const named = await newChild(server);
+    const renamed = await call(`/portal/features/contacts/${CONTACTS_FEATURE_IDS.main}/update`, named, {
+      name: 'Stjärnan',
+    });
+    expect(renamed.status).toBeLessThan(300);
+    const post = (await newPost(named, { subject: 'Namn', text: 'Vem syns?' }))
+      .body as unknown as PeerPostWire;
+    expect(post.authorName).toBe('Stjärnan');
+    await staff(`/posts/${post.id}/approve`);
+    const reply = (await call(`/portal/api/peers/posts/${post.id}/replies`, named, { text: 'Jag igen.' }))
+      .body as unknown as PeerReplyWire;
+    expect(reply.authorName).toBe('Stjärnan');
+    const queue = (await staff('/queue')).body!.value as PeerModerationItem[];
+    expect(queue.find((i) => i.kind === 'reply' && i.id === reply.id)?.authorName).toBe('Stjärnan');
+    await staff(`/replies/${reply.id}/approve`);
+    const board = (await call('/portal/api/peers/posts', tokens.b)).body!.value as PeerPostWire[];
+    expect(board.find((p) => p.id === post.id)?.authorName).toBe('Stjärnan');
+    const detail = (await call(`/portal/api/peers/posts/${post.id}`, tokens.b))
+      .body as unknown as PeerPostDetail;
+    expect(detail.replies.map((r) => r.authorName)).toEqual(['Stjärnan']);
+  });
+
+  it('takes a reported counsellor reply off the post and into the queue until it is approved again', async () => {
+    const post = (await newPost(tokens.a, { subject: 'Kurator svarar', text: 'Hjälp?' }))
+      .body as unknown as PeerPostWire;
+    await staff(`/posts/${post.id}/approve`);
+    const staffReply = (await staff(`/posts/${post.id}/replies`, { text: 'Skriv till oss.' }))
+      .body as unknown as PeerReplyWire;
+    expect(
+      (await call('/portal/api/peers/reports', tokens.b, { kind: 'reply', id: staffReply.id })).status,
+    ).toBe(200);
+    const hidden = (await call(`/portal/api/peers/posts/${post.id}`, tokens.a))
+      .body as unknown as PeerPostDetail;
+    expect(hidden.replies.map((r) => r.id)).not.toContain(staffReply.id);
+    const queue = (await staff('/queue')).body!.value as PeerModerationItem[];
+    expect(queue.find((i) => i.kind === 'reply' && i.id === staffReply.id)?.reported).toBe(true);
+    expect((await staff(`/replies/${staffReply.id}/approve`)).status).toBe(200);
+    const back = (await call(`/portal/api/peers/posts/${post.id}`, tokens.a))
+      .body as unknown as PeerPostDetail;
+    expect(back.replies).toContainEqual(expect.objectContaining({ id: staffReply.id, byStaff: true }));
   });
 
   it('creates one post for one Idempotency-Key, also for two requests at once', async () => {

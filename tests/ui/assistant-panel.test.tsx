@@ -66,8 +66,8 @@ describe('the assistant panel', () => {
     expect(assistantConversation.value.entries).toEqual([]);
   });
 
-  it('renews the public token at 0.75 of its hour', () => {
+  it('renews the public token at 0.75 of its 4 hours (SPEC §6, §9)', () => {
     const expiresAt = Date.UTC(2026, 0, 1, 12, 0, 0);
-    expect(expiresAt - renewalAt({ access_token: 'x', expires_at: expiresAt })).toBe(15 * 60_000);
+    expect(expiresAt - renewalAt({ access_token: 'x', expires_at: expiresAt })).toBe(60 * 60_000);
   });
 });

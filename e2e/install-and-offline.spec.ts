@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from './support/test.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
@@ -83,12 +84,26 @@ async function withNewVersionOnServer(run: () => Promise<void>) {
   const serviceWorkerFile = path.join(clientDir, 'sw.js');
   const original = await readFile(serviceWorkerFile, 'utf8');
   const changed = `${original}\n// next version\n`;
+  // The server hands out the build's precompressed copies first: they change with it.
+  const copies = [
+    { file: `${serviceWorkerFile}.br`, encode: (text: string) => brotliCompressSync(text) },
+    { file: `${serviceWorkerFile}.gz`, encode: (text: string) => gzipSync(text) },
+  ];
+  const originals = await Promise.all(copies.map((c) => readFile(c.file).catch(() => null)));
   try {
     await writeFile(serviceWorkerFile, changed);
+    for (const [i, copy] of copies.entries())
+      if (originals[i]) await writeFile(copy.file, copy.encode(changed));
     await run();
   } finally {
     // A build that ran meanwhile wrote a newer sw.js: that one stays.
-    if ((await readFile(serviceWorkerFile, 'utf8')) === changed) await writeFile(serviceWorkerFile, original);
+    if ((await readFile(serviceWorkerFile, 'utf8')) === changed) {
+      await writeFile(serviceWorkerFile, original);
+      for (const [i, copy] of copies.entries()) {
+        const before = originals[i];
+        if (before) await writeFile(copy.file, before);
+      }
+    }
   }
 }
 

@@ -16,6 +16,7 @@ import {
   formatSizes,
   measureCriticalPath,
 } from '../scripts/critical-path.ts';
+import { runBench } from './support.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -44,4 +45,4 @@ async function main() {
   }
 }
 
-await main();
+runBench(main);

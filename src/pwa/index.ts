@@ -2,7 +2,7 @@
 // (SPEC §1, §4 App updates, §7 Service worker, §9 timings). The shell calls startPwa() once it knows
 // the runtime config, and renders <InstallModal /> from ./install-modal.tsx.
 import { Workbox } from 'workbox-window';
-import { trustedScriptUrl } from '../../client-kit/security/trusted-types.ts';
+import { trustedScriptUrl } from '../../client-kit/security/trusted-types-policy.ts';
 import { createUpdateController, type UpdateController } from './update-controller.ts';
 import { watchInstallPrompt } from './install-prompt.ts';
 import { SERVICE_WORKER_DELAY_MS } from '../../contract/timings.ts';

@@ -2,7 +2,6 @@ import { Suspense, useEffect } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
-import { LoggedOutPage } from '../logged-out/logged-out-page.tsx';
 import { StartPage } from '../start/start-page.tsx';
 import { lazyPage, preloadPages, whenIdle } from '../shell/lazy-pages.ts';
 import { PageErrorBoundary } from '../shell/page-error-boundary.tsx';
@@ -13,6 +12,11 @@ import { mailPaths } from '../mail/mail-paths.ts';
 
 // Pages beyond the start page load on first use, so the first screen a child sees comes quickly;
 // once it is idle, the rest of this variant's pages are fetched in the background (see lazyPage).
+const LoggedOutPage = lazyPage(
+  () => import('../logged-out/logged-out-page.tsx'),
+  (m) => m.LoggedOutPage,
+  (config) => !isGroupStyle(config),
+);
 const CreateAccountPage = lazyPage(
   () => import('../create-account/create-account-page.tsx'),
   (m) => m.CreateAccountPage,

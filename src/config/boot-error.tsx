@@ -6,6 +6,7 @@ import { CONFIG_TEXTS } from './texts.ts';
 export function BootError() {
   return (
     <main className={bootError}>
+      <h1>{CONFIG_TEXTS.errorHeading}</h1>
       <p role="alert">{CONFIG_TEXTS.loadError}</p>
       <button type="button" className={primaryButton} onClick={() => window.location.reload()}>
         {CONFIG_TEXTS.reload}

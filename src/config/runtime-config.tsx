@@ -1,9 +1,8 @@
 import { createContext, use, useEffect, useState, type ReactNode } from 'react';
 import type { RuntimeConfig } from '../../contract/config.ts';
-import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { BootError } from './boot-error.tsx';
+import { BootScreen } from './boot-screen.tsx';
 import { fetchConfig } from './fetch-config.ts';
-import { CONFIG_TEXTS } from './texts.ts';
 
 const ConfigContext = createContext<RuntimeConfig | null>(null);
 
@@ -42,6 +41,6 @@ export function RuntimeConfigBoot({
   }, [load]);
 
   if (failed) return <BootError />;
-  if (!config) return <Spinner label={CONFIG_TEXTS.loading} fullPage />;
+  if (!config) return <BootScreen />;
   return <ConfigContext value={config}>{children}</ConfigContext>;
 }

@@ -1,11 +1,12 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { FIRST_FIELD, Modal } from '../dialogs/modal.tsx';
+import { whenIdle } from '../shell/lazy-pages.ts';
 import { SHELL_TEXTS } from '../shell/texts.ts';
 import { LOGIN_TEXTS } from './texts.ts';
 
-// The form (with react-hook-form) is no part of the start page's code (issue 15): it is fetched as
-// soon as a login button is drawn, and is in by the time a child taps it.
+// The form (with react-hook-form) is no part of the start page's code (issue 15): it is fetched once
+// a page with a login button is idle, and is in by the time a child taps it (or on the tap itself).
 const loadLoginForm = () => import('./login-form.tsx');
 const LoginForm = lazy(async () => ({ default: (await loadLoginForm()).LoginForm }));
 
@@ -26,9 +27,7 @@ function FocusFirstField() {
  * `onSuccess` a successful login closes it; with one, the caller decides (e.g. navigates away).
  */
 export function LoginModal(props: { open: boolean; onClose: () => void; onSuccess?: () => void }) {
-  useEffect(() => {
-    loadLoginForm().catch(() => undefined);
-  }, []);
+  useEffect(() => whenIdle(() => void loadLoginForm().catch(() => undefined)), []);
   return (
     <Modal open={props.open} onClose={props.onClose} title={LOGIN_TEXTS.title} focusFirstField>
       <Suspense fallback={<Spinner label={SHELL_TEXTS.loading} />}>

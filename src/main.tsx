@@ -1,13 +1,32 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app.tsx';
+import { BootError } from './config/boot-error.tsx';
+import { BootScreen } from './config/boot-screen.tsx';
+import { fetchConfig } from './config/fetch-config.ts';
 import { leaveAgainIfReturned } from './quick-exit/quick-exit.ts';
 
 // Back into the app after a quick exit: leave again before anything is drawn.
 if (!leaveAgainIfReturned()) {
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+  // The critical path (issue 15): this entry holds React and the loading screen only. The app's code
+  // (data layer, shell, pages) and the runtime config load side by side while the spinner shows;
+  // tests/pwa/size-budget.test.ts keeps the JS before first render under its budget.
+  const config = fetchConfig();
+  // Handled where it is used (RuntimeConfigBoot); this only keeps an early failure from being reported
+  // as unhandled before the app's code has arrived.
+  config.catch(() => undefined);
+  const app = import('./app.tsx');
+  const root = createRoot(document.getElementById('root')!);
+  root.render(<BootScreen />);
+  app.then(
+    ({ App }) =>
+      root.render(
+        <StrictMode>
+          <App config={config} />
+        </StrictMode>,
+      ),
+    (error: unknown) => {
+      console.error('Bootstrap error', error);
+      root.render(<BootError />);
+    },
   );
 }

@@ -1,14 +1,15 @@
 /**
- * The pages' one Trusted Types policy (the server's Content-Security-Policy requires Trusted Types
- * for every DOM sink and names it, server/security/browser-policy.ts). HTML reaches the page only
- * sanitised to text elements; a script URL only when it is of this site (the data worker, the
- * service worker). Where the browser has no Trusted Types (tests in happy-dom), the same checks
- * give plain strings.
+ * HTML for the pages' one Trusted Types policy (trusted-types-policy.ts): HTML reaches the page only
+ * sanitised to text elements. DOMPurify lives here, apart from the policy, so that only the screens
+ * that show HTML (chat messages, meeting content) load it, not the start page (issue 15). Where the
+ * browser has no Trusted Types (tests in happy-dom), the same checks give plain strings.
  */
 import DOMPurify, { type Config } from 'dompurify';
 // The types DOMPurify's own declarations use (its optional dependency, @types/trusted-types).
-import type { TrustedHTML, TrustedScriptURL, TrustedTypesWindow } from 'trusted-types/lib/index.js';
-import { TRUSTED_TYPES_POLICY } from '../../contract/browser-policy.ts';
+import type { TrustedHTML } from 'trusted-types/lib/index.js';
+import { policyHtml, registerHtmlSanitizer } from './trusted-types-policy.ts';
+
+export { trustedScriptUrl } from './trusted-types-policy.ts';
 
 /** Text and its structure only: no forms, images, media, frames, SVG, MathML, styles or scripts. */
 const ALLOWED_TAGS = [
@@ -55,31 +56,9 @@ export function sanitizeHtml(html: string): string {
   return purify.sanitize(html, HTML_CONFIG);
 }
 
-/** The worker scripts of this site; anything else is refused. */
-function sameOriginScriptUrl(url: string): string {
-  const resolved = new URL(url, location.href);
-  if (resolved.origin !== location.origin) throw new TypeError(`Script URL of another site: ${url}`);
-  return resolved.href;
-}
-
-const factory = (window as Partial<TrustedTypesWindow>).trustedTypes;
-const policy = factory
-  ? factory.createPolicy(TRUSTED_TYPES_POLICY, {
-      createHTML: sanitizeHtml,
-      createScriptURL: sameOriginScriptUrl,
-    })
-  : null;
+registerHtmlSanitizer(sanitizeHtml);
 
 /** For `dangerouslySetInnerHTML`: sanitised, and trusted where the browser asks for it. */
 export function trustedHtml(html: string): TrustedHTML | string {
-  return policy ? policy.createHTML(html) : sanitizeHtml(html);
-}
-
-/**
- * For `new SharedWorker(...)`, `new Worker(...)` and service worker registration. Typed as a
- * string because the DOM types of those constructors know no Trusted Types; at run time it is a
- * TrustedScriptURL where the browser has them.
- */
-export function trustedScriptUrl(url: string): string {
-  return policy ? (policy.createScriptURL(url) as TrustedScriptURL & string) : sameOriginScriptUrl(url);
+  return policyHtml(html);
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useApi, useSession } from '../data/index.ts';
@@ -10,12 +10,20 @@ import {
   keepConversation,
   setPendingChat,
 } from './assistant-conversation.ts';
-import { AssistantPanel } from './assistant-panel.tsx';
+import { lazyPage } from '../shell/lazy-pages.ts';
 import { assistantState } from './assistant-state.ts';
 import { assistantToken, readAssistantToken, renewalAt } from './assistant-token.ts';
 import { ASSISTANT_TEXTS as T } from './texts.ts';
 
 const RETRY_MS = 60_000;
+
+// The panel loads when first opened (issue 15: not with the start page), and after the first screen
+// in the variants that have the assistant.
+const AssistantPanel = lazyPage(
+  () => import('./assistant-panel.tsx'),
+  (m) => m.AssistantPanel,
+  (config) => config.features.assistant,
+);
 
 /** The public token is renewed before it ends (at 0.75 of its lifetime) while the assistant is in use. */
 function useTokenRenewal(inUse: boolean) {
@@ -63,5 +71,9 @@ export function AssistantHost() {
   }, [status, pending, chat]);
 
   if (!features.assistant || state !== 'Active') return null;
-  return <AssistantPanel />;
+  return (
+    <Suspense fallback={null}>
+      <AssistantPanel />
+    </Suspense>
+  );
 }

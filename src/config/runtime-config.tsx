@@ -1,9 +1,8 @@
 import { createContext, use, useEffect, useState, type ReactNode } from 'react';
 import type { RuntimeConfig } from '../../contract/config.ts';
-import { Spinner } from '../../client-kit/spinner/spinner.tsx';
-import { CONFIG_TEXTS } from './texts.ts';
-import { bootError } from './runtime-config.styles.ts';
-import { primaryButton } from '../styles/controls.ts';
+import { BootError } from './boot-error.tsx';
+import { BootScreen } from './boot-screen.tsx';
+import { fetchConfig } from './fetch-config.ts';
 
 const ConfigContext = createContext<RuntimeConfig | null>(null);
 
@@ -14,21 +13,23 @@ export function useConfig(): RuntimeConfig {
   return config;
 }
 
-async function fetchConfig(): Promise<RuntimeConfig> {
-  // The only network call the UI makes itself; everything else goes through the worker.
-  const response = await fetch('/config.json', { cache: 'no-cache' });
-  if (!response.ok) throw new Error(`GET /config.json answered ${response.status}`);
-  return (await response.json()) as RuntimeConfig;
-}
-
-/** Loads `/config.json` once at boot and renders its children only when the config is known. */
-export function RuntimeConfigBoot({ children }: { children: ReactNode }) {
+/**
+ * Loads `/config.json` once at boot and renders its children only when the config is known. `load`
+ * is a fetch already under way (main.tsx starts it beside the app's code); without it, one starts here.
+ */
+export function RuntimeConfigBoot({
+  children,
+  load,
+}: {
+  children: ReactNode;
+  load?: Promise<RuntimeConfig>;
+}) {
   const [config, setConfig] = useState<RuntimeConfig | null>(null);
   const [failed, setFailed] = useState(false);
 
   useEffect(() => {
     let current = true;
-    fetchConfig()
+    (load ?? fetchConfig())
       .then((c) => current && setConfig(c))
       .catch((error: unknown) => {
         console.error('Bootstrap error', error);
@@ -37,18 +38,9 @@ export function RuntimeConfigBoot({ children }: { children: ReactNode }) {
     return () => {
       current = false;
     };
-  }, []);
+  }, [load]);
 
-  if (failed) {
-    return (
-      <main className={bootError}>
-        <p role="alert">{CONFIG_TEXTS.loadError}</p>
-        <button type="button" className={primaryButton} onClick={() => window.location.reload()}>
-          {CONFIG_TEXTS.reload}
-        </button>
-      </main>
-    );
-  }
-  if (!config) return <Spinner label={CONFIG_TEXTS.loading} fullPage />;
+  if (failed) return <BootError />;
+  if (!config) return <BootScreen />;
   return <ConfigContext value={config}>{children}</ConfigContext>;
 }

@@ -34,7 +34,7 @@ export interface ModalProps {
  * and traps focus; focus goes back to the element that opened it.
  */
 /** A form's first field to type in (a choice such as the shared-device checkbox may come before it). */
-const FIRST_FIELD = 'input:not([type="checkbox"]):not([type="radio"]), select, textarea';
+export const FIRST_FIELD = 'input:not([type="checkbox"]):not([type="radio"]), select, textarea';
 
 export function Modal(props: ModalProps) {
   const { open, onClose, title, staticBackdrop = false } = props;

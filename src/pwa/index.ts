@@ -1,14 +1,11 @@
 // The PWA layer's entry for the app shell: service worker registration and update handling
 // (SPEC §1, §4 App updates, §7 Service worker, §9 timings). The shell calls startPwa() once it knows
 // the runtime config, and renders <InstallModal /> from ./install-modal.tsx.
-import { Workbox } from 'workbox-window';
-import { trustedScriptUrl } from '../../client-kit/security/trusted-types.ts';
-import { createUpdateController, type UpdateController } from './update-controller.ts';
+import type { UpdateController } from './update-controller.ts';
 import { watchInstallPrompt } from './install-prompt.ts';
 import { SERVICE_WORKER_DELAY_MS } from '../../contract/timings.ts';
 export { SERVICE_WORKER_DELAY_MS };
 
-export { newVersionAvailable, updatePending } from './update-controller.ts';
 export { installPrompt, isMobileUserAgent } from './install-prompt.ts';
 
 export const SERVICE_WORKER_URL = '/sw.js';
@@ -48,19 +45,14 @@ export function reloadIfUpdatePending(): boolean {
 }
 
 async function register(hasUnsavedFormData: () => boolean) {
-  const workbox = new Workbox(trustedScriptUrl(SERVICE_WORKER_URL), { scope: '/' });
-  controller = createUpdateController({
-    workbox,
-    hasUnsavedFormData,
-    reload: () => window.location.reload(),
-    initiallyControlled: navigator.serviceWorker.controller !== null,
-    onVisible,
-  });
-  // wouter announces its navigations as a window 'pushState' event (it patches history.pushState).
-  window.addEventListener('popstate', reloadIfUpdatePending);
-  window.addEventListener('pushState', reloadIfUpdatePending);
   try {
-    await controller.start();
+    const { registerServiceWorker } = await import('./register.ts');
+    const registration = registerServiceWorker(SERVICE_WORKER_URL, hasUnsavedFormData, onVisible);
+    controller = registration.controller;
+    // wouter announces its navigations as a window 'pushState' event (it patches history.pushState).
+    window.addEventListener('popstate', reloadIfUpdatePending);
+    window.addEventListener('pushState', reloadIfUpdatePending);
+    await registration.started;
   } catch (error) {
     console.error('Service worker registration failed:', error);
   }

@@ -2,9 +2,8 @@ import { Suspense, useEffect } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
-import { LoggedOutPage } from '../logged-out/logged-out-page.tsx';
 import { StartPage } from '../start/start-page.tsx';
-import { lazyPage, preloadPages } from '../shell/lazy-pages.ts';
+import { lazyPage, preloadPages, whenIdle } from '../shell/lazy-pages.ts';
 import { PageErrorBoundary } from '../shell/page-error-boundary.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { SHELL_TEXTS } from '../shell/texts.ts';
@@ -12,14 +11,21 @@ import { RequireAuth } from './guard.tsx';
 import { mailPaths } from '../mail/mail-paths.ts';
 
 // Pages beyond the start page load on first use, so the first screen a child sees comes quickly;
-// once it is up, the rest are fetched in the background (see lazyPage).
+// once it is idle, the rest of this variant's pages are fetched in the background (see lazyPage).
+const LoggedOutPage = lazyPage(
+  () => import('../logged-out/logged-out-page.tsx'),
+  (m) => m.LoggedOutPage,
+  (config) => !isGroupStyle(config),
+);
 const CreateAccountPage = lazyPage(
   () => import('../create-account/create-account-page.tsx'),
   (m) => m.CreateAccountPage,
+  (config) => !isGroupStyle(config),
 );
 const NewPostPage = lazyPage(
   () => import('../mail/new-post-page.tsx'),
   (m) => m.NewPostPage,
+  (config) => !isGroupStyle(config),
 );
 const ThreadPage = lazyPage(
   () => import('../mail/thread-page.tsx'),
@@ -28,14 +34,17 @@ const ThreadPage = lazyPage(
 const NewPeerPostPage = lazyPage(
   () => import('../peers/new-peer-post-page.tsx'),
   (m) => m.NewPeerPostPage,
+  (config) => config.features.peers,
 );
 const PeerPostPage = lazyPage(
   () => import('../peers/peer-post-page.tsx'),
   (m) => m.PeerPostPage,
+  (config) => config.features.peers,
 );
 const MeetingDetailPage = lazyPage(
   () => import('../meeting-detail/meeting-detail-page.tsx'),
   (m) => m.MeetingDetailPage,
+  isGroupStyle,
 );
 const MyPagesPage = lazyPage(
   () => import('../my-pages/my-pages-page.tsx'),
@@ -52,10 +61,8 @@ export function AppRoutes() {
   const group = isGroupStyle(config);
   const peers = config.features.peers;
   const mail = mailPaths(config.features);
-  useEffect(() => {
-    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1000));
-    idle(() => preloadPages());
-  }, []);
+  // Once the first screen is idle: this variant's other pages, for a quick and an offline next step.
+  useEffect(() => whenIdle(() => preloadPages(config)), [config]);
   return (
     <PageErrorBoundary>
       <Suspense fallback={<Spinner label={SHELL_TEXTS.loading} fullPage />}>

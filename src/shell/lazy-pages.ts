@@ -1,20 +1,41 @@
 import { lazy, type ComponentType } from 'react';
+import type { RuntimeConfig } from '../../contract/config.ts';
 
-const loaders: (() => Promise<unknown>)[] = [];
+interface PageLoader {
+  load: () => Promise<unknown>;
+  /** Whether this deployment's variant has the page at all; pages of other variants are not fetched. */
+  inVariant: (config: RuntimeConfig) => boolean;
+}
+
+const loaders: PageLoader[] = [];
+
+const everyVariant = () => true;
 
 /**
- * A page that loads on first use. Its loader is also remembered, so `preloadPages()` can fetch every
- * page once the first screen is up: then a child who goes offline can still open them (the service
- * worker, registered only in production, keeps them for the next visits).
+ * A page that loads on first use. Its loader is also remembered, so `preloadPages()` can fetch the
+ * current variant's pages once the first screen is idle: then a child who goes offline can still open
+ * them. (The service worker, registered only in production, precaches every page of every variant.)
  */
 export function lazyPage<M, P extends object>(
   load: () => Promise<M>,
   pick: (module: M) => ComponentType<P>,
+  inVariant: (config: RuntimeConfig) => boolean = everyVariant,
 ): ComponentType<P> {
-  loaders.push(load);
+  loaders.push({ load, inVariant });
   return lazy(async () => ({ default: pick(await load()) }));
 }
 
-export function preloadPages(): void {
-  for (const load of loaders) load().catch(() => undefined);
+/** Fetches the pages of `config`'s variant (not those of the other variants) in the background. */
+export function preloadPages(config: RuntimeConfig): void {
+  for (const { load, inVariant } of loaders) if (inVariant(config)) load().catch(() => undefined);
+}
+
+/** Runs `task` once the page is idle (a timeout where requestIdleCallback is missing); returns a cancel. */
+export function whenIdle(task: () => void, fallbackMs = 1000): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(task, { timeout: 5000 });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(task, fallbackMs);
+  return () => window.clearTimeout(id);
 }

@@ -25,6 +25,7 @@ import { SHELL_TEXTS } from './texts.ts';
 const ChildChat = lazyPage(
   () => import('../one-to-one-chat/child-chat-window.tsx'),
   (m) => m.ChildChat,
+  (config) => !isGroupStyle(config),
 );
 
 /** SPEC §2 Root shell: the routed page, the footer and the app-wide dialogs. */

@@ -1,6 +1,6 @@
 import { EmergencyLink } from '../shell/emergency-link.tsx';
 import { AssistantLauncher } from '../assistant/assistant-launcher.tsx';
-import { useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { ChatAccountStatus } from '../../worker/client/one-to-one-chat.ts';
 import { useConfig } from '../config/runtime-config.tsx';
@@ -14,13 +14,25 @@ import { CHILD_CHAT_TEXTS } from '../one-to-one-chat/texts.ts';
 import { useChildChat } from '../one-to-one-chat/use-child-chat.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
 import { mailPaths } from '../mail/mail-paths.ts';
-import { PeerBoard, PeerBoardSignedOut } from '../peers/peer-board.tsx';
+import { lazyPage } from '../shell/lazy-pages.ts';
 import { SHELL_TEXTS } from '../shell/texts.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
 import * as s from './child-start-page.styles.ts';
 import { START_TEXTS as T } from './texts.ts';
 import type { RuntimeConfig } from '../../contract/config.ts';
+
+// The Peers board is only in the Peers variant: its code comes only there (issue 15).
+const PeerBoard = lazyPage(
+  () => import('../peers/peer-board.tsx'),
+  (m) => m.PeerBoard,
+  (config) => config.features.peers,
+);
+const PeerBoardSignedOut = lazyPage(
+  () => import('../peers/peer-board.tsx'),
+  (m) => m.PeerBoardSignedOut,
+  (config) => config.features.peers,
+);
 
 /** SPEC §2: Peers opens the chat minimised. */
 const opensMinimized = (features: RuntimeConfig['features']) => features.peers;
@@ -145,10 +157,12 @@ export function ChildStartPage({ prompt }: { prompt: ReactNode }) {
           </Link>
         </div>
         {config.features.peers && (
-          <PeerBoardSignedOut
-            onLogin={() => setLoginOpen(true)}
-            registerHref={`/skapa-konto?style=${registerStyle(config)}`}
-          />
+          <Suspense fallback={null}>
+            <PeerBoardSignedOut
+              onLogin={() => setLoginOpen(true)}
+              registerHref={`/skapa-konto?style=${registerStyle(config)}`}
+            />
+          </Suspense>
         )}
         <LoginModal open={loginOpen} onClose={() => setLoginOpen(false)} />
         {prompt}
@@ -172,7 +186,11 @@ export function ChildStartPage({ prompt }: { prompt: ReactNode }) {
           </Link>
         </section>
       </div>
-      {config.features.peers && <PeerBoard />}
+      {config.features.peers && (
+        <Suspense fallback={null}>
+          <PeerBoard />
+        </Suspense>
+      )}
       <p>
         <Link href="/mina-sidor#historik">{T.historyLink}</Link>
       </p>

@@ -14,6 +14,7 @@ import { ChildStartPage } from './child-start-page.tsx';
 const GroupStartPage = lazyPage(
   () => import('./group-start-page.tsx'),
   (m) => m.GroupStartPage,
+  isGroupStyle,
 );
 
 /**

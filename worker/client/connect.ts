@@ -1,4 +1,4 @@
-import { trustedScriptUrl } from '../../client-kit/security/trusted-types.ts';
+import { trustedScriptUrl } from '../../client-kit/security/trusted-types-policy.ts';
 // The built worker's address (Vite bundles it); the constructor gets it as a Trusted Types URL.
 import workerUrl from '../entry.ts?worker&url';
 import { BROADCAST_CHANNEL, type WorkerBroadcast, type WorkerCommands } from './api.ts';

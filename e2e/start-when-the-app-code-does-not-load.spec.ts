@@ -1,0 +1,38 @@
+import { expect, test } from './support/test.ts';
+import { violationsAtBothWidths } from './support/accessibility.ts';
+
+// Issue 15: the entry draws the loading screen and fetches the app's code behind it. When that code
+// cannot be fetched (a dropped line on a first visit, before the service worker holds it), the child
+// is told so and offered a reload instead of a spinner that turns forever.
+test('a start page whose app code does not arrive says so and offers a reload that works', async ({
+  page,
+}) => {
+  let blocked = true;
+  await page.route(/\/assets\/app-[\w-]{8}\.js$/, (route) => (blocked ? route.abort() : route.continue()));
+
+  await page.goto('/');
+
+  await expect(page.getByRole('alert')).toHaveText(
+    'Appen kunde inte startas. Kontrollera din internetuppkoppling och ladda om sidan.',
+  );
+  await expect(page.getByRole('heading', { level: 1, name: 'Något gick fel' })).toBeVisible();
+  expect(await violationsAtBothWidths(page)).toEqual([]);
+  blocked = false;
+  await page.getByRole('button', { name: 'Ladda om sidan' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Stödlinjen' })).toBeVisible();
+});
+
+test('the loading screen is announced while the app code is on its way', async ({ page }) => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/app-[\w-]{8}\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+
+  await page.goto('/');
+
+  await expect(page.getByRole('status')).toHaveText('Laddar...');
+  release();
+  await expect(page.getByRole('heading', { level: 1, name: 'Stödlinjen' })).toBeVisible();
+});

@@ -1,0 +1,31 @@
+import { css } from '@linaria/core';
+import { colors } from '../../client-kit/theme/tokens.ts';
+
+// The look of client-kit's full-page Spinner, kept apart so that the loading screen's styles come
+// with the entry's own (single) stylesheet instead of a second, render-blocking one.
+export const bootScreen = css`
+  display: flex;
+  align-items: center;
+  justify-content: center;
+  gap: 0.75rem;
+  padding: 2rem 1rem;
+  min-height: 100vh;
+  color: ${colors.text};
+`;
+
+export const bootWheel = css`
+  width: 1.5rem;
+  height: 1.5rem;
+  border: 3px solid ${colors.background};
+  border-top-color: ${colors.brand};
+  border-radius: 50%;
+  animation: boot-spin 0.8s linear infinite;
+  @keyframes boot-spin {
+    to {
+      transform: rotate(360deg);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    animation: none;
+  }
+`;

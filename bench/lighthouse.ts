@@ -1,0 +1,96 @@
+/**
+ * Lighthouse 12 (npm run bench:lighthouse, after `npm run build`): the mobile form factor with
+ * Lighthouse's simulated slow 4G, in Debian Chromium, against production servers
+ * (NODE_ENV=production) of the built client. Three pages (issue 15): the logged-out start page and
+ * the signed-in start page of the child app, and a meeting page of the group-support variant. The
+ * signed-in pages are signed in first in the same browser (Playwright over CDP) and audited with
+ * the storage kept. Prints every category's score and the main metrics per page.
+ */
+import { chromium, type Page } from '@playwright/test';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { api, login } from '../tests/server/test-server.ts';
+import { printReport, runBench, startBenchServer } from './support.ts';
+
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+
+async function audit(port: number, url: string, keepStorage: boolean) {
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: CATEGORIES,
+    disableStorageReset: keepStorage,
+  });
+  if (!result) throw new Error(`no Lighthouse result for ${url}`);
+  const { categories, audits } = result.lhr;
+  const ms = (id: string) => Math.round(audits[id]?.numericValue ?? NaN);
+  return {
+    url: new URL(url).pathname,
+    scores: Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((categories[c]?.score ?? 0) * 100)])),
+    fcpMs: ms('first-contentful-paint'),
+    lcpMs: ms('largest-contentful-paint'),
+    tbtMs: ms('total-blocking-time'),
+    cls: Number((audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)),
+    speedIndexMs: ms('speed-index'),
+  };
+}
+
+/** Signs in through the real UI in the audited browser, so the audit sees a signed-in app. */
+async function signIn(port: number, url: string, fill: (page: Page) => Promise<void>) {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0] ?? (await browser.newContext());
+    const page = await context.newPage();
+    await page.goto(url);
+    await fill(page);
+    await page.getByRole('banner').getByRole('button', { name: 'Logga ut' }).waitFor({ timeout: 30_000 });
+    await page.close();
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main() {
+  const production = { NODE_ENV: 'production', DEMO_SEED: '1', CLIENT_DIR: process.env.CLIENT_DIR ?? 'dist' };
+  const barn = await startBenchServer({ ...production, APP_VARIANT: 'barn' });
+  const group = await startBenchServer({ ...production, APP_VARIANT: 'gruppstod' });
+  const chrome = await chromeLauncher.launch({
+    chromePath: '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+  try {
+    const pages = [];
+    pages.push(await audit(chrome.port, `${barn.url}/`, false));
+
+    await signIn(chrome.port, `${barn.url}/`, async (page) => {
+      await page.getByRole('main').getByRole('button', { name: 'Logga in' }).click();
+      const form = page.getByRole('form', { name: 'Logga in' });
+      await form.getByLabel('Användarnamn').fill('demo');
+      await form.getByLabel('Lösenord').fill('demo-losenord');
+      await form.getByRole('button', { name: 'Logga in' }).click();
+    });
+    pages.push(await audit(chrome.port, `${barn.url}/`, true));
+
+    const leader = (await login(group.url, 'gruppledare', 'gruppledare-losenord', 'portal-staff'))
+      .access_token;
+    const meetings = (await api(group.url, '/portal/staff/meetings', { token: leader })).body as {
+      value: Array<{ id: number; state: string }>;
+    };
+    const meeting = meetings.value.find((m) => m.state === 'InProgress') ?? meetings.value[0]!;
+    await signIn(chrome.port, `${group.url}/`, async (page) => {
+      const form = page.getByRole('form', { name: 'Logga in' });
+      await form.getByLabel('Personlig kod').fill('DEMOKOD-0001');
+      await form.getByRole('button', { name: 'Logga in' }).click();
+    });
+    pages.push(await audit(chrome.port, `${group.url}/tillfalle/${meeting.id}`, true));
+
+    printReport({ formFactor: 'mobile', throttling: 'simulated slow 4G (Lighthouse default)', pages });
+  } finally {
+    chrome.kill();
+    await barn.stop();
+    await group.stop();
+  }
+}
+
+runBench(main);

@@ -48,9 +48,12 @@ export async function expectHubConnected(page: Page) {
     .toBe('Connected');
 }
 
-/** Waits until exactly `expected` is shown. */
+/**
+ * Waits until exactly `expected` is shown. A notice crosses the server, the hub, the data worker, a
+ * tab and the service worker: on a loaded machine that can take longer than the default 5 s.
+ */
 export async function expectNotices(page: Page, expected: ShownNotice[]) {
-  await expect.poll(() => shownNotices(page)).toEqual(expected);
+  await expect.poll(() => shownNotices(page), { timeout: 15_000 }).toEqual(expected);
 }
 
 export async function closeNotices(page: Page) {

@@ -153,16 +153,7 @@ async function report(ctx: AppContext, principal: Principal, kind: 'post' | 'rep
     .executeTakeFirst();
   if (!row || row.state !== 'published') throw new ApiError('not_found');
   if (row.author_account_id === principal.accountId) throw new ApiError('forbidden');
-  const postId =
-    kind === 'post'
-      ? id
-      : (
-          await ctx.db
-            .selectFrom('peer_replies')
-            .select('post_id')
-            .where('id', '=', id)
-            .executeTakeFirstOrThrow()
-        ).post_id;
+  const postId = kind === 'post' ? id : await postOfReply(ctx.db, id);
   if (kind === 'reply') await visiblePost(ctx.db, principal.accountId, postId);
   const res = await ctx.db
     .updateTable(table)
@@ -228,4 +219,14 @@ export async function registerPeerPostRoutes(parent: Api, ctx: AppContext) {
     },
     { prefix: '/api/peers' },
   );
+}
+
+/** The post a reply belongs to (the reply is known to exist). */
+export async function postOfReply(db: AppContext['db'], replyId: number): Promise<number> {
+  const row = await db
+    .selectFrom('peer_replies')
+    .select('post_id')
+    .where('id', '=', replyId)
+    .executeTakeFirstOrThrow();
+  return row.post_id;
 }

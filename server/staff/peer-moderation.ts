@@ -7,7 +7,7 @@ import { nowIso, type Db } from '../db/database.ts';
 import { principalOf } from '../api/guard.ts';
 import { idempotent } from '../api/idempotency.ts';
 import { peerItemChanged } from '../api/peer-events.ts';
-import { board, filled, peersOnly, authorNameOf } from '../api/peer-posts.ts';
+import { board, filled, peersOnly, authorNameOf, postOfReply } from '../api/peer-posts.ts';
 import { replyWireById, toReplyWire } from '../api/peer-wire.ts';
 
 /** Posts and replies that wait for a counsellor, oldest first (reported ones among them). */
@@ -69,16 +69,7 @@ async function decide(
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) throw new ApiError('not_found');
-  const postId =
-    kind === 'posts'
-      ? id
-      : (
-          await ctx.db
-            .selectFrom('peer_replies')
-            .select('post_id')
-            .where('id', '=', id)
-            .executeTakeFirstOrThrow()
-        ).post_id;
+  const postId = kind === 'posts' ? id : await postOfReply(ctx.db, id);
   const changes =
     decision.state === 'published'
       ? {

@@ -9,20 +9,24 @@ import * as s from './mail.styles.ts';
 export const validateMailText = (v: string) =>
   lengthError(v, MAIL_TEXT_MAX_LENGTH, { required: T.textRequired, tooLong: T.textTooLong }) ?? true;
 
-/** A message's textarea with its character counter and its error, both read out with the field. */
-export function MailTextField({
+/**
+ * A textarea with its character counter and its error, both read out with the field: a mail, a
+ * reply, and the Peers posts and replies.
+ */
+export function CountedTextField({
   label,
   className,
+  counterClassName = s.counter,
   registration,
   error,
-  length,
+  counter,
 }: {
   label: string;
   className: string;
-  /** `register('text', { validate: validateMailText })` of the form. */
+  counterClassName?: string;
   registration: UseFormRegisterReturn;
   error: FieldError | undefined;
-  length: number;
+  counter: string;
 }) {
   const ids = { text: useId(), error: useId(), counter: useId() };
   return (
@@ -37,8 +41,8 @@ export function MailTextField({
         aria-describedby={[ids.counter, error ? ids.error : ''].join(' ').trim()}
         {...registration}
       />
-      <p id={ids.counter} className={s.counter}>
-        {T.counter(length)}
+      <p id={ids.counter} className={counterClassName}>
+        {counter}
       </p>
       {error && (
         <p id={ids.error} className={fieldError} role="alert">
@@ -47,4 +51,12 @@ export function MailTextField({
       )}
     </>
   );
+}
+
+/** A message's textarea (`register('text', { validate: validateMailText })`) with the mail counter. */
+export function MailTextField({
+  length,
+  ...field
+}: Omit<Parameters<typeof CountedTextField>[0], 'counter' | 'counterClassName'> & { length: number }) {
+  return <CountedTextField {...field} counter={T.counter(length)} />;
 }

@@ -64,6 +64,12 @@ export class MeetingsSync implements SyncModule {
   };
   /** Meetings a page shows (several tabs may show one), for the catch-up after a blip. */
   private readonly watched = new RefCounts<number>();
+  /**
+   * Every read and write of the meeting rows runs one after another: a refetch that was under way
+   * when a newer answer (or a deletion) arrived would otherwise write its older copy over it, and
+   * nothing would correct it until the next event.
+   */
+  private queue: Promise<unknown> = Promise.resolve();
   private readonly refetchMeeting: (key: string) => void;
   private readonly refetchList: (key: string) => void;
 
@@ -81,14 +87,25 @@ export class MeetingsSync implements SyncModule {
     };
     ctx.on(HUB_EVENTS.meetingCreated, changed);
     ctx.on(HUB_EVENTS.meetingUpdated, changed);
-    ctx.on(HUB_EVENTS.meetingDeleted, async (data) => {
+    ctx.on(HUB_EVENTS.meetingDeleted, (data) => {
       const id = idOf(data, 'id', 'meetingId');
-      if (id !== null) await this.removeMeeting(id);
+      // Queued, not awaited: it runs after a refetch under way, which must not hold up the event.
+      if (id !== null) void this.serial(() => this.removeMeeting(id));
     });
+  }
+
+  private serial<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   /** Replaces the cached list: a meeting the server no longer returns is gone for this user. */
   loadMeetings(): Promise<LoadResult> {
+    return this.serial(() => this.loadMeetingsNow());
+  }
+
+  private loadMeetingsNow(): Promise<LoadResult> {
     return asLoadResult(async () => {
       const { value } = await this.ctx.http.get<ValueList<Meeting>>(`${meetingsBase(this.ctx)}/meetings`);
       const { db } = this.ctx;
@@ -101,6 +118,10 @@ export class MeetingsSync implements SyncModule {
   }
 
   loadMeeting(meetingId: number): Promise<LoadResult> {
+    return this.serial(() => this.loadMeetingNow(meetingId));
+  }
+
+  private loadMeetingNow(meetingId: number): Promise<LoadResult> {
     return asLoadResult(async () => {
       const base = meetingsBase(this.ctx);
       const { http, db } = this.ctx;
@@ -274,7 +295,11 @@ export class MeetingsSync implements SyncModule {
     await db.meetingMessages.bulkPut(messages.value.map((m) => ({ ...m, fetchedAt })));
   }
 
-  private async refreshMeeting(meetingId: number): Promise<void> {
+  private refreshMeeting(meetingId: number): Promise<void> {
+    return this.serial(() => this.refreshMeetingNow(meetingId));
+  }
+
+  private async refreshMeetingNow(meetingId: number): Promise<void> {
     try {
       const meeting = await this.ctx.http.get<Meeting>(`${meetingsBase(this.ctx)}/meeting`, {
         params: { meetingId },

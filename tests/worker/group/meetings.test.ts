@@ -5,6 +5,7 @@ import { api } from '../../server/test-server.ts';
 import { valueOf, waitForQuery } from '../helpers.ts';
 import { createMeeting, signedInWorker, startMeeting, useGroupTestEnv } from './group-helpers.ts';
 import { outcomeOf } from '../../../worker/client/result.ts';
+import { HUB_EVENTS } from '../../../contract/hub.ts';
 
 const env = useGroupTestEnv();
 const PDF = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n';
@@ -43,6 +44,70 @@ describe('meetings in Dexie', () => {
       method: 'DELETE',
     });
     expect(removed.status).toBe(200);
+    await waitForQuery(
+      () => db.meetings.get(meeting.id),
+      (row) => row === undefined,
+    );
+  });
+
+  it('never writes a refetch that was under way back over a deleted meeting', async () => {
+    // The network holds the answer to the meeting refetch an edit caused until the worker has had
+    // the leader's deletion.
+    let hold: { meetingId: number; requested: () => void; released: Promise<void> } | null = null;
+    let heldAnswered = false;
+    const fixture = await signedInWorker(env.server, 'DEMOKOD-0001', null, {
+      fetch: async (input, init) => {
+        const gate = hold;
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        const response = await fetch(input, init);
+        const id = url.searchParams.get('meetingId');
+        if (gate && url.pathname.endsWith('/meeting') && id === String(gate.meetingId)) {
+          gate.requested();
+          await gate.released;
+          heldAnswered = true;
+        }
+        return response;
+      },
+    });
+    env.fixtures.push(fixture);
+    const { worker, db } = fixture;
+    expect(outcomeOf(await worker.commands.loadMeetings())).toBe('ok');
+    const meeting = await createMeeting(env.server, env.leader, `Träff ${Date.now()}`);
+    await waitForQuery(
+      () => db.meetings.get(meeting.id),
+      (row) => row?.state === 'NotStarted',
+    );
+    // The held answer's write of the meeting's row.
+    let heldWritten = () => {};
+    const written = new Promise<void>((resolve) => (heldWritten = resolve));
+    const onWrite = (key: unknown) => {
+      if (key === meeting.id && heldAnswered) heldWritten();
+    };
+    db.meetings.hook('creating', (key) => void onWrite(key));
+    db.meetings.hook('updating', (_changes, key) => void onWrite(key));
+
+    let release = () => {};
+    const requested = new Promise<void>((resolve) => {
+      const released = new Promise<void>((done) => (release = done));
+      hold = { meetingId: meeting.id, requested: resolve, released };
+    });
+    const edited = await api(env.server.url, `/portal/staff/meetings/${meeting.id}`, {
+      token: env.leader,
+      method: 'PUT',
+      body: { subject: 'Ändrad' },
+    });
+    expect(edited.status).toBe(200);
+    await requested;
+    hold = null;
+    // Registered after the meetings module's own handler, so it runs once that one has.
+    worker.on(HUB_EVENTS.meetingDeleted, () => release());
+    const removed = await api(env.server.url, `/portal/staff/meetings/${meeting.id}`, {
+      token: env.leader,
+      method: 'DELETE',
+    });
+    expect(removed.status).toBe(200);
+    await written;
+    // The older copy went in before the deletion, never after it.
     await waitForQuery(
       () => db.meetings.get(meeting.id),
       (row) => row === undefined,

@@ -51,6 +51,12 @@ export const SUBSCRIBE_RETRIES = {
 /** SPEC §7: refetches on ConversationMessageCreated at most every 250 ms, Conversation.Updated every 1 s. */
 export const MESSAGE_CREATED_THROTTLE_MS = 250;
 export const CONVERSATION_UPDATED_THROTTLE_MS = SECOND;
+/**
+ * Issue 15 (not in SPEC): a message a hub event carried is shown at once; the fetch that reconciles
+ * the conversation waits until it has been quiet for 1 s (at the latest 5 s), off the hot path.
+ */
+export const MESSAGE_RECONCILE_QUIET_MS = SECOND;
+export const MESSAGE_RECONCILE_MAX_WAIT_MS = 5 * SECOND;
 /** SPEC §4, §9: a participant is Connected within 2 minutes of a connect or ping, Away within 5. */
 export const CONNECTED_WITHIN_MS = 2 * MINUTE;
 export const AWAY_WITHIN_MS = 5 * MINUTE;

@@ -29,7 +29,12 @@ async function newChild() {
 /** A signed-in worker core; `calls` records every request it makes ('PUT cancel', ...). */
 async function signedIn(
   username: string,
-  options: { clock?: ManualClock; fail?: RegExp | { test(call: string): boolean } } = {},
+  options: {
+    clock?: ManualClock;
+    fail?: RegExp | { test(call: string): boolean };
+    /** Told of every request as it starts. */
+    seen?: (call: string) => void;
+  } = {},
 ) {
   const calls: string[] = [];
   const fixture = await createWorker(env.server, {
@@ -38,6 +43,7 @@ async function signedIn(
       const url = new URL(String(input));
       const call = `${init?.method ?? 'GET'} ${url.pathname.split('/').at(-1)}`;
       calls.push(call);
+      options.seen?.(call);
       if (options.fail?.test(call)) return Promise.resolve(new Response('{}', { status: 500 }));
       return fetch(input, init);
     },
@@ -171,6 +177,47 @@ describe('the child one-to-one chat in the worker', () => {
     expect((await staffQueue()).map((q) => q.id)).not.toContain(id);
     expect(await child.db.chatState.count()).toBe(0);
     expect(await child.db.conversations.count()).toBe(0);
+  });
+
+  it('reconciles the messages the hub brought only once the chat has been quiet, off the hot path', async () => {
+    let reconciled = () => {};
+    let watching = false;
+    const fetched = new Promise<void>((resolve) => (reconciled = resolve));
+    const child = await signedIn(await newChild(), {
+      seen: (call) => void (watching && call === 'GET messages' && reconciled()),
+    });
+    const started = await child.worker.commands.startChat(null, DEVICE);
+    const id = started.ok ? started.value : -1;
+    await api(env.server.url, `/portal/staff/conversations/${id}/accept`, {
+      token: env.counsellor,
+      body: {},
+    });
+    await waitForQuery(
+      () => child.db.conversations.get(id),
+      (c) => c?.state === 'InProgress',
+    );
+    watching = true;
+    const from = child.calls.length;
+    for (const text of ['Hej!', 'Jag heter Anna.', 'Vad vill du prata om?']) {
+      await api(env.server.url, `/portal/staff/conversations/${id}/messages`, {
+        token: env.counsellor,
+        body: { content: text },
+      });
+      await waitForQuery(
+        () => child.db.chatMessages.where('conversation').equals(id).toArray(),
+        (list) => list.some((r) => r.message === text),
+      );
+    }
+    // Three messages shown, and not one fetch of the list on their way.
+    expect(child.calls.slice(from)).not.toContain('GET messages');
+    // The reconciling fetch follows by itself, and changes nothing.
+    await fetched;
+    const rows = await child.db.chatMessages.where('conversation').equals(id).toArray();
+    expect(rows.filter((r) => r.authorKind === 'agent').map((r) => r.message)).toEqual([
+      'Hej!',
+      'Jag heter Anna.',
+      'Vad vill du prata om?',
+    ]);
   });
 
   it("shows a counsellor's message from the hub event itself, with no list of messages answering", async () => {

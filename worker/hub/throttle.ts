@@ -31,3 +31,28 @@ export function keyedThrottle(clock: Clock, ms: number, run: (key: string) => vo
       );
   };
 }
+
+/**
+ * Trailing debounce per key with a ceiling: runs once the key has been quiet for `quietMs`, and at
+ * the latest `maxWaitMs` after the first call it has not run for, so a steady stream still runs.
+ */
+export function keyedDebounce(
+  clock: Clock,
+  quietMs: number,
+  maxWaitMs: number,
+  run: (key: string) => void,
+): (key: string) => void {
+  const pending = new Map<string, { first: number; timer: unknown }>();
+  const fire = (key: string) => {
+    pending.delete(key);
+    run(key);
+  };
+  return (key) => {
+    const now = clock.now();
+    const before = pending.get(key);
+    if (before) clock.clearTimeout(before.timer);
+    const first = before?.first ?? now;
+    const wait = Math.max(0, Math.min(quietMs, first + maxWaitMs - now));
+    pending.set(key, { first, timer: clock.setTimeout(() => fire(key), wait) });
+  };
+}

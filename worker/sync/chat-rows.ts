@@ -18,6 +18,22 @@ type Comparable = Pick<ChatMessageRow, 'authorKind' | 'contactId' | 'message'>;
 const sameMessage = (local: Comparable, m: Comparable) =>
   m.authorKind === 'contact' && m.contactId === local.contactId && m.message === local.message;
 
+/** A stored row equal to what would be written (field by field; nested values by their JSON). */
+function sameRow(stored: ChatMessageRow | undefined, row: ChatMessageRow): boolean {
+  if (!stored) return false;
+  const a = stored as unknown as Record<string, unknown>;
+  const b = row as unknown as Record<string, unknown>;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    const x = a[key];
+    const y = b[key];
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    if (JSON.stringify(x) !== JSON.stringify(y)) return false;
+  }
+  return true;
+}
+
 /**
  * Writes a fetched message list. A local row whose message the server already has (the refetch can
  * arrive before the outbox records the POST's answer) is replaced by it, so nothing shows twice and
@@ -57,7 +73,8 @@ export async function reconcileMessages(
     const keep = new Set(rows.map((r) => r.key));
     const gone = existing.filter((r) => r.id !== null && !keep.has(r.key)).map((r) => r.key);
     await db.chatMessages.bulkDelete(gone);
-    await db.chatMessages.bulkPut(rows);
+    // Only what changed is written: an unchanged refetch wakes no live query and renders nothing.
+    await db.chatMessages.bulkPut(rows.filter((row) => !sameRow(previous.get(row.key), row)));
   });
 }
 
@@ -73,9 +90,10 @@ export async function applyMessage(db: PortalDb, message: ConversationMessageWir
     const row = serverRow(message);
     const before = await db.chatMessages.get(row.key);
     if (before) {
-      await db.chatMessages.put(
-        before.clientId ? { ...row, clientId: before.clientId, sendStatus: before.sendStatus } : row,
-      );
+      const next = before.clientId
+        ? { ...row, clientId: before.clientId, sendStatus: before.sendStatus }
+        : row;
+      if (!sameRow(before, next)) await db.chatMessages.put(next);
       return;
     }
     const locals = await db.chatMessages

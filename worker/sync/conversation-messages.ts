@@ -8,13 +8,15 @@ import { HUB_EVENTS } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
 import {
   MESSAGE_CREATED_THROTTLE_MS,
+  MESSAGE_RECONCILE_MAX_WAIT_MS,
+  MESSAGE_RECONCILE_QUIET_MS,
   TYPING_SIGNAL_MIN_INTERVAL_MS as TYPING_MIN_INTERVAL_MS,
 } from '../../contract/timings.ts';
 import { isRateLimited, type OutboxRow } from '../client/db.ts';
 import type { ConversationRow } from '../client/group-support.ts';
 import { done, ok } from '../client/result.ts';
 import { HttpError } from '../http/http-error.ts';
-import { EVENT_THROTTLE_MS, keyedThrottle } from '../hub/throttle.ts';
+import { EVENT_THROTTLE_MS, keyedDebounce, keyedThrottle } from '../hub/throttle.ts';
 import { applyMessage, messageOfEvent, reconcileMessages, serverRow } from './chat-rows.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';
@@ -57,6 +59,7 @@ export class ConversationMessages implements SyncModule {
   private readonly loadedListeners: ConversationLoadedListener[] = [];
   private readonly refetchMessages: (key: string) => void;
   private readonly refetchConversation: (key: string) => void;
+  private readonly reconcileLater: (key: string) => void;
 
   constructor(private readonly ctx: SyncContext) {
     const { clock, db } = ctx;
@@ -76,22 +79,32 @@ export class ConversationMessages implements SyncModule {
       const id = idOf(data, 'conversationId', 'conversation', 'id');
       if (id !== null) refetch(String(id));
     };
-    // The event's message is shown at once; the throttled fetch reconciles afterwards (issue 15).
+    this.reconcileLater = keyedDebounce(
+      clock,
+      MESSAGE_RECONCILE_QUIET_MS,
+      MESSAGE_RECONCILE_MAX_WAIT_MS,
+      (key) => quietly(() => this.loadMessages(Number(key))),
+    );
+    // The event's message is shown at once, and the fetch that reconciles the conversation follows
+    // once it is quiet, off the hot path (issue 15). An event without one refetches (SPEC §7 throttle).
     ctx.on(HUB_EVENTS.messageCreated, async (data) => {
-      await this.applyEventMessage(data);
-      by(this.refetchMessages)(data);
+      const applied = await this.applyEventMessage(data);
+      by(applied ? this.reconcileLater : this.refetchMessages)(data);
     });
     ctx.on(HUB_EVENTS.conversationUpdated, by(this.refetchConversation));
   }
 
   /** The message an event carries, written at once into a conversation this device holds. */
-  private async applyEventMessage(data: unknown): Promise<void> {
+  private async applyEventMessage(data: unknown): Promise<boolean> {
     const message = messageOfEvent(data);
-    if (!message) return;
+    if (!message) return false;
     try {
-      if (await this.ctx.db.conversations.get(message.conversation)) await applyMessage(this.ctx.db, message);
+      if (!(await this.ctx.db.conversations.get(message.conversation))) return false;
+      await applyMessage(this.ctx.db, message);
+      return true;
     } catch {
       // The fetch that follows brings it (or the session ended meanwhile).
+      return false;
     }
   }
 

@@ -40,12 +40,15 @@ export async function connectUi(
   server: TestServer,
   username: string,
   password: string | null,
-  options: { fetch?: typeof fetch } = {},
+  options: { fetch?: typeof fetch; notStarted?: boolean } = {},
 ): Promise<UiConnection> {
-  const fixture = await createWorker(server, options);
-  await fixture.worker.start(true);
-  const login = await fixture.worker.login(username, password);
-  if (!login.ok) throw new Error(`login ${username}: ${login.code}`);
+  const fixture = await createWorker(server, options.fetch ? { fetch: options.fetch } : {});
+  // notStarted: a worker still booting (it has written nothing yet); `username` is then unused.
+  if (!options.notStarted) {
+    await fixture.worker.start(true);
+    const login = await fixture.worker.login(username, password);
+    if (!login.ok) throw new Error(`login ${username}: ${login.code}`);
+  }
 
   const channel = new MessageChannel();
   Comlink.expose(workerApi(fixture.worker), channel.port1);

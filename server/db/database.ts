@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -19,13 +19,23 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-export function openDatabase(url: string): OpenDatabase {
+/** Called with every statement the database runs (tests read the query plans of what the API runs). */
+export type QueryListener = (query: CompiledQuery) => void;
+
+export function openDatabase(url: string, options: { onQuery?: QueryListener } = {}): OpenDatabase {
   const kind = databaseKind(url);
+  const { onQuery } = options;
+  const log = onQuery
+    ? (event: { level: string; query: CompiledQuery }) => {
+        if (event.level === 'query') onQuery(event.query);
+      }
+    : undefined;
   if (kind === 'postgres') {
     // int8 (counts, sums) would otherwise arrive as strings.
     pg.types.setTypeParser(20, (v) => Number(v));
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }),
+      log,
     });
     return { db, kind, close: () => db.destroy() };
   }
@@ -35,7 +45,7 @@ export function openDatabase(url: string): OpenDatabase {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log });
   return { db, kind, close: () => db.destroy() };
 }
 

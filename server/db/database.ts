@@ -9,6 +9,7 @@ import { meetingDeletedDate } from './migrations/0002-meeting-deleted-date.ts';
 import { securityMigration } from './migrations/0003-security.ts';
 import { chatLimitMigration } from './migrations/0004-chat-limit.ts';
 import { peerPostsMigration } from './migrations/0005-peer-posts.ts';
+import { listIndexesMigration } from './migrations/0006-list-indexes.ts';
 import { databaseKind, type DatabaseKind } from './database-kind.ts';
 
 export type Db = Kysely<Database>;
@@ -57,6 +58,7 @@ export function migrations(kind: DatabaseKind) {
     '0003-security': securityMigration(kind),
     '0004-chat-limit': chatLimitMigration,
     '0005-peer-posts': peerPostsMigration(kind),
+    '0006-list-indexes': listIndexesMigration,
   };
 }
 

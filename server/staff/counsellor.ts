@@ -17,7 +17,7 @@ import { NEW_MESSAGE_NOTIFICATION } from '../../contract/notifications.ts';
 import { IdParams } from '../../contract/schemas/common.ts';
 import { StaffMessageBody } from '../../contract/schemas/staff.ts';
 import { counsellorMaySee } from '../api/entity-access.ts';
-import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
+import { CONVERSATION_STATE, CONVERSATION_STATES } from '../../contract/conversation-state.ts';
 
 function requireCounsellor(principal: Principal) {
   if (!principal.roles.includes('counsellor')) throw new ApiError('forbidden');
@@ -65,11 +65,16 @@ async function authorLabelOf(ctx: AppContext, contactId: number | null): Promise
   return userAuthorLabel(value(PROPERTY_ID_MAP.gender), ageFromBirthYear(value(PROPERTY_ID_MAP.birthYear)));
 }
 
+/** Every state but the final ones: what the queue looks among (an index on state finds them). */
+const OPEN_STATES = CONVERSATION_STATES.filter((s) => !(FINAL_STATES as readonly string[]).includes(s));
+
 /** Queued chats per channel in arrival order, plus mail that waits for an answer. */
 async function queue(ctx: AppContext, principal: Principal) {
   const rows = await ctx.db
     .selectFrom('conversations')
     .selectAll()
+    // Implied by both branches below; said once as an IN list, so the state index serves the query.
+    .where('state', 'in', OPEN_STATES)
     .where('meeting_id', 'is', null)
     .where('contact_id', 'is not', null)
     .where((eb) =>
@@ -82,7 +87,6 @@ async function queue(ctx: AppContext, principal: Principal) {
         // Mail waits until a counsellor has answered the child's latest message.
         eb.and([
           eb('system_type', '=', 'mail'),
-          eb('state', 'not in', [...FINAL_STATES]),
           // A mail someone answered is theirs when the child writes again.
           eb.or([eb('agent_account_id', 'is', null), eb('agent_account_id', '=', principal.accountId)]),
           eb.or([

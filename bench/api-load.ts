@@ -20,6 +20,7 @@
  * "before" figures. BENCH_CHILDREN sets the number of children; BENCH_PORT the port (8350).
  */
 import http from 'node:http';
+import os from 'node:os';
 import { sql } from 'kysely';
 import { createTestDatabase } from '../tests/server/test-server.ts';
 import { startServerProcess } from '../tests/server/server-process.ts';
@@ -354,8 +355,12 @@ async function drive(users: SignedIn) {
     tick();
   });
   await Promise.all(inFlight);
-  const measuredSeconds = (lastSent - (start + counted * interval)) / 1000;
-  return { results, maxInFlight, measuredSeconds, requests: total - counted };
+  const firstDue = start + counted * interval;
+  const measuredSeconds = (lastSent - firstDue) / 1000;
+  // What the server got through: the counted requests over the time from the first one's due time
+  // to the last answer. Below the target rate, the server could not keep up and the queue grew.
+  const servedRate = (total - counted) / ((performance.now() - firstDue) / 1000);
+  return { results, maxInFlight, measuredSeconds, servedRate, requests: total - counted };
 }
 
 async function main() {
@@ -390,7 +395,9 @@ async function main() {
     const users = await signInAll(seeded);
     const loginSeconds = (performance.now() - loginStart) / 1000;
 
+    const loadBefore = os.loadavg()[0]!;
     const run = await drive(users);
+    const loadAfter = os.loadavg()[0]!;
     const perCall: Record<string, unknown> = {};
     const all: number[] = [];
     let errors = 0;
@@ -413,7 +420,14 @@ async function main() {
       seedSeconds: Number(seedSeconds.toFixed(1)),
       loginSeconds: Number(loginSeconds.toFixed(1)),
       targetRate: RATE,
-      achievedRate: Math.round(run.requests / run.measuredSeconds),
+      sentRate: Math.round(run.requests / run.measuredSeconds),
+      servedRate: Math.round(run.servedRate),
+      // The machine is shared: its 1-minute load average before and after the run, beside its cores.
+      loadAverage: {
+        before: Number(loadBefore.toFixed(1)),
+        after: Number(loadAfter.toFixed(1)),
+        cores: os.cpus().length,
+      },
       seconds: SECONDS,
       requests: run.requests,
       maxInFlight: run.maxInFlight,

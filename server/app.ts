@@ -6,7 +6,7 @@ import type { ServerConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { ApiError } from './errors.ts';
 import { replyWithError } from './error-reply.ts';
-import { migrateToLatest, openDatabase } from './db/database.ts';
+import { migrateToLatest, openDatabase, type QueryListener } from './db/database.ts';
 import { hasDemoLogins, seedDemoData } from './db/seed.ts';
 import { KeyRing } from './auth/keys.ts';
 import { TokenService } from './auth/tokens.ts';
@@ -41,6 +41,8 @@ export interface BuildOptions {
   accessTokenSeconds?: number;
   /** Smaller login rules, so a test reaches a brake with tens of attempts instead of hundreds. */
   loginPolicy?: Partial<LoginPolicy>;
+  /** Hears every statement the database runs (a test checks that each list query uses an index). */
+  onQuery?: QueryListener;
 }
 
 /** Refuses to serve demo logins to other machines unless DEMO_SEED=1 asked for exactly that. */
@@ -62,7 +64,7 @@ export interface App {
 
 /** Builds the whole reference server: database, auth, hub, API and the built client. */
 export async function buildApp(config: ServerConfig, options: BuildOptions = {}): Promise<App> {
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, { onQuery: options.onQuery });
   const keys = new KeyRing(database.db, config.signingKeySecret);
   try {
     await migrateToLatest(database);

@@ -7,20 +7,38 @@ import type {
 } from '../../contract/conversations.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { queuePosition } from './queue.ts';
+import { queuePositions } from './queue.ts';
 
 /** Conversations and their messages as the wire carries them (SPEC §7): rows in, contract types out. */
 
 type ConversationRow = Selectable<Database['conversations']>;
 type MessageRow = Selectable<Database['conversation_messages']>;
 
-export async function toConversation(db: Db, c: ConversationRow): Promise<Conversation> {
-  const count = await db
-    .selectFrom('conversation_messages')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('conversation_id', '=', c.id)
-    .executeTakeFirstOrThrow();
-  return {
+/** Splits a list of ids for `IN (...)`, so no statement passes an engine's limit of parameters. */
+export function inChunks<T>(items: T[], size = 500): T[][] {
+  const parts: T[][] = [];
+  for (let i = 0; i < items.length; i += size) parts.push(items.slice(i, i + size));
+  return parts;
+}
+
+/**
+ * Conversations as the wire carries them, in a fixed number of statements however many there are
+ * (one message count per conversation made a long list's time, issue 15).
+ */
+export async function toConversations(db: Db, rows: ConversationRow[]): Promise<Conversation[]> {
+  if (rows.length === 0) return [];
+  const counts = new Map<number, number>();
+  for (const ids of inChunks(rows.map((r) => r.id))) {
+    const found = await db
+      .selectFrom('conversation_messages')
+      .select(['conversation_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('conversation_id', 'in', ids)
+      .groupBy('conversation_id')
+      .execute();
+    for (const r of found) counts.set(r.conversation_id, Number(r.n));
+  }
+  const positions = await queuePositions(db, rows);
+  return rows.map((c) => ({
     id: c.id,
     subject: c.subject,
     state: c.state as ConversationState,
@@ -29,16 +47,20 @@ export async function toConversation(db: Db, c: ConversationRow): Promise<Conver
     readDate: c.contact_read_date,
     rating: c.rating,
     systemType: c.system_type as SystemType,
-    messageCount: Number(count.n),
+    messageCount: counts.get(c.id) ?? 0,
     lastAgentMessageDate: c.last_agent_message_date,
     lastContactMessageDate: c.last_contact_message_date,
     // A queued chat says where it stands, so a refetch never blanks the child's 'Köplats'.
-    queuePosition: await queuePosition(db, c.id),
+    queuePosition: positions.get(c.id) ?? null,
     channel: c.channel_id,
     meetingId: c.meeting_id,
     liveSince: c.live_since,
     limitEndsAt: c.limit_ends_at,
-  };
+  }));
+}
+
+export async function toConversation(db: Db, c: ConversationRow): Promise<Conversation> {
+  return (await toConversations(db, [c]))[0]!;
 }
 
 export function toMessage(m: MessageRow): ConversationMessageWire {

@@ -20,7 +20,7 @@ import { principalOf } from './guard.ts';
 import { idempotent } from './idempotency.ts';
 import { canSeeConversation } from './entity-access.ts';
 import { APPLICATION_ID } from './runtime-config.ts';
-import { listMessages, messageById, toConversation } from './conversation-wire.ts';
+import { listMessages, messageById, toConversation, toConversations } from './conversation-wire.ts';
 import { addMessage } from './conversation-writes.ts';
 import { conversationChanged } from './conversation-changed.ts';
 import { endChatIfPastLimit } from './chat-limit.ts';
@@ -80,7 +80,7 @@ async function listConversations(ctx: AppContext, principal: Principal, query: C
     .limit(take)
     .offset(Math.max(query.skip || 0, 0))
     .execute();
-  return Promise.all(page.map((r) => toConversation(db, r)));
+  return toConversations(db, page);
 }
 
 /** A message from the child or participant into a conversation they may see (SPEC §7 conversationmessage). */

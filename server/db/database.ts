@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -9,6 +9,7 @@ import { meetingDeletedDate } from './migrations/0002-meeting-deleted-date.ts';
 import { securityMigration } from './migrations/0003-security.ts';
 import { chatLimitMigration } from './migrations/0004-chat-limit.ts';
 import { peerPostsMigration } from './migrations/0005-peer-posts.ts';
+import { listIndexesMigration } from './migrations/0006-list-indexes.ts';
 import { databaseKind, type DatabaseKind } from './database-kind.ts';
 
 export type Db = Kysely<Database>;
@@ -19,13 +20,23 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-export function openDatabase(url: string): OpenDatabase {
+/** Called with every statement the database runs (tests read the query plans of what the API runs). */
+export type QueryListener = (query: CompiledQuery) => void;
+
+export function openDatabase(url: string, options: { onQuery?: QueryListener } = {}): OpenDatabase {
   const kind = databaseKind(url);
+  const { onQuery } = options;
+  const log = onQuery
+    ? (event: { level: string; query: CompiledQuery }) => {
+        if (event.level === 'query') onQuery(event.query);
+      }
+    : undefined;
   if (kind === 'postgres') {
     // int8 (counts, sums) would otherwise arrive as strings.
     pg.types.setTypeParser(20, (v) => Number(v));
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }),
+      log,
     });
     return { db, kind, close: () => db.destroy() };
   }
@@ -35,7 +46,7 @@ export function openDatabase(url: string): OpenDatabase {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log });
   return { db, kind, close: () => db.destroy() };
 }
 
@@ -47,6 +58,7 @@ export function migrations(kind: DatabaseKind) {
     '0003-security': securityMigration(kind),
     '0004-chat-limit': chatLimitMigration,
     '0005-peer-posts': peerPostsMigration(kind),
+    '0006-list-indexes': listIndexesMigration,
   };
 }
 

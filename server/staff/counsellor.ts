@@ -8,7 +8,13 @@ import { ApiError } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf } from '../api/guard.ts';
 import { idempotent } from '../api/idempotency.ts';
-import { listMessages, messageById, toConversation } from '../api/conversation-wire.ts';
+import {
+  inChunks,
+  listMessages,
+  messageById,
+  toConversation,
+  toConversations,
+} from '../api/conversation-wire.ts';
 import { addMessage, resolveConversation } from '../api/conversation-writes.ts';
 import { conversationChanged } from '../api/conversation-changed.ts';
 import { endChatIfPastLimit, startChatClock } from '../api/chat-limit.ts';
@@ -17,7 +23,7 @@ import { NEW_MESSAGE_NOTIFICATION } from '../../contract/notifications.ts';
 import { IdParams } from '../../contract/schemas/common.ts';
 import { StaffMessageBody } from '../../contract/schemas/staff.ts';
 import { counsellorMaySee } from '../api/entity-access.ts';
-import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
+import { CONVERSATION_STATE, CONVERSATION_STATES } from '../../contract/conversation-state.ts';
 
 function requireCounsellor(principal: Principal) {
   if (!principal.roles.includes('counsellor')) throw new ApiError('forbidden');
@@ -36,40 +42,63 @@ function requireOwn(row: ConversationRow, accountId: number) {
   if (row.agent_account_id !== accountId) throw new ApiError('forbidden');
 }
 
-/** A conversation as the staff API lists it: with the child's conversation properties. */
-async function withProperties(ctx: AppContext, row: ConversationRow) {
-  const props = await ctx.db
-    .selectFrom('conversation_properties')
-    .selectAll()
-    .where('conversation_id', '=', row.id)
-    .execute();
-  return {
-    ...(await toConversation(ctx.db, row)),
-    properties: Object.fromEntries(props.map((p) => [p.property_id, p.value])),
-    authorLabel: await authorLabelOf(ctx, row.contact_id),
-  };
+/**
+ * Conversations as the staff API lists them: with the child's conversation properties and author
+ * label, in a fixed number of statements however long the list.
+ */
+async function withProperties(ctx: AppContext, rows: ConversationRow[]) {
+  const ids = rows.map((r) => r.id);
+  const contactIds = [...new Set(rows.map((r) => r.contact_id).filter((c): c is number => c !== null))];
+  const props: Array<{ conversation_id: number; property_id: string; value: string }> = [];
+  for (const part of inChunks(ids)) {
+    props.push(
+      ...(await ctx.db
+        .selectFrom('conversation_properties')
+        .selectAll()
+        .where('conversation_id', 'in', part)
+        .execute()),
+    );
+  }
+  const profiles: Array<{ contact_id: number; property_id: string; value: string }> = [];
+  for (const part of inChunks(contactIds)) {
+    profiles.push(
+      ...(await ctx.db
+        .selectFrom('contact_properties')
+        .select(['contact_id', 'property_id', 'value'])
+        .where('contact_id', 'in', part)
+        .where('property_id', 'in', [PROPERTY_ID_MAP.gender, PROPERTY_ID_MAP.birthYear])
+        .execute()),
+    );
+  }
+  const wires = await toConversations(ctx.db, rows);
+  return wires.map((wire, i) => {
+    const row = rows[i]!;
+    return {
+      ...wire,
+      properties: Object.fromEntries(
+        props.filter((p) => p.conversation_id === row.id).map((p) => [p.property_id, p.value]),
+      ),
+      authorLabel: authorLabelOf(profiles.filter((p) => p.contact_id === row.contact_id)),
+    };
+  });
 }
 
 /** SPEC §3 author label from the child's profile (gender and birth year), as the child's history shows it. */
-async function authorLabelOf(ctx: AppContext, contactId: number | null): Promise<string> {
-  const profile =
-    contactId === null
-      ? []
-      : await ctx.db
-          .selectFrom('contact_properties')
-          .select(['property_id', 'value'])
-          .where('contact_id', '=', contactId)
-          .where('property_id', 'in', [PROPERTY_ID_MAP.gender, PROPERTY_ID_MAP.birthYear])
-          .execute();
+function authorLabelOf(profile: Array<{ property_id: string; value: string }>): string {
   const value = (id: string) => profile.find((p) => p.property_id === id)?.value;
   return userAuthorLabel(value(PROPERTY_ID_MAP.gender), ageFromBirthYear(value(PROPERTY_ID_MAP.birthYear)));
 }
+
+/** Every state but the final ones: what the queue looks among (an index on state finds them). */
+const OPEN_STATES = CONVERSATION_STATES.filter((s) => !(FINAL_STATES as readonly string[]).includes(s));
 
 /** Queued chats per channel in arrival order, plus mail that waits for an answer. */
 async function queue(ctx: AppContext, principal: Principal) {
   const rows = await ctx.db
     .selectFrom('conversations')
     .selectAll()
+    // Implied by both branches below; said once as an IN list, so the state index serves the query.
+    .where('state', 'in', OPEN_STATES)
     .where('meeting_id', 'is', null)
     .where('contact_id', 'is not', null)
     .where((eb) =>
@@ -82,7 +111,6 @@ async function queue(ctx: AppContext, principal: Principal) {
         // Mail waits until a counsellor has answered the child's latest message.
         eb.and([
           eb('system_type', '=', 'mail'),
-          eb('state', 'not in', [...FINAL_STATES]),
           // A mail someone answered is theirs when the child writes again.
           eb.or([eb('agent_account_id', 'is', null), eb('agent_account_id', '=', principal.accountId)]),
           eb.or([
@@ -95,7 +123,7 @@ async function queue(ctx: AppContext, principal: Principal) {
     .orderBy('logged_date', 'asc')
     .orderBy('id', 'asc')
     .execute();
-  return Promise.all(rows.map((r) => withProperties(ctx, r)));
+  return withProperties(ctx, rows);
 }
 
 /** The conversations the counsellor holds, newest first. */
@@ -109,7 +137,7 @@ async function ownConversations(ctx: AppContext, principal: Principal) {
     .limit(200)
     .execute();
   // With the child's properties, so an accepted chat still shows who the counsellor talks to.
-  return Promise.all(rows.map((r) => withProperties(ctx, r)));
+  return withProperties(ctx, rows);
 }
 
 async function messages(ctx: AppContext, principal: Principal, id: number) {

@@ -37,7 +37,8 @@ export interface ServerRun extends ServerProcess {
  * own and the test defaults (loopback, demo data); a key set to `undefined` is left out entirely.
  */
 export async function runServerProcess(env: Record<string, string | undefined>): Promise<ServerRun> {
-  const port = await freePort();
+  // A bench may name its own port (PORT); otherwise any free one.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const merged: Record<string, string | undefined> = {
     ...process.env,
     PORT: String(port),

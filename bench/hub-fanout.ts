@@ -5,9 +5,11 @@
  * and send a ping every 10 s, as the official client does (the hub drops a client silent for 30 s).
  * 1. Idle capacity: opens BENCH_IDLE connections (default 10,000) to each and reports each server's
  *    memory per connection (resident, and V8 heap as each process reports it, without a forced GC).
- *    BENCH_IDLE=20000 is the capacity run: the file-descriptor limit of this process (and so of both
+ *    BENCH_IDLE=20000 is the capacity run: the open-files limit of this process (and so of both
  *    servers it starts) is raised first where the OS allows, by running itself again under
- *    `ulimit -n`.
+ *    `ulimit -n`; all but the fan-out's clients are held by child processes, each with its own limit.
+ *    One server process needs a descriptor per connection plus its own few, so a hard limit of N
+ *    open files allows a little under N connections.
  * 2. Fan-out: with every idle connection still open, BENCH_SUBSCRIBERS of each (default 1,000)
  *    receive an event BENCH_ROUNDS times (default 20), hub and bare rounds taking turns: for the hub
  *    a server-side change (a profile update over HTTP) to an entity they subscribed to, for the bare
@@ -31,8 +33,8 @@ const RS = '\x1e';
 const HANDSHAKE = `{"protocol":"json","version":1}${RS}`;
 const PING = `{"type":6}${RS}`;
 const CLIENT_PING_MS = 10_000;
-/** Both servers' sockets, this process's clients of both, and some room. */
-const FDS_NEEDED = 2 * IDLE + 4096;
+/** A server's sockets and some room (each server is its own process). */
+const FDS_NEEDED = IDLE + 1024;
 /** Connections from one source address to one server before the next 127.0.0.x (ephemeral ports). */
 const PER_SOURCE_ADDRESS = 25_000;
 
@@ -165,12 +167,57 @@ function openClient(wsUrl: string, i: number): Promise<Client> {
   });
 }
 
-async function openClients(wsUrl: string, count: number): Promise<{ clients: Client[]; seconds: number }> {
+async function openClients(wsUrl: string, count: number): Promise<Client[]> {
   const clients: Client[] = [];
-  const started = performance.now();
   for (let i = 0; i < count; i += 200) {
     const batch = Math.min(200, count - i);
     clients.push(...(await Promise.all(Array.from({ length: batch }, (_, k) => openClient(wsUrl, i + k)))));
+  }
+  return clients;
+}
+
+/** Idle clients held by child processes: each process has its own open-files limit. */
+const HOLDER_CAPACITY = Math.max(1000, Math.min(25_000, (openFilesLimit() ?? 10_000) - 1024));
+
+/** A child process that opens `count` idle clients (pinging as the others) and holds them until killed. */
+function hold() {
+  const [wsUrl, count] = [process.argv[3]!, Number(process.argv[4])];
+  const clients: Client[] = [];
+  setInterval(() => {
+    for (const c of clients) if (c.ws.readyState === WebSocket.OPEN) c.ws.send(PING);
+  }, CLIENT_PING_MS);
+  openClients(wsUrl, count).then(
+    (opened) => {
+      clients.push(...opened);
+      process.send?.({ opened: opened.length });
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+  process.on('disconnect', () => process.exit(0));
+}
+
+/**
+ * `keep` clients in this process (the ones that take part in the fan-out), the rest of `count` in
+ * holder processes; resolves once all have shaken hands, with the kept ones and the seconds it took.
+ */
+async function openIdle(wsUrl: string, count: number, keep: number, holders: ChildProcess[]) {
+  const started = performance.now();
+  const clients = await openClients(wsUrl, keep);
+  for (let rest = count - keep; rest > 0; rest -= HOLDER_CAPACITY) {
+    const n = Math.min(rest, HOLDER_CAPACITY);
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), 'hold', wsUrl, String(n)],
+      { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    );
+    holders.push(child);
+    await new Promise<void>((resolve, reject) => {
+      child.once('message', () => resolve());
+      child.once('exit', (code) => reject(new Error(`client holder exited with ${code}`)));
+    });
   }
   return { clients, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) };
 }
@@ -241,6 +288,7 @@ async function main() {
   const inspectorPort = await freePort();
   const server = await startBenchServer({ NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}` });
   const all: Client[] = [];
+  const holders: ChildProcess[] = [];
   // As the official client: a ping every 10 s keeps the hub's 30 s client timeout from dropping anyone.
   const pinger = setInterval(() => {
     for (const c of all) if (c.ws.readyState === WebSocket.OPEN) c.ws.send(PING);
@@ -255,7 +303,7 @@ async function main() {
       };
     const bareBefore = await bareMemory();
     const bareBeforeGc = await bareMemory(true);
-    const bareOpen = await openClients(bare.url.replace('http', 'ws'), IDLE);
+    const bareOpen = await openIdle(bare.url.replace('http', 'ws'), IDLE, SUBSCRIBERS, holders);
     all.push(...bareOpen.clients);
     const bareAfter = await bareMemory();
     const bareAfterGc = await bareMemory(true);
@@ -271,7 +319,7 @@ async function main() {
     const rssBeforeGc = await metric(server.url, 'process_resident_memory_bytes');
     const heapBeforeGc = await metric(server.url, 'nodejs_heap_used_bytes');
     const hubUrl = `${server.url.replace('http', 'ws')}/hubs/portalaccountevents?access_token=${encodeURIComponent(access_token)}`;
-    const hubOpen = await openClients(hubUrl, IDLE);
+    const hubOpen = await openIdle(hubUrl, IDLE, SUBSCRIBERS, holders);
     all.push(...hubOpen.clients);
     const connections = await metric(server.url, 'hub_connections');
     const rssAfter = await metric(server.url, 'process_resident_memory_bytes');
@@ -351,6 +399,7 @@ async function main() {
   } finally {
     clearInterval(pinger);
     for (const c of all) c.ws.terminate();
+    for (const h of holders) h.kill();
     bare.child.kill();
     await server.stop();
   }
@@ -358,6 +407,8 @@ async function main() {
 
 if (process.argv[2] === 'serve-bare') {
   serveBare();
+} else if (process.argv[2] === 'hold') {
+  hold();
 } else {
   const status = rerunWithMoreFileDescriptors();
   if (status === null) runBench(main);

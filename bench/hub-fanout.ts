@@ -33,6 +33,22 @@ const RS = '\x1e';
 const HANDSHAKE = `{"protocol":"json","version":1}${RS}`;
 const PING = `{"type":6}${RS}`;
 const CLIENT_PING_MS = 10_000;
+const PING_SLICES = 100;
+
+/**
+ * Pings every client once per CLIENT_PING_MS, a hundredth of them at a time: real clients' pings are
+ * spread over the interval, not one burst of thousands.
+ */
+function startPinging(clients: Client[]): NodeJS.Timeout {
+  let slice = 0;
+  return setInterval(() => {
+    for (let i = slice; i < clients.length; i += PING_SLICES) {
+      const ws = clients[i]!.ws;
+      if (ws.readyState === WebSocket.OPEN) ws.send(PING);
+    }
+    slice = (slice + 1) % PING_SLICES;
+  }, CLIENT_PING_MS / PING_SLICES);
+}
 /** A server's sockets and some room (each server is its own process). */
 const FDS_NEEDED = IDLE + 1024;
 /** Connections from one source address to one server before the next 127.0.0.x (ephemeral ports). */
@@ -183,9 +199,7 @@ const HOLDER_CAPACITY = Math.max(1000, Math.min(25_000, (openFilesLimit() ?? 10_
 function hold() {
   const [wsUrl, count] = [process.argv[3]!, Number(process.argv[4])];
   const clients: Client[] = [];
-  setInterval(() => {
-    for (const c of clients) if (c.ws.readyState === WebSocket.OPEN) c.ws.send(PING);
-  }, CLIENT_PING_MS);
+  startPinging(clients);
   openClients(wsUrl, count).then(
     (opened) => {
       clients.push(...opened);
@@ -290,9 +304,7 @@ async function main() {
   const all: Client[] = [];
   const holders: ChildProcess[] = [];
   // As the official client: a ping every 10 s keeps the hub's 30 s client timeout from dropping anyone.
-  const pinger = setInterval(() => {
-    for (const c of all) if (c.ws.readyState === WebSocket.OPEN) c.ws.send(PING);
-  }, CLIENT_PING_MS);
+  const pinger = startPinging(all);
   try {
     // Bare ws first: its idle memory, with nothing else on the machine from this bench yet.
     const bareMemory = async (gc = false) =>

@@ -1,14 +1,28 @@
 /**
- * Hub benchmark (npm run bench): a real server process, raw WebSocket clients speaking the SignalR
- * JSON protocol.
- * 1. Idle capacity: opens BENCH_IDLE connections (default 10,000) and reports the server's memory per
- *    connection (resident and V8 heap, from /metrics).
- * 2. Fan-out: BENCH_SUBSCRIBERS of them (default 1,000) subscribe to one entity; a server-side change
- *    (a profile update over HTTP) is made BENCH_ROUNDS times (default 20); the time from sending the
- *    change to each client's receipt of its SendEvent gives p50 and p99.
+ * Hub benchmark (npm run bench), side by side with a bare `ws` server (issue 15, hub scale). Two
+ * processes: the real server, and a bare `ws` server with the hub's socket options that answers the
+ * handshake and broadcasts on request. Raw WebSocket clients speak the SignalR JSON protocol to both
+ * and send a ping every 10 s, as the official client does (the hub drops a client silent for 30 s).
+ * 1. Idle capacity: opens BENCH_IDLE connections (default 10,000) to each and reports each server's
+ *    memory per connection (resident, and V8 heap as each process reports it, without a forced GC).
+ *    BENCH_IDLE=20000 is the capacity run: the open-files limit of this process (and so of both
+ *    servers it starts) is raised first where the OS allows, by running itself again under
+ *    `ulimit -n`; all but the fan-out's clients are held by child processes, each with its own limit.
+ *    One server process needs a descriptor per connection plus its own few, so a hard limit of N
+ *    open files allows a little under N connections.
+ * 2. Fan-out: with every idle connection still open, BENCH_SUBSCRIBERS of each (default 1,000)
+ *    receive an event BENCH_ROUNDS times (default 20), hub and bare rounds taking turns: for the hub
+ *    a server-side change (a profile update over HTTP) to an entity they subscribed to, for the bare
+ *    server an HTTP request that broadcasts a hub-shaped frame to them. The time from sending the
+ *    request to each client's receipt gives p50 and p99, and the ratio of the two p99s.
  * Everything runs on loopback and stops by itself.
  */
-import WebSocket from 'ws';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import WebSocket, { WebSocketServer } from 'ws';
+import { freePort } from '../tests/server/server-process.ts';
 import { login, api } from '../tests/server/test-server.ts';
 import { latencySummary, printReport, runBench, startBenchServer } from './support.ts';
 
@@ -16,7 +30,128 @@ const IDLE = Number(process.env.BENCH_IDLE ?? 10_000);
 const SUBSCRIBERS = Math.min(IDLE, Number(process.env.BENCH_SUBSCRIBERS ?? 1_000));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const RS = '\x1e';
+const HANDSHAKE = `{"protocol":"json","version":1}${RS}`;
+const PING = `{"type":6}${RS}`;
+const CLIENT_PING_MS = 10_000;
+const PING_SLICES = 100;
 
+/**
+ * Pings every client once per CLIENT_PING_MS, a hundredth of them at a time: real clients' pings are
+ * spread over the interval, not one burst of thousands.
+ */
+function startPinging(clients: Client[]): NodeJS.Timeout {
+  let slice = 0;
+  return setInterval(() => {
+    for (let i = slice; i < clients.length; i += PING_SLICES) {
+      const ws = clients[i]!.ws;
+      if (ws.readyState === WebSocket.OPEN) ws.send(PING);
+    }
+    slice = (slice + 1) % PING_SLICES;
+  }, CLIENT_PING_MS / PING_SLICES);
+}
+/** A server's sockets and some room (each server is its own process). */
+const FDS_NEEDED = IDLE + 1024;
+/** Connections from one source address to one server before the next 127.0.0.x (ephemeral ports). */
+const PER_SOURCE_ADDRESS = 25_000;
+
+// ---- the file-descriptor limit ------------------------------------------------------------------
+/** The soft limit on open files of this process (Linux), or null where it cannot be read. */
+function openFilesLimit(): number | null {
+  try {
+    const line = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    return line ? (line[1] === 'unlimited' ? Infinity : Number(line[1])) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Node cannot raise its own limit, so the bench runs itself again under `ulimit -n` (raising the hard
+ * limit too needs privilege; without it, the soft limit goes up to the hard one). The servers it
+ * starts inherit the limit. Returns the exit code of that run, or null when this run goes on.
+ */
+function rerunWithMoreFileDescriptors(): number | null {
+  const limit = openFilesLimit();
+  if (limit === null || limit >= FDS_NEEDED || process.env.BENCH_FD_RAISED) return null;
+  const result = spawnSync(
+    'sh',
+    [
+      '-c',
+      `ulimit -n ${FDS_NEEDED} 2>/dev/null || ulimit -n "$(ulimit -H -n)"; exec "$@"`,
+      'sh',
+      process.execPath,
+      ...process.execArgv,
+      ...process.argv.slice(1),
+    ],
+    { stdio: 'inherit', env: { ...process.env, BENCH_FD_RAISED: '1' } },
+  );
+  return result.status ?? 1;
+}
+
+// ---- the bare ws server (a child process) -------------------------------------------------------
+/** The frame the bare server broadcasts: an event as the hub sends it. */
+const bareFrame = (round: number) =>
+  JSON.stringify({
+    type: 1,
+    target: 'SendEvent',
+    arguments: ['ContactChanged', { id: 1, name: 'Demo', round }, 'Contact:1'],
+  }) + RS;
+
+/**
+ * The hub's socket options, with the connections it must track for a broadcast. GET /memory answers
+ * its memory (as /metrics does: no forced GC); POST /broadcast?n=N&round=R sends one frame to the
+ * first N connections.
+ */
+function serveBare() {
+  const sockets = new Set<WebSocket>();
+  const http = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/memory') {
+      if (url.searchParams.has('gc')) global.gc?.();
+      const m = process.memoryUsage();
+      res.end(JSON.stringify({ rss: m.rss, heap: m.heapUsed, connections: sockets.size }));
+      return;
+    }
+    const frame = Buffer.from(bareFrame(Number(url.searchParams.get('round'))));
+    let n = Number(url.searchParams.get('n'));
+    for (const ws of sockets) {
+      if (n-- === 0) break;
+      ws.send(frame, { binary: false });
+    }
+    res.end('{}');
+  });
+  const wss = new WebSocketServer({
+    server: http,
+    clientTracking: false,
+    perMessageDeflate: false,
+    maxPayload: 256 * 1024,
+  });
+  const handshakeOk = Buffer.from(`{}${RS}`);
+  wss.on('connection', (ws) => {
+    ws.once('message', () => {
+      sockets.add(ws);
+      ws.send(handshakeOk, { binary: false });
+    });
+    ws.on('close', () => sockets.delete(ws));
+  });
+  http.listen(0, '127.0.0.1', () => {
+    const address = http.address();
+    console.info(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }));
+  });
+}
+
+async function startBare(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'serve-bare'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.once('data', (d: Buffer) => resolve((JSON.parse(String(d)) as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`bare ws server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+// ---- the clients --------------------------------------------------------------------------------
 interface Client {
   ws: WebSocket;
   onEvent?: () => void;
@@ -28,24 +163,77 @@ async function metric(url: string, name: string): Promise<number> {
   return Number(m?.[1] ?? NaN);
 }
 
-function openClient(url: string, token: string): Promise<Client> {
+/** A client that has shaken hands; `i` spreads them over source addresses past PER_SOURCE_ADDRESS. */
+function openClient(wsUrl: string, i: number): Promise<Client> {
   return new Promise((resolve, reject) => {
-    const wsUrl = `${url.replace('http', 'ws')}/hubs/portalaccountevents?access_token=${encodeURIComponent(token)}`;
-    const ws = new WebSocket(wsUrl);
+    const n = Math.floor(i / PER_SOURCE_ADDRESS);
+    const ws = new WebSocket(wsUrl, n === 0 ? {} : { localAddress: `127.0.0.${1 + n}` });
     const client: Client = { ws };
     let handshaken = false;
-    ws.on('open', () => ws.send(`{"protocol":"json","version":1}${RS}`));
+    ws.on('open', () => ws.send(HANDSHAKE));
     ws.on('message', (raw) => {
-      const text = raw.toString();
       if (!handshaken) {
         handshaken = true;
         resolve(client);
         return;
       }
-      if (text.includes('"SendEvent"')) client.onEvent?.();
+      if (raw.toString().includes('"SendEvent"')) client.onEvent?.();
     });
     ws.on('error', reject);
   });
+}
+
+async function openClients(wsUrl: string, count: number): Promise<Client[]> {
+  const clients: Client[] = [];
+  for (let i = 0; i < count; i += 200) {
+    const batch = Math.min(200, count - i);
+    clients.push(...(await Promise.all(Array.from({ length: batch }, (_, k) => openClient(wsUrl, i + k)))));
+  }
+  return clients;
+}
+
+/** Idle clients held by child processes: each process has its own open-files limit. */
+const HOLDER_CAPACITY = Math.max(1000, Math.min(25_000, (openFilesLimit() ?? 10_000) - 1024));
+
+/** A child process that opens `count` idle clients (pinging as the others) and holds them until killed. */
+function hold() {
+  const [wsUrl, count] = [process.argv[3]!, Number(process.argv[4])];
+  const clients: Client[] = [];
+  startPinging(clients);
+  openClients(wsUrl, count).then(
+    (opened) => {
+      clients.push(...opened);
+      process.send?.({ opened: opened.length });
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+  process.on('disconnect', () => process.exit(0));
+}
+
+/**
+ * `keep` clients in this process (the ones that take part in the fan-out), the rest of `count` in
+ * holder processes; resolves once all have shaken hands, with the kept ones and the seconds it took.
+ */
+async function openIdle(wsUrl: string, count: number, keep: number, holders: ChildProcess[]) {
+  const started = performance.now();
+  const clients = await openClients(wsUrl, keep);
+  for (let rest = count - keep; rest > 0; rest -= HOLDER_CAPACITY) {
+    const n = Math.min(rest, HOLDER_CAPACITY);
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), 'hold', wsUrl, String(n)],
+      { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    );
+    holders.push(child);
+    await new Promise<void>((resolve, reject) => {
+      child.once('message', () => resolve());
+      child.once('exit', (code) => reject(new Error(`client holder exited with ${code}`)));
+    });
+  }
+  return { clients, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) };
 }
 
 function invoke(client: Client, id: number, method: string, arg: string): Promise<void> {
@@ -68,72 +256,173 @@ function invoke(client: Client, id: number, method: string, arg: string): Promis
   });
 }
 
-async function main() {
-  const server = await startBenchServer({
-    NODE_OPTIONS: '--expose-gc',
+/** One round: `trigger` sends the request; resolves with each subscriber's latency from that moment. */
+async function round(subscribers: Client[], trigger: () => Promise<void>): Promise<number[]> {
+  const latencies: number[] = [];
+  let t0 = 0;
+  const done = new Promise<void>((resolve) => {
+    let remaining = subscribers.length;
+    for (const c of subscribers) {
+      c.onEvent = () => {
+        c.onEvent = undefined;
+        latencies.push(performance.now() - t0);
+        if (--remaining === 0) resolve();
+      };
+    }
   });
+  t0 = performance.now();
+  await trigger();
+  await done;
+  return latencies;
+}
+
+const perConnection = (after: number, before: number) => Math.round((after - before) / IDLE);
+
+/**
+ * A full garbage collection in the server, through its inspector (the server has no such route), so
+ * the settled figures count what connections hold rather than the garbage of opening them.
+ */
+async function collectGarbage(inspectorPort: number): Promise<void> {
+  const [target] = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as Array<{
+    webSocketDebuggerUrl: string;
+  }>;
+  const session = new WebSocket(target!.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => session.once('open', resolve).once('error', reject));
+  await new Promise<void>((resolve) => {
+    session.on('message', (raw) => {
+      if ((JSON.parse(String(raw)) as { id?: number }).id === 1) resolve();
+    });
+    session.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+  });
+  session.close();
+}
+
+async function main() {
+  const bare = await startBare();
+  const inspectorPort = await freePort();
+  const server = await startBenchServer({ NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}` });
+  const all: Client[] = [];
+  const holders: ChildProcess[] = [];
+  // As the official client: a ping every 10 s keeps the hub's 30 s client timeout from dropping anyone.
+  const pinger = startPinging(all);
   try {
+    // Bare ws first: its idle memory, with nothing else on the machine from this bench yet.
+    const bareMemory = async (gc = false) =>
+      (await (await fetch(`${bare.url}/memory${gc ? '?gc' : ''}`)).json()) as {
+        rss: number;
+        heap: number;
+        connections: number;
+      };
+    const bareBefore = await bareMemory();
+    const bareBeforeGc = await bareMemory(true);
+    const bareOpen = await openIdle(bare.url.replace('http', 'ws'), IDLE, SUBSCRIBERS, holders);
+    all.push(...bareOpen.clients);
+    const bareAfter = await bareMemory();
+    const bareAfterGc = await bareMemory(true);
+
     const { access_token } = await login(server.url, 'demo', 'demo-losenord');
     const detail = await api(server.url, '/portal/features/contacts/contactsapplicationfeature-id/detail', {
       token: access_token,
     });
     const contactId = (detail.body as { info: { contact: { id: number } } }).info.contact.id;
-
     const rssBefore = await metric(server.url, 'process_resident_memory_bytes');
     const heapBefore = await metric(server.url, 'nodejs_heap_used_bytes');
-    const clients: Client[] = [];
-    const started = performance.now();
-    for (let i = 0; i < IDLE; i += 200) {
-      const batch = Math.min(200, IDLE - i);
-      clients.push(
-        ...(await Promise.all(Array.from({ length: batch }, () => openClient(server.url, access_token)))),
-      );
-    }
-    const openSeconds = (performance.now() - started) / 1000;
+    await collectGarbage(inspectorPort);
+    const rssBeforeGc = await metric(server.url, 'process_resident_memory_bytes');
+    const heapBeforeGc = await metric(server.url, 'nodejs_heap_used_bytes');
+    const hubUrl = `${server.url.replace('http', 'ws')}/hubs/portalaccountevents?access_token=${encodeURIComponent(access_token)}`;
+    const hubOpen = await openIdle(hubUrl, IDLE, SUBSCRIBERS, holders);
+    all.push(...hubOpen.clients);
     const connections = await metric(server.url, 'hub_connections');
     const rssAfter = await metric(server.url, 'process_resident_memory_bytes');
     const heapAfter = await metric(server.url, 'nodejs_heap_used_bytes');
+    await collectGarbage(inspectorPort);
+    const rssAfterGc = await metric(server.url, 'process_resident_memory_bytes');
+    const heapAfterGc = await metric(server.url, 'nodejs_heap_used_bytes');
 
-    const subscribers = clients.slice(0, SUBSCRIBERS);
+    const hubSubscribers = hubOpen.clients.slice(0, SUBSCRIBERS);
     await Promise.all(
-      subscribers.map((c, i) => invoke(c, i + 1, 'SubscribeToEntity', `Contact:${contactId}`)),
+      hubSubscribers.map((c, i) => invoke(c, i + 1, 'SubscribeToEntity', `Contact:${contactId}`)),
     );
+    const bareSubscribers = bareOpen.clients.slice(0, SUBSCRIBERS);
 
-    const latencies: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      let remaining = subscribers.length;
-      let t0 = 0;
-      const done = new Promise<void>((resolve) => {
-        for (const c of subscribers) {
-          c.onEvent = () => {
-            c.onEvent = undefined;
-            latencies.push(performance.now() - t0);
-            if (--remaining === 0) resolve();
-          };
-        }
-      });
-      t0 = performance.now();
-      const res = await api(server.url, '/portal/features/contacts/contactsapplicationfeature-id/update', {
-        token: access_token,
-        body: { name: 'Demo' },
-      });
-      if (res.status !== 200) throw new Error(`update failed: ${res.status}`);
-      await done;
+    // Turn about, so both see the same machine (other work on it, GC, the clients' pings).
+    const hubLatencies: number[] = [];
+    const bareLatencies: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      hubLatencies.push(
+        ...(await round(hubSubscribers, async () => {
+          const res = await api(
+            server.url,
+            '/portal/features/contacts/contactsapplicationfeature-id/update',
+            {
+              token: access_token,
+              body: { name: 'Demo' },
+            },
+          );
+          if (res.status !== 200) throw new Error(`update failed: ${res.status}`);
+        })),
+      );
+      bareLatencies.push(
+        ...(await round(bareSubscribers, async () => {
+          const res = await fetch(`${bare.url}/broadcast?n=${SUBSCRIBERS}&round=${r}`, { method: 'POST' });
+          if (res.status !== 200) throw new Error(`broadcast failed: ${res.status}`);
+          await res.arrayBuffer();
+        })),
+      );
     }
+    const hubFanOut = latencySummary(hubLatencies, 1);
+    const bareFanOut = latencySummary(bareLatencies, 1);
 
-    const report = {
-      idleConnections: connections,
-      secondsToOpen: Number(openSeconds.toFixed(1)),
-      rssBytesPerConnection: Math.round((rssAfter - rssBefore) / IDLE),
-      heapBytesPerConnection: Math.round((heapAfter - heapBefore) / IDLE),
-      serverRssMiB: Math.round(rssAfter / 1024 / 1024),
-      fanOut: { subscribers: SUBSCRIBERS, rounds: ROUNDS, ...latencySummary(latencies, 1) },
-    };
-    printReport(report);
-    for (const c of clients) c.ws.terminate();
+    printReport({
+      idleConnections: IDLE,
+      openFilesLimit: openFilesLimit(),
+      hub: {
+        connections,
+        connectionsAtEnd: await metric(server.url, 'hub_connections'),
+        secondsToOpen: hubOpen.seconds,
+        rssBytesPerConnection: perConnection(rssAfter, rssBefore),
+        heapBytesPerConnection: perConnection(heapAfter, heapBefore),
+        afterFullGc: {
+          rssBytesPerConnection: perConnection(rssAfterGc, rssBeforeGc),
+          heapBytesPerConnection: perConnection(heapAfterGc, heapBeforeGc),
+        },
+        serverRssMiB: Math.round(rssAfter / 1024 / 1024),
+        fanOut: { subscribers: SUBSCRIBERS, rounds: ROUNDS, ...hubFanOut },
+      },
+      bareWs: {
+        connections: bareAfter.connections,
+        connectionsAtEnd: (await bareMemory()).connections,
+        secondsToOpen: bareOpen.seconds,
+        rssBytesPerConnection: perConnection(bareAfter.rss, bareBefore.rss),
+        heapBytesPerConnection: perConnection(bareAfter.heap, bareBefore.heap),
+        afterFullGc: {
+          rssBytesPerConnection: perConnection(bareAfterGc.rss, bareBeforeGc.rss),
+          heapBytesPerConnection: perConnection(bareAfterGc.heap, bareBeforeGc.heap),
+        },
+        serverRssMiB: Math.round(bareAfter.rss / 1024 / 1024),
+        fanOut: { subscribers: SUBSCRIBERS, rounds: ROUNDS, ...bareFanOut },
+      },
+      p99RatioHubToBare: Number((hubFanOut.p99ms / bareFanOut.p99ms).toFixed(2)),
+      rssRatioHubToBare: Number(
+        (perConnection(rssAfter, rssBefore) / perConnection(bareAfter.rss, bareBefore.rss)).toFixed(2),
+      ),
+    });
   } finally {
+    clearInterval(pinger);
+    for (const c of all) c.ws.terminate();
+    for (const h of holders) h.kill();
+    bare.child.kill();
     await server.stop();
   }
 }
 
-runBench(main);
+if (process.argv[2] === 'serve-bare') {
+  serveBare();
+} else if (process.argv[2] === 'hold') {
+  hold();
+} else {
+  const status = rerunWithMoreFileDescriptors();
+  if (status === null) runBench(main);
+  else process.exitCode = status;
+}

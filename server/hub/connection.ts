@@ -45,14 +45,22 @@ const MAX_PARTIAL_RECORD_CHARS = 64 * 1024;
 /** base64url keeps ids safe to splice into a query string unencoded, which the client does. */
 export const randomId = (bytes: number): string => randomBytes(bytes).toString('base64url');
 
-/** One logical SignalR connection, independent of the transport that carries it. */
+/**
+ * A string of our own: a token cut out of a longer text (the upgrade URL, an Authorization header) may
+ * share that text's memory and keep all of it alive for as long as the connection lives.
+ */
+const ownCopy = (text: string): string => Buffer.from(text, 'utf8').toString('utf8');
+
+/**
+ * One logical SignalR connection, independent of the transport that carries it. It owns no timer: the
+ * hub's one heartbeat calls `heartbeat` for every connection (pings, client timeout, token expiry), and
+ * what most connections never use (a second token, subscriptions, queued invocations) is made on first
+ * use, so an idle connection stays small.
+ */
 export class HubConnection {
   readonly connectionId = randomId(16);
   /** The secret that addresses this connection in later requests (`?id=`); never shown to other clients. */
   readonly connectionToken = randomId(32);
-  /** Every access token used on this connection, so revoking any of them ends it. */
-  readonly tokenIds = new Set<string>();
-  readonly subscriptions = new Set<string>();
   transport: Transport | null = null;
   closed = false;
 
@@ -60,14 +68,18 @@ export class HubConnection {
   private queue: Frame[] = [];
   private queuedBytes = 0;
   private inbound = '';
-  private work: Promise<void> = Promise.resolve();
-  private keepAlive: NodeJS.Timeout | null = null;
-  private readonly idle: NodeJS.Timeout;
-  private expiry: NodeJS.Timeout | null = null;
+  private work: Promise<void> | null = null;
+  /** Access tokens used after the first (the principal's), so revoking any of them ends the connection. */
+  private laterTokenIds: Set<string> | null = null;
+  private entityKeys: Set<string> | null = null;
+  /** Epoch ms of the last message from the client (negotiate counts), for the client timeout. */
+  private lastReceivedAt = Date.now();
+  /** Epoch ms the next keep-alive ping is due, once the handshake is done. */
+  private nextPingAt = 0;
   /** When the newest access token seen on this connection ends (epoch ms). */
   private expiresAtMs = 0;
   /** The newest access token seen, so an invocation can check it is still good (not revoked). */
-  private token: string;
+  private token = '';
 
   constructor(
     readonly principal: Principal,
@@ -75,15 +87,8 @@ export class HubConnection {
     private readonly timing: ConnectionTiming,
     private readonly events: ConnectionEvents,
   ) {
-    this.token = token;
-    this.tokenIds.add(principal.tokenId);
+    // The client timeout runs from negotiate, so a connection whose transport never arrives, or never shakes hands, expires too.
     this.useToken(principal, token);
-    // Started at negotiate, so a connection whose transport never arrives, or never shakes hands, expires too.
-    this.idle = setTimeout(
-      () => this.close({ error: 'Client timeout elapsed without a message.' }),
-      timing.clientTimeoutMs,
-    );
-    this.idle.unref();
   }
 
   get isOpen(): boolean {
@@ -107,14 +112,62 @@ export class HubConnection {
     const expiresAtMs = principal.expiresAt * 1000;
     if (this.closed || expiresAtMs <= this.expiresAtMs) return;
     this.expiresAtMs = expiresAtMs;
-    this.token = token;
-    if (this.expiry) clearTimeout(this.expiry);
-    // setTimeout's limit is ~24.8 days; tokens live minutes.
-    this.expiry = setTimeout(
-      () => this.close({ error: 'The access token expired.', allowReconnect: true }),
-      Math.min(2 ** 31 - 1, Math.max(0, expiresAtMs - Date.now())),
-    );
-    this.expiry.unref();
+    this.token = ownCopy(token);
+  }
+
+  /** Every access token id used on this connection. */
+  tokenIds(): string[] {
+    return [this.principal.tokenId, ...(this.laterTokenIds ?? [])];
+  }
+
+  /** Remembers a further access token's id; false if it was known already. */
+  addTokenId(tokenId: string): boolean {
+    if (tokenId === this.principal.tokenId || this.laterTokenIds?.has(tokenId)) return false;
+    (this.laterTokenIds ??= new Set()).add(tokenId);
+    return true;
+  }
+
+  isSubscribedTo(entityKey: string): boolean {
+    return this.entityKeys?.has(entityKey) ?? false;
+  }
+
+  get subscriptionCount(): number {
+    return this.entityKeys?.size ?? 0;
+  }
+
+  subscribe(entityKey: string): void {
+    (this.entityKeys ??= new Set()).add(entityKey);
+  }
+
+  unsubscribe(entityKey: string): void {
+    this.entityKeys?.delete(entityKey);
+  }
+
+  /** The entity keys subscribed to, which are forgotten: for the registry when the connection ends. */
+  takeSubscriptions(): Iterable<string> {
+    const keys = this.entityKeys ?? [];
+    this.entityKeys = null;
+    return keys;
+  }
+
+  /**
+   * The hub's heartbeat, for every live connection: ends it at token expiry or once the client has
+   * been silent for the client timeout, and pings it every keep-alive interval after the handshake.
+   */
+  heartbeat(now: number): void {
+    if (this.closed) return;
+    if (now >= this.expiresAtMs) {
+      this.close({ error: 'The access token expired.', allowReconnect: true });
+      return;
+    }
+    if (now - this.lastReceivedAt >= this.timing.clientTimeoutMs) {
+      this.close({ error: 'Client timeout elapsed without a message.' });
+      return;
+    }
+    if (this.handshakeDone && now >= this.nextPingAt) {
+      this.nextPingAt = now + this.timing.keepAliveIntervalMs;
+      this.send(PING_FRAME);
+    }
   }
 
   attach(transport: Transport): void {
@@ -124,7 +177,7 @@ export class HubConnection {
   /** Text from the client: one or more records, possibly the handshake first. */
   receive(text: string): void {
     if (this.closed) return;
-    this.idle.refresh();
+    this.lastReceivedAt = Date.now();
     const { records, rest } = splitRecords(this.inbound + text);
     this.inbound = rest;
     if (rest.length > MAX_PARTIAL_RECORD_CHARS) {
@@ -154,9 +207,16 @@ export class HubConnection {
 
   /** Runs invocations one after another, as ASP.NET does by default, so subscribe/unsubscribe keep their order. */
   serially(task: () => Promise<void>): void {
-    this.work = this.work.then(task).catch((error: unknown) => {
-      console.error('hub: invocation failed', error);
-    });
+    const work: Promise<void> = (this.work ?? Promise.resolve())
+      .then(task)
+      .catch((error: unknown) => {
+        console.error('hub: invocation failed', error);
+      })
+      .then(() => {
+        // Nothing left to wait for: an idle connection keeps no settled promise.
+        if (this.work === work) this.work = null;
+      });
+    this.work = work;
   }
 
   /** Everything queued, as one buffer (the shared frame itself when only one is waiting), or null. */
@@ -180,9 +240,6 @@ export class HubConnection {
       if (this.closed) return;
     }
     this.closed = true;
-    clearTimeout(this.idle);
-    if (this.expiry) clearTimeout(this.expiry);
-    if (this.keepAlive) clearInterval(this.keepAlive);
     this.transport?.close();
     this.events.onClose(this);
   }
@@ -196,8 +253,7 @@ export class HubConnection {
     }
     this.enqueue(HANDSHAKE_OK_FRAME);
     this.handshakeDone = true;
-    this.keepAlive = setInterval(() => this.send(PING_FRAME), this.timing.keepAliveIntervalMs);
-    this.keepAlive.unref();
+    this.nextPingAt = Date.now() + this.timing.keepAliveIntervalMs;
     this.events.onOpen(this);
   }
 

@@ -27,6 +27,12 @@ const DEFAULT_KEEP_ALIVE_INTERVAL_MS = HUB_KEEP_ALIVE_MS;
 /** A child has a phone, a tablet and a computer; the fallback without SharedWorker holds one per browser. */
 export const DEFAULT_MAX_CONNECTIONS_PER_ACCOUNT = 10;
 const DEFAULT_CLIENT_TIMEOUT_MS = HUB_SERVER_TIMEOUT_MS;
+/**
+ * How often the heartbeat looks at every connection: a ping, a client timeout or a token expiry happens
+ * at most this late (a quarter of the shortest interval, for tests that shorten them).
+ */
+const heartbeatPeriodMs = (timing: { keepAliveIntervalMs: number; clientTimeoutMs: number }) =>
+  Math.max(5, Math.min(1000, Math.floor(Math.min(timing.keepAliveIntervalMs, timing.clientTimeoutMs) / 4)));
 
 export function createHub(options: CreateHubOptions): Hub {
   const timing = {
@@ -52,10 +58,33 @@ export function createHub(options: CreateHubOptions): Hub {
     canSubscribe: (p, key) => options.canSubscribe(p, key),
     authenticate,
   });
+  /**
+   * One timer for all connections, as ASP.NET's heartbeat, rather than a keep-alive interval, a client
+   * timeout and an expiry timer for each: it runs while there are connections.
+   */
+  let heartbeat: NodeJS.Timeout | null = null;
+  const beat = (): void => {
+    const now = Date.now();
+    for (const connection of registry.liveConnections()) connection.heartbeat(now);
+  };
+  const startHeartbeat = (): void => {
+    if (heartbeat) return;
+    heartbeat = setInterval(beat, heartbeatPeriodMs(timing));
+    heartbeat.unref();
+  };
+  const stopHeartbeatIfIdle = (): void => {
+    if (!heartbeat || registry.liveCount() > 0) return;
+    clearInterval(heartbeat);
+    heartbeat = null;
+  };
+
   const connectionEvents = {
     onOpen: (connection: HubConnection) => registry.opened(connection),
     onMessage: dispatch,
-    onClose: (connection: HubConnection) => registry.removed(connection),
+    onClose: (connection: HubConnection) => {
+      registry.removed(connection);
+      stopHeartbeatIfIdle();
+    },
   };
 
   const deliver = (message: BackplaneMessage): void => {
@@ -80,7 +109,7 @@ export function createHub(options: CreateHubOptions): Hub {
         for (const connection of registry.entities.members(message.entityKey)) {
           if (!isStaff(connection.principal) || connection.principal.accountId === message.keepAccountId)
             continue;
-          connection.subscriptions.delete(message.entityKey);
+          connection.unsubscribe(message.entityKey);
           registry.entities.remove(message.entityKey, connection);
         }
         return;
@@ -102,6 +131,7 @@ export function createHub(options: CreateHubOptions): Hub {
       if (registry.liveCountOf(principal.accountId) >= maxPerAccount) return 429;
       const connection = new HubConnection(principal, token, timing, connectionEvents);
       registry.add(connection);
+      startHeartbeat();
       return connection;
     },
     isClosing: () => closing,

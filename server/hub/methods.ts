@@ -41,8 +41,8 @@ const METHODS = new Map<string, { name: string; run: Method }>([
       async run(context, connection, args) {
         const key = entityKeyArgument(HUB_METHODS.subscribe, args);
         if (
-          !connection.subscriptions.has(key) &&
-          connection.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION
+          !connection.isSubscribedTo(key) &&
+          connection.subscriptionCount >= MAX_SUBSCRIPTIONS_PER_CONNECTION
         ) {
           throw new HubError('Too many subscriptions.');
         }
@@ -54,7 +54,7 @@ const METHODS = new Map<string, { name: string; run: Method }>([
         if (!(await context.canSubscribe(connection.principal, key))) throw new HubError('Forbidden');
         // The connection may have ended while permission was checked; a closed one must not rejoin a group.
         if (connection.closed) return null;
-        connection.subscriptions.add(key);
+        connection.subscribe(key);
         context.registry.entities.add(key, connection);
         return null;
       },
@@ -66,7 +66,7 @@ const METHODS = new Map<string, { name: string; run: Method }>([
       name: HUB_METHODS.unsubscribe,
       async run(context, connection, args) {
         const key = entityKeyArgument(HUB_METHODS.unsubscribe, args);
-        connection.subscriptions.delete(key);
+        connection.unsubscribe(key);
         context.registry.entities.remove(key, connection);
         return null;
       },

@@ -1,40 +1,48 @@
 import type { HubConnection, Transport } from './connection.ts';
 import type { Frame } from './protocol.ts';
 
-/** Key → connections, dropping empty sets so churn of short-lived keys does not leak. */
+/**
+ * Key → connections, dropping empty groups so churn of short-lived keys does not leak. A group of one
+ * (an access token's, most accounts') is held as the connection itself, without a Set.
+ */
 export class GroupIndex<K> {
-  private readonly groups = new Map<K, Set<HubConnection>>();
+  private readonly groups = new Map<K, HubConnection | Set<HubConnection>>();
 
   add(key: K, connection: HubConnection): void {
-    let group = this.groups.get(key);
-    if (!group) {
-      group = new Set();
-      this.groups.set(key, group);
-    }
-    group.add(connection);
+    const group = this.groups.get(key);
+    if (group === undefined) this.groups.set(key, connection);
+    else if (group instanceof Set) group.add(connection);
+    else if (group !== connection) this.groups.set(key, new Set([group, connection]));
   }
 
   remove(key: K, connection: HubConnection): void {
     const group = this.groups.get(key);
-    if (!group) return;
-    group.delete(connection);
-    if (group.size === 0) this.groups.delete(key);
+    if (group === undefined) return;
+    if (group instanceof Set) {
+      group.delete(connection);
+      if (group.size === 0) this.groups.delete(key);
+    } else if (group === connection) {
+      this.groups.delete(key);
+    }
   }
 
   /** The same frame object goes to every member: serialized once, however large the group. */
   send(key: K, frame: Frame): void {
     const group = this.groups.get(key);
-    if (!group) return;
-    for (const connection of group) connection.send(frame);
+    if (group === undefined) return;
+    if (group instanceof Set) for (const connection of group) connection.send(frame);
+    else group.send(frame);
   }
 
   size(key: K): number {
-    return this.groups.get(key)?.size ?? 0;
+    const group = this.groups.get(key);
+    return group === undefined ? 0 : group instanceof Set ? group.size : 1;
   }
 
   /** A snapshot, because acting on members (closing them) changes the group. */
   members(key: K): HubConnection[] {
-    return [...(this.groups.get(key) ?? [])];
+    const group = this.groups.get(key);
+    return group === undefined ? [] : group instanceof Set ? [...group] : [group];
   }
 }
 
@@ -59,7 +67,7 @@ export class ConnectionRegistry {
     this.byToken.set(connection.connectionToken, connection);
     this.live.add(connection);
     this.owners.add(connection.principal.accountId, connection);
-    for (const tokenId of connection.tokenIds) this.tokens.add(tokenId, connection);
+    for (const tokenId of connection.tokenIds()) this.tokens.add(tokenId, connection);
   }
 
   liveCountOf(accountId: number): number {
@@ -77,8 +85,7 @@ export class ConnectionRegistry {
 
   /** A later request may carry a refreshed access token; remember it so its revocation reaches us too. */
   noteToken(connection: HubConnection, tokenId: string): void {
-    if (connection.closed || connection.tokenIds.has(tokenId)) return;
-    connection.tokenIds.add(tokenId);
+    if (connection.closed || !connection.addTokenId(tokenId)) return;
     this.tokens.add(tokenId, connection);
   }
 
@@ -91,9 +98,8 @@ export class ConnectionRegistry {
     this.owners.remove(connection.principal.accountId, connection);
     this.connected.delete(connection);
     this.accounts.remove(connection.principal.accountId, connection);
-    for (const key of connection.subscriptions) this.entities.remove(key, connection);
-    connection.subscriptions.clear();
-    for (const tokenId of connection.tokenIds) this.tokens.remove(tokenId, connection);
+    for (const key of connection.takeSubscriptions()) this.entities.remove(key, connection);
+    for (const tokenId of connection.tokenIds()) this.tokens.remove(tokenId, connection);
     setTimeout(() => this.byToken.delete(connection.connectionToken), CLOSED_CONNECTION_GRACE_MS).unref();
   }
 
@@ -104,5 +110,14 @@ export class ConnectionRegistry {
 
   all(): HubConnection[] {
     return [...this.live];
+  }
+
+  /** Every live connection, without a copy; closing one while iterating is safe (a Set allows deletion). */
+  liveConnections(): Iterable<HubConnection> {
+    return this.live;
+  }
+
+  liveCount(): number {
+    return this.live.size;
   }
 }

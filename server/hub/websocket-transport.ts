@@ -11,22 +11,38 @@ const MAX_FRAME_BYTES = 256 * 1024;
 /** Past this the peer is not reading; queueing more only costs memory. */
 const MAX_SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
 
+/** ws's socket with the hub connection it carries, so one set of listeners serves every socket. */
+class HubSocket extends WebSocket {
+  connection: HubConnection | null = null;
+}
+
+// Shared listeners (`this` is the socket, always a HubSocket here) rather than closures per connection:
+// an idle connection should cost what the socket costs.
+function onSocketMessage(this: WebSocket, data: WebSocket.RawData, isBinary: boolean): void {
+  const connection = (this as HubSocket).connection;
+  if (!connection) return;
+  if (isBinary) {
+    connection.close({ error: 'Binary messages are not supported.' });
+    return;
+  }
+  connection.receive(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString('utf8'));
+}
+
+function onSocketGone(this: WebSocket): void {
+  (this as HubSocket).connection?.close({ frame: false });
+}
+
 export class WebSocketTransport implements Transport {
   readonly kind = 'WebSockets';
 
   constructor(
     private readonly connection: HubConnection,
-    private readonly socket: WebSocket,
+    private readonly socket: HubSocket,
   ) {
-    socket.on('message', (data, isBinary) => {
-      if (isBinary) {
-        connection.close({ error: 'Binary messages are not supported.' });
-        return;
-      }
-      connection.receive(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString('utf8'));
-    });
-    socket.on('close', () => connection.close({ frame: false }));
-    socket.on('error', () => connection.close({ frame: false }));
+    socket.connection = connection;
+    socket.on('message', onSocketMessage);
+    socket.on('close', onSocketGone);
+    socket.on('error', onSocketGone);
   }
 
   notify(): void {
@@ -46,8 +62,16 @@ export class WebSocketTransport implements Transport {
   }
 }
 
+/**
+ * Shared, not a closure per upgrade: a listener left on the socket for the connection's life would keep
+ * whatever its scope holds (the upgrade request with its headers and URL, the head buffer) alive with it.
+ */
+function destroyOnError(this: Duplex): void {
+  this.destroy();
+}
+
 function refuse(socket: Duplex, status: number): void {
-  socket.on('error', () => socket.destroy());
+  socket.on('error', destroyOnError);
   const extra = status === 401 ? 'WWW-Authenticate: Bearer\r\n' : status === 429 ? 'Retry-After: 60\r\n' : '';
   socket.once('finish', () => socket.destroy());
   socket.end(
@@ -87,6 +111,7 @@ async function accept(
 /** Takes the hub's upgrades off the raw HTTP server; Fastify itself never sees them. */
 export function attachWebSockets(server: Server, context: HubContext): () => Promise<void> {
   const wss = new WebSocketServer({
+    WebSocket: HubSocket,
     noServer: true,
     clientTracking: false,
     perMessageDeflate: false,
@@ -101,7 +126,7 @@ export function attachWebSockets(server: Server, context: HubContext): () => Pro
       return;
     }
     // A peer that resets while we authenticate must not become an unhandled 'error'.
-    socket.on('error', () => socket.destroy());
+    socket.on('error', destroyOnError);
     accept(context, request, url).then(
       (result) => {
         if (socket.destroyed) {
@@ -120,6 +145,8 @@ export function attachWebSockets(server: Server, context: HubContext): () => Pro
         }
         const connection = result;
         wss.handleUpgrade(request, socket, head, (ws) => {
+          // ws has its own error handling on the socket now.
+          socket.off('error', destroyOnError);
           if (connection.transport || connection.closed) {
             ws.terminate();
             return;

@@ -17,6 +17,8 @@ export async function startBenchServer(env: Record<string, string>) {
   const server = await startServerProcess({ DATABASE_URL: database.url, ...BENCH_LIMITS, ...env });
   return {
     url: server.url,
+    /** The server's database, for seeding what no API writes quickly (bench/cold-start.ts). */
+    databaseUrl: database.url,
     async stop() {
       await server.stop();
       await database.drop();

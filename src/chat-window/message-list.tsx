@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { trustedHtml } from '../../client-kit/security/trusted-types.ts';
 import { chatTextToHtml } from '../group-support/chat-text.ts';
 import { useApi } from '../data/index.ts';
@@ -6,6 +6,7 @@ import { secondaryButton } from '../styles/controls.ts';
 import { sendStatusText, type ChatEntry } from './chat-messages.ts';
 import * as s from './chat-window.styles.ts';
 import { CHAT_TEXTS } from './texts.ts';
+import { OVERSCAN_PX, VIRTUALISE_FROM_ROWS, meanHeight, rowOffsets, rowWindow } from './virtual-rows.ts';
 import { SCROLL_TO_BOTTOM_DELAY_MS } from '../../contract/timings.ts';
 import { NEW_MESSAGE_PROMPT_PX } from '../../contract/limits.ts';
 export { SCROLL_TO_BOTTOM_DELAY_MS };
@@ -51,7 +52,36 @@ function RefusedActions({ clientId, messageId }: { clientId: string; messageId: 
   );
 }
 
-function Message({ entry }: { entry: ChatEntry }) {
+type MessageHtml = ReturnType<typeof trustedHtml>;
+
+/**
+ * A message's sanitised HTML, kept per list while it is shown: DOMPurify runs once per text, not on
+ * every render of every row (windowed rows mount again as they scroll back in), and React sees the
+ * same object, so it leaves the row's DOM alone.
+ */
+function useMessageHtml() {
+  const cache = useRef(new Map<string, MessageHtml>());
+  return useCallback((content: string) => {
+    let html = cache.current.get(content);
+    if (html === undefined) {
+      html = trustedHtml(chatTextToHtml(content));
+      cache.current.set(content, html);
+    }
+    return html;
+  }, []);
+}
+
+const Message = memo(function Message({
+  entry,
+  html,
+  position,
+  setSize,
+}: {
+  entry: ChatEntry;
+  html: MessageHtml;
+  position?: number;
+  setSize?: number;
+}) {
   const status = sendStatusText(entry);
   const messageId = `message-${entry.key}`;
   const kind =
@@ -61,11 +91,16 @@ function Message({ entry }: { entry: ChatEntry }) {
         ? s.info
         : '';
   return (
-    <li className={`${s.bubble} ${kind}`}>
+    <li
+      className={`${s.bubble} ${kind}`}
+      {...(position !== undefined
+        ? { 'data-row': entry.key, 'aria-posinset': position, 'aria-setsize': setSize }
+        : {})}
+    >
       {(entry.label || (!entry.sameAuthorAsPreviousMessage && entry.authorType !== 'info')) && (
         <span className={s.author}>{authorLabel(entry)}</span>
       )}
-      <p id={messageId} dangerouslySetInnerHTML={{ __html: trustedHtml(chatTextToHtml(entry.content)) }} />
+      <p id={messageId} dangerouslySetInnerHTML={{ __html: html }} />
       {entry.createdAfterClosedConversation && <span className={s.status}>{CHAT_TEXTS.afterClosed}</span>}
       {status && (
         <span className={`${s.status} ${entry.sendStatus === 'failed' ? s.failed : ''}`} title={status}>
@@ -77,13 +112,43 @@ function Message({ entry }: { entry: ChatEntry }) {
       )}
     </li>
   );
+});
+
+/** Where a rendered row's top is, in the list's own coordinates (fractional, so measuring is stable). */
+const topOf = (el: Element) => el.getBoundingClientRect().top;
+
+/** What a screen reader hears of a new message when the list is windowed (the rows come and go). */
+export function announcement(entry: ChatEntry): string {
+  const author = entry.authorType === 'info' && !entry.label ? '' : `${authorLabel(entry)}: `;
+  return `${author}${entry.content}`;
 }
 
-/** The message list; keeps to the bottom unless the user scrolled up (then a prompt shows). */
-export function MessageList({ entries }: { entries: readonly ChatEntry[] }) {
+/**
+ * The message list; keeps to the bottom unless the user scrolled up (then a prompt shows). A list of
+ * VIRTUALISE_FROM_ROWS rows or more is windowed: only the rows near the viewport are in the DOM, with
+ * spacers of the other rows' measured (or estimated) height, so a history of 10,000 messages opens and
+ * scrolls as fast as one of 50. A windowed list announces new messages through its own live region,
+ * as rows entering the DOM while scrolling must not be read out.
+ */
+export function MessageList({
+  entries,
+  className = '',
+  windowed = true,
+}: {
+  entries: readonly ChatEntry[];
+  /** More classes for the list (a bounded height where it sits in a scrolling page or modal). */
+  className?: string;
+  /** false where the list does not scroll by itself but with its page (a mail thread). */
+  windowed?: boolean;
+}) {
   const list = useRef<HTMLUListElement>(null);
   const [away, setAway] = useState(false);
   const awayRef = useRef(false);
+  const virtual = windowed && entries.length >= VIRTUALISE_FROM_ROWS;
+  const measured = useRef(new Map<string, number>());
+  const [measureVersion, setMeasureVersion] = useState(0);
+  const [scroll, setScroll] = useState({ top: 0, viewport: 0 });
+  const htmlOf = useMessageHtml();
 
   const scrollToBottom = () => {
     const el = list.current;
@@ -98,33 +163,100 @@ export function MessageList({ entries }: { entries: readonly ChatEntry[] }) {
 
   useEffect(() => scrollToBottom(), []);
 
+  const offsets = useMemo(() => {
+    if (!virtual) return null;
+    const heights = measured.current;
+    const estimate = meanHeight(heights);
+    return rowOffsets(entries.length, (i) => heights.get(entries[i]!.key) ?? estimate);
+    // measureVersion: the heights map (a ref) changed.
+  }, [virtual, entries, measureVersion]);
+
+  const rows = offsets
+    ? rowWindow(offsets, scroll.top, scroll.viewport || window.innerHeight, OVERSCAN_PX, !away)
+    : { start: 0, end: entries.length, before: 0, after: 0, total: 0 };
+
+  // Measure the rendered rows (top of one to the top of the next, margins included); keep to the
+  // bottom while following when the heights turn out other than estimated.
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!virtual || !el) return;
+    const rendered = [...el.querySelectorAll<HTMLLIElement>(':scope > li[data-row]')];
+    const heights = measured.current;
+    let changed = false;
+    let gap: number | undefined;
+    rendered.forEach((row, i) => {
+      const next = rendered[i + 1];
+      const height = row.getBoundingClientRect().height;
+      let pitch: number;
+      if (next) {
+        pitch = topOf(next) - topOf(row);
+        gap ??= pitch - height;
+      } else {
+        pitch = height + (gap ?? 0);
+      }
+      const key = row.dataset['row']!;
+      if (pitch > 0 && Math.abs((heights.get(key) ?? -1) - pitch) > 0.5) {
+        heights.set(key, pitch);
+        changed = true;
+      }
+    });
+    if (changed) {
+      setMeasureVersion((v) => v + 1);
+      if (!awayRef.current) scrollToBottom();
+    }
+  });
+
   const onScroll = () => {
     const el = list.current;
     if (!el) return;
     const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
     awayRef.current = distance > NEW_MESSAGE_PROMPT_PX;
     setAway(awayRef.current);
+    if (virtual) setScroll({ top: el.scrollTop, viewport: el.clientHeight });
   };
 
+  const last = entries[entries.length - 1];
+  const [announced, setAnnounced] = useState<{ key: string | undefined; text: string }>({
+    key: last?.key,
+    text: '',
+  });
+  if (virtual && last && last.key !== announced.key) {
+    setAnnounced({ key: last.key, text: last.authorType === 'me' ? '' : announcement(last) });
+  }
+
   return (
-    <ul
-      ref={list}
-      className={s.messages}
-      aria-label={CHAT_TEXTS.messages}
-      aria-live="polite"
-      onScroll={onScroll}
-      tabIndex={0}
-    >
-      {entries.map((entry) => (
-        <Message key={entry.key} entry={entry} />
-      ))}
-      {away && (
-        <li className={s.newMessages}>
-          <button type="button" className={secondaryButton} onClick={scrollToBottom}>
-            {CHAT_TEXTS.showNewMessages}
-          </button>
-        </li>
+    <>
+      <ul
+        ref={list}
+        className={`${s.messages} ${className}`}
+        aria-label={CHAT_TEXTS.messages}
+        aria-live={virtual ? undefined : 'polite'}
+        onScroll={onScroll}
+        tabIndex={0}
+      >
+        {virtual && <li role="presentation" aria-hidden="true" style={{ height: rows.before }} />}
+        {entries.slice(rows.start, rows.end).map((entry, i) => (
+          <Message
+            key={entry.key}
+            entry={entry}
+            html={htmlOf(entry.content)}
+            {...(virtual ? { position: rows.start + i + 1, setSize: entries.length } : {})}
+          />
+        ))}
+        {virtual && <li role="presentation" aria-hidden="true" style={{ height: rows.after }} />}
+        {away && (
+          <li className={s.newMessages}>
+            <button type="button" className={secondaryButton} onClick={scrollToBottom}>
+              {CHAT_TEXTS.showNewMessages}
+            </button>
+          </li>
+        )}
+      </ul>
+      {virtual && (
+        <p className="visually-hidden" aria-live="polite">
+          {announced.text}
+        </p>
       )}
-    </ul>
+    </>
   );
 }

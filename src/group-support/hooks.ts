@@ -1,4 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
+import type { ChatMessageRow } from '../../worker/client/group-support.ts';
+import type { PortalDb } from '../../worker/client/db.ts';
 import { useData } from '../data/index.ts';
 
 /** Live reads of the group-support tables; they render from the Dexie cache, also offline. */
@@ -44,18 +46,50 @@ export function useConversation(conversationId: number | null) {
   );
 }
 
+const chatRange = (db: PortalDb, conversationId: number) =>
+  db.chatMessages
+    .where('[conversation+loggedDate]')
+    .between([conversationId, ''], [conversationId, '\uffff']);
+
 export function useChatMessages(conversationId: number | null) {
   const { db } = useData();
   return useLiveQuery(
+    async () => (conversationId === null ? [] : chatRange(db, conversationId).toArray()),
+    [db, conversationId],
+  );
+}
+
+/** How many of a chat's newest rows are read first, before the whole chat (a screen and more). */
+export const CHAT_TAIL_ROWS = 60;
+
+/**
+ * A chat's rows for a list that opens at its newest message: the newest CHAT_TAIL_ROWS at once (an
+ * index read of a few milliseconds), then every row (`complete`). A chat of thousands of messages so
+ * shows within a frame or two of its window opening, offline from the cache too. What counts
+ * messages (unseen ones, the chat's start) waits for `complete`.
+ */
+export function useChatRows(conversationId: number | null): {
+  rows: ChatMessageRow[] | undefined;
+  complete: boolean;
+} {
+  const { db } = useData();
+  const tail = useLiveQuery(
     async () =>
       conversationId === null
         ? []
-        : db.chatMessages
-            .where('[conversation+loggedDate]')
-            .between([conversationId, ''], [conversationId, '\uffff'])
-            .toArray(),
+        : (await chatRange(db, conversationId).reverse().limit(CHAT_TAIL_ROWS).toArray()).reverse(),
     [db, conversationId],
   );
+  // Read after the tail, so the tail is never held up behind the whole chat.
+  const tailRead = tail !== undefined;
+  const all = useLiveQuery(
+    async () =>
+      !tailRead ? undefined : conversationId === null ? [] : chatRange(db, conversationId).toArray(),
+    [db, conversationId, tailRead],
+  );
+  if (all) return { rows: all, complete: true };
+  if (tail && tail.length < CHAT_TAIL_ROWS) return { rows: tail, complete: true };
+  return { rows: tail, complete: false };
 }
 
 export function useConnections(conversationId: number | null) {

@@ -6,7 +6,7 @@ import type { ChatEntry } from '../chat-window/chat-messages.ts';
 import { MessageList } from '../chat-window/message-list.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { HISTORIC_CHAT_TEXTS as T } from './texts.ts';
-import { footer, toolbar, toolbarEnd } from './historic-chat-window.styles.ts';
+import { footer, historyList, toolbar, toolbarEnd } from './historic-chat-window.styles.ts';
 
 export interface HistoricChatViewProps {
   title: string;
@@ -33,7 +33,7 @@ export function HistoricChatView({ title, entries, date, onClose, actions }: His
       ) : entries.length === 0 ? (
         <p>{T.empty}</p>
       ) : (
-        <MessageList entries={entries} />
+        <MessageList entries={entries} className={historyList} />
       )}
       <p className={footer}>{T.footer(formatCalendarDate(date))}</p>
     </Modal>

@@ -24,3 +24,13 @@ export const toolbarEnd = css`
 export const favouriteOn = css`
   color: #8a5a00;
 `;
+
+/**
+ * The history scrolls inside the modal, not with it, so a long one is windowed (message-list.tsx):
+ * the modal's chrome (title, toolbar, footer) stays in view at any height.
+ */
+export const historyList = css`
+  flex: none;
+  max-height: max(12rem, calc(100dvh - 17rem));
+  padding: 0.5rem 0.25rem;
+`;

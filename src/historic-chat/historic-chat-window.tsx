@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { MeetingRow } from '../../worker/client/group-support.ts';
 import { useOpenGroupChat, useProfile } from '../data/index.ts';
-import { useChatMessages, useConversation } from '../group-support/hooks.ts';
+import { useChatRows, useConversation } from '../group-support/hooks.ts';
 import { chatEntries } from '../chat-window/chat-messages.ts';
 import { HistoricChatView } from './historic-chat-view.tsx';
 
@@ -13,7 +13,7 @@ export function HistoricChatWindow({ meeting, onClose }: { meeting: MeetingRow; 
   const profile = useProfile();
   const conversationId = meeting.conversation?.id ?? null;
   const conversation = useConversation(conversationId);
-  const rows = useChatMessages(conversationId);
+  const { rows } = useChatRows(conversationId);
 
   useOpenGroupChat(conversationId);
 

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useProfile } from '../data/index.ts';
 import { chatEntries, type ChatEntry } from '../chat-window/chat-messages.ts';
-import { useChatMessages } from '../group-support/hooks.ts';
+import { useChatRows } from '../group-support/hooks.ts';
 import { withCounsellorLabels } from './counsellor-label.ts';
 import { ageFromBirthYear, userAuthorLabel } from '../../contract/profile.ts';
 
@@ -15,7 +15,7 @@ import { ageFromBirthYear, userAuthorLabel } from '../../contract/profile.ts';
 export function useOneToOneEntries(conversationId: number, counsellor: string): ChatEntry[] | undefined {
   const config = useConfig();
   const profile = useProfile();
-  const rows = useChatMessages(conversationId);
+  const { rows } = useChatRows(conversationId);
   const ids = config.propertyIds;
   const gender = profile?.properties[ids.gender];
   const birthYear = profile?.properties[ids.birthYear];

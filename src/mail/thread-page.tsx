@@ -44,7 +44,11 @@ function Thread({ conversationId }: { conversationId: number }) {
       <p className={s.meta}>{T.started(formatCalendarDate(conversation.loggedDate))}</p>
       {result === 'offline' && <p role="status">{T.offline}</p>}
       <div className={s.thread}>
-        {!entries || entries.length === 0 ? <p>{T.empty}</p> : <MessageList entries={entries} />}
+        {!entries || entries.length === 0 ? (
+          <p>{T.empty}</p>
+        ) : (
+          <MessageList entries={entries} windowed={false} />
+        )}
       </div>
       {conversationType(conversation) === 'mail' && <ReplyForm conversationId={conversationId} />}
     </>

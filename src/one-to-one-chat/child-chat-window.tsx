@@ -12,7 +12,7 @@ import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { Modal } from '../dialogs/modal.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
 import { minutesText } from '../chat-window/texts.ts';
-import { useChatMessages, useTyping } from '../group-support/hooks.ts';
+import { useChatRows, useTyping } from '../group-support/hooks.ts';
 import { useNow } from '../group-support/use-now.ts';
 import * as s from '../chat-window/chat-window.styles.ts';
 import { ChatWindowFrame } from '../chat-window/chat-window-frame.tsx';
@@ -53,7 +53,7 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
   const api = useApi();
   const config = useConfig();
   const profile = useProfile();
-  const rows = useChatMessages(conversation.id);
+  const { rows, complete } = useChatRows(conversation.id);
   const typingRows = useTyping(conversation.id) ?? [];
   const now = useNow(60_000);
   const phase = phaseOf(conversation);
@@ -100,7 +100,8 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
   // (while the page is hidden the worker has one shown: contract/system-notices.ts). Counted from the
   // messages as first loaded: those already in the database when the window mounts (after a reload)
   // are not new. An ended chat's bar says it ended, so nothing stays unseen.
-  const agentCount = rows?.filter((r) => r.authorKind === 'agent').length;
+  // Counted once every row is read: the newest rows, read first, are not the whole chat.
+  const agentCount = complete ? rows?.filter((r) => r.authorKind === 'agent').length : undefined;
   useEffect(() => {
     if (agentCount === undefined) return;
     if (!minimized || seenAgentCount.current === null || phase === 'ended') {

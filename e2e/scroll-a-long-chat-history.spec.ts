@@ -1,0 +1,78 @@
+import { e2eDatabaseUrl } from '../playwright.config.ts';
+import { appendCounsellorMessages } from '../tests/server/long-chat.ts';
+import { expect, test, type APIRequestContext } from './support/test.ts';
+import { childToken, registerChild } from './actors/child-account.ts';
+import { ChildServerView } from './actors/child-server-view.ts';
+import { Counsellor } from './actors/counsellor.ts';
+import { logInChild } from './page-models/child-login.ts';
+import { HistoricChatWindow } from './page-models/historic-chat-window.ts';
+import { MyConversationsPage } from './page-models/my-conversations.ts';
+import { accessibilityViolations } from './support/accessibility.ts';
+
+const MESSAGES = 1500;
+const text = (n: number) => `Rad ${n} i en lång chatt`;
+
+/**
+ * A finished chat of 1,500 messages: the first two and the last through the API, the ones between
+ * written to the server's database (tests/server/long-chat.ts).
+ */
+async function childWithLongChat(request: APIRequestContext) {
+  const account = await registerChild(request, 'lang-historik');
+  const server = new ChildServerView(request, await childToken(request, account));
+  const chat = await server.startChat(text(0));
+  const counsellor = new Counsellor(request);
+  await counsellor.logIn();
+  await counsellor.accept(chat.id);
+  await counsellor.write(chat.id, text(1));
+  const between = Array.from({ length: MESSAGES - 3 }, (_, i) => text(i + 2));
+  await appendCounsellorMessages(e2eDatabaseUrl('barn'), chat.id, between);
+  await counsellor.write(chat.id, text(MESSAGES - 1));
+  await counsellor.resolve(chat.id);
+  return account;
+}
+
+test('a history of 1,500 messages opens at its newest message, keeps few rows in the page and scrolls to its first', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const account = await childWithLongChat(request);
+  await page.setViewportSize({ width: 320, height: 700 });
+  await logInChild(page, account);
+  const myPages = new MyConversationsPage(page);
+  await myPages.goto();
+  await myPages.openNewestChat();
+
+  const window = new HistoricChatWindow(page);
+  const list = window.dialog.getByRole('list', { name: 'Meddelanden' });
+  await expect(window.message(text(MESSAGES - 1))).toBeInViewport();
+  // Windowed: a handful of rows in the DOM, each knowing its place in the whole chat.
+  const rendered = await list.getByRole('listitem').count();
+  expect(rendered).toBeLessThan(120);
+  const setSize = Number(await list.getByRole('listitem').last().getAttribute('aria-setsize'));
+  expect(setSize).toBeGreaterThanOrEqual(MESSAGES);
+  await expect(window.footer).toBeInViewport();
+  expect(await accessibilityViolations(page)).toEqual([]);
+
+  // Scrolled to the top, step by step as a thumb would: the first message shows, the newest is gone.
+  await expect(async () => {
+    await list.evaluate((el) => el.scrollBy(0, -4000));
+    await expect(window.message(text(0))).toBeInViewport({ timeout: 100 });
+  }).toPass({ timeout: 30_000 });
+  await expect(window.message(text(MESSAGES - 1))).toHaveCount(0);
+  expect(await list.getByRole('listitem').count()).toBeLessThan(120);
+
+  // The middle, jumped to: its rows are rendered where they belong (no blank viewport).
+  await list.evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
+  await expect
+    .poll(() =>
+      list.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return [...el.querySelectorAll('li[data-row]')]
+          .map((row) => row.getBoundingClientRect())
+          .filter((r) => r.bottom > box.top && r.top < box.bottom).length;
+      }),
+    )
+    .toBeGreaterThan(2);
+  await expect(window.message(text(0))).toHaveCount(0);
+});

@@ -1,15 +1,23 @@
 import './page-dom.ts';
 import 'fake-indexeddb/auto';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ASSISTANT_TOKEN_SECONDS } from '../../contract/assistant.ts';
+import { AssistantHost } from '../../src/assistant/assistant-host.tsx';
 import {
   assistantConversation,
   contextMessage,
   forgetConversation,
 } from '../../src/assistant/assistant-conversation.ts';
 import { AssistantPanel } from '../../src/assistant/assistant-panel.tsx';
-import { renewalAt } from '../../src/assistant/assistant-token.ts';
+import { assistantState } from '../../src/assistant/assistant-state.ts';
+import { readAssistantToken, renewalAt } from '../../src/assistant/assistant-token.ts';
+import { RuntimeConfigBoot } from '../../src/config/runtime-config.tsx';
+import { DataProvider } from '../../src/data/index.ts';
+import { loadRuntimeConfig } from '../../worker/config.ts';
+import { api } from '../server/test-server.ts';
+import { setPageUrl } from './page-dom.ts';
 import { useWorkerTestServer } from '../worker/worker-fixture.ts';
 import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
 
@@ -17,6 +25,7 @@ import { connectUi, renderWithData, type UiConnection } from './worker-connectio
 const env = useWorkerTestServer({ variant: 'assistent' });
 const connections: UiConnection[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   cleanup();
   forgetConversation();
   await Promise.all(connections.splice(0).map((c) => c.dispose()));
@@ -69,5 +78,55 @@ describe('the assistant panel', () => {
   it('renews the public token at 0.75 of its 4 hours (SPEC §6, §9)', () => {
     const expiresAt = Date.UTC(2026, 0, 1, 12, 0, 0);
     expect(expiresAt - renewalAt({ access_token: 'x', expires_at: expiresAt })).toBe(60 * 60_000);
+  });
+
+  it('replaces the cookie with a new token from the server 3 of its 4 hours in, while in use', async () => {
+    // Only the tab's timers and clock are faked; the worker and the server answer over real sockets.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const connection = await connectUi(env.server, 'demo', null, { notStarted: true });
+    connections.push(connection);
+    // The cookie is Secure: a page on http reads it back only on localhost, as browsers do.
+    setPageUrl(`http://localhost:${new URL(env.server.url).port}/`);
+    assistantState.value = 'Minimized';
+    render(
+      <RuntimeConfigBoot load={loadRuntimeConfig(env.server.url)}>
+        <DataProvider value={connection.access}>
+          <AssistantHost />
+        </DataProvider>
+      </RuntimeConfigBoot>,
+    );
+
+    // In use and no token yet: one is asked for at once. (vi.waitFor moves the fake clock too.)
+    const asked = Date.now();
+    const first = await vi.waitFor(() => {
+      const token = readAssistantToken();
+      if (!token) throw new Error('no assistant-token cookie yet');
+      return token;
+    });
+    const lifetimeMs = ASSISTANT_TOKEN_SECONDS * 1000;
+    expect(first.expires_at).toBeGreaterThanOrEqual(asked + lifetimeMs);
+    expect(first.expires_at).toBeLessThanOrEqual(Date.now() + lifetimeMs);
+
+    // Not before 0.75 of its lifetime...
+    expect(first.expires_at - renewalAt(first)).toBe(0.25 * lifetimeMs);
+    await vi.advanceTimersByTimeAsync(renewalAt(first) - Date.now() - 1);
+    expect(readAssistantToken()).toEqual(first);
+    // ...and then a new one, with a lifetime of its own.
+    await vi.advanceTimersByTimeAsync(1);
+    const renewed = Date.now();
+    const second = await vi.waitFor(() => {
+      const token = readAssistantToken();
+      if (token?.access_token === first.access_token) throw new Error('not renewed yet');
+      return token!;
+    });
+    expect(second.expires_at).toBeGreaterThanOrEqual(renewed + lifetimeMs);
+
+    // Past the first token's end the server refuses it and takes the new one.
+    await vi.advanceTimersByTimeAsync(first.expires_at - Date.now() + 1000);
+    const content = (token: string) =>
+      api(env.server.url, '/portal/api/assistant/content', { token, variant: 'Assistent' });
+    expect((await content(first.access_token)).status).toBe(401);
+    expect((await content(second.access_token)).status).toBe(200);
+    expect(readAssistantToken()).toEqual(second);
   });
 });

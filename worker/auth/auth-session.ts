@@ -1,5 +1,6 @@
 import {
   ErrorResponse,
+  ErrorTimeout,
   InMemoryWebStorage,
   UserManager,
   WebStorageStateStore,
@@ -112,7 +113,11 @@ export class AuthSession {
       if (!user?.refresh_token) return 'no-refresh-token';
       if (staleToken && user.access_token !== staleToken && this.isValid(user)) return 'refreshed';
       try {
-        const refreshed = await this.manager.signinSilent();
+        // Per call: signinSilent() without it passes an undefined timeout that overrides the
+        // settings' (oidc-client-ts 3.5), and a token request left unanswered would hang for good.
+        const refreshed = await this.manager.signinSilent({
+          silentRequestTimeoutInSeconds: SILENT_REFRESH_TIMEOUT_MS / 1000,
+        });
         return refreshed ? 'refreshed' : 'rejected';
       } catch (error) {
         if (error instanceof ErrorResponse && error.error === 'invalid_grant') {
@@ -122,8 +127,9 @@ export class AuthSession {
         }
         // Another error body (a 500 page as JSON, say) is the server's trouble, not the session's.
         if (error instanceof ErrorResponse) return 'unreachable';
-        // Offline or a server in trouble: worth another try. Anything else (a response that does
-        // not validate) would fail the same way again; the access token may still serve a while.
+        // Offline, no answer within SILENT_REFRESH_TIMEOUT_MS, or a server in trouble: worth
+        // another try. Anything else (a response that does not validate) would fail the same way
+        // again; the access token may still serve a while.
         return isTransient(error) ? 'unreachable' : 'rejected';
       }
     });
@@ -208,6 +214,9 @@ export function tokenLifetimeMs(token: string): number | null {
 function isTransient(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   return (
-    error instanceof TypeError || error.name === 'AbortError' || /\((5\d\d|408|429)\)/.test(error.message)
+    error instanceof TypeError ||
+    error instanceof ErrorTimeout ||
+    error.name === 'AbortError' ||
+    /\((5\d\d|408|429)\)/.test(error.message)
   );
 }

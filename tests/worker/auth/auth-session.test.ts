@@ -1,5 +1,7 @@
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SILENT_REFRESH_TIMEOUT_MS } from '../../../contract/timings.ts';
+import { startFaultProxy } from '../../../e2e/support/fault-proxy.ts';
 import { AuthSession, tokenLifetimeMs } from '../../../worker/auth/auth-session.ts';
 import { AuthDb, DexieStateStore } from '../../../worker/auth/user-store.ts';
 import { noLock } from '../../../worker/clock.ts';
@@ -11,13 +13,16 @@ beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(async () => server?.dispose());
+afterEach(() => {
+  vi.useRealTimers();
+});
 
-function session(clock = new ManualClock()) {
+function session(clock = new ManualClock(), authUrl = server.url) {
   const db = new AuthDb(uniqueName('portal-auth'));
   const auth = new AuthSession({
-    config: { authUrl: server.url, authClientId: 'portal-web', portalId: 'portal' },
+    config: { authUrl, authClientId: 'portal-web', portalId: 'portal' },
     variant: 'Barn',
-    origin: server.url,
+    origin: authUrl,
     userStore: new DexieStateStore(db),
     clock,
     withLock: noLock,
@@ -152,5 +157,39 @@ describe('auth session against the real server', () => {
     await auth.signOut();
     expect(await auth.manager.getUser()).toBeNull();
     expect((await api(server.url, '/portal/accounts', { token: user.access_token })).status).toBe(401);
+  });
+
+  it('gives up a refresh that gets no answer after 20 s (SPEC §9), keeping the session', async () => {
+    // The token endpoint reached through a proxy that can leave a request unanswered.
+    const proxy = await startFaultProxy({ target: server.url });
+    try {
+      const { auth } = session(new ManualClock(), proxy.origin);
+      expect(await auth.login('demo', 'demo-losenord')).toEqual({ ok: true });
+      const before = (await auth.manager.getUser())!;
+
+      proxy.addRule({ method: 'POST', path: '/connect/token', action: 'hang' });
+      const arrived = proxy.waitForRequest({ method: 'POST', path: '/connect/token' });
+      // The library's request timer is a plain setTimeout: faked, so 20 s pass without waiting them.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      let outcome: string | null = null;
+      const refreshing = auth.refresh().then((o) => (outcome = o));
+      await arrived;
+
+      expect(SILENT_REFRESH_TIMEOUT_MS).toBe(20_000);
+      await vi.advanceTimersByTimeAsync(SILENT_REFRESH_TIMEOUT_MS - 1);
+      expect(outcome).toBeNull();
+      await vi.advanceTimersByTimeAsync(1);
+      await vi.waitFor(() => expect(outcome).not.toBeNull(), { timeout: 2000 });
+      await refreshing;
+      // No answer is not a refused refresh token: worth another try, and nobody is signed out.
+      expect(outcome).toBe('unreachable');
+      expect((await auth.manager.getUser())?.refresh_token).toBe(before.refresh_token);
+
+      vi.useRealTimers();
+      proxy.clearRules();
+      expect(await auth.refresh()).toBe('refreshed');
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -52,7 +52,8 @@ beforeAll(async () => {
   const gruppstod = await startGruppstod();
   const assistent = await startAssistent();
   fx = { barn, gruppstod, assistent, peers: await startPeers() };
-});
+  // Four servers with their data, one after the other: on a busy machine this takes more than a minute.
+}, 180_000);
 afterAll(async () => {
   await fx?.barn.dispose();
   await fx?.gruppstod.dispose();

@@ -218,6 +218,24 @@ test('a signed-in child who does not agree starts a chat without the assistant‚Ä
   await expect(assistant.panel).toBeHidden();
 });
 
+test('the assistant panel opened while signed in has no accessibility violations at 320 and 1280 px', async ({
+  page,
+  request,
+}) => {
+  const account = await registerChild(request, 'assistent');
+  const assistant = new AssistantPanel(page);
+  await new ChildChatPage(page).logIn(account);
+  await assistant.open();
+  const feelings = topic('kanslor');
+  await assistant.topic(feelings.title).click();
+  await expect(assistant.log).toContainText(feelings.answer);
+  await assistant.ask('Jag br√•kar med min kompis');
+  // Signed in, the panel offers the chat at once, with the choice to share what was written.
+  await expect(assistant.share).toBeVisible();
+  await expect(assistant.panel.getByRole('button', { name: 'Starta chatt' })).toBeVisible();
+  expect(await violationsAtBothWidths(page)).toEqual([]);
+});
+
 test('offline, the assistant still shows the cached guided answers and the 112 line', async ({
   page,
   context,

@@ -1,8 +1,27 @@
+import fs from 'node:fs';
+import type { AssistantContent } from '../../contract/assistant.ts';
 import { expect, test } from '../support/test.ts';
 import { registerChild } from '../actors/child-account.ts';
 import { Counsellor } from '../actors/counsellor.ts';
+import { AssistantPanel } from '../page-models/assistant-panel.ts';
 import { ChildChatPage } from '../page-models/child-chat-page.ts';
+import { MyPagesPage } from '../page-models/my-pages-page.ts';
+import { NewPostPage } from '../page-models/new-post-page.ts';
 import { violationsAtBothWidths } from '../support/accessibility.ts';
+
+const content = JSON.parse(
+  fs.readFileSync(new URL('../../server/assistant/content.sv.json', import.meta.url), 'utf8'),
+) as AssistantContent;
+const feelings = content.topics.find((t) => t.id === 'kanslor')!;
+
+/** 'Fråga assistenten' opens the panel, whose guided topics answer. */
+async function askTheAssistantAboutFeelings(assistant: AssistantPanel) {
+  await assistant.open();
+  await expect(assistant.heading).toBeFocused();
+  await expect(assistant.panel.getByText(content.greeting)).toBeVisible();
+  await assistant.topic(feelings.title).click();
+  await expect(assistant.log).toContainText(feelings.answer);
+}
 
 /**
  * The provider's main app (issue 14): one start page offering everything the provider runs for a
@@ -67,4 +86,37 @@ test('a signed-in child starts a chat, finds the message form and the history, a
   await counsellor.write(chatId, 'Hej! Vad vill du prata om?');
   await app.expectActive();
   await expect(app.message('Hej! Vad vill du prata om?')).toBeVisible();
+});
+
+test('a visitor opens the assistant from the start page and gets an answer', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('main').getByRole('button', { name: 'Logga in' })).toBeVisible();
+  await askTheAssistantAboutFeelings(new AssistantPanel(page));
+});
+
+test('a signed-in child follows the start page’s ways: a new message, the history and the assistant', async ({
+  page,
+  request,
+}) => {
+  const account = await registerChild(request, 'huvudapp');
+  await new ChildChatPage(page).logIn(account);
+
+  await page.getByRole('link', { name: 'Skriv ett meddelande' }).click();
+  await expect(page).toHaveURL(/\/mina-sidor\/nytt-inlagg$/);
+  const message = new NewPostPage(page);
+  await expect(message.heading).toBeVisible();
+  await expect(message.subject).toBeEditable();
+  await expect(message.send).toBeVisible();
+
+  await page.goBack();
+  await page.getByRole('link', { name: 'Dina meddelanden och tidigare chattar' }).click();
+  await expect(page).toHaveURL(/\/mina-sidor#historik$/);
+  await expect(new MyPagesPage(page).heading).toBeVisible();
+  // The anchor leads to the history itself, not just to the top of my pages.
+  const history = page.getByRole('region', { name: 'Chatthistorik' });
+  await expect(history.getByText('Du har inga avslutade chattar.')).toBeVisible();
+  await expect(history).toBeInViewport();
+
+  await page.goBack();
+  await askTheAssistantAboutFeelings(new AssistantPanel(page));
 });

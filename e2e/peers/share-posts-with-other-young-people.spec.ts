@@ -179,6 +179,35 @@ test('a post written offline is kept and sent once; the board is readable offlin
   await page.unrouteAll({ behavior: 'wait' });
 });
 
+test('my pages’ Mina inlägg, with a post waiting, one not approved and one published, has no accessibility violations', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const author = await registerChild(request, 'ung');
+  await logInChild(page, author);
+  const moderation = await moderator(browser);
+  const published = `Publicerat ${author.username}`;
+  const rejected = `Inte godkänt ${author.username}`;
+  const waiting = `Väntar ${author.username}`;
+  await writePost(page, published, 'Ett inlägg som en kurator godkänner.');
+  await moderation.approve(published);
+  await writePost(page, rejected, 'Här står mitt telefonnummer.');
+  await moderation.reject(rejected, 'Skriv inte ut ditt telefonnummer.');
+  await writePost(page, waiting, 'Ett inlägg som väntar på en kurator.');
+
+  const mine = new MyPeerPosts(page);
+  await mine.goto();
+  // Every state the list can show, each with its own badge or note.
+  await expect(mine.post(waiting)).toContainText('Granskas');
+  await expect(mine.post(rejected)).toContainText(
+    'En kurator godkände det inte: Skriv inte ut ditt telefonnummer.',
+  );
+  await expect(mine.post(published)).toContainText('0 svar');
+  expect(await violationsAtBothWidths(page)).toEqual([]);
+});
+
 test('a signed-out visitor sees what the posts are and how to sign in, but no posts', async ({
   page,
   browser,

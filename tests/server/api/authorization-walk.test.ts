@@ -19,6 +19,8 @@ import {
   type ActorName,
   type Fixture,
 } from './walk-fixtures.ts';
+import { startPeers } from './walk-peers-world.ts';
+import { PEERS_MODERATION_ROUTES, PEERS_ROUTES } from './walk-peers-routes.ts';
 import type { Expectation, ProtectedEntry } from './walk-entry.ts';
 import { ASSISTANT_PUBLIC_ROUTES, ASSISTANT_ROUTES } from './walk-assistant-routes.ts';
 import { BARN_ROUTES, GROUP_ROUTES, HUB_ROUTES } from './walk-child-routes.ts';
@@ -35,6 +37,8 @@ const PROTECTED: ProtectedEntry[] = [
   ...HUB_ROUTES,
   ...GROUP_ROUTES,
   ...STAFF_ROUTES,
+  ...PEERS_ROUTES,
+  ...PEERS_MODERATION_ROUTES,
   ...ASSISTANT_ROUTES,
 ];
 const PUBLIC_ROUTES = [...BASE_PUBLIC_ROUTES, ...ASSISTANT_PUBLIC_ROUTES];
@@ -46,21 +50,29 @@ beforeAll(async () => {
   // One after the other: route capture listens to every Fastify instance created meanwhile.
   const barn = await startBarn();
   const gruppstod = await startGruppstod();
-  fx = { barn, gruppstod, assistent: await startAssistent() };
-});
+  const assistent = await startAssistent();
+  fx = { barn, gruppstod, assistent, peers: await startPeers() };
+  // Four servers with their data, one after the other: on a busy machine this takes more than a minute.
+}, 180_000);
 afterAll(async () => {
   await fx?.barn.dispose();
   await fx?.gruppstod.dispose();
   await fx?.assistent.dispose();
+  await fx?.peers.dispose();
 });
 
 const methodOf = (route: string) => route.split(' ')[0]!;
 const isStaffUrl = (url: string) => url === '/portal/staff' || url.startsWith('/portal/staff/');
 const writes = (method: string) => method === 'POST' || method === 'PUT' || method === 'PATCH';
+/** An entry's name in a failure list: its route, and what it aims at when the route is walked twice. */
+const labelOf = (e: ProtectedEntry) => (e.aim ? `${e.route} (${e.aim})` : e.route);
 
 function registered(): Map<string, RegisteredRoute> {
   return new Map(
-    [...fx.barn.routes, ...fx.gruppstod.routes, ...fx.assistent.routes].map((r) => [routeKey(r), r]),
+    [...fx.barn.routes, ...fx.gruppstod.routes, ...fx.assistent.routes, ...fx.peers.routes].map((r) => [
+      routeKey(r),
+      r,
+    ]),
   );
 }
 
@@ -76,6 +88,13 @@ function meets(expectation: Exclude<Expectation, { skip: string }>, status: numb
   return status === expectation.status;
 }
 
+/** Everything the owners and their staff see, in the worlds where other callers could change it. */
+const snapshot = async () => [
+  await fx.barn.snapshot(),
+  await fx.gruppstod.snapshot(),
+  await fx.peers.snapshot(),
+];
+
 const UNAUTHORIZED = { error: 'unauthorized', message: API_ERRORS.unauthorized.message };
 function isBareRefusal(a: Answer) {
   if (a.body === '') return true;
@@ -89,8 +108,8 @@ function isBareRefusal(a: Answer) {
 describe('authorization walk over every route', () => {
   it('has an entry for every registered route and none for a route that is gone', () => {
     const routes = registered();
-    const entries = [...PUBLIC_ROUTES, ...PROTECTED].map((e) => e.route);
-    const known = new Set(entries);
+    const entries = [...PUBLIC_ROUTES.map((e) => e.route), ...PROTECTED.map(labelOf)];
+    const known = new Set([...PUBLIC_ROUTES, ...PROTECTED].map((e) => e.route));
     const missing = [...routes.values()]
       .filter((r) => (isStaffUrl(r.url) ? !areaOf(r.url) : !known.has(routeKey(r))))
       .map(routeKey);
@@ -98,8 +117,9 @@ describe('authorization walk over every route', () => {
     const stale = live.filter((key) => !routes.has(key));
     const twice = entries.filter((key, i) => entries.indexOf(key) !== i);
     expect({ missing, stale, twice }).toEqual({ missing: [], stale: [], twice: [] });
-    // Both variants run the same server: a route only one of them has would escape half the walk.
+    // The variants run the same server: a route only one of them has would escape part of the walk.
     expect(fx.gruppstod.routes.map(routeKey).sort()).toEqual(fx.barn.routes.map(routeKey).sort());
+    expect(fx.peers.routes.map(routeKey).sort()).toEqual(fx.barn.routes.map(routeKey).sort());
     // Assistent is Barn and the assistant's routes, which Barn does not have.
     const barnKeys = fx.barn.routes.map(routeKey);
     expect(barnKeys.filter((key) => ASSISTANT_ONLY.includes(key))).toEqual([]);
@@ -145,12 +165,14 @@ describe('authorization walk over every route', () => {
 
   it('refuses an unknown X-App-Variant on every /portal route and takes a missing one as the server’s own', async () => {
     const failures: string[] = [];
-    // Assistent's other routes are Barn's, refused there already.
+    // Assistent's and Peers' other routes are Barn's, refused there already.
     const own = (world: Fixture[keyof Fixture]) =>
       world === fx.assistent
         ? world.routes.filter((r) => ASSISTANT_ONLY.includes(routeKey(r)))
-        : world.routes;
-    for (const world of [fx.barn, fx.gruppstod, fx.assistent]) {
+        : world === fx.peers
+          ? world.routes.filter((r) => r.url.includes('/peers'))
+          : world.routes;
+    for (const world of [fx.barn, fx.gruppstod, fx.assistent, fx.peers]) {
       for (const r of own(world).filter((x) => x.url.startsWith('/portal/'))) {
         // Reads carry the owner's token (still no data); writes none, so a regression cannot write.
         const token = writes(r.method) || r.method === 'DELETE' ? undefined : world.tokens.owner;
@@ -188,7 +210,6 @@ describe('authorization walk over every route', () => {
   });
 
   it('shows other callers none of the owner’s data and lets none of them change it', async () => {
-    const snapshot = async () => [await fx.barn.snapshot(), await fx.gruppstod.snapshot()];
     const before = await snapshot();
     const failures: string[] = [];
     const check = async (
@@ -214,7 +235,7 @@ describe('authorization walk over every route', () => {
       for (const [actor, expectation] of Object.entries(e.others) as Array<[ActorName, Expectation]>) {
         if (typeof expectation === 'object' && 'skip' in expectation) continue;
         const entry = { server: e.server, method: methodOf(e.route), call: () => e.call(fx, actor) };
-        await check(e.route, entry, actor, expectation);
+        await check(labelOf(e), entry, actor, expectation);
       }
     }
     for (const r of [...registered().values()].filter((x) => isStaffUrl(x.url))) {
@@ -224,11 +245,12 @@ describe('authorization walk over every route', () => {
         (role) => role !== area.role,
       );
       const entry = { server: area.server, method: r.method, call: () => generic(r, area.params(fx)) };
-      for (const actor of ['other', 'participant', ...wrongRoles] as const)
+      // The owner too: no child decides on their own post or reads the staff's view of their chat.
+      for (const actor of ['owner', 'other', 'participant', ...wrongRoles] as const)
         await check(routeKey(r), entry, actor, { status: 403 });
       // A counsellor acts only on what they accepted: a colleague's chat is not theirs to read or end.
       // The body is a valid one for every such route, so only ownership can refuse it.
-      if (area.role === 'counsellor' && r.url.includes(':id')) {
+      if (area.role === 'counsellor' && r.url.includes(':id') && !area.sharedByRole) {
         const aimed = () => {
           const call = generic(r, area.params(fx));
           return writes(r.method) ? { ...call, json: { content: 'Jag är kuratorn nu' } } : call;
@@ -237,6 +259,35 @@ describe('authorization walk over every route', () => {
       }
     }
 
+    expect(failures).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('opens nothing but the assistant with the public assistant token (SPEC §6)', async () => {
+    const before = await snapshot();
+    const failures: string[] = [];
+    const refuse = async (label: string, world: Fixture[keyof Fixture], method: string, call: Call) => {
+      const answer = await send(world.server.url, method, call, world.tokens.assistant, world.variant);
+      const leaks = leaked(answer.body, world.secrets);
+      if ((answer.status !== 401 && answer.status !== 403) || leaks.length > 0)
+        failures.push(`${world.name} ${label}: ${summary(answer)}${leaks.length ? ' LEAKS' : ''}`);
+    };
+    // Each world's token is signed with that world's own keys: only its kind can make it no key.
+    // Child-app, hub and Peers routes, aimed at the owner's entities as another caller's are...
+    for (const e of PROTECTED.filter((x) => !isStaffUrl(x.route.split(' ')[1]!))) {
+      if (ASSISTANT_ONLY.includes(e.route)) continue;
+      await refuse(labelOf(e), fx[e.server], methodOf(e.route), await e.call(fx, 'assistant'));
+    }
+    // ...every staff route, aimed as its area aims a child's token...
+    for (const r of [...registered().values()].filter((x) => isStaffUrl(x.url))) {
+      const area = areaOf(r.url)!;
+      await refuse(routeKey(r), fx[area.server], r.method, generic(r, area.params(fx)));
+    }
+    // ...and, on the server that hands the token out, every route that is neither public nor the
+    // assistant's, with the very token it handed out.
+    const open = new Set([...PUBLIC_ROUTES.map((e) => e.route), ...ASSISTANT_ONLY]);
+    for (const r of fx.assistent.routes.filter((x) => !open.has(routeKey(x))))
+      await refuse(routeKey(r), fx.assistent, r.method, generic(r, {}));
     expect(failures).toEqual([]);
     expect(await snapshot()).toEqual(before);
   });
@@ -257,7 +308,7 @@ describe('authorization walk over every route', () => {
       const seen = e.owner.sees?.(fx);
       if (answer.status !== e.owner.status || (seen !== undefined && !answer.body.includes(seen)))
         failures.push(
-          `${actor} ${e.route}: wanted ${e.owner.status}${seen ? ` with ${seen}` : ''}, got ${summary(answer)}`,
+          `${actor} ${labelOf(e)}: wanted ${e.owner.status}${seen ? ` with ${seen}` : ''}, got ${summary(answer)}`,
         );
     }
     expect(failures).toEqual([]);

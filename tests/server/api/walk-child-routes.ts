@@ -220,27 +220,6 @@ export const BARN_ROUTES: ProtectedEntry[] = [
     owner: { status: 200, sees: () => OWNER.username },
     others: { other: 'own' },
   },
-  // Peers (issue 14) exists only in the Peers variant: on these servers every one of its routes is
-  // 404 before the body counts, for the owner too. tests/server/peers walks them on a Peers server.
-  ...(
-    [
-      ['GET', '/portal/api/peers/posts'],
-      ['GET', '/portal/api/peers/my-posts'],
-      ['GET', '/portal/api/peers/posts/:id'],
-      ['POST', '/portal/api/peers/posts'],
-      ['POST', '/portal/api/peers/posts/:id/replies'],
-      ['POST', '/portal/api/peers/reports'],
-    ] as const
-  ).map(([method, url]): ProtectedEntry => ({
-    route: `${method} ${url}`,
-    server: 'barn',
-    call: () => ({
-      path: url.replace(':id', '1'),
-      ...(method === 'POST' ? { json: { subject: 'Ämne', text: 'Text', kind: 'post', id: 1 } } : {}),
-    }),
-    owner: { status: 404 },
-    others: { other: 'denied', counsellor: 'denied' },
-  })),
 ];
 
 /**

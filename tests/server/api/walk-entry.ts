@@ -12,6 +12,8 @@ export type Expectation = 'denied' | 'own' | { status: number } | { skip: string
 export interface ProtectedEntry {
   /** `METHOD /template` exactly as registered, e.g. `GET /portal/staff/meetings/:id/messages`. */
   route: string;
+  /** What the entry aims at, when one route is walked at several entities (answers that differ by state). */
+  aim?: string;
   server: ServerName;
   /** The request `actor` makes; the owner's may prepare an entity of its own first. */
   call(fx: Fixture, actor: ActorName | 'none'): Call | Promise<Call>;
@@ -42,4 +44,9 @@ export interface StaffArea {
   role: 'counsellor' | 'leader' | 'admin';
   server: ServerName;
   params(fx: Fixture): Record<string, string | number>;
+  /**
+   * Why any member of the role may act on any entity here. Without it, a counsellor acts only on
+   * what they accepted, and a colleague is walked at the owner's entities and refused.
+   */
+  sharedByRole?: string;
 }

@@ -12,8 +12,9 @@ import {
   type TestServer,
 } from '../test-server.ts';
 import { captureRoutes, send, type RegisteredRoute } from './route-walk.ts';
+import type { PeersWorld } from './walk-peers-world.ts';
 
-export type ServerName = 'barn' | 'gruppstod' | 'assistent';
+export type ServerName = 'barn' | 'gruppstod' | 'assistent' | 'peers';
 /**
  * Who calls. `owner` owns the entities the walk aims at; `other` is another child (in the group
  * world: a child outside the group); `peer` is another participant of the owner's group.
@@ -30,7 +31,10 @@ export type ActorName =
   | 'demo'
   | 'colleague'
   | 'admin'
-  /** The public assistant token of SPEC §6 (Assistent world only): nobody's, but a key to the assistant. */
+  /**
+   * The public assistant token of SPEC §6: nobody's, but a key to the assistant. Every world has one,
+   * signed with its own server's keys, so a refusal elsewhere is about the token's kind, not its key.
+   */
   | 'assistant';
 
 /** Strings only the owner (and the staff serving them) may ever read. */
@@ -65,7 +69,7 @@ export interface World {
   name: ServerName;
   server: TestServer;
   /** The X-App-Variant value the world's client sends. */
-  variant: 'Barn' | 'Gruppstod' | 'Assistent';
+  variant: 'Barn' | 'Gruppstod' | 'Assistent' | 'Peers';
   routes: RegisteredRoute[];
   tokens: Partial<Record<ActorName, string>>;
   /** An access token of the owner's that has been revoked: worth no more than none. */
@@ -114,11 +118,13 @@ export interface Fixture {
   gruppstod: GruppstodWorld;
   /** The Assistent variant: Barn's routes and the virtual assistant's (SPEC §6). */
   assistent: AssistentWorld;
+  /** The Peers variant: Barn's routes, with Peers answering (issue 14) instead of 404. */
+  peers: PeersWorld;
 }
 
 type Req = { token?: string; body?: unknown; method?: string };
 
-function caller(server: TestServer, variant: string) {
+export function caller(server: TestServer, variant: string) {
   /** A setup call that must succeed: setup failures are the fixture's bugs, not findings. */
   return async (path: string, req: Req = {}) => {
     const res = await api(server.url, path, { ...req, variant });
@@ -132,7 +138,7 @@ function caller(server: TestServer, variant: string) {
  * goodbye, and dropping a PostgreSQL database WITH (FORCE) then kills them mid-way (unhandled
  * "terminating connection" errors); so the database is dropped only when no connection is left.
  */
-async function startServer(variant: ServerName) {
+export async function startServer(variant: ServerName) {
   const database = await createTestDatabase();
   // The walk negotiates many hub connections for one owner, faster than unused ones time out.
   const { result: server, routes } = await captureRoutes(() =>
@@ -168,7 +174,7 @@ async function untilNoConnections(url: string) {
   }
 }
 
-async function revokedToken(url: string, username: string, password = '') {
+export async function revokedToken(url: string, username: string, password = '') {
   const token = (await login(url, username, password)).access_token;
   const res = await send(
     url,
@@ -182,16 +188,16 @@ async function revokedToken(url: string, username: string, password = '') {
 }
 
 /** A token of an account that then deleted itself. */
-async function deletedToken(url: string, token: string, variant: string) {
+export async function deletedToken(url: string, token: string, variant: string) {
   const res = await api(url, '/portal/deleteContact', { token, body: {}, variant });
   if (res.status !== 200) throw new Error(`setup deleteContact: ${res.status}`);
   return token;
 }
 
-const expiredTokenOf = (server: TestServer, token: string, roles: string[]) =>
+export const expiredTokenOf = (server: TestServer, token: string, roles: string[]) =>
   signAccessToken(server, { ...claimsOf(token), roles }, -60);
 
-async function staffLogins(server: TestServer) {
+export async function staffLogins(server: TestServer) {
   const url = server.url;
   // A second counsellor who accepted none of the owner's conversations.
   await createStaffAccount(server, 'walk-kollega', 'walk-kollega-losen', ['counsellor'], 'Kollega');
@@ -201,6 +207,14 @@ async function staffLogins(server: TestServer) {
     leader: (await login(url, 'gruppledare', 'gruppledare-losenord', 'portal-staff')).access_token,
     admin: (await login(url, 'admin', 'admin-losenord', 'portal-staff')).access_token,
   };
+}
+
+/** An assistant token signed by `server` for the issuer `token` names (its site's own). */
+export async function assistantTokenOf(server: TestServer, token: string): Promise<string> {
+  const { iss } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as {
+    iss: string;
+  };
+  return (await issueAssistantToken(server.ctx.keys, iss)).access_token;
 }
 
 export async function startBarn(): Promise<BarnWorld> {
@@ -218,6 +232,7 @@ export async function startBarn(): Promise<BarnWorld> {
     changer: await register(CHANGER.username, CHANGER.password),
     demo: (await login(server.url, 'demo', 'demo-losenord')).access_token,
     participant: (await login(server.url, 'DEMOKOD-0003')).access_token,
+    assistant: await assistantTokenOf(server, owner),
     ...(await staffLogins(server)),
   };
   const deleted = await deletedToken(server.url, await register('walk-deleted', 'walk-losenord-6'), 'Barn');
@@ -344,6 +359,7 @@ export async function startGruppstod(): Promise<GruppstodWorld> {
     participant: owner,
     peer: (await login(server.url, 'DEMOKOD-0002')).access_token,
     other: (await login(server.url, 'demo', 'demo-losenord')).access_token,
+    assistant: await assistantTokenOf(server, owner),
     ...(await staffLogins(server)),
   };
   const leader = { token: tokens.leader };

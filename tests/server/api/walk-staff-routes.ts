@@ -30,12 +30,13 @@ export const STAFF_AREAS: StaffArea[] = [
     server: 'gruppstod',
     params: (fx) => ({ id: fx.gruppstod.series }),
   },
-  // Peers moderation answers 404 outside the Peers variant (tests/server/peers walks it there).
+  // Walked on a Peers server, aimed at the owner's post that waits (elsewhere Peers answers 404).
   {
     prefix: '/portal/staff/peers',
     role: 'counsellor',
-    server: 'barn',
-    params: () => ({ id: 1, kind: 'posts' }),
+    server: 'peers',
+    params: (fx) => ({ kind: 'posts', id: fx.peers.pendingPost }),
+    sharedByRole: 'moderation is the counsellors’ together: no counsellor owns a post',
   },
   { prefix: '/portal/staff/audit', role: 'admin', server: 'barn', params: () => ({}) },
   {

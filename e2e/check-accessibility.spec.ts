@@ -88,6 +88,8 @@ test.describe('on a mobile phone', () => {
 });
 
 test('the signed-in pages have no accessibility violations', async ({ page, request }) => {
+  // Seven pages and dialogs, axe at two widths each.
+  test.setTimeout(90_000);
   const { account, mailId } = await childWithHistory(request);
   await logInChild(page, account);
   // The chat of today was its one chat of the day (SPEC §9): the start page says so.

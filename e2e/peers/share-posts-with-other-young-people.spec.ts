@@ -213,6 +213,8 @@ test('a signed-out visitor sees what the posts are and how to sign in, but no po
   browser,
   request,
 }) => {
+  // Two browsers signed in, a moderation, and axe at two widths per page: 28 s on a quiet machine.
+  test.setTimeout(90_000);
   const author = await registerChild(request, 'ung');
   const writer = await youngPerson(browser, author);
   const subject = `Bara för inloggade ${author.username}`;
@@ -236,6 +238,8 @@ test('the board, a new post, a post and the moderation queue have no accessibili
   browser,
   request,
 }) => {
+  // Two browsers signed in, a moderation, and axe at two widths per page: 28 s on a quiet machine.
+  test.setTimeout(90_000);
   const author = await registerChild(request, 'ung');
   await logInChild(page, author);
   const moderation = await moderator(browser);

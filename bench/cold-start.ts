@@ -55,7 +55,10 @@ const cachedMessages = (page: Page) =>
 async function untilCached(page: Page, count: number) {
   for (let i = 0; i < 600 && (await cachedMessages(page)) < count; i++) await page.waitForTimeout(100);
   const cached = await cachedMessages(page);
-  if (cached < count) throw new Error(`only ${cached} of ${count} messages reached the cache`);
+  if (cached < count) {
+    console.error(page.url(), await page.evaluate(() => document.body.innerText.slice(0, 600)));
+    throw new Error(`only ${cached} of ${count} messages reached the cache`);
+  }
 }
 
 interface Opening {
@@ -78,8 +81,10 @@ async function openOffline(context: BrowserContext, url: string): Promise<Openin
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') times['fcp'] = e.startTime;
     }).observe({ type: 'paint', buffered: true });
-    // Inline, not a named const: tsx would wrap a named function in a helper the page lacks.
-    new MutationObserver(() => {
+    // Polled (every 4 ms) rather than watched with a MutationObserver: a row can become visible by
+    // layout alone, with no mutation to report it. Inline, not a named const: tsx would wrap a named
+    // function in a helper the page lacks.
+    const poll = setInterval(() => {
       if (times['firstScreen'] === undefined) {
         const button = [...document.querySelectorAll('button')].find(
           (b) => b.textContent === 'Öppna chatten',
@@ -95,19 +100,33 @@ async function openOffline(context: BrowserContext, url: string): Promise<Openin
         const row = [...(dialog?.querySelectorAll('li') ?? [])].find((li) =>
           li.textContent?.includes(newest),
         );
-        if (row && row.getBoundingClientRect().height > 0) times['chat'] = performance.now();
+        const box = row?.getBoundingClientRect();
+        if (box && box.height > 0 && box.top >= 0 && box.bottom <= innerHeight) {
+          times['chat'] = performance.now();
+          clearInterval(poll);
+        }
       }
-    }).observe(document, { childList: true, subtree: true, characterData: true });
+    }, 4);
   }, NEWEST);
   await page.goto(url);
-  await page.waitForFunction(
-    () => {
-      const t = (window as unknown as { __coldStart: Record<string, number> }).__coldStart;
-      return t['chat'] !== undefined && performance.getEntriesByName('portal:worker-ready').length > 0;
-    },
-    undefined,
-    { timeout: 30_000 },
-  );
+  await page
+    .waitForFunction(
+      () => {
+        const t = (window as unknown as { __coldStart: Record<string, number> }).__coldStart;
+        return t['chat'] !== undefined && performance.getEntriesByName('portal:worker-ready').length > 0;
+      },
+      undefined,
+      { timeout: 30_000 },
+    )
+    .catch(async (e: unknown) => {
+      console.error(
+        await page.evaluate(() => [
+          JSON.stringify((window as unknown as { __coldStart: unknown }).__coldStart),
+          document.body.innerText.slice(0, 800),
+        ]),
+      );
+      throw e;
+    });
 
   const t: Record<string, number> = await page.evaluate(() => ({
     ...(window as unknown as { __coldStart: Record<string, number> }).__coldStart,

@@ -155,13 +155,35 @@ export function MessageList({
     if (el) el.scrollTop = el.scrollHeight;
   };
 
+  // A new message scrolls into view after SCROLL_TO_BOTTOM_DELAY_MS; rows read in a batch (the
+  // chat's first rows, its newest rows and then the rest) are shown at once, before the next paint.
+  const shownLength = useRef(entries.length);
   useLayoutEffect(() => {
+    const before = shownLength.current;
+    shownLength.current = entries.length;
     if (awayRef.current) return;
+    if (entries.length - before > 1 || before <= 1) {
+      scrollToBottom();
+      return;
+    }
     const timer = setTimeout(scrollToBottom, SCROLL_TO_BOTTOM_DELAY_MS);
     return () => clearTimeout(timer);
   }, [entries.length]);
 
   useEffect(() => scrollToBottom(), []);
+
+  // The list is mounted before its window opens (a minimised chat, a dialog shown by its parent's
+  // effect), and it changes size when the keyboard opens on a phone: whenever its size changes, a
+  // list that follows its newest message goes back to it at once.
+  useEffect(() => {
+    const el = list.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (!awayRef.current) scrollToBottom();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   const offsets = useMemo(() => {
     if (!virtual) return null;

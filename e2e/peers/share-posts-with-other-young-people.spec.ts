@@ -213,7 +213,7 @@ test('a signed-out visitor sees what the posts are and how to sign in, but no po
   browser,
   request,
 }) => {
-  // Two browsers signed in, a moderation, and axe at two widths per page: 28 s on a quiet machine.
+  // Two more browsers sign in (the author, a counsellor) before the board is checked at two widths.
   test.setTimeout(90_000);
   const author = await registerChild(request, 'ung');
   const writer = await youngPerson(browser, author);

@@ -23,6 +23,19 @@ export interface ProtectedEntry {
   others: Partial<Record<ActorName, Expectation>>;
 }
 
+/**
+ * A staff route walked as one staff actor on one server; the route's staff area covers everyone else
+ * (walk-staff-routes.ts), so `others` stays empty.
+ */
+export const staffEntry =
+  (server: ServerName, as: ActorName) =>
+  (
+    route: string,
+    call: ProtectedEntry['call'],
+    status = 200,
+    sees?: ProtectedEntry['owner']['sees'],
+  ): ProtectedEntry => ({ route, server, call, owner: { as, status, sees }, others: {} });
+
 /** A route anyone may call, with the reason. */
 export interface PublicEntry {
   route: string;

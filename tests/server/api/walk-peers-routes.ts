@@ -1,4 +1,4 @@
-import type { ProtectedEntry } from './walk-entry.ts';
+import { staffEntry, type ProtectedEntry } from './walk-entry.ts';
 import { PEERS, PEER_SECRET, PUBLISHED_SUBJECT } from './walk-peers-world.ts';
 
 /**
@@ -90,18 +90,7 @@ export const PEERS_ROUTES: ProtectedEntry[] = [
   },
 ];
 
-const moderation = (
-  route: string,
-  call: ProtectedEntry['call'],
-  status = 200,
-  sees?: ProtectedEntry['owner']['sees'],
-): ProtectedEntry => ({
-  route,
-  server: 'peers',
-  call,
-  owner: { as: 'counsellor', status, sees },
-  others: {},
-});
+const moderation = staffEntry('peers', 'counsellor');
 
 const S = '/portal/staff/peers';
 

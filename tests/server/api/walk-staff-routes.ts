@@ -1,4 +1,4 @@
-import type { ProtectedEntry, StaffArea } from './walk-entry.ts';
+import { staffEntry, type ProtectedEntry, type StaffArea } from './walk-entry.ts';
 import { SECRET, pdf } from './walk-fixtures.ts';
 
 /**
@@ -50,25 +50,8 @@ export const STAFF_AREAS: StaffArea[] = [
 export const areaOf = (url: string) =>
   STAFF_AREAS.find((a) => url === a.prefix || url.startsWith(`${a.prefix}/`));
 
-const counsellor = (route: string, call: ProtectedEntry['call'], status = 200): ProtectedEntry => ({
-  route,
-  server: 'barn',
-  call,
-  owner: { as: 'counsellor', status },
-  others: {},
-});
-const leader = (
-  route: string,
-  call: ProtectedEntry['call'],
-  status = 200,
-  sees?: ProtectedEntry['owner']['sees'],
-): ProtectedEntry => ({
-  route,
-  server: 'gruppstod',
-  call,
-  owner: { as: 'leader', status, sees },
-  others: {},
-});
+const counsellor = staffEntry('barn', 'counsellor');
+const leader = staffEntry('gruppstod', 'leader');
 
 const admin = (route: string, call: ProtectedEntry['call'], sees?: ProtectedEntry['owner']['sees']) => ({
   route,

@@ -326,19 +326,19 @@ async function main() {
     });
     const contactId = (detail.body as { info: { contact: { id: number } } }).info.contact.id;
     const rssBefore = await metric(server.url, 'process_resident_memory_bytes');
-    const heapBefore = await metric(server.url, 'nodejs_heap_used_bytes');
+    const heapBefore = await metric(server.url, 'nodejs_heap_size_used_bytes');
     await collectGarbage(inspectorPort);
     const rssBeforeGc = await metric(server.url, 'process_resident_memory_bytes');
-    const heapBeforeGc = await metric(server.url, 'nodejs_heap_used_bytes');
+    const heapBeforeGc = await metric(server.url, 'nodejs_heap_size_used_bytes');
     const hubUrl = `${server.url.replace('http', 'ws')}/hubs/portalaccountevents?access_token=${encodeURIComponent(access_token)}`;
     const hubOpen = await openIdle(hubUrl, IDLE, SUBSCRIBERS, holders);
     all.push(...hubOpen.clients);
     const connections = await metric(server.url, 'hub_connections');
     const rssAfter = await metric(server.url, 'process_resident_memory_bytes');
-    const heapAfter = await metric(server.url, 'nodejs_heap_used_bytes');
+    const heapAfter = await metric(server.url, 'nodejs_heap_size_used_bytes');
     await collectGarbage(inspectorPort);
     const rssAfterGc = await metric(server.url, 'process_resident_memory_bytes');
-    const heapAfterGc = await metric(server.url, 'nodejs_heap_used_bytes');
+    const heapAfterGc = await metric(server.url, 'nodejs_heap_size_used_bytes');
 
     const hubSubscribers = hubOpen.clients.slice(0, SUBSCRIBERS);
     await Promise.all(

@@ -64,7 +64,21 @@ export interface App {
 
 /** Builds the whole reference server: database, auth, hub, API and the built client. */
 export async function buildApp(config: ServerConfig, options: BuildOptions = {}): Promise<App> {
-  const database = openDatabase(config.databaseUrl, { onQuery: options.onQuery });
+  // Its sources (the hub, the pool) are read at scrape time, once they exist.
+  let hub: ReturnType<typeof createHub> | null = null;
+  let database: ReturnType<typeof openDatabase> | null = null;
+  const metrics = new Metrics(
+    {
+      hubConnections: () => hub?.connectionCount() ?? 0,
+      hubConnectionsByTransport: () => hub?.connectionCountByTransport() ?? { WebSockets: 0, LongPolling: 0 },
+      databasePool: () => database?.poolStats() ?? null,
+    },
+    { token: config.metricsToken, trustsProxy: config.trustProxy.length > 0 },
+  );
+  database = openDatabase(config.databaseUrl, {
+    onQuery: options.onQuery,
+    onError: (kind) => metrics.databaseError(kind),
+  });
   const keys = new KeyRing(database.db, config.signingKeySecret);
   try {
     await migrateToLatest(database);
@@ -103,7 +117,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     // Route schemas may allow a value of several types (a property: string, number or boolean).
     ajv: { customOptions: { allowUnionTypes: true } },
   });
-  const hub = createHub({
+  hub = createHub({
     authenticate: async (token) => {
       const principal = await tokens.verifyAccessToken(token);
       return principal?.scopes.includes(API_SCOPE) ? principal : null;
@@ -115,6 +129,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     },
     redisUrl: config.redisUrl,
     maxConnectionsPerAccount: config.hubMaxConnectionsPerAccount,
+    observer: metrics.hubObserver,
     ...options.hub,
   });
   const ctx: AppContext = {
@@ -155,10 +170,6 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   const stopJobs = await startJobs(ctx);
   app.setErrorHandler(replyWithError);
 
-  const metrics = new Metrics(() => hub.connectionCount(), {
-    token: config.metricsToken,
-    trustsProxy: config.trustProxy.length > 0,
-  });
   metrics.register(app);
   app.get('/healthz', async (_req, reply) => {
     try {

@@ -1,5 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { DatabaseErrorKind, PoolStats } from './db/database.ts';
+import type { HubObserver, TransportKind } from './hub/types.ts';
 
 /** Loopback as seen after proxy resolution (TRUST_PROXY), IPv4, IPv6 and IPv4-mapped. */
 const isLoopbackAddress = (ip: string) => /^(127\.|::ffff:127\.)/.test(ip) || ip === '::1';
@@ -11,26 +14,156 @@ function bearerMatches(req: FastifyRequest, token: string | undefined): boolean 
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-interface Series {
-  count: number;
-  sum: number;
-  buckets: number[];
+/**
+ * prom-client's process metrics (event-loop lag, heap, GC, handles, CPU, memory) describe the
+ * process, not one app: they are collected once per process into a registry of their own, however
+ * many apps a test process builds, and merged into each app's answer.
+ */
+let processRegistry: Registry | null = null;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
 }
 
+/** What the app reads at scrape time: hub connections and the database pool. */
+export interface MetricsSources {
+  hubConnections(): number;
+  hubConnectionsByTransport(): Record<TransportKind, number>;
+  databasePool(): PoolStats | null;
+}
+
+/** Delivery latencies (publish to written to the connection) are milliseconds, not seconds. */
+const DELIVERY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
 /**
- * Prometheus text for /metrics: hub connections plus request counts and durations per route. Small
- * enough to write by hand, and it keeps the route template (never the raw URL, which may hold ids).
+ * /metrics in Prometheus text, through prom-client: the process metrics plus what a site running
+ * this service watches - hub connections per transport, events delivered and how long they took,
+ * the retries clients make (429, 5xx, idempotent replays), the database pool and its errors, and
+ * the Redis backplane's reconnects. Routes are labelled by their template, never the raw URL (ids).
  */
 export class Metrics {
-  private readonly requests = new Map<string, number>();
-  private readonly durations = new Map<string, Series>();
+  private readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly durations: Histogram<'method' | 'route'>;
+  private readonly retrySignals: Counter<'kind'>;
+  private readonly delivered: Counter;
+  private readonly deliveryLatency: Histogram;
+  private readonly databaseErrors: Counter<'kind'>;
+  private readonly backplaneReconnects: Counter;
+  private readonly backplaneUp: Gauge;
 
   constructor(
-    private readonly hubConnections: () => number,
+    sources: MetricsSources,
     private readonly access: { token?: string | undefined; trustsProxy: boolean },
-  ) {}
+  ) {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'hub_connections',
+      help: 'Open hub connections in this process, all transports.',
+      registers,
+      collect() {
+        this.set(sources.hubConnections());
+      },
+    });
+    new Gauge({
+      name: 'hub_transport_connections',
+      help: 'Open hub connections in this process by transport.',
+      labelNames: ['transport'],
+      registers,
+      collect() {
+        for (const [transport, count] of Object.entries(sources.hubConnectionsByTransport())) {
+          this.set({ transport }, count);
+        }
+      },
+    });
+    this.delivered = new Counter({
+      name: 'hub_events_delivered_total',
+      help: 'Hub events written to a connection of this process (one per connection reached).',
+      registers,
+    });
+    this.deliveryLatency = new Histogram({
+      name: 'hub_event_delivery_seconds',
+      help: 'From an event published (any process) to its delivery to this process’s connections.',
+      buckets: DELIVERY_BUCKETS,
+      registers,
+    });
+    this.backplaneReconnects = new Counter({
+      name: 'hub_backplane_reconnects_total',
+      help: 'Times a Redis backplane connection came back after it was lost.',
+      registers,
+    });
+    this.backplaneUp = new Gauge({
+      name: 'hub_backplane_up',
+      help: '1 while the Redis backplane is connected (or none is used), 0 while it is lost.',
+      registers,
+    });
+    this.backplaneUp.set(1);
+    this.requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests by method, route and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.durations = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration by method and route.',
+      labelNames: ['method', 'route'],
+      buckets: REQUEST_BUCKETS,
+      registers,
+    });
+    this.retrySignals = new Counter({
+      name: 'http_retry_signals_total',
+      help: 'Answers that make a client retry (rate_limited 429, server_error 5xx) and retries answered from the idempotency store (idempotent_replay).',
+      labelNames: ['kind'],
+      registers,
+    });
+    for (const kind of ['rate_limited', 'server_error', 'idempotent_replay'])
+      this.retrySignals.inc({ kind }, 0);
+    this.databaseErrors = new Counter({
+      name: 'db_errors_total',
+      help: 'Failed database statements (query) and pooled connections that broke while idle (connection).',
+      labelNames: ['kind'],
+      registers,
+    });
+    for (const kind of ['query', 'connection']) this.databaseErrors.inc({ kind }, 0);
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'PostgreSQL pool connections by state (total, idle, waiting = queries waiting for one).',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const pool = sources.databasePool();
+        if (!pool) return;
+        this.set({ state: 'total' }, pool.total);
+        this.set({ state: 'idle' }, pool.idle);
+        this.set({ state: 'waiting' }, pool.waiting);
+      },
+    });
+  }
+
+  /** What the hub reports: deliveries and the backplane's health. */
+  readonly hubObserver: HubObserver = {
+    delivered: (connections, publishedAt) => {
+      if (connections === 0) return;
+      this.delivered.inc(connections);
+      if (typeof publishedAt === 'number' && Number.isFinite(publishedAt)) {
+        this.deliveryLatency.observe(Math.max(0, Date.now() - publishedAt) / 1000);
+      }
+    },
+    backplaneLost: () => this.backplaneUp.set(0),
+    backplaneRecovered: () => {
+      this.backplaneUp.set(1);
+      this.backplaneReconnects.inc();
+    },
+  };
+
+  databaseError(kind: DatabaseErrorKind): void {
+    this.databaseErrors.inc({ kind });
+  }
 
   /**
    * The machine itself: a loopback peer (after TRUST_PROXY resolution). A loopback peer that
@@ -41,60 +174,34 @@ export class Metrics {
     return this.access.trustsProxy || req.headers['x-forwarded-for'] === undefined;
   }
 
-  observe(method: string, route: string, status: number, seconds: number) {
-    const key = `method="${method}",route="${route}",status="${status}"`;
-    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
-    const dkey = `method="${method}",route="${route}"`;
-    const s = this.durations.get(dkey) ?? { count: 0, sum: 0, buckets: BUCKETS.map(() => 0) };
-    s.count += 1;
-    s.sum += seconds;
-    BUCKETS.forEach((b, i) => {
-      if (seconds <= b) s.buckets[i]! += 1;
-    });
-    this.durations.set(dkey, s);
+  observe(method: string, route: string, status: number, seconds: number, replayed: boolean) {
+    this.requests.inc({ method, route, status: String(status) });
+    this.durations.observe({ method, route }, seconds);
+    if (status === 429) this.retrySignals.inc({ kind: 'rate_limited' });
+    else if (status >= 500) this.retrySignals.inc({ kind: 'server_error' });
+    if (replayed) this.retrySignals.inc({ kind: 'idempotent_replay' });
   }
 
-  render(): string {
-    const lines = [
-      '# HELP hub_connections Open hub connections in this process, all transports.',
-      '# TYPE hub_connections gauge',
-      `hub_connections ${this.hubConnections()}`,
-      '# HELP process_resident_memory_bytes Resident memory of this process.',
-      '# TYPE process_resident_memory_bytes gauge',
-      `process_resident_memory_bytes ${process.memoryUsage.rss()}`,
-      '# HELP nodejs_heap_used_bytes V8 heap in use.',
-      '# TYPE nodejs_heap_used_bytes gauge',
-      `nodejs_heap_used_bytes ${process.memoryUsage().heapUsed}`,
-      '# HELP http_requests_total HTTP requests by method, route and status.',
-      '# TYPE http_requests_total counter',
-      ...[...this.requests].map(([k, v]) => `http_requests_total{${k}} ${v}`),
-      '# HELP http_request_duration_seconds HTTP request duration by method and route.',
-      '# TYPE http_request_duration_seconds histogram',
-    ];
-    for (const [k, s] of this.durations) {
-      BUCKETS.forEach((b, i) =>
-        lines.push(`http_request_duration_seconds_bucket{${k},le="${b}"} ${s.buckets[i]}`),
-      );
-      lines.push(`http_request_duration_seconds_bucket{${k},le="+Inf"} ${s.count}`);
-      lines.push(`http_request_duration_seconds_sum{${k}} ${s.sum}`);
-      lines.push(`http_request_duration_seconds_count{${k}} ${s.count}`);
-    }
-    return lines.join('\n') + '\n';
+  async render(): Promise<{ contentType: string; text: string }> {
+    const merged = Registry.merge([processMetrics(), this.registry]);
+    return { contentType: merged.contentType, text: await merged.metrics() };
   }
 
   register(app: FastifyInstance) {
     app.addHook('onResponse', async (req, reply) => {
       const route = req.routeOptions.url ?? 'unmatched';
       if (route === '/metrics') return;
-      this.observe(req.method, route, reply.statusCode, reply.elapsedTime / 1000);
+      const replayed = reply.getHeader('idempotent-replayed') === 'true';
+      this.observe(req.method, route, reply.statusCode, reply.elapsedTime / 1000, replayed);
     });
     // Route names, counts and memory say much about a site: only to the machine itself or a token.
     app.get('/metrics', async (req, reply) => {
       if (!this.fromThisMachine(req) && !bearerMatches(req, this.access.token)) {
         return reply.code(403).send({ error: 'forbidden', message: 'Åtkomst nekad.' });
       }
-      reply.type('text/plain; version=0.0.4');
-      return this.render();
+      const { contentType, text } = await this.render();
+      reply.header('Cache-Control', 'no-store').type(contentType);
+      return text;
     });
   }
 }

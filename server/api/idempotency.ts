@@ -10,6 +10,12 @@ export const IDEMPOTENCY_RETENTION_HOURS = 48;
 const KEY = /^[A-Za-z0-9_-]{8,100}$/;
 /** A placeholder row: the first request with this key is still running. */
 const PENDING = 0;
+/**
+ * A placeholder older than this belongs to a request that will never finish (its process was killed,
+ * or its database connection cut before the key could be released): the next retry takes it over
+ * instead of being told to wait forever. Far beyond any request's own run time.
+ */
+export const PENDING_ABANDONED_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -76,6 +82,21 @@ export function idempotent(ctx: AppContext, replay: Replay) {
       .executeTakeFirstOrThrow();
     if (row.request_digest !== digest) throw new ApiError('idempotency_mismatch');
     if (row.status_code === PENDING) {
+      if (Date.parse(row.created_date) < Date.now() - PENDING_ABANDONED_MS) {
+        // Only one of several concurrent retries wins the takeover (the row must still be as read).
+        const taken = await ctx.db
+          .updateTable('idempotency_keys')
+          .set({ created_date: nowIso() })
+          .where('account_id', '=', accountId)
+          .where('key', '=', key)
+          .where('status_code', '=', PENDING)
+          .where('created_date', '=', row.created_date)
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) === 1) {
+          req.idempotency = { accountId, key };
+          return;
+        }
+      }
       reply.header('Retry-After', '1');
       throw new ApiError('too_many_requests');
     }
@@ -102,19 +123,29 @@ export function storeIdempotentReply(ctx: AppContext) {
     const claim = req.idempotency;
     if (!claim) return payload;
     req.idempotency = undefined;
-    const where = ctx.db
+    const update = ctx.db
       .updateTable('idempotency_keys')
       .where('account_id', '=', claim.accountId)
       .where('key', '=', claim.key);
     // Only a success is remembered: a refusal (429 over a limit, 409 for a state) may pass on retry.
-    if (reply.statusCode < 200 || reply.statusCode >= 300) {
-      await ctx.db
-        .deleteFrom('idempotency_keys')
-        .where('account_id', '=', claim.accountId)
-        .where('key', '=', claim.key)
-        .execute();
-    } else {
-      await where.set({ status_code: reply.statusCode, response_id: answeredId(payload) }).execute();
+    const settle =
+      reply.statusCode < 200 || reply.statusCode >= 300
+        ? () =>
+            ctx.db
+              .deleteFrom('idempotency_keys')
+              .where('account_id', '=', claim.accountId)
+              .where('key', '=', claim.key)
+              .execute()
+        : () => update.set({ status_code: reply.statusCode, response_id: answeredId(payload) }).execute();
+    // The answer goes out whatever happens here. A failure (most often the same broken database
+    // connection that failed the request) is tried once more on a fresh connection; if that fails
+    // too, the placeholder stays until PENDING_ABANDONED_MS lets a retry take it over.
+    try {
+      await settle();
+    } catch {
+      await settle().catch((error: unknown) => {
+        req.log.warn({ err: error }, 'idempotency key not settled');
+      });
     }
     return payload;
   };

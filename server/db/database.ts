@@ -17,28 +17,58 @@ export type Db = Kysely<Database>;
 export interface OpenDatabase {
   db: Db;
   kind: DatabaseKind;
+  /** PostgreSQL's connection pool as it is now; null for SQLite (one connection, in process). */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
 }
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** What went wrong with the database: a failed statement, or a pooled connection that broke while idle. */
+export type DatabaseErrorKind = 'query' | 'connection';
 
 /** Called with every statement the database runs (tests read the query plans of what the API runs). */
 export type QueryListener = (query: CompiledQuery) => void;
 
-export function openDatabase(url: string, options: { onQuery?: QueryListener } = {}): OpenDatabase {
+export function openDatabase(
+  url: string,
+  options: { onQuery?: QueryListener; onError?: (kind: DatabaseErrorKind) => void } = {},
+): OpenDatabase {
   const kind = databaseKind(url);
-  const { onQuery } = options;
-  const log = onQuery
-    ? (event: { level: string; query: CompiledQuery }) => {
-        if (event.level === 'query') onQuery(event.query);
-      }
-    : undefined;
+  const { onQuery, onError } = options;
+  const log =
+    onQuery || onError
+      ? (event: { level: string; query: CompiledQuery }) => {
+          if (event.level === 'query') onQuery?.(event.query);
+          else if (event.level === 'error') onError?.('query');
+        }
+      : undefined;
   if (kind === 'postgres') {
     // int8 (counts, sums) would otherwise arrive as strings.
     pg.types.setTypeParser(20, (v) => Number(v));
-    const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }),
-      log,
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // A pooled connection that breaks (PostgreSQL restarted, pg_terminate_backend, a cut network)
+    // emits 'error' on its client, and on the pool too while idle; unheard, either event would end
+    // the whole process. The pool drops the broken connection and the next query opens a new one;
+    // a statement that was running on it fails, and its request answers 5xx for the client to retry.
+    pool.on('connect', (client) => {
+      client.on('error', (error: Error & { code?: string }) => {
+        console.warn(`database: a connection broke (${error.code ?? error.message})`);
+        onError?.('connection');
+      });
     });
-    return { db, kind, close: () => db.destroy() };
+    pool.on('error', () => undefined); // reported by the client's own listener above
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    return {
+      db,
+      kind,
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    };
   }
   if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
   const sqlite = new SQLite(url);
@@ -47,7 +77,7 @@ export function openDatabase(url: string, options: { onQuery?: QueryListener } =
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log });
-  return { db, kind, close: () => db.destroy() };
+  return { db, kind, poolStats: () => null, close: () => db.destroy() };
 }
 
 /** Every migration, by name, in order. */

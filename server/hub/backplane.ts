@@ -2,8 +2,8 @@ import { Redis } from 'ioredis';
 
 /** What crosses processes. Event frames travel pre-serialized so no process re-encodes them. */
 export type BackplaneMessage =
-  | { kind: 'entity'; entityKey: string; frame: string }
-  | { kind: 'account'; accountId: number; frame: string }
+  | { kind: 'entity'; entityKey: string; frame: string; at?: number }
+  | { kind: 'account'; accountId: number; frame: string; at?: number }
   | { kind: 'disconnect'; tokenId: string }
   | { kind: 'disconnect-account'; accountId: number }
   | { kind: 'unsubscribe-staff'; entityKey: string; keepAccountId: number };
@@ -43,29 +43,55 @@ const isBackplaneMessage = (value: unknown): value is BackplaneMessage => {
   }
 };
 
+export interface BackplaneHealth {
+  /** Redis was lost after the backplane had been up. */
+  lost(): void;
+  /** Both connections are back after a loss: events published meanwhile never reached some processes. */
+  recovered(): void;
+}
+
+const NO_HEALTH: BackplaneHealth = { lost: () => undefined, recovered: () => undefined };
+
 /**
  * Several processes: every message goes through one Redis channel and each process, the publisher too,
  * delivers what it receives to its own connections. One channel rather than one per entity keeps
  * subscription bookkeeping (and its races) out of the picture; each process simply drops keys it has no
  * subscribers for, which is a map lookup.
  */
-export function createRedisBackplane(redisUrl: string, channel: string, deliver: Deliver): Backplane {
+export function createRedisBackplane(
+  redisUrl: string,
+  channel: string,
+  deliver: Deliver,
+  health: BackplaneHealth = NO_HEALTH,
+): Backplane {
   // A subscribed ioredis connection cannot publish, hence two.
   const publisher = new Redis(redisUrl, { lazyConnect: false });
   const subscriber = new Redis(redisUrl, { lazyConnect: false });
-  let healthy = true;
-  const warn = (error: Error) => {
+  /** Both have been ready once: from then on a lost connection is an outage, not a slow start. */
+  let started = false;
+  let outage = false;
+  const bothReady = () => publisher.status === 'ready' && subscriber.status === 'ready';
+  const lose = (reason: string) => {
     // ioredis reports every failed reconnect attempt; one warning per outage is enough.
-    if (!healthy) return;
-    healthy = false;
-    console.warn(`hub: redis backplane error: ${error.message}`);
-  };
-  const recovered = () => {
-    healthy = true;
+    if (!started || outage) return;
+    outage = true;
+    health.lost();
+    console.warn(`hub: redis backplane lost (${reason}); events go to this process's connections only`);
   };
   for (const client of [publisher, subscriber]) {
-    client.on('error', warn);
-    client.on('ready', recovered);
+    client.on('error', (error: Error) => lose(error.message));
+    client.on('close', () => lose('connection closed'));
+    client.on('ready', () => {
+      if (!bothReady()) return;
+      if (!started) {
+        started = true;
+        return;
+      }
+      if (!outage) return;
+      outage = false;
+      console.info('hub: redis backplane reconnected');
+      health.recovered();
+    });
   }
 
   subscriber.on('message', (received: string, payload: string) => {
@@ -103,6 +129,13 @@ export function createRedisBackplane(redisUrl: string, channel: string, deliver:
 
   return {
     async publish(message) {
+      // While Redis is away a write must not wait for it (ioredis would hold the command until it
+      // is back): this process's own connections get the event at once, and the others are told
+      // to reconnect and catch up once Redis returns (health.recovered).
+      if (outage) {
+        deliver(message);
+        return;
+      }
       await ensureSubscribed();
       await publisher.publish(channel, JSON.stringify(message));
     },

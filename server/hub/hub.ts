@@ -52,6 +52,7 @@ export function createHub(options: CreateHubOptions): Hub {
       return null;
     }
   };
+  const observer = options.observer;
   const maxPerAccount = options.maxConnectionsPerAccount ?? DEFAULT_MAX_CONNECTIONS_PER_ACCOUNT;
   const dispatch = createDispatcher({
     registry,
@@ -89,12 +90,17 @@ export function createHub(options: CreateHubOptions): Hub {
 
   const deliver = (message: BackplaneMessage): void => {
     switch (message.kind) {
-      case 'entity':
-        registry.entities.send(message.entityKey, Buffer.from(message.frame, 'utf8'));
+      case 'entity': {
+        // Sent first: `observer?.delivered(send(...))` would skip the send when there is no observer.
+        const reached = registry.entities.send(message.entityKey, Buffer.from(message.frame, 'utf8'));
+        observer?.delivered(reached, message.at);
         return;
-      case 'account':
-        registry.accounts.send(message.accountId, Buffer.from(message.frame, 'utf8'));
+      }
+      case 'account': {
+        const reached = registry.accounts.send(message.accountId, Buffer.from(message.frame, 'utf8'));
+        observer?.delivered(reached, message.at);
         return;
+      }
       case 'disconnect':
         for (const connection of registry.tokens.members(message.tokenId)) {
           connection.close({ error: 'Token revoked' });
@@ -121,6 +127,15 @@ export function createHub(options: CreateHubOptions): Hub {
         options.redisUrl,
         `${options.redisChannelPrefix ?? 'hub:'}portalaccountevents`,
         deliver,
+        {
+          lost: () => observer?.backplaneLost(),
+          recovered: () => {
+            observer?.backplaneRecovered();
+            // What other processes published while Redis was away never arrived here: every client
+            // reconnects and catches up, as after a restart.
+            closeConnections();
+          },
+        },
       )
     : createLocalBackplane(deliver);
 
@@ -162,6 +177,7 @@ export function createHub(options: CreateHubOptions): Hub {
         kind: 'entity',
         entityKey,
         frame: sendEventFrameText(eventName, data, entityKey),
+        at: Date.now(),
       });
     },
 
@@ -170,6 +186,7 @@ export function createHub(options: CreateHubOptions): Hub {
         kind: 'account',
         accountId,
         frame: sendEventFrameText(eventName, data, entityKey),
+        at: Date.now(),
       });
     },
 
@@ -186,6 +203,7 @@ export function createHub(options: CreateHubOptions): Hub {
     },
 
     connectionCount: () => registry.connectedCount(),
+    connectionCountByTransport: () => registry.connectedByTransport(),
 
     close(): Promise<void> {
       closed ??= (async () => {

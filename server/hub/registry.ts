@@ -1,4 +1,4 @@
-import type { HubConnection, Transport } from './connection.ts';
+import type { HubConnection, Transport, TransportKind } from './connection.ts';
 import type { Frame } from './protocol.ts';
 
 /**
@@ -26,12 +26,16 @@ export class GroupIndex<K> {
     }
   }
 
-  /** The same frame object goes to every member: serialized once, however large the group. */
-  send(key: K, frame: Frame): void {
+  /** The same frame object goes to every member: serialized once, however large the group. Answers how many. */
+  send(key: K, frame: Frame): number {
     const group = this.groups.get(key);
-    if (group === undefined) return;
-    if (group instanceof Set) for (const connection of group) connection.send(frame);
-    else group.send(frame);
+    if (group === undefined) return 0;
+    if (!(group instanceof Set)) {
+      group.send(frame);
+      return 1;
+    }
+    for (const connection of group) connection.send(frame);
+    return group.size;
   }
 
   size(key: K): number {
@@ -106,6 +110,15 @@ export class ConnectionRegistry {
   /** Connections that have a transport attached and are not closed. */
   connectedCount(): number {
     return this.connected.size;
+  }
+
+  /** Connected connections by transport (counted when asked: a scrape, not every event). */
+  connectedByTransport(): Record<TransportKind, number> {
+    const counts: Record<TransportKind, number> = { WebSockets: 0, LongPolling: 0 };
+    for (const connection of this.connected) {
+      if (connection.transport) counts[connection.transport.kind] += 1;
+    }
+    return counts;
   }
 
   all(): HubConnection[] {

@@ -1,5 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../auth/principal.ts';
+import type { TransportKind } from './connection.ts';
+
+export type { TransportKind };
+
+/** What the hub tells the site's metrics (server/metrics.ts). */
+export interface HubObserver {
+  /** An event reached `connections` connections of this process; `publishedAt` is when it was published. */
+  delivered(connections: number, publishedAt: number | undefined): void;
+  /** The Redis backplane lost its connection (events from other processes cannot arrive). */
+  backplaneLost(): void;
+  /** ... and has it back. */
+  backplaneRecovered(): void;
+}
 
 export interface HubOptions {
   /** Verifies a bearer access token; null means refuse. */
@@ -14,6 +27,8 @@ export interface HubOptions {
   keepAliveIntervalMs?: number;
   /** A client that sends nothing for this long is dropped (SignalR's server timeout, 30 s). */
   clientTimeoutMs?: number;
+  /** Hears deliveries and the backplane's health, for /metrics. */
+  observer?: HubObserver;
 }
 
 export interface Hub {
@@ -34,5 +49,7 @@ export interface Hub {
   unsubscribeOtherStaff(entityKey: string, keepAccountId: number): Promise<void>;
   /** Open connections in this process, all transports. */
   connectionCount(): number;
+  /** Open connections in this process by transport. */
+  connectionCountByTransport(): Record<TransportKind, number>;
   close(): Promise<void>;
 }

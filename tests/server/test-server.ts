@@ -17,8 +17,12 @@ export interface TestServer extends App {
   dispose(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const base = process.env.DATABASE_URL;
+/** The machine's PostgreSQL, for the tests of faults only PostgreSQL has (a connection cut by the server). */
+export const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export async function createTestDatabase(
+  base = process.env.DATABASE_URL,
+): Promise<{ url: string; drop(): Promise<void> }> {
   if (base?.startsWith('postgres')) {
     const name = `t_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
     const admin = new pg.Client({ connectionString: base.replace(/\/[^/]*$/, '/postgres') });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { login, startTestServer, type TestServer } from '../test-server.ts';
+import { PENDING_ABANDONED_MS } from '../../../server/api/idempotency.ts';
 
 let server: TestServer;
 let token: string;
@@ -35,6 +36,35 @@ describe('Idempotency-Key on create calls', () => {
     expect(await again.json()).toEqual(await first.json());
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await count('idempotent-1')).toBe(1);
+  });
+
+  it('lets a retry take over a key whose first request never finished (its process killed)', async () => {
+    const key = randomUUID();
+    const first = await post(key, { message: 'idempotent-abandoned' });
+    expect(first.status).toBe(201);
+    // As a killed process leaves it: the placeholder of a request that never settled, and no row.
+    await server.ctx.db.deleteFrom('client_logs').where('message', '=', 'idempotent-abandoned').execute();
+    const placeholder = (createdAgo: number) =>
+      server.ctx.db
+        .updateTable('idempotency_keys')
+        .set({
+          status_code: 0,
+          response_id: null,
+          created_date: new Date(Date.now() - createdAgo).toISOString(),
+        })
+        .where('key', '=', key)
+        .execute();
+    await placeholder(PENDING_ABANDONED_MS - 5_000);
+    const waiting = await post(key, { message: 'idempotent-abandoned' });
+    expect(waiting.status).toBe(429);
+    expect(waiting.headers.get('retry-after')).toBe('1');
+
+    await placeholder(PENDING_ABANDONED_MS + 1_000);
+    // Concurrent retries: exactly one takes the key over and writes, the others wait or replay it.
+    const retries = await Promise.all([1, 2, 3].map(() => post(key, { message: 'idempotent-abandoned' })));
+    expect(retries.filter((r) => r.status === 201 && !r.headers.get('idempotent-replayed'))).toHaveLength(1);
+    expect(retries.every((r) => r.status === 201 || r.status === 429)).toBe(true);
+    expect(await count('idempotent-abandoned')).toBe(1);
   });
 
   it('refuses the same key with another body with 422', async () => {

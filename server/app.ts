@@ -129,6 +129,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     },
     redisUrl: config.redisUrl,
     maxConnectionsPerAccount: config.hubMaxConnectionsPerAccount,
+    nodeId: config.nodeId,
     observer: metrics.hubObserver,
     ...options.hub,
   });
@@ -188,8 +189,17 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   return {
     app,
     ctx,
+    /**
+     * Drains, then stops: no new connection reaches this process any more (a proxy in front sends
+     * them to another), idle kept-alive sockets are let go, and only then is every hub client told
+     * to reconnect - which lands it on another process. Requests already under way finish.
+     */
     async close() {
       stopJobs();
+      if (app.server.listening) {
+        app.server.close();
+        app.server.closeIdleConnections();
+      }
       await hub.close();
       await app.close();
       await database.close();

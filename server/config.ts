@@ -42,6 +42,11 @@ export interface ServerConfig {
   auditRetentionDays: number;
   /** Multiplies every content rate limit (tests from one address raise it; 1 in production). */
   rateLimitFactor: number;
+  /**
+   * This process's name behind a proxy that spreads several (NODE_ID, `n1`, `n2`, ...): it starts every
+   * hub connection token so the proxy keeps a connection's requests on its process.
+   */
+  nodeId: string | undefined;
   /** Open hub connections one account may hold in one process. */
   hubMaxConnectionsPerAccount: number;
   /** Where the child app's quick exit ('Lämna sidan') sends a child: a neutral public page. */
@@ -111,6 +116,14 @@ function originOf(value: string | undefined): string | undefined {
   return url.origin;
 }
 
+function nodeIdOf(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  // Letters and digits only: it goes into a token that the proxy matches up to the first dot.
+  if (!/^[A-Za-z0-9]{1,16}$/.test(value))
+    throw new Error(`NODE_ID must be 1-16 letters or digits, not ${value}`);
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const variant = (env.APP_VARIANT ?? 'barn').toLowerCase();
   if (!(variant in VARIANTS)) {
@@ -157,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     auditRetentionDays: positive(env.AUDIT_RETENTION_DAYS, 365),
     rateLimitFactor: positive(env.RATE_LIMIT_FACTOR, 1),
     hubMaxConnectionsPerAccount: positive(env.HUB_MAX_CONNECTIONS_PER_ACCOUNT, 10),
+    nodeId: nodeIdOf(env.NODE_ID),
     quickExitUrl: quickExitUrlOf(env.QUICK_EXIT_URL),
     chatLimitMs: chatLimitMsOf(env.CHAT_LIMIT_SECONDS, production),
     assistantContentFile: path.resolve(env.ASSISTANT_CONTENT_FILE ?? DEFAULT_ASSISTANT_CONTENT_FILE),

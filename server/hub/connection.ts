@@ -59,8 +59,12 @@ const ownCopy = (text: string): string => Buffer.from(text, 'utf8').toString('ut
  */
 export class HubConnection {
   readonly connectionId = randomId(16);
-  /** The secret that addresses this connection in later requests (`?id=`); never shown to other clients. */
-  readonly connectionToken = randomId(32);
+  /**
+   * The secret that addresses this connection in later requests (`?id=`); never shown to other
+   * clients. Behind a proxy it starts with the process's node id and a dot (`n2.…`), by which the
+   * proxy sends every later request of the connection to the process that holds it (deploy/nginx.conf).
+   */
+  readonly connectionToken: string;
   transport: Transport | null = null;
   closed = false;
 
@@ -86,7 +90,9 @@ export class HubConnection {
     token: string,
     private readonly timing: ConnectionTiming,
     private readonly events: ConnectionEvents,
+    nodeId?: string,
   ) {
+    this.connectionToken = nodeId ? `${nodeId}.${randomId(32)}` : randomId(32);
     // The client timeout runs from negotiate, so a connection whose transport never arrives, or never shakes hands, expires too.
     this.useToken(principal, token);
   }

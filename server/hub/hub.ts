@@ -144,7 +144,7 @@ export function createHub(options: CreateHubOptions): Hub {
     authenticate,
     createConnection(principal: Principal, token: string): HubConnection | 429 {
       if (registry.liveCountOf(principal.accountId) >= maxPerAccount) return 429;
-      const connection = new HubConnection(principal, token, timing, connectionEvents);
+      const connection = new HubConnection(principal, token, timing, connectionEvents, options.nodeId);
       registry.add(connection);
       startHeartbeat();
       return connection;

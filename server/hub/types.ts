@@ -27,6 +27,11 @@ export interface HubOptions {
   keepAliveIntervalMs?: number;
   /** A client that sends nothing for this long is dropped (SignalR's server timeout, 30 s). */
   clientTimeoutMs?: number;
+  /**
+   * This process's name among the processes behind one proxy (NODE_ID): it prefixes every connection
+   * token, so the proxy can route a connection's requests to the process that holds it.
+   */
+  nodeId?: string | undefined;
   /** Hears deliveries and the backplane's health, for /metrics. */
   observer?: HubObserver;
 }

@@ -71,6 +71,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     {
       hubConnections: () => hub?.connectionCount() ?? 0,
       hubConnectionsByTransport: () => hub?.connectionCountByTransport() ?? { WebSockets: 0, LongPolling: 0 },
+      hubSubscriptions: () => hub?.subscriptionCount() ?? 0,
       databasePool: () => database?.poolStats() ?? null,
     },
     { token: config.metricsToken, trustsProxy: config.trustProxy.length > 0 },

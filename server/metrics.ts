@@ -32,6 +32,7 @@ function processMetrics(): Registry {
 export interface MetricsSources {
   hubConnections(): number;
   hubConnectionsByTransport(): Record<TransportKind, number>;
+  hubSubscriptions(): number;
   databasePool(): PoolStats | null;
 }
 
@@ -78,6 +79,14 @@ export class Metrics {
         for (const [transport, count] of Object.entries(sources.hubConnectionsByTransport())) {
           this.set({ transport }, count);
         }
+      },
+    });
+    new Gauge({
+      name: 'hub_subscriptions',
+      help: 'Entity subscriptions held by hub connections of this process.',
+      registers,
+      collect() {
+        this.set(sources.hubSubscriptions());
       },
     });
     this.delivered = new Counter({

@@ -204,6 +204,7 @@ export function createHub(options: CreateHubOptions): Hub {
 
     connectionCount: () => registry.connectedCount(),
     connectionCountByTransport: () => registry.connectedByTransport(),
+    subscriptionCount: () => registry.entities.memberCount(),
 
     close(): Promise<void> {
       closed ??= (async () => {

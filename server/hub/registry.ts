@@ -43,6 +43,13 @@ export class GroupIndex<K> {
     return group === undefined ? 0 : group instanceof Set ? group.size : 1;
   }
 
+  /** Memberships over every group (counted when asked: a scrape). */
+  memberCount(): number {
+    let count = 0;
+    for (const group of this.groups.values()) count += group instanceof Set ? group.size : 1;
+    return count;
+  }
+
   /** A snapshot, because acting on members (closing them) changes the group. */
   members(key: K): HubConnection[] {
     const group = this.groups.get(key);

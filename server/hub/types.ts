@@ -54,6 +54,8 @@ export interface Hub {
   unsubscribeOtherStaff(entityKey: string, keepAccountId: number): Promise<void>;
   /** Open connections in this process, all transports. */
   connectionCount(): number;
+  /** Entity subscriptions held by this process's connections (one per connection and entity). */
+  subscriptionCount(): number;
   /** Open connections in this process by transport. */
   connectionCountByTransport(): Record<TransportKind, number>;
   close(): Promise<void>;

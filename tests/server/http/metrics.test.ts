@@ -90,6 +90,7 @@ describe('/metrics through prom-client', () => {
 
     const text = await scrape();
     expect(value(text, 'hub_connections')).toBe(2);
+    expect(value(text, 'hub_subscriptions')).toBe(2);
     expect(value(text, 'hub_transport_connections{transport="WebSockets"}')).toBe(1);
     expect(value(text, 'hub_transport_connections{transport="LongPolling"}')).toBe(1);
     expect(value(text, 'hub_events_delivered_total')).toBeGreaterThanOrEqual(deliveredBefore + 2);

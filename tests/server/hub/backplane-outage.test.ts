@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpTransportType, type HubConnection } from '@microsoft/signalr';
 import type { HubObserver } from '../../../server/hub/types.ts';
 import { freePort } from '../server-process.ts';
+import { startRedis, stopRedis } from '../redis-process.ts';
 import { buildClient, makeTokens, recordEvents, startServer, stopServer, waitFor } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
@@ -10,30 +11,6 @@ import type { TestServer } from './helpers.ts';
  * Fault: Redis, the hub's backplane, goes away and comes back (a restart; it keeps nothing). It runs
  * its own redis-server on a port of its own, so killing it touches no other test.
  */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const redis = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    redis.stdout?.on('data', (d: Buffer) => {
-      output += d.toString();
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-    redis.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
-  });
-  return redis;
-}
-
-const stopRedis = (redis: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (redis.exitCode !== null || redis.signalCode !== null) return resolve();
-    redis.once('exit', () => resolve());
-    redis.kill('SIGKILL');
-  });
-
 function healthLog() {
   const seen: string[] = [];
   const observer: HubObserver = {

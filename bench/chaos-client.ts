@@ -1,0 +1,161 @@
+// A child for `npm run chaos`: the real worker core (worker/portal-worker.ts) in Node with
+// fake-indexeddb, as tests/worker runs it, behind a fault proxy of its own so its network can go.
+import 'fake-indexeddb/auto';
+import { HttpTransportType } from '@microsoft/signalr';
+import { AuthDb, DexieStateStore } from '../worker/auth/user-store.ts';
+import { PortalDb } from '../worker/client/db.ts';
+import type { RuntimeConfig } from '../contract/config.ts';
+import { systemClock, noLock } from '../worker/clock.ts';
+import { loadRuntimeConfig } from '../worker/config.ts';
+import { PortalWorker } from '../worker/portal-worker.ts';
+import { startFaultProxy, type FaultProxy } from '../e2e/support/fault-proxy.ts';
+
+export const CHILD_PASSWORD = 'blå-ballong-73';
+export const DEVICE = {
+  userAgent:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+  platform: 'Linux armv8l',
+  installed: true,
+};
+
+/** One message a client asked to send: its text is unique and names its sender and sequence. */
+export interface Sent {
+  conversationId: number;
+  text: string;
+  sender: string;
+  seq: number;
+}
+
+export class ChaosChild {
+  worker: PortalWorker | null = null;
+  /** Its databases outlive its worker: a killed worker's successor opens the same ones. */
+  readonly db: PortalDb;
+  readonly authDb: AuthDb;
+  readonly sent: Sent[] = [];
+  conversations: number[] = [];
+  private seq = 0;
+  private config: RuntimeConfig | null = null;
+
+  private constructor(
+    readonly name: string,
+    readonly proxy: FaultProxy,
+  ) {
+    this.db = new PortalDb(`chaos-data-${name}`);
+    this.authDb = new AuthDb(`chaos-auth-${name}`);
+  }
+
+  static async create(name: string, siteUrl: string): Promise<ChaosChild> {
+    return new ChaosChild(name, await startFaultProxy({ target: siteUrl }));
+  }
+
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
+  /** Starts a worker core on the child's databases: the first time, or a new one after a kill. */
+  async open(): Promise<void> {
+    if (this.worker) return;
+    this.config ??= await loadRuntimeConfig(this.proxy.origin);
+    const worker = new PortalWorker({
+      config: this.config,
+      origin: this.proxy.origin,
+      requestTimeoutMs: 5000,
+      db: this.db,
+      userStore: new DexieStateStore(this.authDb),
+      fetch: (input, init) => fetch(input, init),
+      clock: systemClock,
+      withLock: noLock,
+      broadcast: () => undefined,
+      hub: { transport: HttpTransportType.WebSockets },
+    });
+    this.worker = worker;
+    await worker.start(true);
+    await worker.onOnline(this.proxy.isOnline);
+    for (const id of this.conversations) await worker.commands.openConversation(id);
+  }
+
+  /**
+   * Ends the worker as a closed browser or a crashed worker ends it: nothing is flushed or said
+   * goodbye to; what is in its outbox stays in its database for the next one.
+   */
+  async kill(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    await worker?.retire();
+  }
+
+  async signIn(): Promise<void> {
+    const result = await this.worker!.login(this.name, CHILD_PASSWORD);
+    if (!result.ok) throw new Error(`${this.name}: login failed (${result.code})`);
+  }
+
+  /** A mail thread of its own; answered by a counsellor, it is a conversation of two writers. */
+  async startMail(): Promise<number> {
+    const text = this.nextText(0);
+    const sent = await this.worker!.commands.sendMail('Chaos', text.text, DEVICE);
+    if (!sent.ok || sent.value.status !== 'sent') {
+      throw new Error(`${this.name}: mail not sent (${JSON.stringify(sent)})`);
+    }
+    const id = sent.value.conversationId;
+    this.sent.push({ ...text, conversationId: id });
+    await this.follow(id);
+    return id;
+  }
+
+  /** A live chat, in the queue until a counsellor accepts it. */
+  async startChat(): Promise<number> {
+    const started = await this.worker!.commands.startChat(null, DEVICE);
+    if (!started.ok) throw new Error(`${this.name}: chat not started (${JSON.stringify(started)})`);
+    await this.follow(started.value);
+    return started.value;
+  }
+
+  private async follow(id: number): Promise<void> {
+    this.conversations.push(id);
+    await this.worker!.commands.openConversation(id);
+  }
+
+  private nextText(conversationId: number): Sent {
+    const seq = ++this.seq;
+    return { conversationId, seq, sender: this.name, text: `${this.name} #${seq} hej` };
+  }
+
+  /** Queues a message through the outbox (as the chat window does); false when the worker is down. */
+  async write(conversationId: number): Promise<boolean> {
+    if (!this.worker) return false;
+    const message = this.nextText(conversationId);
+    const queued = await this.worker.commands.sendChatMessage(conversationId, message.text);
+    if (!queued.ok) throw new Error(`${this.name}: not queued (${JSON.stringify(queued)})`);
+    this.sent.push(message);
+    return true;
+  }
+
+  offline(): void {
+    this.proxy.offline();
+    this.proxy.cutSockets();
+    void this.worker?.onOnline(false);
+  }
+
+  async online(): Promise<void> {
+    this.proxy.online();
+    await this.worker?.onOnline(true);
+  }
+
+  /** Writes not yet answered by the server (sent rows stay in the outbox with their answer). */
+  async unsent(): Promise<{ waiting: number; refused: string[] }> {
+    const rows = await this.db.outbox.filter((r) => r.status !== 'sent').toArray();
+    return {
+      waiting: rows.filter((r) => !(r.status === 'failed' && r.final)).length,
+      refused: rows
+        .filter((r) => r.status === 'failed' && r.final)
+        .map((r) => `${r.kind} ${r.lastStatus ?? ''} ${r.lastMessage ?? r.lastError ?? ''}`),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.kill();
+    await this.proxy.close();
+    this.db.close();
+    this.authDb.close();
+  }
+}

@@ -1,0 +1,444 @@
+// `npm run chaos`: children running the real worker core write to counsellors through `npm run cluster`
+// (server processes on PostgreSQL and Redis behind nginx) while a seeded schedule of faults hits every
+// part; at the end PostgreSQL and every child's own database are compared. Exits non-zero on any loss,
+// duplicate, reordering, divergence or dangling hub subscription, printing each.
+//
+//   CHAOS_MESSAGES  messages to write, children and counsellors together (1000)
+//   CHAOS_CHILDREN  children, each with a live chat and a mail thread (10)
+//   CHAOS_SEED      replays a run's fault schedule and choices (random, printed)
+//   CHAOS_PROCESSES server processes behind nginx (2)
+import { randomUUID } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import pg from 'pg';
+import { startCluster, type Cluster } from '../scripts/cluster.ts';
+import { freePort } from '../tests/server/server-process.ts';
+import { startRedis, stopRedis } from '../tests/server/redis-process.ts';
+import { ChaosChild, CHILD_PASSWORD, type Sent } from './chaos-client.ts';
+import { verdictOf } from './chaos-verdict.ts';
+
+const MESSAGES = Number(process.env.CHAOS_MESSAGES ?? 1000);
+const CHILDREN = Number(process.env.CHAOS_CHILDREN ?? 10);
+const PROCESSES = Number(process.env.CHAOS_PROCESSES ?? 2);
+const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
+/** A child or a counsellor writes every 2 to 4 s: a person typing, not a load generator. */
+const WRITE_EVERY_MS: [number, number] = [2000, 4000];
+const POSTGRES = 'postgres://postgres@127.0.0.1:5432';
+
+/** mulberry32: a small seeded generator, so a seed replays the same schedule and choices. */
+function seeded(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    between: (low: number, high: number) => Math.round(low + next() * (high - low)),
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+  };
+}
+
+const FAULTS = [
+  'kill -9 a server process',
+  'restart Redis',
+  'reload nginx',
+  'cut PostgreSQL connections',
+  'child offline and back',
+  'worker killed and recreated',
+  'child closed with messages queued',
+] as const;
+type FaultKind = (typeof FAULTS)[number];
+interface Fault {
+  atMs: number;
+  kind: FaultKind;
+  /** The process or child it hits, where it hits one. */
+  target: number;
+  /** How long the thing stays down. */
+  downMs: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (line: string) => console.info(`${new Date().toISOString().slice(11, 23)} ${line}`);
+
+/** The schedule: every fault kind at least once, spread evenly over the expected writing time. */
+function scheduleOf(random: ReturnType<typeof seeded>, writingMs: number): Fault[] {
+  const count = Math.max(FAULTS.length, Math.floor(writingMs / 9000));
+  const kinds: FaultKind[] = [];
+  while (kinds.length < count) {
+    const round = [...FAULTS];
+    for (let i = round.length - 1; i > 0; i--) {
+      const j = Math.floor(random.next() * (i + 1));
+      [round[i], round[j]] = [round[j]!, round[i]!];
+    }
+    kinds.push(...round);
+  }
+  const gap = writingMs / (count + 1);
+  return kinds.slice(0, count).map((kind, i) => ({
+    atMs: Math.round(gap * (i + 1)),
+    kind,
+    target:
+      kind === 'kill -9 a server process'
+        ? random.between(0, PROCESSES - 1)
+        : random.between(0, CHILDREN - 1),
+    downMs: random.between(1000, Math.min(5000, Math.floor(gap * 0.6))),
+  }));
+}
+
+/** A staff call that is retried as the staff console's outbox would: same key, until it is answered. */
+async function staffCall(
+  url: string,
+  token: string,
+  path: string,
+  body?: unknown,
+  key = randomUUID(),
+): Promise<{ status: number; body: unknown; attempts: number }> {
+  const deadline = Date.now() + 90_000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await fetch(`${url}/portal/staff${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: {
+          Authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json', 'Idempotency-Key': key }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await res.text();
+      const retry = res.status === 429 || res.status >= 500;
+      if (!retry || Date.now() > deadline) {
+        return { status: res.status, body: text ? JSON.parse(text) : null, attempts: attempt };
+      }
+      const after = Number(res.headers.get('retry-after') ?? 0) * 1000;
+      await sleep(Math.max(after, Math.min(2000, 100 * 2 ** attempt)));
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(Math.min(2000, 100 * 2 ** attempt));
+    }
+  }
+}
+
+async function staffLogin(url: string): Promise<string> {
+  for (;;) {
+    const res = await fetch(`${url}/connect/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'password',
+        client_id: 'portal-staff',
+        scope: 'openid profile portal offline_access',
+        username: 'kurator',
+        password: 'kurator-losenord',
+      }),
+    });
+    if (res.ok) return ((await res.json()) as { access_token: string }).access_token;
+    await sleep(500);
+  }
+}
+
+async function metricsOf(url: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const values = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const space = line.lastIndexOf(' ');
+    values.set(line.slice(0, space), Number(line.slice(space + 1)));
+  }
+  return values;
+}
+
+async function main() {
+  const random = seeded(SEED);
+  const writingMs = Math.round((MESSAGES / (CHILDREN * 2)) * ((WRITE_EVERY_MS[0] + WRITE_EVERY_MS[1]) / 2));
+  const schedule = scheduleOf(random, writingMs);
+  console.info(
+    `chaos: seed ${SEED}, ${MESSAGES} messages, ${CHILDREN} children, ${PROCESSES} processes, about ${Math.round(writingMs / 1000)} s of writing`,
+  );
+  console.info('fault schedule (replay with CHAOS_SEED=' + SEED + '):');
+  for (const f of schedule) {
+    const target = f.kind.startsWith('kill')
+      ? ` n${f.target + 1}`
+      : f.kind.startsWith('child') || f.kind.startsWith('worker')
+        ? ` child ${f.target + 1}`
+        : '';
+    console.info(`  +${(f.atMs / 1000).toFixed(1).padStart(5)} s  ${f.kind}${target}, down ${f.downMs} ms`);
+  }
+
+  const databaseName = `chaos_${SEED}_${process.pid}`;
+  const databaseUrl = `${POSTGRES}/${databaseName}`;
+  const redisPort = await freePort();
+  let redis: ChildProcess = await startRedis(redisPort);
+  let cluster: Cluster | null = null;
+  const children: ChaosChild[] = [];
+  const admin = new pg.Client({ connectionString: `${POSTGRES}/postgres` });
+  await admin.connect();
+  const discrepancies: string[] = [];
+  try {
+    for (let attempt = 0; !cluster; attempt++) {
+      try {
+        cluster = await startCluster({
+          processes: PROCESSES,
+          port: await freePort(),
+          databaseUrl,
+          redisUrl: `redis://127.0.0.1:${redisPort}`,
+          clientDir: '/nonexistent-client',
+          // One counsellor account and one address write what several would: limits times five.
+          env: { DEMO_SEED: '1', RATE_LIMIT_FACTOR: '5' },
+          log: (line) => {
+            if (/warn|error|broke|lost|reconnected/i.test(line)) log(line);
+          },
+        });
+      } catch (error) {
+        if (attempt >= 3 || !String(error).includes('is taken')) throw error;
+      }
+    }
+    const site = cluster.url;
+    log(`cluster up at ${site}; Redis on ${redisPort}; database ${databaseName}`);
+
+    // Children: registered, signed in, each with a live chat accepted by the counsellor and a mail.
+    const counsellor = await staffLogin(site);
+    for (let i = 0; i < CHILDREN; i++) {
+      const name = `chaos${i + 1}x${SEED % 100000}`;
+      const registered = await fetch(`${site}/portal/api/accounts/registercontact`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-App-Variant': 'Barn' },
+        body: JSON.stringify({ username: name, password: CHILD_PASSWORD, properties: { birthYear: '2011' } }),
+      });
+      if (registered.status !== 201) throw new Error(`registration of ${name}: ${registered.status}`);
+      const child = await ChaosChild.create(name, site);
+      children.push(child);
+      await child.open();
+      await child.signIn();
+      const chat = await child.startChat();
+      const accepted = await staffCall(site, counsellor, `/conversations/${chat}/accept`, {});
+      if (accepted.status !== 200) throw new Error(`accept ${chat}: ${accepted.status}`);
+      await child.startMail();
+    }
+    log(`${CHILDREN} children signed in, each in a chat and a mail thread`);
+
+    // Writing: each child and, for each child, the counsellor, every 2 to 4 s, to either conversation.
+    const counsellorSent: Sent[] = [];
+    const counsellorFailed: string[] = [];
+    let issued = children.length; // the mails' first messages
+    let writing = true;
+    const counsellorSeq = new Map<number, number>();
+    const writers = children.flatMap((child, i) => [
+      (async () => {
+        while (writing && issued < MESSAGES) {
+          await sleep(random.between(...WRITE_EVERY_MS));
+          if (!writing || issued >= MESSAGES) break;
+          if (await child.write(random.pick(child.conversations))) issued++;
+        }
+      })(),
+      (async () => {
+        while (writing && issued < MESSAGES) {
+          await sleep(random.between(...WRITE_EVERY_MS));
+          if (!writing || issued >= MESSAGES) break;
+          issued++;
+          const conversationId = random.pick(child.conversations);
+          const seq = (counsellorSeq.get(i) ?? 0) + 1;
+          counsellorSeq.set(i, seq);
+          const sender = `kurator-${i + 1}`;
+          const text = `${sender} #${seq} hej`;
+          // In order per conversation: the next one waits for this one's answer, as a person waits.
+          const answer = await staffCall(site, counsellor, `/conversations/${conversationId}/messages`, {
+            content: text,
+          });
+          if (answer.status === 201 || answer.status === 200)
+            counsellorSent.push({ conversationId, text, sender, seq });
+          else counsellorFailed.push(`${text}: ${answer.status} ${JSON.stringify(answer.body)}`);
+        }
+      })(),
+    ]);
+
+    // Faults, on their schedule, while the writers write.
+    const started = Date.now();
+    const faultRuns: Array<Promise<void>> = [];
+    const runFault = async (fault: Fault) => {
+      const c = children[fault.target % children.length]!;
+      log(`fault: ${fault.kind}${fault.kind.startsWith('kill') ? ` n${fault.target + 1}` : ''}`);
+      switch (fault.kind) {
+        case 'kill -9 a server process':
+          await cluster!.kill(fault.target, 'SIGKILL');
+          await sleep(fault.downMs);
+          await cluster!.start(fault.target);
+          break;
+        case 'restart Redis':
+          await stopRedis(redis);
+          await sleep(fault.downMs);
+          redis = await startRedis(redisPort);
+          break;
+        case 'reload nginx':
+          await cluster!.reloadNginx();
+          break;
+        case 'cut PostgreSQL connections':
+          await admin.query(
+            'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+            [databaseName],
+          );
+          break;
+        case 'child offline and back':
+          c.offline();
+          await sleep(fault.downMs);
+          await c.online();
+          break;
+        case 'worker killed and recreated':
+          await c.kill();
+          await sleep(fault.downMs);
+          await c.open();
+          break;
+        case 'child closed with messages queued':
+          c.offline();
+          await c.write(random.pick(c.conversations));
+          await c.write(random.pick(c.conversations));
+          issued += 2;
+          await c.kill();
+          await sleep(fault.downMs);
+          c.proxy.online();
+          await c.open();
+          break;
+      }
+      log(`fault over: ${fault.kind}`);
+    };
+    for (const fault of schedule) {
+      const wait = started + fault.atMs - Date.now();
+      if (wait > 0) await sleep(wait);
+      if (issued >= MESSAGES) break;
+      const run = runFault(fault).catch((error: unknown) => {
+        discrepancies.push(`fault ${fault.kind} failed: ${String(error)}`);
+      });
+      faultRuns.push(run);
+      await run;
+    }
+    await Promise.all(writers);
+    writing = false;
+    await Promise.all(faultRuns);
+    log(`writing done: ${issued} messages issued in ${Math.round((Date.now() - started) / 1000)} s`);
+
+    // Everything back: every child open and online, every process up; then the outboxes drain.
+    for (let i = 0; i < cluster.nodes.length; i++) await cluster.start(i);
+    for (const child of children) {
+      child.proxy.online();
+      await child.open();
+      await child.online();
+    }
+    const drainDeadline = Date.now() + 120_000;
+    for (const child of children) {
+      while ((await child.unsent()).waiting > 0 && Date.now() < drainDeadline) await sleep(250);
+      const { waiting, refused } = await child.unsent();
+      if (waiting > 0)
+        discrepancies.push(`${child.name}: ${waiting} writes still in its outbox after 2 minutes`);
+      for (const r of refused) discrepancies.push(`${child.name}: a write refused by the server: ${r}`);
+    }
+    log('outboxes drained');
+    for (const failed of counsellorFailed) discrepancies.push(`counsellor write refused: ${failed}`);
+
+    // The server's truth, straight from PostgreSQL.
+    const conversationIds = children.flatMap((c) => c.conversations);
+    const database = new pg.Client({ connectionString: databaseUrl });
+    await database.connect();
+    const { rows } = await database.query<{ id: number; conversation_id: number; message: string }>(
+      'SELECT id, conversation_id, message FROM conversation_messages WHERE conversation_id = ANY($1) ORDER BY id',
+      [conversationIds],
+    );
+    await database.end();
+    const expected = [...children.flatMap((c) => c.sent), ...counsellorSent];
+    const { lost, duplicated, disordered, discrepancies: found } = verdictOf(expected, rows);
+    discrepancies.push(...found);
+
+    // Every child's own copy: the same messages, by server id, as the server holds for it.
+    let divergent = 0;
+    const convergeDeadline = Date.now() + 60_000;
+    for (const child of children) {
+      for (const id of child.conversations) {
+        const server = new Map(rows.filter((r) => r.conversation_id === id).map((r) => [r.id, r.message]));
+        const same = async () => {
+          const local = await child.db.chatMessages.where('conversation').equals(id).toArray();
+          const unsent = local.filter((m) => m.id === null);
+          const localIds = new Map(local.filter((m) => m.id !== null).map((m) => [m.id!, m.message]));
+          const missing = [...server].filter(([sid, text]) => localIds.get(sid) !== text);
+          const extra = [...localIds].filter(([sid]) => !server.has(sid));
+          return {
+            unsent,
+            missing,
+            extra,
+            ok: unsent.length === 0 && missing.length === 0 && extra.length === 0,
+          };
+        };
+        let state = await same();
+        while (!state.ok && Date.now() < convergeDeadline) {
+          await child.worker?.catchUp();
+          await child.worker?.commands.openConversation(id);
+          await sleep(500);
+          state = await same();
+        }
+        if (!state.ok) {
+          divergent++;
+          discrepancies.push(
+            `${child.name}, conversation ${id}: its copy differs - ${state.missing.length} missing, ${state.extra.length} not on the server, ${state.unsent.length} unsent`,
+          );
+        }
+      }
+    }
+    log('local copies compared');
+
+    // What the processes saw, then: no hub connection or subscription left once every child is gone.
+    const seen = await Promise.all(cluster.nodes.map((n) => metricsOf(n.url)));
+    for (const child of children) await child.kill();
+    const quietDeadline = Date.now() + 20_000;
+    let dangling: number[] = [];
+    for (;;) {
+      const now = await Promise.all(cluster.nodes.map((n) => metricsOf(n.url)));
+      dangling = now.map((m) => (m.get('hub_connections') ?? 0) + (m.get('hub_subscriptions') ?? 0));
+      if (dangling.every((d) => d === 0) || Date.now() > quietDeadline) break;
+      await sleep(250);
+    }
+    dangling.forEach((d, i) => {
+      if (d > 0)
+        discrepancies.push(`n${i + 1}: ${d} hub connections and subscriptions left after every client left`);
+    });
+
+    const sum = (name: string) => seen.reduce((total, m) => total + (m.get(name) ?? 0), 0);
+    console.info('\nwhat the processes counted (since their last start):');
+    console.info(`  events delivered          ${sum('hub_events_delivered_total')}`);
+    console.info(
+      `  answered 429 / 5xx        ${sum('http_retry_signals_total{kind="rate_limited"}')} / ${sum('http_retry_signals_total{kind="server_error"}')}`,
+    );
+    console.info(`  idempotent replays        ${sum('http_retry_signals_total{kind="idempotent_replay"}')}`);
+    console.info(
+      `  database errors           query ${sum('db_errors_total{kind="query"}')}, connection ${sum('db_errors_total{kind="connection"}')}`,
+    );
+    console.info(`  Redis backplane reconnects ${sum('hub_backplane_reconnects_total')}`);
+    console.info('\nresult:');
+    console.info(
+      `  messages written   ${expected.length} (children ${expected.length - counsellorSent.length}, counsellor ${counsellorSent.length})`,
+    );
+    console.info(`  lost               ${lost}`);
+    console.info(`  duplicated         ${duplicated}`);
+    console.info(`  out of order       ${disordered}`);
+    console.info(`  divergent copies   ${divergent}`);
+    console.info(`  dangling hub       ${dangling.reduce((a, b) => a + b, 0)}`);
+    console.info(`  faults             ${faultRuns.length} of ${schedule.length} scheduled`);
+  } finally {
+    for (const child of children) await child.close().catch(() => undefined);
+    await cluster?.stop().catch(() => undefined);
+    await stopRedis(redis);
+    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }
+  if (discrepancies.length > 0) {
+    console.error(`\n${discrepancies.length} discrepancies:`);
+    for (const d of discrepancies) console.error(`  ${d}`);
+    process.exit(1);
+  }
+  console.info('\nno discrepancies');
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  console.error('chaos: the run could not finish:', error);
+  process.exit(2);
+});

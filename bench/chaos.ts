@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { startCluster, type Cluster } from '../scripts/cluster.ts';
+import { freeClusterPort, startCluster, type Cluster } from '../scripts/cluster.ts';
 import { freePort } from '../tests/server/server-process.ts';
 import { startRedis, stopRedis } from '../tests/server/redis-process.ts';
 import { ChaosChild, CHILD_PASSWORD, type Sent } from './chaos-client.ts';
@@ -181,7 +181,7 @@ async function main() {
       try {
         cluster = await startCluster({
           processes: PROCESSES,
-          port: await freePort(),
+          port: await freeClusterPort(PROCESSES),
           databaseUrl,
           redisUrl: `redis://127.0.0.1:${redisPort}`,
           clientDir: '/nonexistent-client',

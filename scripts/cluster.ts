@@ -77,6 +77,28 @@ async function portIsOpen(port: number): Promise<boolean> {
   });
 }
 
+/** Whether this machine lets us listen on the port (nothing listens there, no socket holds it). */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A free run of ports for nginx and its processes, below Linux's ephemeral range (32768 and up),
+ * where outgoing connections would otherwise take them between our check and the listen.
+ */
+export async function freeClusterPort(processes: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
+    const ports = Array.from({ length: processes + 1 }, (_, i) => base + i);
+    if ((await Promise.all(ports.map(canListen))).every(Boolean)) return base;
+  }
+  throw new Error('no free run of ports between 20000 and 32000');
+}
+
 async function untilOpen(port: number, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await portIsOpen(port))) {
@@ -120,10 +142,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     id: `n${i + 1}`,
     port: options.port + 1 + i,
   }));
-  for (const node of nodes) {
-    if (await portIsOpen(node.port)) throw new Error(`port ${node.port} is taken (PORT=${options.port})`);
+  for (const port of [options.port, ...nodes.map((n) => n.port)]) {
+    if (!(await canListen(port))) throw new Error(`port ${port} is taken (PORT=${options.port})`);
   }
-  if (await portIsOpen(options.port)) throw new Error(`port ${options.port} is taken`);
 
   const children: Array<ChildProcess | null> = nodes.map(() => null);
   const startNode = async (index: number): Promise<void> => {

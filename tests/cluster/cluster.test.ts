@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransportType, HubConnectionState, type HubConnection } from '@microsoft/signalr';
 import { buildHubConnection } from '../../client-kit/hub/build-hub-connection.ts';
-import { startCluster, type Cluster } from '../../scripts/cluster.ts';
+import { freeClusterPort, startCluster, type Cluster } from '../../scripts/cluster.ts';
 import { api, createTestDatabase, LOCAL_POSTGRES_URL, login } from '../server/test-server.ts';
-import { freePort } from '../server/server-process.ts';
 import { callFrom } from '../server/security/attack.ts';
 
 /**
@@ -22,7 +21,7 @@ beforeAll(async () => {
     try {
       cluster = await startCluster({
         processes: 2,
-        port: await freePort(),
+        port: await freeClusterPort(2),
         databaseUrl: database.url,
         redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
         clientDir: '/nonexistent-client',

@@ -1,0 +1,526 @@
+// `npm run bench:load`: the site under a day's peak, against `npm run cluster` (server processes on
+// PostgreSQL and Redis behind nginx). Users connect over WebSockets through nginx and subscribe as the
+// app does; some are in one-to-one conversations with counsellors, some in support groups with their
+// leader; logins and token refreshes go on at their rate. Then one process is killed (-9) in the
+// middle of it: how long until every client is back, and the latency while they come back.
+//
+//   BENCH_USERS      connected children (5000)        BENCH_CHATS   one-to-one conversations (200)
+//   BENCH_GROUPS     groups of 10 with a leader (20)  BENCH_SECONDS steady phase (180)
+//   BENCH_PROCESSES  server processes (2)             BENCH_KILL=0  leaves out the kill phase
+import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import { freeClusterPort, startCluster, type Cluster } from '../scripts/cluster.ts';
+import { BENCH_LIMITS } from '../tests/server/server-process.ts';
+import { openDatabase } from '../server/db/database.ts';
+import { migrateToLatest } from '../server/db/database.ts';
+import { BENCH_PASSWORD, seedVolume, DEFAULT_SIZE } from './api-seed.ts';
+import { latencySummary, percentile } from './support.ts';
+import { reconnectDelay } from '../client-kit/hub/build-hub-connection.ts';
+
+const USERS = Number(process.env.BENCH_USERS ?? 5000);
+const CHATS = Math.min(USERS, Number(process.env.BENCH_CHATS ?? 200));
+const GROUPS = Number(process.env.BENCH_GROUPS ?? 20);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 180);
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 2);
+const KILL = process.env.BENCH_KILL !== '0';
+/** One message every 5 s from each side of a chat, and from each group's leader. */
+const MESSAGE_EVERY_MS = 5000;
+/** Access tokens last 15 minutes; the worker refreshes at 75 %: each user every 11.25 minutes. */
+const REFRESH_EVERY_MS = 11.25 * 60_000;
+const POSTGRES = 'postgres://postgres@127.0.0.1:5432';
+const RS = '\x1e';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (line: string) => console.info(`${new Date().toISOString().slice(11, 19)} ${line}`);
+
+interface Tokens {
+  access: string;
+  refresh: string;
+}
+
+let errors = 0;
+const errorKinds = new Map<string, number>();
+function error(kind: string) {
+  errors++;
+  errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
+}
+
+/** A message's send time by its tag, and who has yet to hear it. */
+const pending = new Map<string, { sentAt: number; waiting: number }>();
+let latencies: number[] = [];
+
+/**
+ * Users come from many addresses, and the login brake counts per address: sign-ins go straight to a
+ * process with the user's own address in X-Forwarded-For, as nginx would send it (the processes
+ * trust this machine as their proxy). Everything else goes through nginx.
+ */
+let signInTargets: string[] = [];
+let signIns = 0;
+const addressOf = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+
+async function form(_site: string, body: Record<string, string>): Promise<Tokens | null> {
+  const n = ++signIns;
+  try {
+    const res = await fetch(`${signInTargets[n % signInTargets.length]}/connect/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': addressOf(n) },
+      body: new URLSearchParams(body),
+    });
+    if (!res.ok) return null;
+    const json = (await res.json()) as { access_token: string; refresh_token: string };
+    return { access: json.access_token, refresh: json.refresh_token };
+  } catch {
+    return null;
+  }
+}
+
+const SCOPE = 'openid profile portal offline_access';
+const loginChild = (url: string, username: string, password: string | null, clientId = 'portal-web') =>
+  form(url, {
+    grant_type: 'password',
+    client_id: clientId,
+    scope: SCOPE,
+    username,
+    ...(password === null ? {} : { password }),
+    portalId: 'portal',
+  });
+
+/** A raw SignalR JSON-protocol client over WebSocket: what the worker's hub connection does on the wire. */
+class HubUser {
+  ws: WebSocket | null = null;
+  connected = false;
+  droppedAt: number | null = null;
+  private retry = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly site: string,
+    public tokens: Tokens,
+    private readonly entityKeys: string[],
+    private readonly onBack: (user: HubUser, downMs: number) => void,
+  ) {}
+
+  async connect(): Promise<void> {
+    const negotiated = await fetch(`${this.site}/hubs/portalaccountevents/negotiate?negotiateVersion=1`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${this.tokens.access}` },
+    });
+    if (!negotiated.ok) throw new Error(`negotiate ${negotiated.status}`);
+    const { connectionToken } = (await negotiated.json()) as { connectionToken: string };
+    const wsUrl = `${this.site.replace('http', 'ws')}/hubs/portalaccountevents?id=${connectionToken}&access_token=${this.tokens.access}`;
+    await new Promise<void>((resolve, reject) => {
+      const ws = new WebSocket(wsUrl);
+      this.ws = ws;
+      let invocation = 0;
+      ws.on('open', () => ws.send(`{"protocol":"json","version":1}${RS}`));
+      ws.on('message', (raw) => {
+        const text = raw.toString();
+        if (!this.connected) {
+          this.connected = true;
+          for (const key of this.entityKeys) {
+            ws.send(
+              `{"type":1,"invocationId":"${++invocation}","target":"SubscribeToEntity","arguments":["${key}"]}${RS}`,
+            );
+          }
+          resolve();
+          return;
+        }
+        if (text.includes('"SendEvent"')) {
+          for (const tag of text.matchAll(/\[L(\d+)\]/g)) heard(tag[1]!);
+        }
+      });
+      ws.on('close', () => {
+        const was = this.connected;
+        this.connected = false;
+        if (!was) reject(new Error('closed before the handshake'));
+        else if (!this.stopped) void this.reconnect();
+      });
+      ws.on('error', () => undefined);
+    });
+    // Pings as the client does (every 15 s), so the server keeps us.
+    const ping = setInterval(() => {
+      if (this.connected) this.ws?.send(`{"type":6}${RS}`);
+    }, 15_000);
+    this.ws?.once('close', () => clearInterval(ping));
+  }
+
+  /** After a drop: SPEC §4's delays with the client kit's spread, then again and again every 30 s. */
+  private async reconnect(): Promise<void> {
+    const droppedAt = (this.droppedAt ??= Date.now());
+    for (;;) {
+      const delay = reconnectDelay(Math.min(this.retry, 3)) ?? 30_000;
+      this.retry++;
+      await sleep(delay);
+      if (this.stopped) return;
+      try {
+        await this.connect();
+        const downMs = Date.now() - droppedAt;
+        this.droppedAt = null;
+        this.retry = 0;
+        this.onBack(this, downMs);
+        return;
+      } catch {
+        error('reconnect attempt refused');
+      }
+    }
+  }
+
+  stop() {
+    this.stopped = true;
+    this.ws?.close();
+  }
+}
+
+function heard(tag: string) {
+  const entry = pending.get(tag);
+  if (!entry) return;
+  latencies.push(Date.now() - entry.sentAt);
+  if (--entry.waiting <= 0) pending.delete(tag);
+}
+
+let nextTag = 0;
+async function post(site: string, token: string, path: string, body: unknown, listeners: number) {
+  const tag = String(++nextTag);
+  const content = { ...(body as object) } as Record<string, unknown>;
+  content.content = `Hej [L${tag}]`;
+  pending.set(tag, { sentAt: Date.now(), waiting: listeners });
+  try {
+    const res = await fetch(`${site}${path}`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        'X-App-Variant': 'Barn',
+        'Idempotency-Key': randomUUID(),
+      },
+      body: JSON.stringify(content),
+    });
+    if (!res.ok) {
+      pending.delete(tag);
+      error(`${path.replace(/\d+/g, '{id}')} ${res.status}`);
+    }
+    await res.arrayBuffer();
+  } catch {
+    pending.delete(tag);
+    error(`${path.replace(/\d+/g, '{id}')} no answer`);
+  }
+}
+
+async function metrics(url: string): Promise<Map<string, number>> {
+  const values = new Map<string, number>();
+  try {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    for (const line of text.split('\n')) {
+      if (!line || line.startsWith('#')) continue;
+      const space = line.lastIndexOf(' ');
+      values.set(line.slice(0, space), Number(line.slice(space + 1)));
+    }
+  } catch {
+    // a killed process has none
+  }
+  return values;
+}
+
+async function inBatches<T>(items: T[], perSecond: number, task: (item: T) => Promise<void>) {
+  for (let i = 0; i < items.length; i += perSecond) {
+    const started = Date.now();
+    await Promise.all(items.slice(i, i + perSecond).map(task));
+    await sleep(Math.max(0, 1000 - (Date.now() - started)));
+  }
+}
+
+async function main() {
+  const databaseName = `load_${process.pid}`;
+  const databaseUrl = `${POSTGRES}/${databaseName}`;
+  const admin = new pg.Client({ connectionString: `${POSTGRES}/postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${databaseName}`);
+  log(`seeding ${USERS} children, ${GROUPS * 10} participants...`);
+  const open = openDatabase(databaseUrl);
+  await migrateToLatest(open);
+  const seeded = await seedVolume(open.db, {
+    ...DEFAULT_SIZE,
+    children: USERS,
+    historyPerChild: 0,
+    messagesPerConversation: 2,
+    notificationsPerChild: 1,
+    participants: GROUPS * 10,
+    participantsPerSeries: 10,
+    meetingsPerSeries: 1,
+    groupChatMessages: 2,
+    queuedEvery: USERS + 1,
+    peerPosts: 0,
+  });
+  await open.close();
+
+  let cluster: Cluster | null = null;
+  const users: HubUser[] = [];
+  try {
+    cluster = await startCluster({
+      processes: PROCESSES,
+      port: await freeClusterPort(PROCESSES),
+      databaseUrl,
+      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      clientDir: '/nonexistent-client',
+      env: { NODE_ENV: 'production', DEMO_SEED: '0', ...BENCH_LIMITS },
+      log: (line) => {
+        if (/error|warn/i.test(line)) log(line);
+      },
+    });
+    const site = cluster.url;
+    signInTargets = cluster.nodes.map((n) => n.url);
+    log(`cluster of ${PROCESSES} at ${site}`);
+
+    // Staff: counsellors and leaders, with their own hub connections.
+    const staffLogin = async (name: string) =>
+      (await loginChild(site, name, BENCH_PASSWORD, 'portal-staff'))!;
+    const counsellors = await Promise.all(seeded.counsellors.map(staffLogin));
+    const leaders = await Promise.all(seeded.leaders.map(staffLogin));
+
+    // Groups: each of the first GROUPS series gets a meeting in progress, started by its leader.
+    const groupMeetings: Array<{ meetingId: number; conversationId: number; leader: Tokens }> = [];
+    for (let g = 0; g < GROUPS; g++) {
+      const leader = leaders[Math.floor(g / 5)]!;
+      const created = await fetch(`${site}/portal/staff/meetings`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${leader.access}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          seriesId: g + 1,
+          subject: 'Last',
+          description: 'Last',
+          startDate: new Date().toISOString(),
+          duration: 60,
+        }),
+      });
+      const meeting = (await created.json()) as { id: number };
+      const started = await fetch(`${site}/portal/staff/meetings/${meeting.id}/start`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${leader.access}`, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      const body = (await started.json()) as { conversation?: { id: number } };
+      if (!body.conversation) throw new Error(`meeting ${meeting.id} did not start: ${started.status}`);
+      groupMeetings.push({ meetingId: meeting.id, conversationId: body.conversation.id, leader });
+    }
+
+    // Connecting: logins at 100 a second (a morning's start squeezed), each then on the hub.
+    const reconnects: number[] = [];
+    const onBack = (_u: HubUser, downMs: number) => reconnects.push(downMs);
+    const loginStarted = Date.now();
+    const chatting = seeded.children.slice(0, CHATS);
+    const chatUsers: Array<{ child: Tokens; conversationId: number; counsellor: Tokens }> = [];
+    await inBatches(seeded.children, 100, async (child) => {
+      const tokens = await loginChild(site, child.username, BENCH_PASSWORD);
+      if (!tokens) return error('login refused');
+      const user = new HubUser(site, tokens, [`Conversation:${child.openMailId}`], onBack);
+      try {
+        await user.connect();
+        users.push(user);
+      } catch {
+        error('hub connect failed');
+      }
+      const index = chatting.indexOf(child);
+      if (index >= 0) {
+        chatUsers.push({
+          child: tokens,
+          conversationId: child.openMailId,
+          counsellor: counsellors[index % counsellors.length]!,
+        });
+      }
+    });
+    await inBatches(seeded.participants.slice(0, GROUPS * 10), 100, async (p) => {
+      const tokens = await loginChild(site, p.code, null);
+      if (!tokens) return error('participant login refused');
+      const meeting = groupMeetings[Math.floor(seeded.participants.indexOf(p) / 10)]!;
+      const user = new HubUser(site, tokens, [`Conversation:${meeting.conversationId}`], onBack);
+      try {
+        await user.connect();
+        users.push(user);
+      } catch {
+        error('hub connect failed');
+      }
+    });
+    // The counsellors hear their children's messages on hub connections of their own.
+    for (const [i, counsellor] of counsellors.entries()) {
+      const keys = chatUsers
+        .filter((c) => c.counsellor === counsellor)
+        .map((c) => `Conversation:${c.conversationId}`);
+      const user = new HubUser(site, counsellor, keys, onBack);
+      await user.connect();
+      users.push(user);
+      if (i === 0) log(`counsellor ${i} follows ${keys.length} conversations`);
+    }
+    log(`${users.length} hub connections in ${Math.round((Date.now() - loginStarted) / 1000)} s`);
+
+    // Steady traffic: chats both ways and group leaders, each every 5 s with a random phase; token
+    // refreshes and the occasional login at their rate.
+    let running = true;
+    const loops: Array<Promise<void>> = [];
+    const every = (task: () => Promise<void>) =>
+      loops.push(
+        (async () => {
+          await sleep(Math.random() * MESSAGE_EVERY_MS);
+          while (running) {
+            const started = Date.now();
+            await task();
+            await sleep(Math.max(0, MESSAGE_EVERY_MS - (Date.now() - started)));
+          }
+        })(),
+      );
+    for (const chat of chatUsers) {
+      every(() =>
+        post(
+          site,
+          chat.child.access,
+          '/portal/conversationmessage',
+          { conversation: chat.conversationId },
+          1,
+        ),
+      );
+      every(() =>
+        post(
+          site,
+          chat.counsellor.access,
+          `/portal/staff/conversations/${chat.conversationId}/messages`,
+          {},
+          1,
+        ),
+      );
+    }
+    for (const group of groupMeetings) {
+      every(() =>
+        post(site, group.leader.access, `/portal/staff/meetings/${group.meetingId}/messages`, {}, 10),
+      );
+    }
+    const refreshRate = users.length / (REFRESH_EVERY_MS / 1000);
+    loops.push(
+      (async () => {
+        let i = 0;
+        while (running) {
+          const user = users[i++ % users.length]!;
+          const refreshed = await form(site, {
+            grant_type: 'refresh_token',
+            client_id: 'portal-web',
+            refresh_token: user.tokens.refresh,
+          });
+          if (refreshed) user.tokens = refreshed;
+          else if (!user.tokens.refresh) error('refresh refused');
+          await sleep(1000 / refreshRate);
+        }
+      })(),
+    );
+
+    const phase = async (name: string, seconds: number, during?: () => Promise<void>) => {
+      latencies = [];
+      const before = await Promise.all(cluster!.nodes.map((n) => metrics(n.url)));
+      const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+      const commandsBefore = Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]);
+      const started = Date.now();
+      const errorsBefore = errors;
+      let peakPg = 0;
+      const sampler = setInterval(() => {
+        void admin
+          .query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [
+            databaseName,
+          ])
+          .then((r) => (peakPg = Math.max(peakPg, Number(r.rows[0]!.n))));
+      }, 1000);
+      await Promise.all([sleep(seconds * 1000), during?.()]);
+      clearInterval(sampler);
+      const elapsed = (Date.now() - started) / 1000;
+      const after = await Promise.all(cluster!.nodes.map((n) => metrics(n.url)));
+      const commandsAfter = Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]);
+      redis.disconnect();
+      const sorted = [...latencies].sort((a, b) => a - b);
+      console.info(
+        JSON.stringify(
+          {
+            phase: name,
+            seconds: Math.round(elapsed),
+            sendToReceiveMs: latencySummary(sorted),
+            over1s: sorted.filter((l) => l > 1000).length,
+            errors: errors - errorsBefore,
+            hubConnections: users.filter((u) => u.connected).length,
+            processes: cluster!.nodes.map((n, i) => ({
+              id: n.id,
+              // A process restarted during the phase counts from its start.
+              cpuPercent: Math.round(
+                (100 *
+                  Math.max(
+                    0,
+                    (after[i]!.get('process_cpu_seconds_total') ?? 0) -
+                      ((after[i]!.get('process_cpu_seconds_total') ?? 0) >=
+                      (before[i]!.get('process_cpu_seconds_total') ?? 0)
+                        ? (before[i]!.get('process_cpu_seconds_total') ?? 0)
+                        : 0),
+                  )) /
+                  elapsed,
+              ),
+              rssMB: Math.round((after[i]!.get('process_resident_memory_bytes') ?? 0) / 1e6),
+              hubConnections: after[i]!.get('hub_connections') ?? 0,
+              eventLoopLagP99Ms: Math.round((after[i]!.get('nodejs_eventloop_lag_p99_seconds') ?? 0) * 1000),
+            })),
+            postgresConnectionsPeak: peakPg,
+            redisOpsPerSecond: Math.round((commandsAfter - commandsBefore) / elapsed),
+          },
+          null,
+          2,
+        ),
+      );
+    };
+
+    await phase('steady', SECONDS);
+    if (KILL) {
+      const victim = 0;
+      const before = users.filter((u) => u.connected).length;
+      reconnects.length = 0;
+      await phase('one process killed (-9) and restarted after 10 s', 60, async () => {
+        await sleep(5000);
+        log(`kill -9 ${cluster!.nodes[victim]!.id}`);
+        const killedAt = Date.now();
+        await cluster!.kill(victim, 'SIGKILL');
+        const back = new Promise<void>((resolve) => {
+          const check = setInterval(() => {
+            if (users.every((u) => u.connected)) {
+              clearInterval(check);
+              log(
+                `every client back ${Date.now() - killedAt} ms after the kill (${reconnects.length} reconnected, of ${before})`,
+              );
+              resolve();
+            }
+          }, 50);
+        });
+        await sleep(10_000);
+        await cluster!.start(victim);
+        await back;
+      });
+      const sortedBack = [...reconnects].sort((a, b) => a - b);
+      console.info(
+        JSON.stringify({
+          reconnected: reconnects.length,
+          downMs: {
+            p50: percentile(sortedBack, 50),
+            p99: percentile(sortedBack, 99),
+            max: sortedBack.at(-1),
+          },
+        }),
+      );
+    }
+    running = false;
+    await Promise.all(loops);
+    console.info(JSON.stringify({ errors, errorKinds: Object.fromEntries(errorKinds) }));
+  } finally {
+    for (const user of users) user.stop();
+    await cluster?.stop().catch(() => undefined);
+    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }
+  process.exit(0);
+}
+
+main().catch((e: unknown) => {
+  console.error('bench:load could not finish:', e);
+  process.exit(1);
+});

@@ -21,8 +21,12 @@ export async function main() {
   } else {
     if (config.exposed) {
       // On stdout, in order with the rest of the start output.
+      const how =
+        config.trustProxy.length > 0 || config.publicOrigin
+          ? `behind a proxy (${config.publicOrigin ? 'PUBLIC_ORIGIN' : 'TRUST_PROXY'})`
+          : `on HOST ${config.host}`;
       console.info(
-        `\nWARNING: demo logins with published passwords on HOST ${config.host}, reachable from other machines (DEMO_SEED=1).`,
+        `\nWARNING: demo logins with published passwords, reachable from other machines ${how} (DEMO_SEED=1).`,
       );
     }
     console.info('\nDemo logins:');

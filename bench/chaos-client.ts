@@ -33,6 +33,8 @@ export class ChaosChild {
   readonly authDb: AuthDb;
   readonly sent: Sent[] = [];
   conversations: number[] = [];
+  /** Group chats among `conversations` (a meeting's chat: opened as the meeting page opens it). */
+  readonly groupChats = new Set<number>();
   private seq = 0;
   private config: RuntimeConfig | null = null;
 
@@ -71,7 +73,12 @@ export class ChaosChild {
     this.worker = worker;
     await worker.start(true);
     await worker.onOnline(this.proxy.isOnline);
-    for (const id of this.conversations) await worker.commands.openConversation(id);
+    for (const id of this.conversations) await this.openIn(worker, id);
+  }
+
+  private async openIn(worker: PortalWorker, id: number): Promise<void> {
+    if (this.groupChats.has(id)) await worker.commands.openGroupChat(id);
+    else await worker.commands.openConversation(id);
   }
 
   /**
@@ -84,8 +91,9 @@ export class ChaosChild {
     await worker?.retire();
   }
 
-  async signIn(): Promise<void> {
-    const result = await this.worker!.login(this.name, CHILD_PASSWORD);
+  /** A child with its password; a group participant with its personal code alone (null). */
+  async signIn(password: string | null = CHILD_PASSWORD): Promise<void> {
+    const result = await this.worker!.login(this.name, password);
     if (!result.ok) throw new Error(`${this.name}: login failed (${result.code})`);
   }
 
@@ -110,9 +118,15 @@ export class ChaosChild {
     return started.value;
   }
 
+  /** A meeting's group chat, open as on the meeting page. */
+  async joinGroupChat(id: number): Promise<void> {
+    this.groupChats.add(id);
+    await this.follow(id);
+  }
+
   private async follow(id: number): Promise<void> {
     this.conversations.push(id);
-    await this.worker!.commands.openConversation(id);
+    await this.openIn(this.worker!, id);
   }
 
   private nextText(conversationId: number): Sent {

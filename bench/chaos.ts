@@ -4,7 +4,8 @@
 // duplicate, reordering, divergence or dangling hub subscription, printing each.
 //
 //   CHAOS_MESSAGES  messages to write, children and counsellors together (1000)
-//   CHAOS_CHILDREN  children, each with a live chat and a mail thread (10)
+//   CHAOS_CHILDREN  children, each with a live chat and a mail thread (10); besides them, the demo
+//                   group's three participants in a meeting's group chat with their leader
 //   CHAOS_SEED      replays a run's fault schedule and choices (random, printed)
 //   CHAOS_PROCESSES server processes behind nginx (2)
 import { randomUUID } from 'node:crypto';
@@ -121,7 +122,7 @@ async function staffCall(
   }
 }
 
-async function staffLogin(url: string): Promise<string> {
+async function staffLogin(url: string, username = 'kurator', password = 'kurator-losenord'): Promise<string> {
   for (;;) {
     const res = await fetch(`${url}/connect/token`, {
       method: 'POST',
@@ -130,8 +131,8 @@ async function staffLogin(url: string): Promise<string> {
         grant_type: 'password',
         client_id: 'portal-staff',
         scope: 'openid profile portal offline_access',
-        username: 'kurator',
-        password: 'kurator-losenord',
+        username,
+        password,
       }),
     });
     if (res.ok) return ((await res.json()) as { access_token: string }).access_token;
@@ -152,17 +153,22 @@ async function metricsOf(url: string): Promise<Map<string, number>> {
 
 async function main() {
   const random = seeded(SEED);
-  const writingMs = Math.round((MESSAGES / (CHILDREN * 2)) * ((WRITE_EVERY_MS[0] + WRITE_EVERY_MS[1]) / 2));
+  // Writers: each child and its counsellor, each participant, the leader.
+  const writingMs = Math.round(
+    (MESSAGES / (CHILDREN * 2 + 4)) * ((WRITE_EVERY_MS[0] + WRITE_EVERY_MS[1]) / 2),
+  );
   const schedule = scheduleOf(random, writingMs);
   console.info(
-    `chaos: seed ${SEED}, ${MESSAGES} messages, ${CHILDREN} children, ${PROCESSES} processes, about ${Math.round(writingMs / 1000)} s of writing`,
+    `chaos: seed ${SEED}, ${MESSAGES} messages, ${CHILDREN} children and a group of 3 with its leader, ${PROCESSES} processes, about ${Math.round(writingMs / 1000)} s of writing`,
   );
   console.info('fault schedule (replay with CHAOS_SEED=' + SEED + '):');
   for (const f of schedule) {
     const target = f.kind.startsWith('kill')
       ? ` n${f.target + 1}`
       : f.kind.startsWith('child') || f.kind.startsWith('worker')
-        ? ` child ${f.target + 1}`
+        ? f.target < CHILDREN
+          ? ` child ${f.target + 1}`
+          : ` participant ${f.target - CHILDREN + 1}`
         : '';
     console.info(`  +${(f.atMs / 1000).toFixed(1).padStart(5)} s  ${f.kind}${target}, down ${f.downMs} ms`);
   }
@@ -219,12 +225,52 @@ async function main() {
     }
     log(`${CHILDREN} children signed in, each in a chat and a mail thread`);
 
+    // A support group: the demo series' meeting in progress, its three participants in its group
+    // chat (the worker core, as the meeting page runs it) and its leader writing through the staff API.
+    const leader = await staffLogin(site, 'gruppledare', 'gruppledare-losenord');
+    const created = await staffCall(site, leader, '/meetings', {
+      seriesId: 1,
+      subject: 'Chaos',
+      description: 'Chaos',
+      startDate: new Date().toISOString(),
+      duration: 120,
+    });
+    const meetingId = (created.body as { id: number }).id;
+    const startedMeeting = await staffCall(site, leader, `/meetings/${meetingId}/start`, {});
+    const meeting = { id: meetingId, ...(startedMeeting.body as { conversation?: { id: number } | null }) };
+    if (!meeting.conversation) throw new Error(`the group's meeting did not start: ${startedMeeting.status}`);
+    const groupChat = meeting.conversation.id;
+    const participants: ChaosChild[] = [];
+    for (const code of ['DEMOKOD-0001', 'DEMOKOD-0002', 'DEMOKOD-0003']) {
+      const participant = await ChaosChild.create(code, site);
+      participants.push(participant);
+      await participant.open();
+      await participant.signIn(null);
+      await participant.joinGroupChat(groupChat);
+    }
+    children.push(...participants);
+    log(`the group: meeting ${meeting.id}, its chat ${groupChat}, three participants and their leader`);
+
     // Writing: each child and, for each child, the counsellor, every 2 to 4 s, to either conversation.
     const counsellorSent: Sent[] = [];
     const counsellorFailed: string[] = [];
     let issued = children.length; // the mails' first messages
     let writing = true;
     const counsellorSeq = new Map<number, number>();
+    let leaderSeq = 0;
+    const leaderWriter = (async () => {
+      while (writing && issued < MESSAGES) {
+        await sleep(random.between(...WRITE_EVERY_MS));
+        if (!writing || issued >= MESSAGES) break;
+        issued++;
+        const seq = ++leaderSeq;
+        const text = `ledare #${seq} hej`;
+        const answer = await staffCall(site, leader, `/meetings/${meeting.id}/messages`, { content: text });
+        if (answer.status === 201)
+          counsellorSent.push({ conversationId: groupChat, text, sender: 'ledare', seq });
+        else counsellorFailed.push(`${text}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      }
+    })();
     const writers = children.flatMap((child, i) => [
       (async () => {
         while (writing && issued < MESSAGES) {
@@ -234,6 +280,8 @@ async function main() {
         }
       })(),
       (async () => {
+        // A participant's group has its leader (above); a child has the counsellor.
+        if (child.groupChats.size > 0) return;
         while (writing && issued < MESSAGES) {
           await sleep(random.between(...WRITE_EVERY_MS));
           if (!writing || issued >= MESSAGES) break;
@@ -313,7 +361,7 @@ async function main() {
       faultRuns.push(run);
       await run;
     }
-    await Promise.all(writers);
+    await Promise.all([...writers, leaderWriter]);
     writing = false;
     await Promise.all(faultRuns);
     log(`writing done: ${issued} messages issued in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -18,6 +18,29 @@ export const DEVICE = {
   installed: true,
 };
 
+/** What `npm run chaos` does with every client, worker core in Node or real browser alike. */
+export interface ChaosClient {
+  readonly name: string;
+  readonly proxy: FaultProxy;
+  readonly sent: Sent[];
+  conversations: number[];
+  readonly groupChats: Set<number>;
+  readonly running: boolean;
+  /** Queues a message as the app does; false when the client is closed. */
+  write(conversationId: number): Promise<boolean>;
+  offline(): void;
+  online(): Promise<void>;
+  kill(): Promise<void>;
+  open(): Promise<void>;
+  /** Writes not yet answered, and writes the server refused for good. */
+  unsent(): Promise<{ waiting: number; refused: string[] }>;
+  /** Its own copy of a conversation: server id (null while unsent) and text of each message. */
+  localCopy(conversationId: number): Promise<Array<{ id: number | null; message: string }>>;
+  /** Fetches the conversation again, as opening it does. */
+  refresh(conversationId: number): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** One message a client asked to send: its text is unique and names its sender and sequence. */
 export interface Sent {
   conversationId: number;
@@ -26,7 +49,7 @@ export interface Sent {
   seq: number;
 }
 
-export class ChaosChild {
+export class ChaosChild implements ChaosClient {
   worker: PortalWorker | null = null;
   /** Its databases outlive its worker: a killed worker's successor opens the same ones. */
   readonly db: PortalDb;
@@ -164,6 +187,16 @@ export class ChaosChild {
         .filter((r) => r.status === 'failed' && r.final)
         .map((r) => `${r.kind} ${r.lastStatus ?? ''} ${r.lastMessage ?? r.lastError ?? ''}`),
     };
+  }
+
+  async localCopy(conversationId: number): Promise<Array<{ id: number | null; message: string }>> {
+    const rows = await this.db.chatMessages.where('conversation').equals(conversationId).toArray();
+    return rows.map((r) => ({ id: r.id, message: r.message }));
+  }
+
+  async refresh(conversationId: number): Promise<void> {
+    await this.worker?.catchUp();
+    if (this.worker) await this.openIn(this.worker, conversationId);
   }
 
   async close(): Promise<void> {

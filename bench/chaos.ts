@@ -6,6 +6,7 @@
 //   CHAOS_MESSAGES  messages to write, children and counsellors together (1000)
 //   CHAOS_CHILDREN  children, each with a live chat and a mail thread (10); besides them, the demo
 //                   group's three participants in a meeting's group chat with their leader
+//   CHAOS_BROWSERS  children in Debian Chromium (the built app), each writing in a mail thread (2)
 //   CHAOS_SEED      replays a run's fault schedule and choices (random, printed)
 //   CHAOS_PROCESSES server processes behind nginx (2)
 import { randomUUID } from 'node:crypto';
@@ -14,12 +15,16 @@ import pg from 'pg';
 import { freeClusterPort, startCluster, type Cluster } from '../scripts/cluster.ts';
 import { freePort } from '../tests/server/server-process.ts';
 import { startRedis, stopRedis } from '../tests/server/redis-process.ts';
-import { ChaosChild, CHILD_PASSWORD, type Sent } from './chaos-client.ts';
+import { ChaosChild, CHILD_PASSWORD, type ChaosClient, type Sent } from './chaos-client.ts';
+import { ChaosBrowserChild } from './chaos-browser.ts';
+import { launchChromium } from './support.ts';
+import { buildClientIfStale } from '../scripts/client-build.ts';
 import { verdictOf } from './chaos-verdict.ts';
 
 const MESSAGES = Number(process.env.CHAOS_MESSAGES ?? 1000);
 const CHILDREN = Number(process.env.CHAOS_CHILDREN ?? 10);
 const PROCESSES = Number(process.env.CHAOS_PROCESSES ?? 2);
+const BROWSERS = Number(process.env.CHAOS_BROWSERS ?? 2);
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 /** A child or a counsellor writes every 2 to 4 s: a person typing, not a load generator. */
 const WRITE_EVERY_MS: [number, number] = [2000, 4000];
@@ -168,7 +173,9 @@ async function main() {
       : f.kind.startsWith('child') || f.kind.startsWith('worker')
         ? f.target < CHILDREN
           ? ` child ${f.target + 1}`
-          : ` participant ${f.target - CHILDREN + 1}`
+          : f.target < CHILDREN + 3
+            ? ` participant ${f.target - CHILDREN + 1}`
+            : ` browser ${f.target - CHILDREN - 2}`
         : '';
     console.info(`  +${(f.atMs / 1000).toFixed(1).padStart(5)} s  ${f.kind}${target}, down ${f.downMs} ms`);
   }
@@ -178,7 +185,8 @@ async function main() {
   const redisPort = await freePort();
   let redis: ChildProcess = await startRedis(redisPort);
   let cluster: Cluster | null = null;
-  const children: ChaosChild[] = [];
+  const children: ChaosClient[] = [];
+  const browser = BROWSERS > 0 ? await launchChromium() : null;
   const admin = new pg.Client({ connectionString: `${POSTGRES}/postgres` });
   await admin.connect();
   const discrepancies: string[] = [];
@@ -190,7 +198,7 @@ async function main() {
           port: await freeClusterPort(PROCESSES),
           databaseUrl,
           redisUrl: `redis://127.0.0.1:${redisPort}`,
-          clientDir: '/nonexistent-client',
+          clientDir: BROWSERS > 0 ? buildClientIfStale() : '/nonexistent-client',
           // One counsellor account and one address write what several would: limits times five.
           env: { DEMO_SEED: '1', RATE_LIMIT_FACTOR: '5' },
           log: (line) => {
@@ -249,12 +257,27 @@ async function main() {
       await participant.joinGroupChat(groupChat);
     }
     children.push(...participants);
+
+    // Children in real browsers: signed in through the start page, writing through the thread page.
+    for (let i = 0; i < BROWSERS; i++) {
+      const name = `chaosweb${i + 1}x${SEED % 100000}`;
+      const registered = await fetch(`${site}/portal/api/accounts/registercontact`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-App-Variant': 'Barn' },
+        body: JSON.stringify({ username: name, password: CHILD_PASSWORD, properties: { birthYear: '2011' } }),
+      });
+      if (registered.status !== 201) throw new Error(`registration of ${name}: ${registered.status}`);
+      const web = await ChaosBrowserChild.create(browser!, name, site);
+      children.push(web);
+      await web.signInAndStartMail(site);
+    }
+    if (BROWSERS > 0) log(`${BROWSERS} children in Chromium, each in a mail thread`);
     log(`the group: meeting ${meeting.id}, its chat ${groupChat}, three participants and their leader`);
 
     // Writing: each child and, for each child, the counsellor, every 2 to 4 s, to either conversation.
     const counsellorSent: Sent[] = [];
     const counsellorFailed: string[] = [];
-    let issued = children.length; // the mails' first messages
+    let issued = CHILDREN + BROWSERS; // the mails' first messages
     let writing = true;
     const counsellorSeq = new Map<number, number>();
     let leaderSeq = 0;
@@ -345,7 +368,7 @@ async function main() {
           issued += 2;
           await c.kill();
           await sleep(fault.downMs);
-          c.proxy.online();
+          await c.online();
           await c.open();
           break;
       }
@@ -369,9 +392,8 @@ async function main() {
     // Everything back: every child open and online, every process up; then the outboxes drain.
     for (let i = 0; i < cluster.nodes.length; i++) await cluster.start(i);
     for (const child of children) {
-      child.proxy.online();
-      await child.open();
       await child.online();
+      await child.open();
     }
     const drainDeadline = Date.now() + 120_000;
     for (const child of children) {
@@ -404,7 +426,7 @@ async function main() {
       for (const id of child.conversations) {
         const server = new Map(rows.filter((r) => r.conversation_id === id).map((r) => [r.id, r.message]));
         const same = async () => {
-          const local = await child.db.chatMessages.where('conversation').equals(id).toArray();
+          const local = await child.localCopy(id);
           const unsent = local.filter((m) => m.id === null);
           const localIds = new Map(local.filter((m) => m.id !== null).map((m) => [m.id!, m.message]));
           const missing = [...server].filter(([sid, text]) => localIds.get(sid) !== text);
@@ -418,8 +440,7 @@ async function main() {
         };
         let state = await same();
         while (!state.ok && Date.now() < convergeDeadline) {
-          await child.worker?.catchUp();
-          await child.worker?.commands.openConversation(id);
+          await child.refresh(id);
           await sleep(500);
           state = await same();
         }
@@ -464,6 +485,8 @@ async function main() {
     console.info(
       `  messages written   ${expected.length} (children ${expected.length - counsellorSent.length}, counsellor ${counsellorSent.length})`,
     );
+    const inBrowsers = children.filter((c) => c instanceof ChaosBrowserChild).flatMap((c) => c.sent).length;
+    console.info(`  of them in browsers ${inBrowsers}`);
     console.info(`  lost               ${lost}`);
     console.info(`  duplicated         ${duplicated}`);
     console.info(`  out of order       ${disordered}`);
@@ -472,6 +495,7 @@ async function main() {
     console.info(`  faults             ${faultRuns.length} of ${schedule.length} scheduled`);
   } finally {
     for (const child of children) await child.close().catch(() => undefined);
+    await browser?.close();
     await cluster?.stop().catch(() => undefined);
     await stopRedis(redis);
     await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`).catch(() => undefined);

@@ -1,0 +1,179 @@
+// A child in a real browser for `npm run chaos`: Debian Chromium running the built app (its
+// SharedWorker, Dexie, outbox and hub), behind a fault proxy of its own, writing in a mail thread
+// through the thread page's reply form as a person does.
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { startFaultProxy, type FaultProxy } from '../e2e/support/fault-proxy.ts';
+import { logInChild } from '../e2e/page-models/child-login.ts';
+import { ThreadPage } from '../e2e/page-models/thread-page.ts';
+import { CHILD_PASSWORD, type ChaosClient, type Sent } from './chaos-client.ts';
+
+export class ChaosBrowserChild implements ChaosClient {
+  readonly sent: Sent[] = [];
+  conversations: number[] = [];
+  readonly groupChats = new Set<number>();
+  private page: Page | null = null;
+  private seq = 0;
+  /** A reply typed and sent is on its way; the next waits, as a person waits for the form to clear. */
+  private typing: Promise<void> = Promise.resolve();
+
+  private constructor(
+    readonly name: string,
+    readonly proxy: FaultProxy,
+    private readonly context: BrowserContext,
+  ) {}
+
+  static async create(browser: Browser, name: string, siteUrl: string): Promise<ChaosBrowserChild> {
+    const proxy = await startFaultProxy({ target: siteUrl });
+    const context = await browser.newContext({ baseURL: proxy.origin });
+    return new ChaosBrowserChild(name, proxy, context);
+  }
+
+  get running(): boolean {
+    return this.page !== null;
+  }
+
+  /** Signs in through the start page's login form, and writes the first message of a mail thread. */
+  async signInAndStartMail(siteUrl: string): Promise<number> {
+    const page = await this.context.newPage();
+    this.page = page;
+    await logInChild(page, { username: this.name, password: CHILD_PASSWORD });
+    // The thread itself is started through the API (its form is the mail page's, tested elsewhere).
+    const token = await fetch(`${siteUrl}/connect/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'password',
+        client_id: 'portal-web',
+        scope: 'openid profile portal offline_access',
+        username: this.name,
+        password: CHILD_PASSWORD,
+        portalId: 'portal',
+      }),
+    });
+    const { access_token } = (await token.json()) as { access_token: string };
+    const first = this.nextText(0);
+    const mail = await fetch(`${siteUrl}/portal/mail`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${access_token}`,
+        'Content-Type': 'application/json',
+        'X-App-Variant': 'Barn',
+      },
+      body: JSON.stringify({ subject: 'Chaos', text: first.text, properties: {} }),
+    });
+    const { id } = (await mail.json()) as { id: number };
+    this.sent.push({ ...first, conversationId: id });
+    this.conversations.push(id);
+    await this.openThread();
+    return id;
+  }
+
+  private async openThread(): Promise<void> {
+    await this.page!.goto(`/mina-sidor/inlagg/${this.conversations[0]}`);
+    await new ThreadPage(this.page!).reply.waitFor();
+  }
+
+  private nextText(conversationId: number): Sent {
+    const seq = ++this.seq;
+    return { conversationId, seq, sender: this.name, text: `${this.name} #${seq} hej` };
+  }
+
+  /** Types a reply into its thread and sends it; false when the browser is closed. */
+  async write(_conversationId?: number): Promise<boolean> {
+    const page = this.page;
+    if (!page) return false;
+    const message = this.nextText(this.conversations[0]!);
+    const done = this.typing.then(async () => {
+      const thread = new ThreadPage(page);
+      await thread.answer(message.text);
+      // Sent or queued: the reply is in the list (the outbox holds it while the network is away).
+      await thread.message(message.text).first().waitFor({ timeout: 15_000 });
+    });
+    this.typing = done.catch(() => undefined);
+    try {
+      await done;
+    } catch {
+      // The page closed under the form (a fault): the text may or may not have reached the outbox.
+      if (page.isClosed()) return false;
+      throw new Error(`${this.name}: the reply "${message.text}" never showed`);
+    }
+    this.sent.push(message);
+    return true;
+  }
+
+  offline(): void {
+    this.proxy.offline();
+    this.proxy.cutSockets();
+    void this.context.setOffline(true);
+  }
+
+  async online(): Promise<void> {
+    this.proxy.online();
+    await this.context.setOffline(false);
+  }
+
+  /** Closes its only tab: the SharedWorker ends with it; the browser's storage stays. */
+  async kill(): Promise<void> {
+    const page = this.page;
+    this.page = null;
+    await this.typing;
+    await page?.close();
+  }
+
+  async open(): Promise<void> {
+    if (this.page) return;
+    this.page = await this.context.newPage();
+    await this.openThread();
+  }
+
+  /**
+   * The browser's own copy of a conversation, read from its IndexedDB ('portal-data', the worker's
+   * Dexie database): each message's server id (null while unsent) and text.
+   */
+  async localCopy(conversationId: number): Promise<Array<{ id: number | null; message: string }>> {
+    return this.page!.evaluate(
+      (id) =>
+        new Promise<Array<{ id: number | null; message: string }>>((resolve, reject) => {
+          const opened = indexedDB.open('portal-data');
+          opened.onerror = () => reject(new Error('portal-data did not open'));
+          opened.onsuccess = () => {
+            const db = opened.result;
+            const read = db
+              .transaction('chatMessages')
+              .objectStore('chatMessages')
+              .index('conversation')
+              .getAll(id);
+            read.onsuccess = () => {
+              resolve(
+                (read.result as Array<{ id: number | null; message: string }>).map((m) => ({
+                  id: m.id,
+                  message: m.message,
+                })),
+              );
+              db.close();
+            };
+            read.onerror = () => reject(new Error('chatMessages could not be read'));
+          };
+        }),
+      conversationId,
+    );
+  }
+
+  /** Its outbox is the SharedWorker's: what is unsent shows as rows without a server id. */
+  async unsent(): Promise<{ waiting: number; refused: string[] }> {
+    if (!this.page) return { waiting: 0, refused: [] };
+    const local = await this.localCopy(this.conversations[0]!);
+    return { waiting: local.filter((m) => m.id === null).length, refused: [] };
+  }
+
+  async refresh(_conversationId: number): Promise<void> {
+    if (!this.page) return;
+    await this.page.reload();
+    await new ThreadPage(this.page).reply.waitFor();
+  }
+
+  async close(): Promise<void> {
+    await this.context.close();
+    await this.proxy.close();
+  }
+}

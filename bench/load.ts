@@ -162,7 +162,8 @@ class HubUser {
         this.onBack(this, downMs);
         return;
       } catch {
-        error('reconnect attempt refused');
+        // The client tries again after its next delay: a retry, not a failure.
+        retried('hub reconnect attempt refused');
       }
     }
   }
@@ -181,30 +182,49 @@ function heard(tag: string) {
 }
 
 let nextTag = 0;
+/** Retries as the outbox makes them: 429, 5xx and no answer, with the same Idempotency-Key. */
+let retries = 0;
+const retryKinds = new Map<string, number>();
+function retried(kind: string) {
+  retries++;
+  retryKinds.set(kind, (retryKinds.get(kind) ?? 0) + 1);
+}
+
 async function post(site: string, token: string, path: string, body: unknown, listeners: number) {
   const tag = String(++nextTag);
   const content = { ...(body as object) } as Record<string, unknown>;
   content.content = `Hej [L${tag}]`;
+  // Latency from the first attempt: a retried message's wait is part of what its reader sees.
   pending.set(tag, { sentAt: Date.now(), waiting: listeners });
-  try {
-    const res = await fetch(`${site}${path}`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${token}`,
-        'Content-Type': 'application/json',
-        'X-App-Variant': 'Barn',
-        'Idempotency-Key': randomUUID(),
-      },
-      body: JSON.stringify(content),
-    });
-    if (!res.ok) {
-      pending.delete(tag);
-      error(`${path.replace(/\d+/g, '{id}')} ${res.status}`);
+  const key = randomUUID();
+  const route = path.replace(/\d+/g, '{id}');
+  for (let attempt = 1; ; attempt++) {
+    let status = 0;
+    try {
+      const res = await fetch(`${site}${path}`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json',
+          'X-App-Variant': 'Barn',
+          'Idempotency-Key': key,
+        },
+        body: JSON.stringify(content),
+        signal: AbortSignal.timeout(10_000),
+      });
+      status = res.status;
+      await res.arrayBuffer();
+      if (res.ok) return;
+    } catch {
+      status = 0;
     }
-    await res.arrayBuffer();
-  } catch {
-    pending.delete(tag);
-    error(`${path.replace(/\d+/g, '{id}')} no answer`);
+    const retryable = status === 0 || status === 429 || status >= 500;
+    if (!retryable || attempt >= 5) {
+      pending.delete(tag);
+      return error(`${route} ${status || 'no answer'}`);
+    }
+    retried(`${route} ${status || 'no answer'}`);
+    await sleep(Math.min(4000, 250 * 2 ** attempt));
   }
 }
 
@@ -419,6 +439,7 @@ async function main() {
       const commandsBefore = Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]);
       const started = Date.now();
       const errorsBefore = errors;
+      const retriesBefore = retries;
       let peakPg = 0;
       const sampler = setInterval(() => {
         void admin
@@ -442,6 +463,7 @@ async function main() {
             sendToReceiveMs: latencySummary(sorted),
             over1s: sorted.filter((l) => l > 1000).length,
             errors: errors - errorsBefore,
+            retries: retries - retriesBefore,
             hubConnections: users.filter((u) => u.connected).length,
             processes: cluster!.nodes.map((n, i) => ({
               id: n.id,
@@ -510,7 +532,14 @@ async function main() {
     }
     running = false;
     await Promise.all(loops);
-    console.info(JSON.stringify({ errors, errorKinds: Object.fromEntries(errorKinds) }));
+    console.info(
+      JSON.stringify({
+        errors,
+        errorKinds: Object.fromEntries(errorKinds),
+        retries,
+        retryKinds: Object.fromEntries(retryKinds),
+      }),
+    );
   } finally {
     for (const user of users) user.stop();
     await cluster?.stop().catch(() => undefined);

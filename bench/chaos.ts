@@ -158,9 +158,9 @@ async function metricsOf(url: string): Promise<Map<string, number>> {
 
 async function main() {
   const random = seeded(SEED);
-  // Writers: each child and its counsellor, each participant, the leader.
+  // Writers: each child and its counsellor, each participant, the leader, each browser and its counsellor.
   const writingMs = Math.round(
-    (MESSAGES / (CHILDREN * 2 + 4)) * ((WRITE_EVERY_MS[0] + WRITE_EVERY_MS[1]) / 2),
+    (MESSAGES / (CHILDREN * 2 + 4 + BROWSERS * 2)) * ((WRITE_EVERY_MS[0] + WRITE_EVERY_MS[1]) / 2),
   );
   const schedule = scheduleOf(random, writingMs);
   console.info(

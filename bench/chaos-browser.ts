@@ -6,6 +6,7 @@ import { startFaultProxy, type FaultProxy } from '../e2e/support/fault-proxy.ts'
 import { logInChild } from '../e2e/page-models/child-login.ts';
 import { ThreadPage } from '../e2e/page-models/thread-page.ts';
 import { CHILD_PASSWORD, type ChaosClient, type Sent } from './chaos-client.ts';
+import { login } from '../tests/server/test-server.ts';
 
 export class ChaosBrowserChild implements ChaosClient {
   readonly sent: Sent[] = [];
@@ -38,19 +39,7 @@ export class ChaosBrowserChild implements ChaosClient {
     this.page = page;
     await logInChild(page, { username: this.name, password: CHILD_PASSWORD });
     // The thread itself is started through the API (its form is the mail page's, tested elsewhere).
-    const token = await fetch(`${siteUrl}/connect/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'password',
-        client_id: 'portal-web',
-        scope: 'openid profile portal offline_access',
-        username: this.name,
-        password: CHILD_PASSWORD,
-        portalId: 'portal',
-      }),
-    });
-    const { access_token } = (await token.json()) as { access_token: string };
+    const { access_token } = await login(siteUrl, this.name, CHILD_PASSWORD);
     const first = this.nextText(0);
     const mail = await fetch(`${siteUrl}/portal/mail`, {
       method: 'POST',

@@ -15,6 +15,8 @@ import pg from 'pg';
 import { freeClusterPort, startCluster, type Cluster } from '../scripts/cluster.ts';
 import { freePort } from '../tests/server/server-process.ts';
 import { startRedis, stopRedis } from '../tests/server/redis-process.ts';
+import { readMetrics } from '../tests/server/metrics-text.ts';
+import { login } from '../tests/server/test-server.ts';
 import { ChaosChild, CHILD_PASSWORD, type ChaosClient, type Sent } from './chaos-client.ts';
 import { ChaosBrowserChild } from './chaos-browser.ts';
 import { launchChromium } from './support.ts';
@@ -127,33 +129,17 @@ async function staffCall(
   }
 }
 
-async function staffLogin(url: string, username = 'kurator', password = 'kurator-losenord'): Promise<string> {
-  for (;;) {
-    const res = await fetch(`${url}/connect/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'password',
-        client_id: 'portal-staff',
-        scope: 'openid profile portal offline_access',
-        username,
-        password,
-      }),
-    });
-    if (res.ok) return ((await res.json()) as { access_token: string }).access_token;
-    await sleep(500);
-  }
-}
+const staffLogin = async (url: string, username = 'kurator', password = 'kurator-losenord') =>
+  (await login(url, username, password, 'portal-staff')).access_token;
 
-async function metricsOf(url: string): Promise<Map<string, number>> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const values = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const space = line.lastIndexOf(' ');
-    values.set(line.slice(0, space), Number(line.slice(space + 1)));
-  }
-  return values;
+/** A child account through the public registration, as the app's form makes it. */
+async function registerChild(site: string, name: string): Promise<void> {
+  const registered = await fetch(`${site}/portal/api/accounts/registercontact`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-App-Variant': 'Barn' },
+    body: JSON.stringify({ username: name, password: CHILD_PASSWORD, properties: { birthYear: '2011' } }),
+  });
+  if (registered.status !== 201) throw new Error(`registration of ${name}: ${registered.status}`);
 }
 
 async function main() {
@@ -216,12 +202,7 @@ async function main() {
     const counsellor = await staffLogin(site);
     for (let i = 0; i < CHILDREN; i++) {
       const name = `chaos${i + 1}x${SEED % 100000}`;
-      const registered = await fetch(`${site}/portal/api/accounts/registercontact`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-App-Variant': 'Barn' },
-        body: JSON.stringify({ username: name, password: CHILD_PASSWORD, properties: { birthYear: '2011' } }),
-      });
-      if (registered.status !== 201) throw new Error(`registration of ${name}: ${registered.status}`);
+      await registerChild(site, name);
       const child = await ChaosChild.create(name, site);
       children.push(child);
       await child.open();
@@ -261,12 +242,7 @@ async function main() {
     // Children in real browsers: signed in through the start page, writing through the thread page.
     for (let i = 0; i < BROWSERS; i++) {
       const name = `chaosweb${i + 1}x${SEED % 100000}`;
-      const registered = await fetch(`${site}/portal/api/accounts/registercontact`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-App-Variant': 'Barn' },
-        body: JSON.stringify({ username: name, password: CHILD_PASSWORD, properties: { birthYear: '2011' } }),
-      });
-      if (registered.status !== 201) throw new Error(`registration of ${name}: ${registered.status}`);
+      await registerChild(site, name);
       const web = await ChaosBrowserChild.create(browser!, name, site);
       children.push(web);
       await web.signInAndStartMail(site);
@@ -455,12 +431,12 @@ async function main() {
     log('local copies compared');
 
     // What the processes saw, then: no hub connection or subscription left once every child is gone.
-    const seen = await Promise.all(cluster.nodes.map((n) => metricsOf(n.url)));
+    const seen = await Promise.all(cluster.nodes.map((n) => readMetrics(n.url)));
     for (const child of children) await child.kill();
     const quietDeadline = Date.now() + 20_000;
     let dangling: number[] = [];
     for (;;) {
-      const now = await Promise.all(cluster.nodes.map((n) => metricsOf(n.url)));
+      const now = await Promise.all(cluster.nodes.map((n) => readMetrics(n.url)));
       dangling = now.map((m) => (m.get('hub_connections') ?? 0) + (m.get('hub_subscriptions') ?? 0));
       if (dangling.every((d) => d === 0) || Date.now() > quietDeadline) break;
       await sleep(250);

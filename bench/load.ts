@@ -13,6 +13,7 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { freeClusterPort, startCluster, type Cluster } from '../scripts/cluster.ts';
 import { BENCH_LIMITS } from '../tests/server/server-process.ts';
+import { readMetrics } from '../tests/server/metrics-text.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/database.ts';
 import { BENCH_PASSWORD, seedVolume, DEFAULT_SIZE } from './api-seed.ts';
@@ -60,7 +61,7 @@ let signInTargets: string[] = [];
 let signIns = 0;
 const addressOf = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 
-async function form(_site: string, body: Record<string, string>): Promise<Tokens | null> {
+async function form(body: Record<string, string>): Promise<Tokens | null> {
   const n = ++signIns;
   try {
     const res = await fetch(`${signInTargets[n % signInTargets.length]}/connect/token`, {
@@ -77,8 +78,8 @@ async function form(_site: string, body: Record<string, string>): Promise<Tokens
 }
 
 const SCOPE = 'openid profile portal offline_access';
-const loginChild = (url: string, username: string, password: string | null, clientId = 'portal-web') =>
-  form(url, {
+const signIn = (username: string, password: string | null, clientId = 'portal-web') =>
+  form({
     grant_type: 'password',
     client_id: clientId,
     scope: SCOPE,
@@ -228,20 +229,8 @@ async function post(site: string, token: string, path: string, body: unknown, li
   }
 }
 
-async function metrics(url: string): Promise<Map<string, number>> {
-  const values = new Map<string, number>();
-  try {
-    const text = await (await fetch(`${url}/metrics`)).text();
-    for (const line of text.split('\n')) {
-      if (!line || line.startsWith('#')) continue;
-      const space = line.lastIndexOf(' ');
-      values.set(line.slice(0, space), Number(line.slice(space + 1)));
-    }
-  } catch {
-    // a killed process has none
-  }
-  return values;
-}
+/** A process's /metrics; none from a killed one. */
+const metrics = (url: string) => readMetrics(url).catch(() => new Map<string, number>());
 
 async function inBatches<T>(items: T[], perSecond: number, task: (item: T) => Promise<void>) {
   for (let i = 0; i < items.length; i += perSecond) {
@@ -294,8 +283,7 @@ async function main() {
     log(`cluster of ${PROCESSES} at ${site}`);
 
     // Staff: counsellors and leaders, with their own hub connections.
-    const staffLogin = async (name: string) =>
-      (await loginChild(site, name, BENCH_PASSWORD, 'portal-staff'))!;
+    const staffLogin = async (name: string) => (await signIn(name, BENCH_PASSWORD, 'portal-staff'))!;
     const counsellors = await Promise.all(seeded.counsellors.map(staffLogin));
     const leaders = await Promise.all(seeded.leaders.map(staffLogin));
 
@@ -332,7 +320,7 @@ async function main() {
     const chatting = seeded.children.slice(0, CHATS);
     const chatUsers: Array<{ child: Tokens; conversationId: number; counsellor: Tokens }> = [];
     await inBatches(seeded.children, 100, async (child) => {
-      const tokens = await loginChild(site, child.username, BENCH_PASSWORD);
+      const tokens = await signIn(child.username, BENCH_PASSWORD);
       if (!tokens) return error('login refused');
       const user = new HubUser(site, tokens, [`Conversation:${child.openMailId}`], onBack);
       try {
@@ -351,7 +339,7 @@ async function main() {
       }
     });
     await inBatches(seeded.participants.slice(0, GROUPS * 10), 100, async (p) => {
-      const tokens = await loginChild(site, p.code, null);
+      const tokens = await signIn(p.code, null);
       if (!tokens) return error('participant login refused');
       const meeting = groupMeetings[Math.floor(seeded.participants.indexOf(p) / 10)]!;
       const user = new HubUser(site, tokens, [`Conversation:${meeting.conversationId}`], onBack);
@@ -420,7 +408,7 @@ async function main() {
         let i = 0;
         while (running) {
           const user = users[i++ % users.length]!;
-          const refreshed = await form(site, {
+          const refreshed = await form({
             grant_type: 'refresh_token',
             client_id: 'portal-web',
             refresh_token: user.tokens.refresh,

@@ -70,10 +70,12 @@ export function createRedisBackplane(
   /** Both have been ready once: from then on a lost connection is an outage, not a slow start. */
   let started = false;
   let outage = false;
+  /** Our own close (shutdown) closes both connections too; that is no outage. */
+  let closing = false;
   const bothReady = () => publisher.status === 'ready' && subscriber.status === 'ready';
   const lose = (reason: string) => {
     // ioredis reports every failed reconnect attempt; one warning per outage is enough.
-    if (!started || outage) return;
+    if (!started || outage || closing) return;
     outage = true;
     health.lost();
     console.warn(`hub: redis backplane lost (${reason}); events go to this process's connections only`);
@@ -140,6 +142,7 @@ export function createRedisBackplane(
       await publisher.publish(channel, JSON.stringify(message));
     },
     async close() {
+      closing = true;
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);
       publisher.disconnect();
       subscriber.disconnect();

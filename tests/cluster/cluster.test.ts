@@ -4,6 +4,8 @@ import { buildHubConnection } from '../../client-kit/hub/build-hub-connection.ts
 import { freeClusterPort, startCluster, type Cluster } from '../../scripts/cluster.ts';
 import { api, createTestDatabase, LOCAL_POSTGRES_URL, login } from '../server/test-server.ts';
 import { callFrom } from '../server/security/attack.ts';
+import { loadConfig } from '../../server/config.ts';
+import { readMetrics } from '../server/metrics-text.ts';
 
 /**
  * `npm run cluster` as a site runs it: two server processes on PostgreSQL and Redis behind Debian's
@@ -140,10 +142,7 @@ describe('npm run cluster: two processes behind nginx', () => {
       await connection.start();
       await connection.invoke('SubscribeToEntity', `Contact:${contactId}`);
       const counts = await Promise.all(
-        cluster.nodes.map(async (node) => {
-          const text = await (await fetch(`${node.url}/metrics`)).text();
-          return Number(/^hub_connections (\d+)$/m.exec(text)?.[1]);
-        }),
+        cluster.nodes.map(async (node) => (await readMetrics(node.url)).get('hub_connections') ?? 0),
       );
       const holder = counts.findIndex((n) => n > 0);
       expect(holder).toBeGreaterThanOrEqual(0);
@@ -170,5 +169,15 @@ describe('npm run cluster: two processes behind nginx', () => {
     await cluster.reloadNginx();
     expect(new Set(await during)).toEqual(new Set([200]));
     expect((await api(cluster.url, DETAIL, { token })).status).toBe(200);
+  });
+});
+
+describe('NODE_ID', () => {
+  it('takes letters and digits only: the proxy matches a token up to its first dot', () => {
+    expect(loadConfig({ NODE_ID: 'n12' }).nodeId).toBe('n12');
+    expect(loadConfig({}).nodeId).toBeUndefined();
+    for (const bad of ['n1.x', 'n 1', 'n1/..', 'x'.repeat(17)]) {
+      expect(() => loadConfig({ NODE_ID: bad }), bad).toThrow(/NODE_ID/);
+    }
   });
 });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createTestDatabase, LOCAL_POSTGRES_URL, login } from '../test-server.ts';
 import { runServerProcess, type ServerRun } from '../server-process.ts';
+import { readMetrics } from '../metrics-text.ts';
 
 /**
  * Fault: PostgreSQL cuts the server's connections (pg_terminate_backend, as a failover or a restart
@@ -70,12 +71,6 @@ async function until(condition: () => boolean | Promise<boolean>, what: string):
   }
 }
 
-const metric = async (series: string) => {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-};
-
 describe('PostgreSQL cuts the server’s connections', () => {
   it('while they are idle: the process lives on and the next write gets a new connection', async () => {
     expect((await postLog('before-the-cut', randomUUID())).status).toBe(201);
@@ -86,7 +81,9 @@ describe('PostgreSQL cuts the server’s connections', () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     expect((await postLog('after-the-cut', randomUUID())).status).toBe(201);
     expect(await rows('after-the-cut')).toBe(1);
-    expect(await metric('db_errors_total{kind="connection"}')).toBeGreaterThanOrEqual(1);
+    expect((await readMetrics(server.url)).get('db_errors_total{kind="connection"}')).toBeGreaterThanOrEqual(
+      1,
+    );
   });
 
   it('in the middle of a write: the write fails whole, and its retry with the same key writes it once', async () => {

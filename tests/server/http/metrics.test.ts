@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { api, login, startTestServer, type TestServer } from '../test-server.ts';
+import { parseMetrics } from '../metrics-text.ts';
 
 /**
  * /metrics as a site's Prometheus reads it (prom-client): the process metrics, and what this service
@@ -29,10 +30,7 @@ async function scrape(): Promise<string> {
 }
 
 /** The value of one series (name with its labels exactly as printed), or undefined. */
-function value(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
+const value = (text: string, series: string) => parseMetrics(text).get(series);
 
 function connect(transport: HttpTransportType) {
   const connection = new HubConnectionBuilder()

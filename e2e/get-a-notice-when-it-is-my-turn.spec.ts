@@ -9,6 +9,7 @@ import { runAsProductionApp } from './support/installed-app.ts';
 import {
   clickNotice,
   closeNotices,
+  countNoticeShows,
   expectHubConnected,
   expectNotices,
   pretendHidden,
@@ -23,6 +24,7 @@ const noticeQuestion = (chat: ChildChatPage) =>
 /** Notices are shown through the service worker, which the app registers in production only. */
 async function productionApp(page: Page) {
   await runAsProductionApp(page);
+  await countNoticeShows(page);
   return new ChildChatPage(page);
 }
 
@@ -77,14 +79,14 @@ test('with notices allowed, a counsellor joining and writing while the page is h
   const id = await counsellor.waitingChat();
   const chatNotice = { title: NOTICE, body: '', tag: `conversation-${id}`, url: '/start#chatt' };
   await counsellor.accept(id);
-  await expectNotices(page, [chatNotice]);
+  await expectNotices(page, [chatNotice], { shows: 1 });
   await closeNotices(page);
 
   await pretendHidden(page);
   await counsellor.write(id, 'Hej! Jag heter Kim och är kurator.');
   await chat.expectMessage('Hej! Jag heter Kim och är kurator.');
   // Never the message, nor who wrote it.
-  await expectNotices(page, [chatNotice]);
+  await expectNotices(page, [chatNotice], { shows: 2 });
 
   // Elsewhere in the app with the chat minimised, a click on the notice brings the chat forward.
   await chat.minimize();
@@ -116,9 +118,11 @@ test('with notices allowed, an answered mail brings a neutral notice that opens 
   const counsellor = new Counsellor(request);
   await counsellor.logIn();
   await counsellor.write(mail.id, 'Hej! Vad bra att du skriver.');
-  await expectNotices(page, [
-    { title: NOTICE, body: '', tag: `conversation-${mail.id}`, url: `/mina-sidor/inlagg/${mail.id}` },
-  ]);
+  await expectNotices(
+    page,
+    [{ title: NOTICE, body: '', tag: `conversation-${mail.id}`, url: `/mina-sidor/inlagg/${mail.id}` }],
+    { shows: 1 },
+  );
 
   await clickNotice(context);
   const thread = new ThreadPage(page);

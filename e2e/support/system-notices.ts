@@ -7,6 +7,45 @@ export interface ShownNotice {
   url: unknown;
 }
 
+/**
+ * Counts the notices the app has finished showing through its service worker registration (the real
+ * call still runs). Chromium's getNotifications() checks its stored notices against the displayed
+ * ones and forgets one that is being displayed at that moment, so a test reads the list only once
+ * the show it waits for is done. Call before the page loads.
+ */
+export async function countNoticeShows(page: Page) {
+  await page.addInitScript(() => {
+    const counted = window as unknown as { __noticeShows: { started: number; done: number } };
+    counted.__noticeShows = { started: 0, done: 0 };
+    const show = ServiceWorkerRegistration.prototype.showNotification;
+    ServiceWorkerRegistration.prototype.showNotification = function (
+      this: ServiceWorkerRegistration,
+      ...args: Parameters<typeof show>
+    ) {
+      counted.__noticeShows.started += 1;
+      return show.apply(this, args).finally(() => {
+        counted.__noticeShows.done += 1;
+      });
+    };
+  });
+}
+
+/** Waits until the app has finished `shows` notices in all and has none under way. */
+async function noticeShowsDone(page: Page, shows: number) {
+  await expect
+    .poll(
+      () =>
+        page.evaluate((n) => {
+          const { started, done } = (
+            window as unknown as { __noticeShows?: { started: number; done: number } }
+          ).__noticeShows ?? { started: NaN, done: NaN };
+          return done >= n && started === done;
+        }, shows),
+      { timeout: 15_000, message: `the app finished ${shows} notice(s)` },
+    )
+    .toBe(true);
+}
+
 /** The notifications the app's service worker registration shows now (Chromium lists them). */
 export function shownNotices(page: Page): Promise<ShownNotice[]> {
   return page.evaluate(async () => {
@@ -49,10 +88,12 @@ export async function expectHubConnected(page: Page) {
 }
 
 /**
- * Waits until exactly `expected` is shown. A notice crosses the server, the hub, the data worker, a
+ * Waits until exactly `expected` is shown, after the app finished `shows` notices in all (see
+ * countNoticeShows). A notice crosses the server, the hub, the data worker, a
  * tab and the service worker: on a loaded machine that can take longer than the default 5 s.
  */
-export async function expectNotices(page: Page, expected: ShownNotice[]) {
+export async function expectNotices(page: Page, expected: ShownNotice[], { shows = 0 } = {}) {
+  await noticeShowsDone(page, shows);
   await expect.poll(() => shownNotices(page), { timeout: 15_000 }).toEqual(expected);
 }
 

@@ -27,12 +27,24 @@ async function audit(port: number, url: string, keepStorage: boolean) {
   const ms = (id: string) => Math.round(audits[id]?.numericValue ?? NaN);
   return {
     url: new URL(url).pathname,
+    ...(result.lhr.runtimeError ? { error: result.lhr.runtimeError.message } : {}),
     scores: Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((categories[c]?.score ?? 0) * 100)])),
     fcpMs: ms('first-contentful-paint'),
     lcpMs: ms('largest-contentful-paint'),
     tbtMs: ms('total-blocking-time'),
     cls: Number((audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)),
     speedIndexMs: ms('speed-index'),
+    // Lighthouse's measure of this host's CPU: TBT scales with it (simulated throttling multiplies
+    // what it observes by 4), so figures from different machines compare only alongside it.
+    benchmarkIndex: Math.round(result.lhr.environment.benchmarkIndex),
+    bootupMs: Object.fromEntries(
+      (
+        (audits['bootup-time']?.details as { items?: Array<{ url: string; total: number }> } | undefined)
+          ?.items ?? []
+      )
+        .slice(0, 4)
+        .map((item) => [new URL(item.url, url).pathname || item.url, Math.round(item.total)]),
+    ),
   };
 }
 

@@ -2,10 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AssistantAnswer, AssistantContent } from '../../../contract/assistant.ts';
 import { DEFAULT_ASSISTANT_CONTENT_FILE } from '../../../server/config.ts';
+import { holdClock } from '../hold-clock.ts';
 import { api, login, startTestServer, type TestServer } from '../test-server.ts';
+
+afterEach(() => vi.useRealTimers());
 
 /** Everything the server logged, line by line. */
 class LogCapture extends Writable {
@@ -83,6 +86,7 @@ describe('the public assistant token', () => {
   it('is limited per address', async () => {
     const limited = await startTestServer({ variant: 'assistent', config: { rateLimitFactor: 1 } });
     try {
+      holdClock();
       const statuses: number[] = [];
       for (let i = 0; i < 121; i++) {
         statuses.push(
@@ -172,6 +176,7 @@ describe('the assistant content and questions', () => {
   it('limits the questions of one token', async () => {
     const limited = await startTestServer({ variant: 'assistent', config: { rateLimitFactor: 1 } });
     try {
+      holdClock();
       const token = await assistantToken(limited.url);
       const statuses: number[] = [];
       for (let i = 0; i < 21; i++) {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { API_ERRORS } from '../../../server/errors.ts';
 import { RATE_LIMITS } from '../../../server/security/rate-limiter.ts';
+import { holdClock } from '../hold-clock.ts';
 import { api, login, type TestServer } from '../test-server.ts';
 import { callFrom, registerChild, startTarget, tally } from './attack.ts';
 
@@ -26,6 +27,7 @@ const parallel = <T>(n: number, make: (i: number) => Promise<T>) =>
 
 describe('creation limits', () => {
   it('let one child put at most the mail limit in the queue, however fast', async () => {
+    holdClock();
     const child = await registerChild(server);
     const answers = await parallel(30, (i) =>
       callFrom(server.url, '/portal/mail', {
@@ -45,6 +47,7 @@ describe('creation limits', () => {
   });
 
   it('take at most the message limit of a burst of chat messages', async () => {
+    holdClock();
     const child = await registerChild(server);
     const chat = await api(server.url, '/portal/chat', {
       token: child.token,
@@ -65,6 +68,7 @@ describe('creation limits', () => {
   });
 
   it('hold per address across accounts', async () => {
+    holdClock();
     const address = '203.0.113.77';
     const children = await parallel(7, () => registerChild(server));
     const answers = await Promise.all(
@@ -83,7 +87,7 @@ describe('creation limits', () => {
 
   it('keep a refused write’s Idempotency-Key for the retry after the wait', async () => {
     const child = await registerChild(server);
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    holdClock();
     for (let i = 0; i < RATE_LIMITS.mail.perAccount.count; i++) {
       expect(
         (await callFrom(server.url, '/portal/mail', { token: child.token, body: { text: `brev ${i}` } }))

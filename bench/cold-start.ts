@@ -30,6 +30,8 @@ import {
 const CHAT_MESSAGES = Number(process.env.BENCH_CHAT_MESSAGES ?? 2000);
 const HISTORY_MESSAGES = Number(process.env.BENCH_HISTORY_MESSAGES ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** BENCH_PROFILE=1: a CPU profile of the page's main thread in each opening, its top functions printed. */
+const PROFILE = process.env.BENCH_PROFILE === '1';
 const NEWEST = 'Det senaste meddelandet';
 const HISTORY_NEWEST = 'Det sista meddelandet i historiken';
 
@@ -61,12 +63,36 @@ async function untilCached(page: Page, count: number) {
   }
 }
 
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** A profile's functions by self time (ms), the most first: where the main thread spent the opening. */
+function topFunctions(profile: CpuProfile, count = 12): Array<[string, number]> {
+  const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const selfUs = new Map<string, number>();
+  (profile.samples ?? []).forEach((nodeId, i) => {
+    const frame = frames.get(nodeId);
+    if (!frame) return;
+    const file = frame.url.split('/').pop() || '(native)';
+    const name = `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
+    selfUs.set(name, (selfUs.get(name) ?? 0) + (profile.timeDeltas?.[i] ?? 0));
+  });
+  return [...selfUs]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, us]) => [name, Math.round(us / 100) / 10]);
+}
+
 interface Opening {
   navToFcpMs: number;
   navToFirstScreenMs: number;
   navToWorkerReadyMs: number;
   workerReadyToChatMs: number;
   clickToChatMs: number;
+  profileTop?: Array<[string, number]>;
 }
 
 /**
@@ -108,6 +134,12 @@ async function openOffline(context: BrowserContext, url: string): Promise<Openin
       }
     }, 4);
   }, NEWEST);
+  const cdp = PROFILE ? await context.newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   await page.goto(url);
   await page
     .waitForFunction(
@@ -132,6 +164,7 @@ async function openOffline(context: BrowserContext, url: string): Promise<Openin
     ...(window as unknown as { __coldStart: Record<string, number> }).__coldStart,
     workerReady: performance.getEntriesByName('portal:worker-ready')[0]!.startTime,
   }));
+  const profile = cdp ? ((await cdp.send('Profiler.stop')).profile as CpuProfile) : null;
   await page.close();
   const round = (n: number) => Math.round(n);
   return {
@@ -140,6 +173,7 @@ async function openOffline(context: BrowserContext, url: string): Promise<Openin
     navToWorkerReadyMs: round(t['workerReady']!),
     workerReadyToChatMs: round(t['chat']! - t['workerReady']!),
     clickToChatMs: round(t['chat']! - t['click']!),
+    ...(profile ? { profileTop: topFunctions(profile) } : {}),
   };
 }
 
@@ -233,7 +267,7 @@ async function main() {
     await context.setOffline(true);
     const openings: Opening[] = [];
     for (let i = 0; i < RUNS; i++) openings.push(await openOffline(context, `${server.url}/`));
-    const median = (key: keyof Opening) =>
+    const median = (key: Exclude<keyof Opening, 'profileTop'>) =>
       percentile(
         openings.map((o) => o[key]).sort((a, b) => a - b),
         50,

@@ -75,7 +75,8 @@ function topFunctions(profile: CpuProfile, count = 12): Array<[string, number]> 
   const selfUs = new Map<string, number>();
   (profile.samples ?? []).forEach((nodeId, i) => {
     const frame = frames.get(nodeId);
-    if (!frame) return;
+    // Idle is no work: only what kept the main thread busy is ranked.
+    if (!frame || frame.functionName === '(idle)') return;
     const file = frame.url.split('/').pop() || '(native)';
     const name = `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
     selfUs.set(name, (selfUs.get(name) ?? 0) + (profile.timeDeltas?.[i] ?? 0));

@@ -36,10 +36,10 @@ async function noticeShowsDone(page: Page, shows: number) {
     .poll(
       () =>
         page.evaluate((n) => {
-          const { started, done } = (
-            window as unknown as { __noticeShows?: { started: number; done: number } }
-          ).__noticeShows ?? { started: NaN, done: NaN };
-          return done >= n && started === done;
+          const counted = (window as unknown as { __noticeShows?: { started: number; done: number } })
+            .__noticeShows;
+          if (!counted) return 'not counted: call countNoticeShows(page) before the page loads';
+          return counted.done >= n && counted.started === counted.done;
         }, shows),
       { timeout: 15_000, message: `the app finished ${shows} notice(s)` },
     )

@@ -220,4 +220,37 @@ describe('chat history', () => {
     expect(outcomeOf(await worker.commands.loadConversations())).toBe('ok');
     expect((await db.conversations.get(chat.id))?.rating).toBe(1);
   });
+
+  it('keeps the star the child set while the opened chat was being marked read', async () => {
+    // The conversation read again after the Read activity has left the server with the old rating,
+    // and reaches the worker only after the star was set.
+    let holdAfterRead = false;
+    let answered = () => {};
+    let release = () => {};
+    const slowFetch: typeof fetch = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      const response = await fetch(input, init);
+      if (url.endsWith('/activity')) holdAfterRead = true;
+      else if (holdAfterRead && url.includes('/conversations?')) {
+        holdAfterRead = false;
+        answered();
+        await new Promise<void>((resolve) => (release = resolve));
+      }
+      return response;
+    };
+    const { worker, db, token } = await child('historik-fyra', { fetch: slowFetch });
+    const chat = (await api(env.server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: '' } }))
+      .body as unknown as Conversation;
+    await api(env.server.url, `${CONV}/cancel`, { token, method: 'PUT', body: { conversation: chat.id } });
+    expect(outcomeOf(await worker.commands.loadConversations())).toBe('ok');
+
+    const readAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const opening = worker.commands.openConversation(chat.id);
+    await readAnswered;
+    expect(outcomeOf(await worker.commands.setFavourite(chat.id, true))).toBe('ok');
+    release();
+    expect(outcomeOf(await opening)).toBe('ok');
+    expect((await db.conversations.get(chat.id))?.rating).toBe(5);
+    expect((await serverConversations(token)).find((c) => c.id === chat.id)?.rating).toBe(5);
+  });
 });

@@ -100,10 +100,7 @@ export class MailAndHistorySync implements SyncModule {
         `${conversationsBase(this.ctx)}/conversations`,
         { params: { take: 9999, skip: 0, selection } },
       );
-      for (const conversation of value) {
-        const own = this.ownRatings.get(conversation.id);
-        if (own && (own.settled === null || own.settled > asked)) conversation.rating = own.rating;
-      }
+      for (const conversation of value) this.keepOwnRating(conversation, asked);
       const { db, clock } = this.ctx;
       const fetchedAt = clock.now();
       await db.transaction('rw', db.conversations, db.chatMessages, async () => {
@@ -120,6 +117,15 @@ export class MailAndHistorySync implements SyncModule {
         await db.conversations.bulkPut(value.map((c) => ({ ...c, fetchedAt })));
       });
     });
+  }
+
+  /**
+   * The child's own rating over a fetched one that may have left the server before it was saved
+   * (`asked`: the write count when the fetch was sent).
+   */
+  private keepOwnRating(conversation: Conversation, asked: number): void {
+    const own = this.ownRatings.get(conversation.id);
+    if (own && (own.settled === null || own.settled > asked)) conversation.rating = own.rating;
   }
 
   async openConversation(conversationId: number): Promise<LoadResult> {
@@ -226,11 +232,14 @@ export class MailAndHistorySync implements SyncModule {
       type: 'Read',
       content: '',
     });
+    // A star clicked while this is under way must stay: the answer may carry the rating from before.
+    const asked = this.writes;
     const { value } = await this.ctx.http.get<ValueList<Conversation>>(
       `${conversationsBase(this.ctx)}/conversations`,
       { params: { take: 9999, skip: 0, selection: 'mine', conversation: conversationId } },
     );
     const fresh = value[0];
+    if (fresh) this.keepOwnRating(fresh, asked);
     // Deleted meanwhile: do not bring the row back.
     if (fresh && (await this.ctx.db.conversations.get(conversationId))) {
       await this.ctx.db.conversations.put({ ...fresh, fetchedAt: this.ctx.clock.now() });

@@ -62,34 +62,62 @@ export function useChatMessages(conversationId: number | null) {
 /** How many of a chat's newest rows are read first, before the whole chat (a screen and more). */
 export const CHAT_TAIL_ROWS = 60;
 
+/** Whose rows a read of a chat's newest rows holds, and the rows (oldest first). */
+export interface ChatTail {
+  conversationId: number | null;
+  rows: ChatMessageRow[];
+}
+
+/** A chat's newest CHAT_TAIL_ROWS rows, oldest first. */
+export const readChatTail = async (db: PortalDb, conversationId: number) =>
+  (await chatRange(db, conversationId).reverse().limit(CHAT_TAIL_ROWS).toArray()).reverse();
+
 /**
  * A chat's rows for a list that opens at its newest message: the newest CHAT_TAIL_ROWS at once (an
  * index read of a few milliseconds), then every row (`complete`). A chat of thousands of messages so
  * shows within a frame or two of its window opening, offline from the cache too. What counts
  * messages (unseen ones, the chat's start) waits for `complete`.
  */
-export function useChatRows(conversationId: number | null): {
+export function useChatRows(
+  conversationId: number | null,
+  /** The newest rows where the caller read them already (with what else it read): shown until this reads them. */
+  knownTail?: ChatTail,
+): {
   rows: ChatMessageRow[] | undefined;
   complete: boolean;
 } {
   const { db } = useData();
-  const tail = useLiveQuery(
-    async () =>
-      conversationId === null
-        ? []
-        : (await chatRange(db, conversationId).reverse().limit(CHAT_TAIL_ROWS).toArray()).reverse(),
+  // Each read says whose rows it holds: when the conversation changes, a live query answers with the
+  // last conversation's rows until its new read is done, and those must not pass for this one's (a
+  // chat's "complete" empty list before its rows were read would count every message as new).
+  const ownTail = useLiveQuery(
+    async (): Promise<ChatTail> => ({
+      conversationId,
+      rows: conversationId === null ? [] : await readChatTail(db, conversationId),
+    }),
     [db, conversationId],
   );
+  const tail =
+    ownTail?.conversationId === conversationId
+      ? ownTail
+      : knownTail?.conversationId === conversationId
+        ? knownTail
+        : undefined;
   // Read after the tail, so the tail is never held up behind the whole chat.
   const tailRead = tail !== undefined;
   const all = useLiveQuery(
     async () =>
-      !tailRead ? undefined : conversationId === null ? [] : chatRange(db, conversationId).toArray(),
+      !tailRead
+        ? undefined
+        : {
+            conversationId,
+            rows: conversationId === null ? [] : await chatRange(db, conversationId).toArray(),
+          },
     [db, conversationId, tailRead],
   );
-  if (all) return { rows: all, complete: true };
-  if (tail && tail.length < CHAT_TAIL_ROWS) return { rows: tail, complete: true };
-  return { rows: tail, complete: false };
+  if (all?.conversationId === conversationId) return { rows: all.rows, complete: true };
+  if (!tailRead) return { rows: undefined, complete: false };
+  return { rows: tail.rows, complete: tail.rows.length < CHAT_TAIL_ROWS };
 }
 
 export function useConnections(conversationId: number | null) {

@@ -7,12 +7,13 @@ import type { ConversationRow } from '../../worker/client/group-support.ts';
 import type { ChatStateRow } from '../../worker/client/one-to-one-chat.ts';
 import { isChatOnly } from '../config/variant.ts';
 import { useConfig } from '../config/runtime-config.tsx';
-import { useApi, useProfile } from '../data/index.ts';
+import { useApi } from '../data/index.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { Modal } from '../dialogs/modal.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
 import { minutesText } from '../chat-window/texts.ts';
-import { useChatRows, useTyping } from '../group-support/hooks.ts';
+import type { useChatRows } from '../group-support/hooks.ts';
+import { useTyping } from '../group-support/hooks.ts';
 import { useNow } from '../group-support/use-now.ts';
 import * as s from '../chat-window/chat-window.styles.ts';
 import { ChatWindowFrame } from '../chat-window/chat-window-frame.tsx';
@@ -33,27 +34,52 @@ import {
 } from './child-chat-state.ts';
 import { CHILD_CHAT_TEXTS as T } from './texts.ts';
 import { useBotMessages } from './use-bot-messages.ts';
-import { useChildChat } from './use-child-chat.ts';
-import { useChatFromNotice } from './use-chat-from-notice.ts';
+import type { useChildChat } from './use-child-chat.ts';
 import { NoticeQuestion } from './notice-question.tsx';
 import { chatNotice } from '../../contract/system-notices.ts';
 import { showSystemNotice } from '../../worker/client/system-notice.ts';
 
-/** The child's chat, app-wide: the full-screen window, or its minimised bar while the chat lasts. */
-export function ChildChat() {
+type ChatRows = ReturnType<typeof useChatRows>;
+
+/**
+ * The child's chat, app-wide: the full-screen window, or its minimised bar while the chat lasts. Its
+ * data comes from ChildChatHost (child-chat-host.tsx), read while this code loads.
+ */
+export function ChildChat({
+  chat,
+  messages,
+  myContactId,
+}: {
+  chat: ReturnType<typeof useChildChat>;
+  messages: ChatRows;
+  myContactId: number | undefined;
+}) {
   useSignals();
-  const chat = useChildChat();
-  useChatFromNotice(chat && chat.state !== null && chat.conversation !== null);
   if (!chat?.state || !chat.conversation) return null;
-  return <ChildChatWindow state={chat.state} conversation={chat.conversation} />;
+  return (
+    <ChildChatWindow
+      state={chat.state}
+      conversation={chat.conversation}
+      messages={messages}
+      myContactId={myContactId}
+    />
+  );
 }
 
-function ChildChatWindow({ state, conversation }: { state: ChatStateRow; conversation: ConversationRow }) {
+function ChildChatWindow({
+  state,
+  conversation,
+  messages: { rows, complete },
+  myContactId,
+}: {
+  state: ChatStateRow;
+  conversation: ConversationRow;
+  messages: ChatRows;
+  myContactId: number | undefined;
+}) {
   useSignals();
   const api = useApi();
   const config = useConfig();
-  const profile = useProfile();
-  const { rows, complete } = useChatRows(conversation.id);
   const typingRows = useTyping(conversation.id) ?? [];
   const now = useNow(60_000);
   const phase = phaseOf(conversation);
@@ -86,14 +112,14 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
     () =>
       childEntries({
         rows: rows ?? [],
-        myContactId: profile?.contactId,
+        myContactId,
         conversation,
         state,
         providerName: config.providerName,
         botsShown: shown,
         botsDone: done,
       }),
-    [rows, profile?.contactId, conversation, state, config.providerName, shown, done],
+    [rows, myContactId, conversation, state, config.providerName, shown, done],
   );
 
   // New counsellor messages while minimised: the bar says so, and a system notification if allowed
@@ -221,7 +247,7 @@ function ChildChatWindow({ state, conversation }: { state: ChatStateRow; convers
     >
       {phase === 'queue' && <EmergencyLink />}
       <MessageList entries={entries} />
-      <TypingIndicator rows={typing} myContactId={profile?.contactId} />
+      <TypingIndicator rows={typing} myContactId={myContactId} />
       {phase === 'queue' && <NoticeQuestion />}
       {phase === 'queue' && preSubmitAllowed && done && preSubmitChoice === null && (
         <div className={s.choices} role="group" aria-labelledby="pre-submit-question">

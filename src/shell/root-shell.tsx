@@ -1,4 +1,4 @@
-import { Suspense, useEffect, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
 import { useApi, useSession } from '../data/index.ts';
@@ -6,13 +6,13 @@ import { reportUiErrorsTo } from '../errors/ui-error-reporting.ts';
 import { Toasts } from '../dialogs/toasts.tsx';
 import { AssistantHost } from '../assistant/assistant-host.tsx';
 import { startPwa } from '../pwa/index.ts';
+import { ChildChatHost } from '../one-to-one-chat/child-chat-host.tsx';
 import { InstallModal } from '../pwa/install-modal.tsx';
 import { NoticeClicks } from '../pwa/notice-clicks.tsx';
 import { NavigationEffects } from '../routes/navigation-effects.tsx';
 import { SessionEffects } from '../routes/session-effects.tsx';
 import { SharedDeviceIdleSignOut } from '../shared-device/idle-sign-out.tsx';
 import { globalStyles } from '../styles/theme.ts';
-import { lazyPage } from './lazy-pages.ts';
 import { PageErrorBoundary } from './page-error-boundary.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { QuickExitButton, QuickExitKeys } from '../quick-exit/quick-exit-button.tsx';
@@ -20,13 +20,6 @@ import { hasUnsavedFormData, watchFormInput } from './unsaved-form-data.ts';
 import { rescueLostFocus } from './focus-rescue.ts';
 import { shell, skipLink, content } from './root-shell.styles.ts';
 import { SHELL_TEXTS } from './texts.ts';
-
-// The chat window loads once a signed-in child app needs it (never in group support).
-const ChildChat = lazyPage(
-  () => import('../one-to-one-chat/child-chat-window.tsx'),
-  (m) => m.ChildChat,
-  (config) => !isGroupStyle(config),
-);
 
 /** SPEC §2 Root shell: the routed page, the footer and the app-wide dialogs. */
 export function RootShell({ children }: { children: ReactNode }) {
@@ -62,9 +55,7 @@ export function RootShell({ children }: { children: ReactNode }) {
       <SiteFooter />
       {status === 'authenticated' && !isGroupStyle(config) && (
         <PageErrorBoundary>
-          <Suspense fallback={null}>
-            <ChildChat />
-          </Suspense>
+          <ChildChatHost />
         </PageErrorBoundary>
       )}
       {/* A failed render of the assistant must not blank the page under it. */}

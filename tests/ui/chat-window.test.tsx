@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useChatMessages, useConversation } from '../../src/group-support/hooks.ts';
 import { hideChatWindow, showChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
 import { BOT_DELAYS_MS } from '../../src/one-to-one-chat/child-chat-state.ts';
-import { ChildChat } from '../../src/one-to-one-chat/child-chat-window.tsx';
+import { ChildChatHost } from '../../src/one-to-one-chat/child-chat-host.tsx';
 import { api } from '../server/test-server.ts';
 import { CHAT_LIMIT_REACHED_TEXT, endChatsPastLimit } from '../../server/api/chat-limit.ts';
 import { conversationChanged } from '../../server/api/conversation-changed.ts';
@@ -43,7 +43,7 @@ async function childWithOpenChat(options: { fetch?: typeof fetch } = {}) {
   connections.push(connection);
   const started = await connection.access.api.startChat(null, DEVICE);
   if (!started.ok) throw new Error(`startChat: ${started.code}`);
-  renderWithData(env.server, connection, <ChildChat />);
+  renderWithData(env.server, connection, <ChildChatHost />);
   act(() => showChatWindow());
   const window = await screen.findByRole('dialog', { name: 'Chatt' });
   await within(window).findByText('Du väntar på din tur');
@@ -154,7 +154,7 @@ describe('a child in a chat with a counsellor', () => {
     hideChatWindow();
     const connection = connections[0];
     if (!connection) throw new Error('no connection');
-    renderWithData(env.server, connection, <ChildChat />);
+    renderWithData(env.server, connection, <ChildChatHost />);
     await screen.findByRole('button', { name: 'Chatten är avslutad' });
     // The bar's messages are loaded once another reader, started after it, has them too.
     renderWithData(env.server, connection, <AgentMessageCount conversationId={conversationId} />);
@@ -173,7 +173,7 @@ describe('a child in a chat with a counsellor', () => {
     hideChatWindow();
     const connection = connections[0];
     if (!connection) throw new Error('no connection');
-    renderWithData(env.server, connection, <ChildChat />);
+    renderWithData(env.server, connection, <ChildChatHost />);
     await screen.findByRole('button', { name: 'Aktiv chatt' });
     renderWithData(env.server, connection, <AgentMessageCount conversationId={conversationId} />);
     await screen.findByText('1 kuratorsmeddelanden');

@@ -1,0 +1,33 @@
+import { Suspense } from 'react';
+import { isGroupStyle } from '../config/variant.ts';
+import { useProfile } from '../data/index.ts';
+import { useChatRows } from '../group-support/hooks.ts';
+import { lazyPage } from '../shell/lazy-pages.ts';
+import { useChatFromNotice } from './use-chat-from-notice.ts';
+import { useChildChatWithTail } from './use-child-chat.ts';
+
+// The chat window's code loads once a signed-in child app needs it (never in group support).
+const ChildChatWindow = lazyPage(
+  () => import('./child-chat-window.tsx'),
+  (m) => m.ChildChat,
+  (config) => !isGroupStyle(config),
+);
+
+/**
+ * The child's chat, app-wide (rendered while signed in). Its data is read here, outside the lazy
+ * window: the chat's state with its newest rows (one read), and the profile, are read from the cache
+ * while the window's code loads, not one after the other behind it (issue 15: a 2,000-message chat on screen
+ * within 150 ms of the worker being ready, offline too). So the minimised window is ready before
+ * the child opens it, and opening it only draws.
+ */
+export function ChildChatHost() {
+  const chat = useChildChatWithTail();
+  const messages = useChatRows(chat?.tail.conversationId ?? null, chat?.tail);
+  const profile = useProfile();
+  useChatFromNotice(chat && chat.state !== null && chat.conversation !== null);
+  return (
+    <Suspense fallback={null}>
+      <ChildChatWindow chat={chat} messages={messages} myContactId={profile?.contactId} />
+    </Suspense>
+  );
+}

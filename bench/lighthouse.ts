@@ -12,7 +12,23 @@ import lighthouse from 'lighthouse';
 import { api, login } from '../tests/server/test-server.ts';
 import { printReport, runBench, startBenchServer } from './support.ts';
 
-const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+const CATEGORIES = (process.env.BENCH_CATEGORIES ?? 'performance,accessibility,best-practices,seo').split(',');
+
+/** The page elements an audit's details name (nested in tables or lists), as "selector: snippet". */
+function detailNodes(audit: { details?: unknown } | undefined): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown) => {
+    if (!value || typeof value !== 'object') return;
+    const node = value as { type?: string; selector?: string; snippet?: string; nodeLabel?: string };
+    if (node.type === 'node') {
+      found.push(`${node.selector ?? ''}: ${(node.nodeLabel ?? node.snippet ?? '').slice(0, 80)}`);
+      return;
+    }
+    for (const child of Object.values(value)) walk(child);
+  };
+  walk(audit?.details);
+  return found;
+}
 
 async function audit(port: number, url: string, keepStorage: boolean) {
   const result = await lighthouse(url, {
@@ -45,6 +61,32 @@ async function audit(port: number, url: string, keepStorage: boolean) {
         .slice(0, 4)
         .map((item) => [new URL(item.url, url).pathname || item.url, Math.round(item.total)]),
     ),
+    // Where the main thread's (simulated) time went, by kind, and its longest tasks with the script
+    // they are charged to: what to shorten when TBT is high.
+    mainThreadMs: Object.fromEntries(
+      (
+        (
+          audits['mainthread-work-breakdown']?.details as
+            { items?: Array<{ groupLabel: string; duration: number }> } | undefined
+        )?.items ?? []
+      ).map((item) => [item.groupLabel, Math.round(item.duration)]),
+    ),
+    // What the LCP is, and what shifted (CLS): both audits' items, shortened to their selectors.
+    lcpElement: detailNodes(audits['largest-contentful-paint-element']).slice(0, 1),
+    layoutShifts: detailNodes(audits['layout-shifts']).slice(0, 4),
+    longTasks: (
+      (
+        audits['long-tasks']?.details as
+          { items?: Array<{ url: string; duration: number; startTime: number }> } | undefined
+      )?.items ?? []
+    )
+      .slice(0, 6)
+      .map(
+        (item) =>
+          `${Math.round(item.duration)} ms at ${Math.round(item.startTime)} ms: ${
+            URL.canParse(item.url) ? new URL(item.url).pathname : item.url
+          }`,
+      ),
   };
 }
 

@@ -1,5 +1,5 @@
 import { css } from '@linaria/core';
-import { colors, focusRing, fonts } from './tokens.ts';
+import { BODY_RULES, colors, focusRing } from './tokens.ts';
 
 /**
  * The page-wide rules both apps start from: box sizing, the body's font and colours, links, the
@@ -14,11 +14,7 @@ export const baseGlobalStyles = css`
       box-sizing: border-box;
     }
     body {
-      margin: 0;
-      font-family: ${fonts.body};
-      color: ${colors.text};
-      background: ${colors.background};
-      line-height: ${fonts.lineHeight};
+      ${BODY_RULES}
     }
     a {
       color: ${colors.brand};

@@ -49,3 +49,16 @@ export const focusRing = {
   outline: `3px solid ${colors.focus}`,
   offset: '2px',
 } as const;
+
+/**
+ * The body's own rules: in the page-wide styles (global-styles.ts) and in the child app's loading
+ * screen, so that they hold from the first paint. Arriving later, with the app's stylesheet, they
+ * moved the whole page (Lighthouse's CLS).
+ */
+export const BODY_RULES = `
+  margin: 0;
+  font-family: ${fonts.body};
+  color: ${colors.text};
+  background: ${colors.background};
+  line-height: ${fonts.lineHeight};
+`;

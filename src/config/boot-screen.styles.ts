@@ -1,8 +1,17 @@
 import { css } from '@linaria/core';
-import { colors } from '../../client-kit/theme/tokens.ts';
+import { BODY_RULES, colors } from '../../client-kit/theme/tokens.ts';
 
 // The look of client-kit's full-page Spinner, kept apart so that the loading screen's styles come
 // with the entry's own (single) stylesheet instead of a second, render-blocking one.
+// The body's rules, in this stylesheet too: the app's own (with them) arrives after the first paint.
+export const bootBody = css`
+  :global() {
+    body {
+      ${BODY_RULES}
+    }
+  }
+`;
+
 export const bootScreen = css`
   display: flex;
   align-items: center;

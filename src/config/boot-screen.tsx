@@ -1,4 +1,4 @@
-import { bootScreen, bootWheel } from './boot-screen.styles.ts';
+import { bootBody, bootScreen, bootWheel } from './boot-screen.styles.ts';
 import { CONFIG_TEXTS } from './texts.ts';
 
 /**
@@ -8,7 +8,7 @@ import { CONFIG_TEXTS } from './texts.ts';
  */
 export function BootScreen() {
   return (
-    <div className={bootScreen} role="status" aria-busy="true">
+    <div className={`${bootBody} ${bootScreen}`} role="status" aria-busy="true">
       <span className={bootWheel} aria-hidden="true" />
       <span>{CONFIG_TEXTS.loading}</span>
     </div>

@@ -1,0 +1,26 @@
+import { expect, test } from '../support/test.ts';
+import { GroupStartPage } from '../page-models/group-start-page.ts';
+import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
+import { layoutShifts, recordLayoutShifts } from '../support/layout-shifts.ts';
+
+// Lighthouse's phone (issue 15): a meeting page opened from its address fills in part by part (the
+// meeting, its sections, the chat's state), and the footer stays below the first screen meanwhile
+// instead of being pushed down in view.
+test.use({ viewport: { width: 412, height: 823 } });
+
+test('a meeting page opened from its address does not move while it fills in', async ({ page }) => {
+  const start = new GroupStartPage(page);
+  await start.logIn();
+  await start.openFirstUpcoming();
+  const detail = new MeetingDetailPage(page);
+  await expect(detail.title).toBeVisible();
+
+  await recordLayoutShifts(page);
+  await page.reload();
+  await expect(detail.title).toBeVisible();
+  await expect(detail.tasks).toBeVisible();
+  await expect(detail.participants).toBeVisible();
+  await expect(page.getByText('© 2024 Stödlinjen')).toBeAttached();
+  const { score, shifts } = await layoutShifts(page);
+  expect(score, JSON.stringify(shifts)).toBeLessThan(0.01);
+});

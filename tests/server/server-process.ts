@@ -47,7 +47,11 @@ export async function runServerProcess(env: Record<string, string | undefined>):
     CLIENT_DIR: path.join(os.tmpdir(), 'no-client-in-server-tests'),
     ...env,
   };
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // SERVER_CPU_PROFILE=<folder>: a bench's server writes a V8 CPU profile there when it stops
+  // (NODE_OPTIONS may not carry --cpu-prof).
+  const profile = process.env.SERVER_CPU_PROFILE;
+  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],

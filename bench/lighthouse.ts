@@ -12,7 +12,9 @@ import lighthouse from 'lighthouse';
 import { api, login } from '../tests/server/test-server.ts';
 import { printReport, runBench, startBenchServer } from './support.ts';
 
-const CATEGORIES = (process.env.BENCH_CATEGORIES ?? 'performance,accessibility,best-practices,seo').split(',');
+const CATEGORIES = (process.env.BENCH_CATEGORIES ?? 'performance,accessibility,best-practices,seo').split(
+  ',',
+);
 
 /** The page elements an audit's details name (nested in tables or lists), as "selector: snippet". */
 function detailNodes(audit: { details?: unknown } | undefined): string[] {

@@ -72,6 +72,12 @@ export interface ChatTail {
 export const readChatTail = async (db: PortalDb, conversationId: number) =>
   (await chatRange(db, conversationId).reverse().limit(CHAT_TAIL_ROWS).toArray()).reverse();
 
+/** A chat's rows as a list reads them: every row once `complete`, its newest rows before that. */
+export interface ChatRows {
+  rows: ChatMessageRow[] | undefined;
+  complete: boolean;
+}
+
 /**
  * A chat's rows for a list that opens at its newest message: the newest CHAT_TAIL_ROWS at once (an
  * index read of a few milliseconds), then every row (`complete`). A chat of thousands of messages so
@@ -80,29 +86,27 @@ export const readChatTail = async (db: PortalDb, conversationId: number) =>
  */
 export function useChatRows(
   conversationId: number | null,
-  /** The newest rows where the caller read them already (with what else it read): shown until this reads them. */
-  knownTail?: ChatTail,
-): {
-  rows: ChatMessageRow[] | undefined;
-  complete: boolean;
-} {
+  /**
+   * Where the caller reads the newest rows itself, in a live query of its own along with what else
+   * it needs (the child's chat with its state): those, undefined while loading. This hook then
+   * does not read them a second time on every new message.
+   */
+  caller?: { tail: ChatTail | undefined },
+): ChatRows {
   const { db } = useData();
+  const readsTail = caller === undefined;
+  const ownTail = useLiveQuery(
+    async (): Promise<ChatTail | undefined> =>
+      readsTail
+        ? { conversationId, rows: conversationId === null ? [] : await readChatTail(db, conversationId) }
+        : undefined,
+    [db, conversationId, readsTail],
+  );
   // Each read says whose rows it holds: when the conversation changes, a live query answers with the
   // last conversation's rows until its new read is done, and those must not pass for this one's (a
   // chat's "complete" empty list before its rows were read would count every message as new).
-  const ownTail = useLiveQuery(
-    async (): Promise<ChatTail> => ({
-      conversationId,
-      rows: conversationId === null ? [] : await readChatTail(db, conversationId),
-    }),
-    [db, conversationId],
-  );
-  const tail =
-    ownTail?.conversationId === conversationId
-      ? ownTail
-      : knownTail?.conversationId === conversationId
-        ? knownTail
-        : undefined;
+  const read = readsTail ? ownTail : caller.tail;
+  const tail = read?.conversationId === conversationId ? read : undefined;
   // Read after the tail, so the tail is never held up behind the whole chat.
   const tailRead = tail !== undefined;
   const all = useLiveQuery(

@@ -22,7 +22,7 @@ const ChildChatWindow = lazyPage(
  */
 export function ChildChatHost() {
   const chat = useChildChatWithTail();
-  const messages = useChatRows(chat?.tail.conversationId ?? null, chat?.tail);
+  const messages = useChatRows(chat?.tail.conversationId ?? null, { tail: chat?.tail });
   const profile = useProfile();
   useChatFromNotice(chat && chat.state !== null && chat.conversation !== null);
   return (

@@ -12,8 +12,7 @@ import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { Modal } from '../dialogs/modal.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
 import { minutesText } from '../chat-window/texts.ts';
-import type { useChatRows } from '../group-support/hooks.ts';
-import { useTyping } from '../group-support/hooks.ts';
+import { useTyping, type ChatRows } from '../group-support/hooks.ts';
 import { useNow } from '../group-support/use-now.ts';
 import * as s from '../chat-window/chat-window.styles.ts';
 import { ChatWindowFrame } from '../chat-window/chat-window-frame.tsx';
@@ -34,12 +33,10 @@ import {
 } from './child-chat-state.ts';
 import { CHILD_CHAT_TEXTS as T } from './texts.ts';
 import { useBotMessages } from './use-bot-messages.ts';
-import type { useChildChat } from './use-child-chat.ts';
+import type { ChildChatRows } from './use-child-chat.ts';
 import { NoticeQuestion } from './notice-question.tsx';
 import { chatNotice } from '../../contract/system-notices.ts';
 import { showSystemNotice } from '../../worker/client/system-notice.ts';
-
-type ChatRows = ReturnType<typeof useChatRows>;
 
 /**
  * The child's chat, app-wide: the full-screen window, or its minimised bar while the chat lasts. Its
@@ -50,7 +47,7 @@ export function ChildChat({
   messages,
   myContactId,
 }: {
-  chat: ReturnType<typeof useChildChat>;
+  chat: ChildChatRows | undefined;
   messages: ChatRows;
   myContactId: number | undefined;
 }) {

@@ -25,17 +25,41 @@ export function lazyPage<M, P extends object>(
   return lazy(async () => ({ default: pick(await load()) }));
 }
 
-/** Fetches the pages of `config`'s variant (not those of the other variants) in the background. */
-export function preloadPages(config: RuntimeConfig): void {
-  for (const { load, inVariant } of loaders) if (inVariant(config)) load().catch(() => undefined);
+/**
+ * Fetches the pages of `config`'s variant (not those of the other variants) in the background, one
+ * per idle period, so that no task of the first seconds is long (issue 15: total blocking time);
+ * returns a cancel.
+ */
+export function preloadPages(config: RuntimeConfig): () => void {
+  const waiting = loaders.filter(({ inVariant }) => inVariant(config));
+  let cancel = () => undefined as void;
+  const next = () => {
+    const loader = waiting.shift();
+    if (!loader) return;
+    loader.load().catch(() => undefined);
+    cancel = whenIdle(next);
+  };
+  cancel = whenIdle(next);
+  return () => cancel();
 }
 
-/** Runs `task` once the page is idle (a timeout where requestIdleCallback is missing); returns a cancel. */
+/**
+ * Runs `task` once the page is idle after its next frame is painted (a timeout where
+ * requestIdleCallback is missing); returns a cancel. After a paint: on a first visit the main thread
+ * idles while the database opens, before the first screen is drawn, and background fetches started
+ * then would compete with that screen's (issue 15).
+ */
 export function whenIdle(task: () => void, fallbackMs = 1000): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const id = window.requestIdleCallback(task, { timeout: 5000 });
-    return () => window.cancelIdleCallback(id);
+  if (typeof window.requestIdleCallback !== 'function') {
+    const id = window.setTimeout(task, fallbackMs);
+    return () => window.clearTimeout(id);
   }
-  const id = window.setTimeout(task, fallbackMs);
-  return () => window.clearTimeout(id);
+  let idle: number | undefined;
+  const frame = window.requestAnimationFrame(() => {
+    idle = window.requestIdleCallback(task, { timeout: 5000 });
+  });
+  return () => {
+    window.cancelAnimationFrame(frame);
+    if (idle !== undefined) window.cancelIdleCallback(idle);
+  };
 }

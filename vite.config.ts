@@ -4,6 +4,8 @@ import react from '@vitejs/plugin-react';
 import wyw from '@wyw-in-js/vite';
 import { serviceWorkerPlugin } from './sw/vite-plugin-service-worker.ts';
 import { precompressPlugin } from './scripts/vite-plugin-precompress.ts';
+import { firstScreenChunkPlugin } from './scripts/vite-plugin-first-screen-chunk.ts';
+import { bootScreenMarkup } from './src/config/boot-screen-markup.ts';
 
 /** One id per build, compiled into both the UI and the worker for the build-id handshake. */
 const BUILD_ID = process.env.BUILD_ID ?? new Date().toISOString().replace(/\D/g, '').slice(0, 14);
@@ -15,6 +17,24 @@ export default defineConfig({
     wyw({
       include: ['src/**/*.{ts,tsx}', 'staff-console/**/*.{ts,tsx}', 'client-kit/**/*.{ts,tsx}'],
       babelOptions: { presets: ['@babel/preset-typescript', '@babel/preset-react'] },
+    }),
+    // The loading screen as static markup in the child app's index.html (issue 15: painted with the
+    // HTML and its one stylesheet, before any script; React replaces it).
+    {
+      name: 'boot-screen-markup',
+      transformIndexHtml: {
+        order: 'pre',
+        handler: (html, ctx) =>
+          ctx.path === '/index.html'
+            ? html.replace('<div id="root"></div>', `<div id="root">${bootScreenMarkup()}</div>`)
+            : html,
+      },
+    },
+    // The app's code behind the loading screen in one chunk instead of a dozen (one request).
+    firstScreenChunkPlugin({
+      root: fileURLToPath(new URL('.', import.meta.url)),
+      entry: 'src/main.tsx',
+      app: 'src/app.tsx',
     }),
     // dist/sw.js with the precache list of the finished dist/ (runs after the app is written).
     // The staff console's own chunks are no part of the child app's offline shell.

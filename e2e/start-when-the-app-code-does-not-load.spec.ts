@@ -36,3 +36,20 @@ test('the loading screen is announced while the app code is on its way', async (
   release();
   await expect(page.getByRole('heading', { level: 1, name: 'Stödlinjen' })).toBeVisible();
 });
+
+// Issue 15: index.html carries the loading screen itself, so a phone on a slow line paints it with
+// the HTML and its one stylesheet, before the entry script (and React) have arrived.
+test('the loading screen is on screen before any script has arrived', async ({ page }) => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/index-[\w-]{8}\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+
+  await page.goto('/', { waitUntil: 'commit' });
+
+  await expect(page.getByRole('status')).toHaveText('Laddar...');
+  release();
+  await expect(page.getByRole('heading', { level: 1, name: 'Stödlinjen' })).toBeVisible();
+});

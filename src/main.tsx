@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BootError } from './config/boot-error.tsx';
-import { BootScreen } from './config/boot-screen.tsx';
+import './config/boot-screen.styles.ts';
 import { fetchConfig } from './config/fetch-config.ts';
 import { leaveAgainIfReturned } from './quick-exit/quick-exit.ts';
 
@@ -15,8 +15,8 @@ if (!leaveAgainIfReturned()) {
   // as unhandled before the app's code has arrived.
   config.catch(() => undefined);
   const app = import('./app.tsx');
+  // index.html already shows the loading screen (boot-screen-markup.ts); the first render replaces it.
   const root = createRoot(document.getElementById('root')!);
-  root.render(<BootScreen />);
   app.then(
     ({ App }) =>
       root.render(

@@ -10,6 +10,7 @@ import {
   measureCriticalPath,
   type CriticalPath,
 } from '../../scripts/critical-path.ts';
+import { BOOT_CLASSES, bootScreenMarkup } from '../../src/config/boot-screen-markup.ts';
 
 // Issue 15 ('Fast on a cheap phone'): the JS a child's phone must fetch and run before the app's
 // first render. Measured on a real production build of this checkout (into a temporary folder, so
@@ -98,6 +99,22 @@ describe('the production build', () => {
 
   it('blocks the first render on one stylesheet at most', () => {
     expect(measured.css.files.length).toBeLessThanOrEqual(1);
+  });
+
+  it('fetches the app code behind the loading screen in two JS files at most (one request each on slow 4G)', () => {
+    // One chunk for the child app's first screen (scripts/vite-plugin-first-screen-chunk.ts), and
+    // at most one of modules it shares with the staff console; without the plugin, a dozen.
+    expect(measured.next.files.length).toBeGreaterThan(0);
+    expect(measured.next.files.filter((f) => f.file.endsWith('.js')).length).toBeLessThanOrEqual(2);
+  });
+
+  it('draws the loading screen from the HTML and its one stylesheet, before any script runs', async () => {
+    const html = await readFile(path.join(outDir, 'index.html'), 'utf8');
+    expect(html).toContain(`<div id="root">${bootScreenMarkup()}</div>`);
+    const css = await Promise.all(measured.css.files.map((f) => readFile(path.join(outDir, f.file), 'utf8')));
+    for (const name of Object.values(BOOT_CLASSES)) expect(css.join('\n')).toContain(`.${name}{`);
+    // The staff console's page is its own: no child-app loading screen in it.
+    expect(await readFile(path.join(outDir, 'personal/index.html'), 'utf8')).not.toContain(BOOT_CLASSES.screen);
   });
 
   it('precaches the app code behind the loading screen, so an installed app still starts offline', async () => {

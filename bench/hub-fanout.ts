@@ -14,8 +14,8 @@
  *    receive an event BENCH_ROUNDS times (default 50, after a warm-up round each that is not
  *    counted), hub and bare rounds taking turns: for the hub a server-side change (a profile update
  *    over HTTP) to an entity they subscribed to, for the bare server an HTTP request that broadcasts
- *    a hub-shaped frame to them. The time from sending the
- *    request to each client's receipt gives p50 and p99, and the ratio of the two p99s.
+ *    a hub-shaped frame to them. The time from sending the request to each client's receipt gives p50
+ *    and p99, and the ratio of the two p99s.
  * Everything runs on loopback and stops by itself.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

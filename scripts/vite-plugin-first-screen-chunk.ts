@@ -12,7 +12,15 @@
 import path from 'node:path';
 import type { Plugin } from 'vite';
 
-export function firstScreenChunkPlugin({ root, entry, app }: { root: string; entry: string; app: string }): Plugin {
+export function firstScreenChunkPlugin({
+  root,
+  entry,
+  app,
+}: {
+  root: string;
+  entry: string;
+  app: string;
+}): Plugin {
   const firstScreen = new Set<string>();
   return {
     name: 'first-screen-chunk',
@@ -33,7 +41,8 @@ export function firstScreenChunkPlugin({ root, entry, app }: { root: string; ent
       const entryId = path.join(root, entry);
       const elsewhere = staticGraph(entryId);
       for (const id of this.getModuleIds()) {
-        if (id !== entryId && this.getModuleInfo(id)?.isEntry) for (const m of staticGraph(id)) elsewhere.add(m);
+        if (id !== entryId && this.getModuleInfo(id)?.isEntry)
+          for (const m of staticGraph(id)) elsewhere.add(m);
       }
       firstScreen.clear();
       for (const id of staticGraph(path.join(root, app))) if (!elsewhere.has(id)) firstScreen.add(id);

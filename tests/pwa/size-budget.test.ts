@@ -114,7 +114,9 @@ describe('the production build', () => {
     const css = await Promise.all(measured.css.files.map((f) => readFile(path.join(outDir, f.file), 'utf8')));
     for (const name of Object.values(BOOT_CLASSES)) expect(css.join('\n')).toContain(`.${name}{`);
     // The staff console's page is its own: no child-app loading screen in it.
-    expect(await readFile(path.join(outDir, 'personal/index.html'), 'utf8')).not.toContain(BOOT_CLASSES.screen);
+    expect(await readFile(path.join(outDir, 'personal/index.html'), 'utf8')).not.toContain(
+      BOOT_CLASSES.screen,
+    );
   });
 
   it('precaches the app code behind the loading screen, so an installed app still starts offline', async () => {

@@ -5,7 +5,8 @@ import './config/boot-screen.styles.ts';
 import { fetchConfig } from './config/fetch-config.ts';
 import { leaveAgainIfReturned } from './quick-exit/quick-exit.ts';
 
-// Back into the app after a quick exit: leave again before anything is drawn.
+// Back into the app after a quick exit: leave again before any page is drawn (only index.html's
+// neutral loading screen may have been painted; see quick-exit.ts).
 if (!leaveAgainIfReturned()) {
   // The critical path (issue 15): this entry holds React and the loading screen only. The app's code
   // (data layer, shell, pages) and the runtime config load side by side while the spinner shows;

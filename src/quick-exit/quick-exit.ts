@@ -3,7 +3,9 @@
  * behind them): the page is blanked and replaced by a neutral public site, so Back does not return
  * to it. The app's own earlier history entries would still load the app, so the tab remembers the
  * exit (sessionStorage, this tab only) and an app reached again by Back or Forward leaves at once,
- * before anything is drawn. A new visit (typing the address, a link, a reload) is not a Back: the
+ * before any of its pages is drawn (at most index.html's neutral loading screen shows for a moment,
+ * as the page's title already did: both come with the HTML, before any script can run; the site
+ * forbids inline scripts). A new visit (typing the address, a link, a reload) is not a Back: the
  * app then opens as usual and forgets the exit.
  */
 const EXITED_KEY = 'quick-exit';

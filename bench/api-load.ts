@@ -16,6 +16,11 @@
  * as a browser sends it. Reports p50/p99/max per call and the error count (anything but 2xx, and
  * 409 where the call answers it by design).
  *
+ * BENCH_PROCESSES=N (with BENCH_DB=postgres) runs the scale-out deployment instead: `npm run cluster`'s
+ * N server processes behind nginx (scripts/cluster.ts), the requests going through nginx. Users sign
+ * in at the processes directly, each from an address of its own as above; through nginx every
+ * request comes from nginx's address, so the cluster runs with the benches' raised limits.
+ *
  * BENCH_WITHOUT_LIST_INDEXES=1 drops the indexes of migration 0006-list-indexes before seeding: the
  * "before" figures. BENCH_CHILDREN sets the number of children; BENCH_PORT the port (8350).
  */
@@ -23,7 +28,8 @@ import http from 'node:http';
 import os from 'node:os';
 import { sql } from 'kysely';
 import { createTestDatabase } from '../tests/server/test-server.ts';
-import { startServerProcess } from '../tests/server/server-process.ts';
+import { BENCH_LIMITS, startServerProcess } from '../tests/server/server-process.ts';
+import { freeClusterPort, startCluster } from '../scripts/cluster.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { LIST_INDEXES } from '../server/db/migrations/0006-list-indexes.ts';
 import { BENCH_PASSWORD, DEFAULT_SIZE, seedVolume, type Seeded } from './api-seed.ts';
@@ -36,6 +42,9 @@ const RATE = Number(process.env.BENCH_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
 const PORT = Number(process.env.BENCH_PORT ?? 8350);
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 0);
+/** Where the load goes (the server, or nginx in front of the cluster) and where users sign in. */
+const target = { loadPort: PORT, signInPorts: [PORT] };
 const WITHOUT_INDEXES = process.env.BENCH_WITHOUT_LIST_INDEXES === '1';
 const SIZE = { ...DEFAULT_SIZE, children: Number(process.env.BENCH_CHILDREN ?? DEFAULT_SIZE.children) };
 
@@ -66,7 +75,7 @@ function send(req: Request, headers: Record<string, string> = {}): Promise<{ sta
       {
         agent,
         host: '127.0.0.1',
-        port: PORT,
+        port: target.loadPort,
         method: req.method,
         path: req.path,
         headers: {
@@ -91,7 +100,9 @@ function send(req: Request, headers: Record<string, string> = {}): Promise<{ sta
 }
 
 /** A password or personal-code login at the token endpoint, from `address`. */
+let signIns = 0;
 async function signIn(username: string, password: string, address: string): Promise<User> {
+  const port = target.signInPorts[signIns++ % target.signInPorts.length]!;
   const form = new URLSearchParams({
     grant_type: 'password',
     client_id: 'portal-web',
@@ -104,7 +115,7 @@ async function signIn(username: string, password: string, address: string): Prom
       {
         agent,
         host: '127.0.0.1',
-        port: PORT,
+        port,
         method: 'POST',
         path: '/connect/token',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': address },
@@ -366,15 +377,34 @@ async function drive(users: SignedIn) {
 async function main() {
   if (DB === 'postgres') process.env.DATABASE_URL = POSTGRES_URL;
   const database = await createTestDatabase();
-  const server = await startServerProcess({
-    DATABASE_URL: database.url,
+  const env = {
     NODE_ENV: 'production',
     // Peers is the one variant that serves the Peers calls; every other call is the same in all.
     APP_VARIANT: 'peers',
-    TRUST_PROXY: 'loopback',
-    PORT: String(PORT),
-    ...(DB === 'postgres' ? { REDIS_URL } : {}),
-  });
+  };
+  let server: { stop(): Promise<void> };
+  if (PROCESSES > 0) {
+    if (DB !== 'postgres') throw new Error('BENCH_PROCESSES needs BENCH_DB=postgres');
+    const cluster = await startCluster({
+      processes: PROCESSES,
+      port: await freeClusterPort(PROCESSES),
+      databaseUrl: database.url,
+      redisUrl: REDIS_URL,
+      clientDir: '/nonexistent-client',
+      env: { ...env, ...BENCH_LIMITS },
+    });
+    target.loadPort = Number(new URL(cluster.url).port);
+    target.signInPorts = cluster.nodes.map((n) => n.port);
+    server = cluster;
+  } else {
+    server = await startServerProcess({
+      DATABASE_URL: database.url,
+      ...env,
+      TRUST_PROXY: 'loopback',
+      PORT: String(PORT),
+      ...(DB === 'postgres' ? { REDIS_URL } : {}),
+    });
+  }
   try {
     const open = openDatabase(database.url);
     let seeded: Seeded;
@@ -413,6 +443,7 @@ async function main() {
     }
     printReport({
       database: DB,
+      processes: PROCESSES > 0 ? `${PROCESSES} behind nginx` : 1,
       listIndexes: WITHOUT_INDEXES ? 'dropped (before)' : 'present',
       seeded: seeded.rows,
       children: users.children.length,

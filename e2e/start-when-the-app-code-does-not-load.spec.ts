@@ -1,4 +1,4 @@
-import { expect, test } from './support/test.ts';
+import { expect, test, type Page } from './support/test.ts';
 import { violationsAtBothWidths } from './support/accessibility.ts';
 
 // Issue 15: the entry draws the loading screen and fetches the app's code behind it. When that code
@@ -22,34 +22,31 @@ test('a start page whose app code does not arrive says so and offers a reload th
   await expect(page.getByRole('heading', { level: 1, name: 'Stödlinjen' })).toBeVisible();
 });
 
-test('the loading screen is announced while the app code is on its way', async ({ page }) => {
+/**
+ * Holds the script the page asks for at `url` until the test lets it go; asserts the loading screen
+ * meanwhile and the start page after.
+ */
+async function expectLoadingScreenWhileHeld(page: Page, url: RegExp, waitUntil: 'load' | 'commit') {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/app-[\w-]{8}\.js$/, async (route) => {
+  await page.route(url, async (route) => {
     await released;
     await route.continue();
   });
 
-  await page.goto('/');
+  await page.goto('/', { waitUntil });
 
   await expect(page.getByRole('status')).toHaveText('Laddar...');
   release();
   await expect(page.getByRole('heading', { level: 1, name: 'Stödlinjen' })).toBeVisible();
+}
+
+test('the loading screen is announced while the app code is on its way', async ({ page }) => {
+  await expectLoadingScreenWhileHeld(page, /\/assets\/app-[\w-]{8}\.js$/, 'load');
 });
 
 // Issue 15: index.html carries the loading screen itself, so a phone on a slow line paints it with
 // the HTML and its one stylesheet, before the entry script (and React) have arrived.
 test('the loading screen is on screen before any script has arrived', async ({ page }) => {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/index-[\w-]{8}\.js$/, async (route) => {
-    await released;
-    await route.continue();
-  });
-
-  await page.goto('/', { waitUntil: 'commit' });
-
-  await expect(page.getByRole('status')).toHaveText('Laddar...');
-  release();
-  await expect(page.getByRole('heading', { level: 1, name: 'Stödlinjen' })).toBeVisible();
+  await expectLoadingScreenWhileHeld(page, /\/assets\/index-[\w-]{8}\.js$/, 'commit');
 });

@@ -33,7 +33,6 @@ export default defineConfig({
     // The app's code behind the loading screen in one chunk instead of a dozen (one request).
     firstScreenChunkPlugin({
       root: fileURLToPath(new URL('.', import.meta.url)),
-      entry: 'src/main.tsx',
       app: 'src/app.tsx',
     }),
     // dist/sw.js with the precache list of the finished dist/ (runs after the app is written).

@@ -99,8 +99,10 @@ function send(req: Request, headers: Record<string, string> = {}): Promise<{ sta
   });
 }
 
-/** A password or personal-code login at the token endpoint, from `address`. */
+/** Sign-ins so far: they take the processes in turn. */
 let signIns = 0;
+
+/** A password or personal-code login at the token endpoint, from `address`. */
 async function signIn(username: string, password: string, address: string): Promise<User> {
   const port = target.signInPorts[signIns++ % target.signInPorts.length]!;
   const form = new URLSearchParams({

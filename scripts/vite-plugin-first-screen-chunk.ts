@@ -6,21 +6,13 @@
 // pages import from it (it is always loaded before them). Lighthouse's simulated LCP of the
 // logged-out start page went from 2.1-2.4 s to 1.8-2.3 s with it (bench/lighthouse.ts).
 //
-// Left out of the group: what the entry (src/main.tsx) imports (its own chunk and React's, before
-// the first render) and what any other page (the staff console) imports, so that neither ever
-// fetches the child app's code.
+// Left out of the group: whatever a page imports statically (index.html's entry, src/main.tsx, with
+// React: what comes before the first render; the staff console's page), so that neither the entry
+// nor the console ever fetches the child app's code.
 import path from 'node:path';
 import type { Plugin } from 'vite';
 
-export function firstScreenChunkPlugin({
-  root,
-  entry,
-  app,
-}: {
-  root: string;
-  entry: string;
-  app: string;
-}): Plugin {
+export function firstScreenChunkPlugin({ root, app }: { root: string; app: string }): Plugin {
   const firstScreen = new Set<string>();
   return {
     name: 'first-screen-chunk',
@@ -38,11 +30,10 @@ export function firstScreenChunkPlugin({
         }
         return seen;
       };
-      const entryId = path.join(root, entry);
-      const elsewhere = staticGraph(entryId);
+      // The pages (index.html, personal/index.html) are the build's entries.
+      const elsewhere = new Set<string>();
       for (const id of this.getModuleIds()) {
-        if (id !== entryId && this.getModuleInfo(id)?.isEntry)
-          for (const m of staticGraph(id)) elsewhere.add(m);
+        if (this.getModuleInfo(id)?.isEntry) for (const m of staticGraph(id)) elsewhere.add(m);
       }
       firstScreen.clear();
       for (const id of staticGraph(path.join(root, app))) if (!elsewhere.has(id)) firstScreen.add(id);

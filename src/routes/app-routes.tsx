@@ -1,10 +1,9 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
 import { StartPage } from '../start/start-page.tsx';
-import { lazyPage, preloadPages } from '../shell/lazy-pages.ts';
-import { useSession } from '../data/index.ts';
+import { lazyPage } from '../shell/lazy-pages.ts';
 import { PageErrorBoundary } from '../shell/page-error-boundary.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { SHELL_TEXTS } from '../shell/texts.ts';
@@ -62,12 +61,6 @@ export function AppRoutes() {
   const group = isGroupStyle(config);
   const peers = config.features.peers;
   const mail = mailPaths(config.features);
-  // Once the first screen is drawn (the session is known, so the start page is no longer a spinner)
-  // and idle: this variant's other pages, for a quick and an offline next step. Not earlier: on a
-  // first visit the main thread idles while the database opens, and their fetches would compete with
-  // the first screen's (issue 15).
-  const sessionKnown = useSession().status !== 'unknown';
-  useEffect(() => (sessionKnown ? preloadPages(config) : undefined), [config, sessionKnown]);
   return (
     <PageErrorBoundary>
       <Suspense fallback={<Spinner label={SHELL_TEXTS.loading} fullPage />}>

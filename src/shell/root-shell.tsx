@@ -19,6 +19,7 @@ import { QuickExitButton, QuickExitKeys } from '../quick-exit/quick-exit-button.
 import { hasUnsavedFormData, watchFormInput } from './unsaved-form-data.ts';
 import { rescueLostFocus } from './focus-rescue.ts';
 import { shell, skipLink, content } from './root-shell.styles.ts';
+import { preloadPages } from './lazy-pages.ts';
 import { SHELL_TEXTS } from './texts.ts';
 
 /** SPEC §2 Root shell: the routed page, the footer and the app-wide dialogs. */
@@ -39,6 +40,12 @@ export function RootShell({ children }: { children: ReactNode }) {
   useEffect(() => {
     startPwa({ production: config.production, hasUnsavedFormData });
   }, [config.production]);
+  // Once the first screen is drawn (the session is known, so the start page is no longer a spinner)
+  // and idle: this variant's other pages (routes/app-routes.tsx), for a quick and an offline next
+  // step. Not earlier: on a first visit the main thread idles while the database opens, and their
+  // fetches would compete with the first screen's (issue 15).
+  const sessionKnown = status !== 'unknown';
+  useEffect(() => (sessionKnown ? preloadPages(config) : undefined), [config, sessionKnown]);
 
   return (
     <div className={`${globalStyles} ${shell}`}>

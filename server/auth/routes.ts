@@ -217,19 +217,24 @@ async function passwordGrant(
 
 async function refreshGrant(ctx: AppContext, req: FastifyRequest, form: Form, clientId: ClientId) {
   if (!form.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
-  const row = await ctx.tokens.rotate(form.refresh_token, clientId);
-  const subject = row ? await loadSubject(ctx.db, row.account_id) : null;
-  // A refresh token of an earlier generation (before a password change, say) is spent for good.
-  if (!row || !subject || subject.tokenGeneration !== row.token_generation) {
-    throw new OAuthError('invalid_grant', 'invalid_refresh_token');
-  }
-  // Roles may have changed since the login (a role change also revokes this family, see accounts).
-  const allowed = CLIENTS[clientId].allowedRoles as readonly string[];
-  const roles = subject.roles.filter((r) => allowed.includes(r));
-  if (roles.length === 0) throw new OAuthError('invalid_grant', 'invalid_refresh_token');
-  return ctx.tokens.issue(
-    { ...subject, roles },
-    { issuer: siteOrigin(ctx.config, req), clientId, scope: row.scope, portalId: row.portal_id },
-    { id: row.family_id, expiresAt: row.family_expires_at },
-  );
+  const refreshToken = form.refresh_token;
+  // One transaction: a fault before the successor is stored leaves the presented token unused.
+  const tokens = await ctx.db.transaction().execute(async (trx) => {
+    const row = await ctx.tokens.rotate(refreshToken, clientId, trx);
+    const subject = row ? await loadSubject(trx, row.account_id) : null;
+    // A refresh token of an earlier generation (before a password change, say) is spent for good.
+    if (!row || !subject || subject.tokenGeneration !== row.token_generation) return null;
+    // Roles may have changed since the login (a role change also revokes this family, see accounts).
+    const allowed = CLIENTS[clientId].allowedRoles as readonly string[];
+    const roles = subject.roles.filter((r) => allowed.includes(r));
+    if (roles.length === 0) return null;
+    return ctx.tokens.issue(
+      { ...subject, roles },
+      { issuer: siteOrigin(ctx.config, req), clientId, scope: row.scope, portalId: row.portal_id },
+      { id: row.family_id, expiresAt: row.family_expires_at, parentId: row.id },
+      trx,
+    );
+  });
+  if (!tokens) throw new OAuthError('invalid_grant', 'invalid_refresh_token');
+  return tokens;
 }

@@ -60,7 +60,13 @@ export class TokenService {
     this.accessTokenSeconds = options.accessTokenSeconds ?? ACCESS_TOKEN_SECONDS;
   }
 
-  async issue(subject: TokenSubject, req: IssueRequest, family?: { id: string; expiresAt: string }) {
+  async issue(
+    subject: TokenSubject,
+    req: IssueRequest,
+    family?: { id: string; expiresAt: string; parentId: number },
+    /** A refresh stores the successor in the transaction that consumed its parent. */
+    db: Db = this.db,
+  ) {
     const scopes = req.scope.split(' ');
     const now = Math.floor(Date.now() / 1000);
     const key = this.keys.current.signing;
@@ -109,7 +115,7 @@ export class TokenService {
       const familyExpires =
         family?.expiresAt ?? new Date((now + REFRESH_ABSOLUTE_SECONDS) * 1000).toISOString();
       const idle = addSeconds(REFRESH_IDLE_SECONDS);
-      await this.db
+      await db
         .insertInto('refresh_tokens')
         .values({
           token_digest: digest(refresh),
@@ -122,6 +128,7 @@ export class TokenService {
           expires_at: idle < familyExpires ? idle : familyExpires,
           family_expires_at: familyExpires,
           token_generation: subject.tokenGeneration,
+          parent_id: family?.parentId ?? null,
         })
         .execute();
       response.refresh_token = refresh;
@@ -130,38 +137,79 @@ export class TokenService {
   }
 
   /**
-   * Consumes a refresh token. Each token works once; presenting a token that was already used means
-   * it leaked (or a client misbehaves), so the whole family - the one login - is revoked.
+   * Consumes a refresh token; the caller issues its successor (`issue` with `parentOf`). Each token
+   * is swapped once. A used token presented again either had its answer lost (the tab closed during
+   * the refresh, the phone's line dropped) or leaked. Lost, the client never received the successor,
+   * so that successor has never been presented: it is retired (marked used, so presenting it later
+   * counts as reuse) and the token is swapped anew, as often as answers are lost. Otherwise - the
+   * successor was used, or another retry got there first - it is reuse, and the whole family, the
+   * one login, is revoked.
+   *
+   * Why the retry: without it a lost answer signs a child out and wipes the cached chats at the next
+   * start (the worker refreshes first at every start, SPEC §4). What it costs: someone holding a
+   * stolen, already used token gets in only while the rightful client has not refreshed since, and
+   * only until it does, which revokes the family (its retired successor is reuse); a stolen current
+   * token gives the same. A token two swaps old is reuse as before.
+   *
+   * Run it in the transaction that issues the successor: a fault between the two (a cut database
+   * connection) then leaves the token unused, and the client's retry is a plain refresh.
    */
-  async rotate(refreshToken: string, clientId: string) {
-    const row = await this.db
+  async rotate(refreshToken: string, clientId: string, db: Db) {
+    const row = await db
       .selectFrom('refresh_tokens')
       .selectAll()
+      // A family revoked while this token's successor was being issued would leave that successor
+      // unrevoked (the revocation reached only the rows that existed): every revoked sibling refuses.
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('refresh_tokens as sibling')
+              .select('sibling.id')
+              .whereRef('sibling.family_id', '=', 'refresh_tokens.family_id')
+              .where('sibling.revoked_date', 'is not', null),
+          )
+          .as('family_revoked'),
+      )
       .where('token_digest', '=', digest(refreshToken))
       .executeTakeFirst();
-    if (!row || row.client_id !== clientId || row.revoked_date) return null;
-    if (row.used_date) {
-      await this.revokeFamily(row.family_id);
+    if (!row || row.client_id !== clientId) return null;
+    if (row.revoked_date || row.family_revoked) {
+      await this.revokeFamily(row.family_id, db);
       return null;
     }
     const now = nowIso();
-    if (row.expires_at <= now) return null;
-    // Marking it used is conditional, so two concurrent uses cannot both succeed.
-    const claimed = await this.db
-      .updateTable('refresh_tokens')
-      .set({ used_date: now })
-      .where('id', '=', row.id)
-      .where('used_date', 'is', null)
-      .executeTakeFirst();
+    if (row.family_expires_at <= now) return null;
+    // Marking it used is conditional, so two concurrent uses cannot both succeed; a retry retires
+    // the successor the same way, so two concurrent retries cannot both succeed either.
+    const claimed = row.used_date
+      ? await db
+          .updateTable('refresh_tokens')
+          .set({ used_date: now })
+          .where('parent_id', '=', row.id)
+          .where('family_id', '=', row.family_id)
+          .where('used_date', 'is', null)
+          .where('revoked_date', 'is', null)
+          .where('expires_at', '>', now)
+          .executeTakeFirst()
+      : row.expires_at > now
+        ? await db
+            .updateTable('refresh_tokens')
+            .set({ used_date: now })
+            .where('id', '=', row.id)
+            .where('used_date', 'is', null)
+            .executeTakeFirst()
+        : null;
+    if (!claimed) return null;
     if (Number(claimed.numUpdatedRows) !== 1) {
-      await this.revokeFamily(row.family_id);
+      await this.revokeFamily(row.family_id, db);
       return null;
     }
     return row;
   }
 
-  async revokeFamily(familyId: string) {
-    await this.db
+  async revokeFamily(familyId: string, db: Db = this.db) {
+    await db
       .updateTable('refresh_tokens')
       .set({ revoked_date: nowIso() })
       .where('family_id', '=', familyId)

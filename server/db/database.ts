@@ -17,6 +17,7 @@ import { securityMigration } from './migrations/0003-security.ts';
 import { chatLimitMigration } from './migrations/0004-chat-limit.ts';
 import { peerPostsMigration } from './migrations/0005-peer-posts.ts';
 import { listIndexesMigration } from './migrations/0006-list-indexes.ts';
+import { refreshTokenParentMigration } from './migrations/0007-refresh-token-parent.ts';
 import { databaseKind, type DatabaseKind } from './database-kind.ts';
 
 export type Db = Kysely<Database>;
@@ -125,6 +126,7 @@ export function migrations(kind: DatabaseKind) {
     '0004-chat-limit': chatLimitMigration,
     '0005-peer-posts': peerPostsMigration(kind),
     '0006-list-indexes': listIndexesMigration,
+    '0007-refresh-token-parent': refreshTokenParentMigration,
   };
 }
 

@@ -162,6 +162,8 @@ export interface Database {
     revoked_date: string | null;
     /** The account's token generation when issued: an earlier one no longer rotates. */
     token_generation: Generated<number>;
+    /** The token this one was swapped for; null for a login's first. */
+    parent_id: number | null;
   };
   revoked_access_tokens: { token_id: string; expires_at: string };
   /** Keys are HMAC digests (no username or address in clear); times are epoch milliseconds. */

@@ -39,10 +39,24 @@ function detailNodes(audit: { details?: unknown } | undefined): string[] {
 /** `RUNS` audits of one page: each run's figures, then the median performance score. */
 async function audits(port: number, url: string, keepStorage: boolean) {
   const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await audit(port, url, keepStorage));
+  for (let i = 0; i < RUNS; i++) runs.push(await auditOnce(port, url, keepStorage));
   if (RUNS === 1) return runs[0]!;
   const performance = runs.map((r) => r.scores.performance ?? 0).sort((a, b) => a - b);
   return { url: runs[0]!.url, medianPerformance: performance[Math.floor(RUNS / 2)], runs };
+}
+
+/**
+ * An audit that Lighthouse itself could not record (a runtime error such as NO_NAVSTART, its trace
+ * missing the navigation: it scores 0, which says nothing of the page) is made again, twice at most;
+ * the run keeps the errors it replaced.
+ */
+async function auditOnce(port: number, url: string, keepStorage: boolean) {
+  const errors: string[] = [];
+  for (;;) {
+    const run = await audit(port, url, keepStorage);
+    if (!run.error || errors.length === 2) return errors.length ? { ...run, retriedAfter: errors } : run;
+    errors.push(run.error);
+  }
 }
 
 async function audit(port: number, url: string, keepStorage: boolean) {

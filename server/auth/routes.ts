@@ -218,8 +218,9 @@ async function passwordGrant(
 async function refreshGrant(ctx: AppContext, req: FastifyRequest, form: Form, clientId: ClientId) {
   if (!form.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
   const refreshToken = form.refresh_token;
+  const now = Math.floor(Date.now() / 1000);
   // One transaction: a fault before the successor is stored leaves the presented token unused.
-  const tokens = await ctx.db.transaction().execute(async (trx) => {
+  const swapped = await ctx.db.transaction().execute(async (trx) => {
     const row = await ctx.tokens.rotate(refreshToken, clientId, trx);
     const subject = row ? await loadSubject(trx, row.account_id) : null;
     // A refresh token of an earlier generation (before a password change, say) is spent for good.
@@ -228,13 +229,14 @@ async function refreshGrant(ctx: AppContext, req: FastifyRequest, form: Form, cl
     const allowed = CLIENTS[clientId].allowedRoles as readonly string[];
     const roles = subject.roles.filter((r) => allowed.includes(r));
     if (roles.length === 0) return null;
-    return ctx.tokens.issue(
-      { ...subject, roles },
-      { issuer: siteOrigin(ctx.config, req), clientId, scope: row.scope, portalId: row.portal_id },
-      { id: row.family_id, expiresAt: row.family_expires_at, parentId: row.id },
-      trx,
-    );
+    const issue = {
+      subject: { ...subject, roles },
+      req: { issuer: siteOrigin(ctx.config, req), clientId, scope: row.scope, portalId: row.portal_id },
+      family: { id: row.family_id, expiresAt: row.family_expires_at, parentId: row.id },
+    };
+    const refresh = await ctx.tokens.storeRefreshToken(issue.subject, issue.req, now, issue.family, trx);
+    return { ...issue, refresh };
   });
-  if (!tokens) throw new OAuthError('invalid_grant', 'invalid_refresh_token');
-  return tokens;
+  if (!swapped) throw new OAuthError('invalid_grant', 'invalid_refresh_token');
+  return ctx.tokens.sign(swapped.subject, swapped.req, now, swapped.family, swapped.refresh);
 }

@@ -46,6 +46,13 @@ export interface TokenResponse {
   id_token?: string;
 }
 
+/** A login's refresh tokens: its id and end, and (for a refresh) the token being swapped. */
+export interface RefreshFamily {
+  id: string;
+  expiresAt: string;
+  parentId: number;
+}
+
 const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
 const addSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 
@@ -60,15 +67,59 @@ export class TokenService {
     this.accessTokenSeconds = options.accessTokenSeconds ?? ACCESS_TOKEN_SECONDS;
   }
 
-  async issue(
+  /** A login's tokens, or a refresh's (`family`: the login's, with the token it swapped). */
+  async issue(subject: TokenSubject, req: IssueRequest, family?: RefreshFamily): Promise<TokenResponse> {
+    const now = Math.floor(Date.now() / 1000);
+    const refresh = req.scope.split(' ').includes('offline_access')
+      ? await this.storeRefreshToken(subject, req, now, family)
+      : undefined;
+    return this.sign(subject, req, now, family, refresh);
+  }
+
+  /**
+   * Stores a new refresh token: a login's first, or the successor in `family` of the token a refresh
+   * swapped (in that refresh's transaction). `now` is the whole second the tokens are signed with.
+   */
+  async storeRefreshToken(
     subject: TokenSubject,
     req: IssueRequest,
-    family?: { id: string; expiresAt: string; parentId: number },
-    /** A refresh stores the successor in the transaction that consumed its parent. */
+    now: number,
+    family?: RefreshFamily,
     db: Db = this.db,
-  ) {
-    const scopes = req.scope.split(' ');
-    const now = Math.floor(Date.now() / 1000);
+  ): Promise<string> {
+    const refresh = randomBytes(32).toString('base64url');
+    // From the same whole second as the id_token's auth_time: a later second here would make every
+    // refreshed id_token's auth_time differ from the first by one.
+    const familyExpires =
+      family?.expiresAt ?? new Date((now + REFRESH_ABSOLUTE_SECONDS) * 1000).toISOString();
+    const idle = addSeconds(REFRESH_IDLE_SECONDS);
+    await db
+      .insertInto('refresh_tokens')
+      .values({
+        token_digest: digest(refresh),
+        family_id: family?.id ?? randomUUID(),
+        account_id: subject.accountId,
+        client_id: req.clientId,
+        scope: req.scope,
+        portal_id: req.portalId,
+        created_date: nowIso(),
+        expires_at: idle < familyExpires ? idle : familyExpires,
+        family_expires_at: familyExpires,
+        token_generation: subject.tokenGeneration,
+        parent_id: family?.parentId ?? null,
+      })
+      .execute();
+    return refresh;
+  }
+
+  /** The signed access token (and id_token with `openid`), with `refresh` if one was stored. */
+  async sign(
+    subject: TokenSubject,
+    req: IssueRequest,
+    now: number,
+    family?: Pick<RefreshFamily, 'expiresAt'>,
+    refresh?: string,
+  ): Promise<TokenResponse> {
     const key = this.keys.current.signing;
     const access_token = await new SignJWT({
       client_id: req.clientId,
@@ -92,7 +143,7 @@ export class TokenService {
       expires_in: this.accessTokenSeconds,
       scope: req.scope,
     };
-    if (scopes.includes('openid')) {
+    if (req.scope.split(' ').includes('openid')) {
       // auth_time is when the user logged in, not when this token was made: OIDC clients (oidc-client-ts)
       // refuse a refreshed id_token whose auth_time differs from the first. A family's login time is
       // its absolute expiry minus its lifetime.
@@ -108,36 +159,12 @@ export class TokenService {
         .setExpirationTime(now + this.accessTokenSeconds)
         .sign(key.privateKey);
     }
-    if (scopes.includes('offline_access')) {
-      const refresh = randomBytes(32).toString('base64url');
-      // From the same whole second as the id_token's auth_time: a later second here (after the signing
-      // above) would make every refreshed id_token's auth_time differ from the first by one.
-      const familyExpires =
-        family?.expiresAt ?? new Date((now + REFRESH_ABSOLUTE_SECONDS) * 1000).toISOString();
-      const idle = addSeconds(REFRESH_IDLE_SECONDS);
-      await db
-        .insertInto('refresh_tokens')
-        .values({
-          token_digest: digest(refresh),
-          family_id: family?.id ?? randomUUID(),
-          account_id: subject.accountId,
-          client_id: req.clientId,
-          scope: req.scope,
-          portal_id: req.portalId,
-          created_date: nowIso(),
-          expires_at: idle < familyExpires ? idle : familyExpires,
-          family_expires_at: familyExpires,
-          token_generation: subject.tokenGeneration,
-          parent_id: family?.parentId ?? null,
-        })
-        .execute();
-      response.refresh_token = refresh;
-    }
+    if (refresh) response.refresh_token = refresh;
     return response;
   }
 
   /**
-   * Consumes a refresh token; the caller issues its successor (`issue` with `parentOf`). Each token
+   * Consumes a refresh token; the caller stores its successor (`storeRefreshToken` with the family). Each token
    * is swapped once. A used token presented again either had its answer lost (the tab closed during
    * the refresh, the phone's line dropped) or leaked. Lost, the client never received the successor,
    * so that successor has never been presented: it is retired (marked used, so presenting it later
@@ -146,13 +173,16 @@ export class TokenService {
    * one login, is revoked.
    *
    * Why the retry: without it a lost answer signs a child out and wipes the cached chats at the next
-   * start (the worker refreshes first at every start, SPEC §4). What it costs: someone holding a
-   * stolen, already used token gets in only while the rightful client has not refreshed since, and
-   * only until it does, which revokes the family (its retired successor is reuse); a stolen current
-   * token gives the same. A token two swaps old is reuse as before.
+   * start (the worker refreshes first at every start, SPEC §4). What it costs: a stolen copy of a
+   * token, used or current, is cut off at the rightful app's second refresh after the theft at the
+   * latest, where it was the first. The first may itself be taken for a retry (of the token the thief
+   * swapped) and the thief may retry again; then the app's next refresh presents a retired token,
+   * which revokes the family. A thief who does not retry is out when its access token ends (15 min).
+   * A token two swaps old is reuse as before.
    *
-   * Run it in the transaction that issues the successor: a fault between the two (a cut database
-   * connection) then leaves the token unused, and the client's retry is a plain refresh.
+   * Run it in the transaction that stores the successor: a fault between the two (a cut database
+   * connection) then leaves the token unused, and the client's retry is a plain refresh. Sign after
+   * the commit: the signing then holds no connection, and an answer lost after it is a retry.
    */
   async rotate(refreshToken: string, clientId: string, db: Db) {
     const row = await db
@@ -198,6 +228,7 @@ export class TokenService {
             .set({ used_date: now })
             .where('id', '=', row.id)
             .where('used_date', 'is', null)
+            .where('revoked_date', 'is', null)
             .executeTakeFirst()
         : null;
     if (!claimed) return null;

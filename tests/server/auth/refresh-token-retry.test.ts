@@ -104,16 +104,42 @@ describe('a refresh whose answer was lost', () => {
     expect(await liveTokensOfFamily(first.refresh_token)).toEqual([]);
   });
 
-  it('leaves at most one usable token when the same token is presented many times at once', async () => {
+  it('leaves one usable token at most when the same token is presented many times at once', async () => {
     const first = await login(server.url, 'demo', 'demo-losenord');
     const answers = await Promise.all(Array.from({ length: 10 }, () => refresh(first.refresh_token)));
     const issued = answers.filter((a) => a.status === 200).map(refreshToken);
     const live = await liveTokensOfFamily(first.refresh_token);
-    expect(live.length).toBeLessThanOrEqual(1);
-    // Whatever survived is one of the answers given, and every other answer given is spent.
-    for (const row of live) expect(issued.map(digest)).toContain(row.token_digest);
-    const spent = issued.filter((token) => !live.some((row) => row.token_digest === digest(token)));
-    expect(spent.length).toBe(issued.length - live.length);
+    if (server.ctx.dbKind === 'sqlite') {
+      // One connection: the requests run one after another, each a retry of the one before.
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+      expect(live).toHaveLength(1);
+    } else {
+      // Concurrent transactions: a retry that loses a race is reuse, and may end the login.
+      expect(live.length).toBeLessThanOrEqual(1);
+    }
+    // The one left is an answer given, and it works; whatever else was given is spent.
+    for (const row of live) {
+      const survivor = issued.find((token) => digest(token) === row.token_digest);
+      expect(survivor).toBeDefined();
+      expect((await refresh(survivor!)).status).toBe(200);
+    }
+  });
+
+  it('refuses a token whose login was revoked while it was being issued', async () => {
+    const first = await login(server.url, 'demo', 'demo-losenord');
+    const second = await refresh(first.refresh_token);
+    // What a revocation leaves when it ran before `second` was committed (PostgreSQL sees no row of
+    // an open transaction): every token of the login revoked but the new one.
+    await server.ctx.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_date: new Date().toISOString() })
+      .where('token_digest', '=', digest(first.refresh_token))
+      .execute();
+    expect(await refresh(refreshToken(second))).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
+    expect(await liveTokensOfFamily(first.refresh_token)).toEqual([]);
   });
 
   it('leaves nothing usable when the login is revoked while a refresh is being answered', async () => {

@@ -67,13 +67,13 @@ export class TokenService {
     this.accessTokenSeconds = options.accessTokenSeconds ?? ACCESS_TOKEN_SECONDS;
   }
 
-  /** A login's tokens, or a refresh's (`family`: the login's, with the token it swapped). */
-  async issue(subject: TokenSubject, req: IssueRequest, family?: RefreshFamily): Promise<TokenResponse> {
+  /** A login's tokens (a refresh stores and signs in two steps, see `rotate`). */
+  async issue(subject: TokenSubject, req: IssueRequest): Promise<TokenResponse> {
     const now = Math.floor(Date.now() / 1000);
     const refresh = req.scope.split(' ').includes('offline_access')
-      ? await this.storeRefreshToken(subject, req, now, family)
+      ? await this.storeRefreshToken(subject, req, now)
       : undefined;
-    return this.sign(subject, req, now, family, refresh);
+    return this.sign(subject, req, now, undefined, refresh);
   }
 
   /**
@@ -164,8 +164,8 @@ export class TokenService {
   }
 
   /**
-   * Consumes a refresh token; the caller stores its successor (`storeRefreshToken` with the family). Each token
-   * is swapped once. A used token presented again either had its answer lost (the tab closed during
+   * Consumes a refresh token; the caller stores its successor (`storeRefreshToken` with the
+   * family). Each token is swapped once. A used token presented again either had its answer lost (the tab closed during
    * the refresh, the phone's line dropped) or leaked. Lost, the client never received the successor,
    * so that successor has never been presented: it is retired (marked used, so presenting it later
    * counts as reuse) and the token is swapped anew, as often as answers are lost. Otherwise - the
@@ -209,29 +209,22 @@ export class TokenService {
       return null;
     }
     const now = nowIso();
-    if (row.family_expires_at <= now) return null;
+    if (row.family_expires_at <= now || (!row.used_date && row.expires_at <= now)) return null;
     // Marking it used is conditional, so two concurrent uses cannot both succeed; a retry retires
     // the successor the same way, so two concurrent retries cannot both succeed either.
-    const claimed = row.used_date
-      ? await db
-          .updateTable('refresh_tokens')
-          .set({ used_date: now })
-          .where('parent_id', '=', row.id)
-          .where('family_id', '=', row.family_id)
-          .where('used_date', 'is', null)
-          .where('revoked_date', 'is', null)
-          .where('expires_at', '>', now)
-          .executeTakeFirst()
-      : row.expires_at > now
-        ? await db
+    const claimed = await (
+      row.used_date
+        ? db
             .updateTable('refresh_tokens')
             .set({ used_date: now })
-            .where('id', '=', row.id)
-            .where('used_date', 'is', null)
-            .where('revoked_date', 'is', null)
-            .executeTakeFirst()
-        : null;
-    if (!claimed) return null;
+            .where('parent_id', '=', row.id)
+            .where('family_id', '=', row.family_id)
+            .where('expires_at', '>', now)
+        : db.updateTable('refresh_tokens').set({ used_date: now }).where('id', '=', row.id)
+    )
+      .where('used_date', 'is', null)
+      .where('revoked_date', 'is', null)
+      .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) {
       await this.revokeFamily(row.family_id, db);
       return null;

@@ -23,6 +23,8 @@ const revoke = (token: string) =>
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ token, token_type_hint: 'refresh_token', client_id: CLIENT_ID }),
   });
+/** The token endpoint's answer to a refresh token that does not (or no longer) work. */
+const REFUSED = { status: 400, body: { error: 'invalid_grant' } };
 const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /** The family's tokens that would still be swapped (neither used nor revoked). */
@@ -77,18 +79,9 @@ describe('a refresh whose answer was lost', () => {
     const attacker = await refresh(first.refresh_token);
     expect(attacker.status).toBe(200);
     // ...which presents a token that was retired: reuse, so the whole login ends, the attacker's too.
-    expect(await refresh(refreshToken(second))).toMatchObject({
-      status: 400,
-      body: { error: 'invalid_grant' },
-    });
-    expect(await refresh(refreshToken(attacker))).toMatchObject({
-      status: 400,
-      body: { error: 'invalid_grant' },
-    });
-    expect(await refresh(first.refresh_token)).toMatchObject({
-      status: 400,
-      body: { error: 'invalid_grant' },
-    });
+    expect(await refresh(refreshToken(second))).toMatchObject(REFUSED);
+    expect(await refresh(refreshToken(attacker))).toMatchObject(REFUSED);
+    expect(await refresh(first.refresh_token)).toMatchObject(REFUSED);
     expect(await liveTokensOfFamily(first.refresh_token)).toEqual([]);
   });
 
@@ -97,10 +90,7 @@ describe('a refresh whose answer was lost', () => {
     const second = await refresh(first.refresh_token);
     const revoked = await revoke(refreshToken(second));
     expect(revoked.status).toBe(200);
-    expect(await refresh(first.refresh_token)).toMatchObject({
-      status: 400,
-      body: { error: 'invalid_grant' },
-    });
+    expect(await refresh(first.refresh_token)).toMatchObject(REFUSED);
     expect(await liveTokensOfFamily(first.refresh_token)).toEqual([]);
   });
 
@@ -135,10 +125,7 @@ describe('a refresh whose answer was lost', () => {
       .set({ revoked_date: new Date().toISOString() })
       .where('token_digest', '=', digest(first.refresh_token))
       .execute();
-    expect(await refresh(refreshToken(second))).toMatchObject({
-      status: 400,
-      body: { error: 'invalid_grant' },
-    });
+    expect(await refresh(refreshToken(second))).toMatchObject(REFUSED);
     expect(await liveTokensOfFamily(first.refresh_token)).toEqual([]);
   });
 
@@ -149,10 +136,7 @@ describe('a refresh whose answer was lost', () => {
       const [answer, revoked] = await Promise.all([refresh(refresh_token), revoke(refresh_token)]);
       expect(revoked.status).toBe(200);
       if (answer.status === 200) {
-        expect(await refresh(refreshToken(answer))).toMatchObject({
-          status: 400,
-          body: { error: 'invalid_grant' },
-        });
+        expect(await refresh(refreshToken(answer))).toMatchObject(REFUSED);
       }
     }
   });

@@ -6,12 +6,14 @@ import { serviceWorkerPlugin } from './sw/vite-plugin-service-worker.ts';
 import { precompressPlugin } from './scripts/vite-plugin-precompress.ts';
 import { firstScreenChunkPlugin } from './scripts/vite-plugin-first-screen-chunk.ts';
 import { bootScreenMarkup } from './src/config/boot-screen-markup.ts';
+import { reactAlias } from './scripts/react-alias.ts';
 
 /** One id per build, compiled into both the UI and the worker for the build-id handshake. */
 const BUILD_ID = process.env.BUILD_ID ?? new Date().toISOString().replace(/\D/g, '').slice(0, 14);
 
 export default defineConfig({
   define: { __BUILD_ID__: JSON.stringify(BUILD_ID) },
+  resolve: { alias: reactAlias },
   plugins: [
     react(),
     wyw({

@@ -1,4 +1,4 @@
-import { createContext, use, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { RuntimeConfig } from '../../contract/config.ts';
 import { BootError } from './boot-error.tsx';
 import { BootScreen } from './boot-screen.tsx';
@@ -8,7 +8,7 @@ const ConfigContext = createContext<RuntimeConfig | null>(null);
 
 /** The runtime config of this deployment; only usable below `<RuntimeConfigBoot>`. */
 export function useConfig(): RuntimeConfig {
-  const config = use(ConfigContext);
+  const config = useContext(ConfigContext);
   if (!config) throw new Error('useConfig outside RuntimeConfigBoot');
   return config;
 }
@@ -42,5 +42,5 @@ export function RuntimeConfigBoot({
 
   if (failed) return <BootError />;
   if (!config) return <BootScreen />;
-  return <ConfigContext value={config}>{children}</ConfigContext>;
+  return <ConfigContext.Provider value={config}>{children}</ConfigContext.Provider>;
 }

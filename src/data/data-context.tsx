@@ -1,4 +1,4 @@
-import { createContext, use, useCallback, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { WorkerCommands } from '../../worker/client/api.ts';
 import { DataConnection, type StorageMode } from '../../worker/client/data-connection.ts';
 import type { PortalDb } from '../../worker/client/db.ts';
@@ -28,7 +28,7 @@ function sharedConnection(): DataConnection {
 /** Gives pages the worker's commands and the database they read; tests pass their own `value`. */
 export function DataProvider({ children, value }: { children: ReactNode; value?: DataAccess }) {
   return value ? (
-    <DataContext value={{ ...value, inMemory: false, chooseStorage: async () => value }}>{children}</DataContext>
+    <DataContext.Provider value={{ ...value, inMemory: false, chooseStorage: async () => value }}>{children}</DataContext.Provider>
   ) : (
     <ConnectedProvider>{children}</ConnectedProvider>
   );
@@ -45,18 +45,18 @@ function ConnectedProvider({ children }: { children: ReactNode }) {
   );
   // Joining a shared-device session (a moment): nothing rather than the signed-out state on disk.
   if (!value) return null;
-  return <DataContext value={value}>{children}</DataContext>;
+  return <DataContext.Provider value={value}>{children}</DataContext.Provider>;
 }
 
 export function useData(): DataContextValue {
-  const access = use(DataContext);
+  const access = useContext(DataContext);
   if (!access) throw new Error('useData outside DataProvider');
   return access;
 }
 
 /** The data access where there is one (the quick exit is drawn also where none is given). */
 export function useOptionalData(): DataContextValue | null {
-  return use(DataContext);
+  return useContext(DataContext);
 }
 
 /** The worker's commands (login, logout, caches, error reports). */

@@ -15,6 +15,7 @@ import {
   CRITICAL_JS_GZIP_BUDGET,
   formatSizes,
   measureCriticalPath,
+  startPageJs,
 } from '../scripts/critical-path.ts';
 import { runBench } from './support.ts';
 
@@ -29,14 +30,15 @@ async function main() {
     for (const page of ['index.html', 'personal/index.html']) {
       const measured = await measureCriticalPath(distDir, page);
       console.info(`\n== ${page} (${given ? distDir : 'fresh build'})`);
-      console.info(formatSizes('JS before first render', measured.js));
+      console.info(formatSizes('JS before first render (the loading screen)', measured.js));
       console.info(formatSizes('Render-blocking CSS', measured.css));
-      console.info(formatSizes('JS the entry fetches next', measured.next));
+      console.info(formatSizes('JS the entry fetches next (the app, with the start page)', measured.next));
       if (page === 'index.html') {
         const budget = CRITICAL_JS_GZIP_BUDGET;
-        const verdict = measured.js.gzip <= budget ? 'within' : 'OVER';
+        const startPage = startPageJs(measured).gzip;
+        const verdict = startPage <= budget ? 'within' : 'OVER';
         console.info(
-          `  budget: ${(measured.js.gzip / 1024).toFixed(1)} KB of ${budget / 1024} KB gzip, ${verdict}`,
+          `  JS before the start page is drawn: ${(startPage / 1024).toFixed(1)} KB of the budget's ${budget / 1024} KB gzip, ${verdict}`,
         );
       }
     }

@@ -11,7 +11,11 @@ import { build, parseAst } from 'vite';
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
-/** The budget of issue 15: gzip bytes of JS before the first render of the child app's start page. */
+/**
+ * The budget of issue 15: gzip bytes of JS before the first render of the child app's start page,
+ * signed out or in. That render needs more than the loading screen's JS: the app code the entry
+ * fetches behind the loading screen (`next`) is counted too (`startPageJs`).
+ */
 export const CRITICAL_JS_GZIP_BUDGET = 90 * 1024;
 
 export interface SizedFile {
@@ -173,6 +177,16 @@ export async function measureCriticalPath(distDir: string, page = 'index.html'):
     css: await sized(distDir, stylesheets),
     next: await sized(distDir, next),
   };
+}
+
+/**
+ * The JS before the start page is drawn: the loading screen's (entry and modulepreloads) and the app
+ * code the entry fetches at once behind it, which holds the start page (the first-screen chunk).
+ */
+export function startPageJs(measured: CriticalPath): Sizes {
+  const files = [...measured.js.files, ...measured.next.files];
+  const sum = (key: 'bytes' | 'gzip' | 'brotli') => files.reduce((total, f) => total + f[key], 0);
+  return { files, bytes: sum('bytes'), gzip: sum('gzip'), brotli: sum('brotli') };
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;

@@ -8,9 +8,10 @@ import { leaveAgainIfReturned } from './quick-exit/quick-exit.ts';
 // Back into the app after a quick exit: leave again before any page is drawn (only index.html's
 // neutral loading screen may have been painted; see quick-exit.ts).
 if (!leaveAgainIfReturned()) {
-  // The critical path (issue 15): this entry holds React and the loading screen only. The app's code
-  // (data layer, shell, pages) and the runtime config load side by side while the spinner shows;
-  // tests/pwa/size-budget.test.ts keeps the JS before first render under its budget.
+  // The critical path (issue 15): this entry holds the UI runtime (Preact behind React's API,
+  // scripts/react-alias.ts) and the loading screen only. The app's code (data layer, shell, pages)
+  // and the runtime config load side by side while the spinner shows; tests/pwa/size-budget.test.ts
+  // keeps this entry and that app code, all the JS before the start page is drawn, under its budget.
   const config = fetchConfig();
   // Handled where it is used (RuntimeConfigBoot); this only keeps an early failure from being reported
   // as unhandled before the app's code has arrived.

@@ -8,6 +8,7 @@ import {
   CRITICAL_JS_GZIP_BUDGET,
   formatSizes,
   measureCriticalPath,
+  startPageJs,
   type CriticalPath,
 } from '../../scripts/critical-path.ts';
 import { BOOT_CLASSES, bootScreenMarkup } from '../../src/config/boot-screen-markup.ts';
@@ -85,16 +86,21 @@ describe('the production build', () => {
     measured = await measureCriticalPath(outDir);
     console.info(
       [
-        formatSizes('JS before first render (budget: gzip total)', measured.js),
+        formatSizes('JS before first render (the loading screen)', measured.js),
         formatSizes('Render-blocking CSS', measured.css),
         formatSizes('JS the entry fetches next (the app behind the loading screen)', measured.next),
+        formatSizes('JS before the start page is drawn (budget: gzip total)', startPageJs(measured)),
       ].join('\n'),
     );
   }, 240_000);
 
-  it(`loads at most ${CRITICAL_JS_GZIP_BUDGET / 1024} KB of gzipped JS before the first render`, () => {
+  it(`loads at most ${CRITICAL_JS_GZIP_BUDGET / 1024} KB of gzipped JS before the start page is drawn`, () => {
+    // The loading screen's JS and the app chunk behind it, which draws the start page signed out and
+    // signed in: with react-dom (66 KB gzip on its own) this was 129 KB; the UI runs on Preact's
+    // React API (scripts/react-alias.ts).
     expect(measured.js.files.length).toBeGreaterThan(0);
-    expect(measured.js.gzip).toBeLessThanOrEqual(CRITICAL_JS_GZIP_BUDGET);
+    expect(measured.next.files.length).toBeGreaterThan(0);
+    expect(startPageJs(measured).gzip).toBeLessThanOrEqual(CRITICAL_JS_GZIP_BUDGET);
   });
 
   it('blocks the first render on one stylesheet at most', () => {

@@ -77,10 +77,37 @@ describe('registration and password', () => {
     expect(accountCalls.length).toBe(3);
     expect(accountCalls.every((c) => !c.bearer)).toBe(true);
 
-    expect(await account.register({ username: 'ny.anvandare', password: PASSWORD, properties: {} })).toEqual({
-      ok: false,
-      code: 'username_taken',
-    });
+    // Someone else with the name: their password is another, so the name is taken.
+    expect(
+      await account.register({ username: 'ny.anvandare', password: 'en-annan-ballong-19', properties: {} }),
+    ).toEqual({ ok: false, code: 'username_taken' });
+  });
+
+  it('signs in, instead of calling the name taken, when the first registration’s answer was lost', async () => {
+    // The request reaches the server and creates the account; its answer never arrives (the network
+    // dropped it), so the form says there was no network and the child sends the form again.
+    let dropped = 0;
+    const fetchFn: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (String(input).includes('/api/accounts/registercontact') && dropped === 0) {
+        dropped += 1;
+        throw new TypeError('Failed to fetch');
+      }
+      return response;
+    };
+    const { account, db } = await startedWorker(server, fetchFn);
+    const form = { username: 'tappat.svar', password: PASSWORD, properties: { birthYear: '2012' } };
+
+    expect(await account.register(form)).toEqual({ ok: false, code: 'offline' });
+    expect(dropped).toBe(1);
+    expect((await db.session.get('current'))?.status).toBe('anonymous');
+
+    expect(await account.register(form)).toEqual({ ok: true });
+    expect((await db.session.get('current'))?.status).toBe('authenticated');
+    // The account the lost answer created, with what the first form gave.
+    const profile = await db.profile.get('current');
+    expect(profile?.username).toBe('tappat.svar');
+    expect(profile?.properties).toEqual({ birthYear: '2012' });
   });
 
   it('refuses a common password and a name that passes for staff, each with an answer of its own', async () => {

@@ -101,12 +101,23 @@ export class AccountSync implements SyncModule {
     }
   }
 
-  /** The public registration, then the usual password login. */
+  /**
+   * The public registration, then the usual password login. A username refused as taken may be this
+   * child's own account: the first registration's answer was lost on the way (the form said there
+   * was no network, and the child sent it again), or the browser sent the request again itself
+   * after a connection reset. So a taken name is tried with the password given before it is called
+   * taken: that signs in only someone who holds the password, as the login form would, and costs a
+   * taken name one counted login attempt (spaced out, never locked; README "Login limits").
+   */
   async register(data: RegistrationData): Promise<RegisterResult> {
     const registered = await this.registerContact(data);
-    if (!registered.ok) return registered;
+    if (!registered.ok && registered.code !== 'username_taken') return registered;
     const login = await this.ctx.session.login(data.username.trim().toLowerCase(), data.password);
-    return login.ok ? login : failure('login_failed');
+    if (login.ok) return login;
+    if (registered.ok) return failure('login_failed');
+    // Someone else's name (another password), or the login got no answer or had to wait.
+    if (login.code === 'offline' || login.code === 'too_many_attempts') return failure(login.code);
+    return registered;
   }
 
   private async registerContact(data: RegistrationData): Promise<RegisterResult> {

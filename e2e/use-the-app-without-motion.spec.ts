@@ -61,6 +61,12 @@ for (const reducedMotion of ['reduce', 'no-preference'] as const) {
     const release = await holdConfig(page);
     await page.goto('/', { waitUntil: 'commit' });
     await expect(page.getByRole('status').filter({ hasText: 'Laddar...' })).toBeVisible();
+    // The loading screen's text is in the HTML; its look (and motion) comes with the stylesheet,
+    // which may still be on its way at 'commit'. Read the motion once it applies.
+    await page.waitForFunction(() => {
+      const links = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')];
+      return links.length > 0 && links.every((link) => link.sheet !== null);
+    });
     const whileLoading = await movingElements(page);
     release();
 

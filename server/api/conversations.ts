@@ -17,7 +17,7 @@ import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf } from './guard.ts';
-import { idempotent } from './idempotency.ts';
+import { idempotent, noteCreated } from './idempotency.ts';
 import { canSeeConversation } from './entity-access.ts';
 import { APPLICATION_ID } from './runtime-config.ts';
 import { listMessages, messageById, toConversation, toConversations } from './conversation-wire.ts';
@@ -84,7 +84,12 @@ async function listConversations(ctx: AppContext, principal: Principal, query: C
 }
 
 /** A message from the child or participant into a conversation they may see (SPEC §7 conversationmessage). */
-async function writeMessage(ctx: AppContext, principal: Principal, body: ConversationMessageBody) {
+async function writeMessage(
+  ctx: AppContext,
+  principal: Principal,
+  body: ConversationMessageBody,
+  stored: (messageId: number) => void,
+) {
   const row = await conversationFor(ctx, principal, body.conversation);
   const content = body.content.trim();
   if (content === '' || (row.meeting_id !== null && content.length > GROUP_CHAT_MAX_LENGTH)) {
@@ -101,6 +106,7 @@ async function writeMessage(ctx: AppContext, principal: Principal, body: Convers
     contactId: principal.contactId,
     authorName: await contactName(ctx, principal.contactId),
   });
+  stored(message.id);
   // A mail waits in the counsellors' queue again until answered; a chat's open window hears the
   // message itself, and the queue has nothing to learn from it.
   if (row.system_type === 'mail') await conversationChanged(ctx, row.id, { watchers: false });
@@ -163,7 +169,8 @@ export function registerConversationRoutes(app: Api, ctx: AppContext) {
       preHandler: [idempotent(ctx, (id) => messageById(db, id)), ctx.limits.preHandler('message')],
       schema: { body: ConversationMessageBody },
     },
-    async (req, reply) => reply.code(201).send(await writeMessage(ctx, principalOf(req), req.body)),
+    async (req, reply) =>
+      reply.code(201).send(await writeMessage(ctx, principalOf(req), req.body, (m) => noteCreated(req, m))),
   );
 
   app.post(

@@ -19,7 +19,7 @@ export const PENDING_ABANDONED_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: { accountId: number; key: string };
+    idempotency?: { accountId: number; key: string; created?: { id: number; status: number } };
   }
 }
 
@@ -117,7 +117,19 @@ function answeredId(payload: unknown): number | null {
   }
 }
 
-/** onSend: records which entity the first request created; a refused or failed one frees the key. */
+/**
+ * Tells the request's key that its entity is stored (committed) with `id`. A step after that which
+ * fails (a follow-up query on a connection just cut answers 5xx) then still settles the key as this
+ * success, so the client's retry replays the entity instead of storing it a second time.
+ */
+export function noteCreated(req: FastifyRequest, id: number, status = 201): void {
+  if (req.idempotency) req.idempotency.created = { id, status };
+}
+
+/**
+ * onSend: records which entity the first request created; a refused or failed one frees the key,
+ * unless it had stored its entity before it failed (`noteCreated`).
+ */
 export function storeIdempotentReply(ctx: AppContext) {
   return async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = req.idempotency;
@@ -128,15 +140,18 @@ export function storeIdempotentReply(ctx: AppContext) {
       .where('account_id', '=', claim.accountId)
       .where('key', '=', claim.key);
     // Only a success is remembered: a refusal (429 over a limit, 409 for a state) may pass on retry.
-    const settle =
-      reply.statusCode < 200 || reply.statusCode >= 300
-        ? () =>
+    const succeeded = reply.statusCode >= 200 && reply.statusCode < 300;
+    const { created } = claim;
+    const settle = succeeded
+      ? () => update.set({ status_code: reply.statusCode, response_id: answeredId(payload) }).execute()
+      : created
+        ? () => update.set({ status_code: created.status, response_id: created.id }).execute()
+        : () =>
             ctx.db
               .deleteFrom('idempotency_keys')
               .where('account_id', '=', claim.accountId)
               .where('key', '=', claim.key)
-              .execute()
-        : () => update.set({ status_code: reply.statusCode, response_id: answeredId(payload) }).execute();
+              .execute();
     // The answer goes out whatever happens here. A failure (most often the same broken database
     // connection that failed the request) is tried once more on a fresh connection; if that fails
     // too, the placeholder stays until PENDING_ABANDONED_MS lets a retry take it over.

@@ -7,7 +7,7 @@ import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf } from '../api/guard.ts';
-import { idempotent } from '../api/idempotency.ts';
+import { idempotent, noteCreated } from '../api/idempotency.ts';
 import {
   inChunks,
   listMessages,
@@ -210,7 +210,13 @@ async function markMailAnswered(ctx: AppContext, principal: Principal, row: Conv
   if (owner) await notify(ctx, owner.id, entityKey('Conversation', row.id), NEW_MESSAGE_NOTIFICATION);
 }
 
-async function answer(ctx: AppContext, principal: Principal, id: number, body: StaffMessageBody) {
+async function answer(
+  ctx: AppContext,
+  principal: Principal,
+  id: number,
+  body: StaffMessageBody,
+  stored: (messageId: number) => void,
+) {
   const row = await oneToOne(ctx, id);
   const content = body.content.trim();
   if (!content) throw new ApiError('validation');
@@ -228,6 +234,7 @@ async function answer(ctx: AppContext, principal: Principal, id: number, body: S
     agentAccountId: principal.accountId,
     authorName: name.name,
   });
+  stored(message.id);
   if (row.system_type === 'mail') await markMailAnswered(ctx, principal, row);
   // The first counsellor message makes a chat live: its day's limit starts counting (SPEC §9).
   else await startChatClock(ctx, row.id, message.loggedDate);
@@ -273,7 +280,10 @@ export function registerCounsellorRoutes(app: Api, ctx: AppContext) {
       preHandler: [idempotent(ctx, (id) => messageById(ctx.db, id)), ctx.limits.preHandler('staffMessage')],
       schema: { params: IdParams, body: StaffMessageBody },
     },
-    async (req, reply) => reply.code(201).send(await answer(ctx, counsellor(req), req.params.id, req.body)),
+    async (req, reply) =>
+      reply
+        .code(201)
+        .send(await answer(ctx, counsellor(req), req.params.id, req.body, (m) => noteCreated(req, m))),
   );
   app.post(
     '/conversations/:id/typing',

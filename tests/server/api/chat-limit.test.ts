@@ -17,6 +17,7 @@ import {
   type TestServer,
 } from '../test-server.ts';
 import { openDatabase } from '../../../server/db/database.ts';
+import { sql } from 'kysely';
 import { loadConfig } from '../../../server/config.ts';
 
 /**
@@ -328,5 +329,59 @@ describe('CHAT_LIMIT_SECONDS (test-only)', () => {
 
   it('is refused by a production server', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', CHAT_LIMIT_SECONDS: '30' })).toThrow(/tests only/);
+  });
+});
+
+describe('a counsellor message whose follow-up fails after it is stored', () => {
+  it('is stored once: the retry with the same key replays it instead of writing it again', async () => {
+    const child = await newChild();
+    const chat = (await api(server.url, '/portal/chat', { token: child, body: { subject: 'Chatt' } }))
+      .body as unknown as Conversation;
+    expect((await staff(`/conversations/${chat.id}/accept`, {})).status).toBe(200);
+    const { db, dbKind } = server.ctx;
+    // A real fault after the message's commit: starting the chat's clock (the first counsellor
+    // message makes the chat live) fails, as a query on a connection just cut would.
+    if (dbKind === 'postgres') {
+      await sql`CREATE FUNCTION fail_clock() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN RAISE EXCEPTION 'fault'; END $$`.execute(db);
+      await sql`CREATE TRIGGER fail_clock BEFORE UPDATE ON conversations FOR EACH ROW
+        WHEN (NEW.live_since IS NOT NULL AND OLD.live_since IS NULL) EXECUTE FUNCTION fail_clock()`.execute(
+        db,
+      );
+    } else {
+      await sql`CREATE TRIGGER fail_clock BEFORE UPDATE ON conversations
+        WHEN NEW.live_since IS NOT NULL AND OLD.live_since IS NULL BEGIN SELECT RAISE(ABORT, 'fault'); END`.execute(
+        db,
+      );
+    }
+    const key = `k-${chat.id}-hello-once`;
+    const send = () =>
+      fetch(`${server.url}/portal/staff/conversations/${chat.id}/messages`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${counsellor}`,
+          'Content-Type': 'application/json',
+          'X-App-Variant': 'Barn',
+          'Idempotency-Key': key,
+        },
+        body: JSON.stringify({ content: 'Hej en gång' }),
+      });
+    let first: Response;
+    try {
+      first = await send();
+    } finally {
+      await sql`DROP TRIGGER fail_clock${sql.raw(dbKind === 'postgres' ? ' ON conversations' : '')}`.execute(
+        db,
+      );
+      if (dbKind === 'postgres') await sql`DROP FUNCTION fail_clock()`.execute(db);
+    }
+    expect(first.status).toBe(500);
+    const again = await send();
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const replayed = (await again.json()) as ConversationMessageWire;
+    expect(replayed.message).toBe('Hej en gång');
+    const sent = (await childMessages(child, chat.id)).filter((m) => m.message === 'Hej en gång');
+    expect(sent.map((m) => m.id)).toEqual([replayed.id]);
   });
 });

@@ -9,7 +9,7 @@ import type { Principal } from '../auth/principal.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import { principalOf } from '../api/guard.ts';
-import { idempotent, replayValue } from '../api/idempotency.ts';
+import { idempotent, noteCreated, replayValue } from '../api/idempotency.ts';
 import { publishMeetingEvent } from '../api/meeting-events.ts';
 import { ownMessagesQuery, toMeeting, toMeetingMessages } from '../api/meeting-view.ts';
 import { messageById } from '../api/conversation-wire.ts';
@@ -196,7 +196,13 @@ async function changeMeeting(ctx: AppContext, principal: Principal, id: number, 
 }
 
 /** A leader's message in the running group chat (SPEC §5: at most 700 characters). */
-async function writeToGroupChat(ctx: AppContext, principal: Principal, id: number, text: string) {
+async function writeToGroupChat(
+  ctx: AppContext,
+  principal: Principal,
+  id: number,
+  text: string,
+  stored: (messageId: number) => void,
+) {
   const { db } = ctx;
   const meeting = await ledMeeting(ctx, principal, id);
   const content = text.trim();
@@ -214,6 +220,7 @@ async function writeToGroupChat(ctx: AppContext, principal: Principal, id: numbe
     agentAccountId: principal.accountId,
     authorName: name.name,
   });
+  stored(message.id);
   await conversationChanged(ctx, meeting.conversation_id);
   return message;
 }
@@ -321,7 +328,13 @@ export async function registerStaffMeetingRoutes(app: Api, ctx: AppContext) {
       schema: { params: IdParams, body: GroupChatMessageBody },
     },
     async (req, reply) =>
-      reply.code(201).send(await writeToGroupChat(ctx, principalOf(req), req.params.id, req.body.content)),
+      reply
+        .code(201)
+        .send(
+          await writeToGroupChat(ctx, principalOf(req), req.params.id, req.body.content, (m) =>
+            noteCreated(req, m),
+          ),
+        ),
   );
 
   app.post(`${BASE}/:id/end`, { schema: { params: IdParams } }, async (req) =>

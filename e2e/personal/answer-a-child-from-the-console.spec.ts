@@ -107,4 +107,55 @@ test.describe('answer a child from the staff console', () => {
       await staffContext.close();
     }
   });
+
+  test("what the counsellor begins to write stays while the console catches up after 'Ta nästa'", async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    await emptyChatQueue(request);
+    const account = await registerChild(request, 'utkast');
+    const childContext = await browser.newContext();
+    const staffContext = await browser.newContext();
+    try {
+      const child = new ChildChatPage(await childContext.newPage());
+      await child.logIn(account);
+      await child.startChat();
+      await child.expectInQueue();
+      const id = await openChatOf(request, account);
+
+      const staffPage = await staffContext.newPage();
+      await new ConsolePage(staffPage).signInAsCounsellor();
+      const console = new ConsoleCounsellorPage(staffPage);
+      await expect(console.queueEntry(id)).toBeVisible();
+
+      // The counsellor's own list answers late (a slow network), the queue's reload on time: the
+      // accepted chat is then in neither list for a while.
+      let release!: () => void;
+      const late = new Promise<void>((resolve) => (release = resolve));
+      await staffPage.route(
+        (url) => url.pathname === '/portal/staff/conversations',
+        async (route) => {
+          await late;
+          await route.continue();
+        },
+      );
+      await console.takeNextButton.click();
+      const chat = console.chat(id);
+      await chat.input.fill('Hej! Jag heter');
+      await expect(console.queueEntry(id)).toHaveCount(0);
+      await expect(chat.input).toHaveValue('Hej! Jag heter');
+
+      release();
+      await expect(chat.status).toHaveText('Aktiv chatt');
+      await expect(chat.panel).toContainText('13 år');
+      await chat.input.pressSequentially(' Kim.');
+      await expect(chat.input).toHaveValue('Hej! Jag heter Kim.');
+      await chat.panel.getByRole('button', { name: 'Skicka' }).click();
+      await child.expectMessage('Hej! Jag heter Kim.');
+    } finally {
+      await childContext.close();
+      await staffContext.close();
+    }
+  });
 });

@@ -20,7 +20,12 @@ export function CounsellorConsole() {
   const queue = useQueue();
   const mine = useMyConversations();
   const [kept, setKept] = useState<number[]>([]);
-  const [mailSnapshots, setMailSnapshots] = useState<Map<number, QueueItem>>(new Map());
+  // The last known summary of each opened item: an opened mail, and a chat just accepted. After
+  // 'Ta nästa' the queue's reload can answer (without the chat) before the counsellor's own list
+  // has it; without the snapshot the panel would unmount in between and lose what the counsellor
+  // had begun to write.
+  const [snapshots, setSnapshots] = useState<Map<number, QueueItem>>(new Map());
+  const remember = (item: QueueItem) => setSnapshots((map) => new Map(map).set(item.id, item));
   const [accepting, setAccepting] = useState<number | 'next' | null>(null);
   const [acceptError, setAcceptError] = useState<string | null>(null);
 
@@ -43,15 +48,17 @@ export function CounsellorConsole() {
   const openIds = kept;
 
   const summaryOf = (id: number): QueueItem | undefined =>
-    mine.items?.find((c) => c.id === id) ?? queue.items?.find((c) => c.id === id) ?? mailSnapshots.get(id);
+    mine.items?.find((c) => c.id === id) ?? queue.items?.find((c) => c.id === id) ?? snapshots.get(id);
 
   async function accept(target: number | 'next') {
-    const id = target === 'next' ? queue.items?.find((i) => i.systemType === 'chat')?.id : target;
+    const item = queue.items?.find((i) => (target === 'next' ? i.systemType === 'chat' : i.id === target));
+    const id = target === 'next' ? item?.id : target;
     if (id === undefined) return;
     setAccepting(target);
     setAcceptError(null);
     try {
       await api.post(`/conversations/${id}/accept`);
+      if (item) remember(item);
       setKept((list) => (list.includes(id) ? list : [...list, id]));
     } catch (e) {
       setAcceptError(e instanceof StaffApiError && e.status === 0 ? e.message : T.acceptFailed);
@@ -63,7 +70,7 @@ export function CounsellorConsole() {
   }
 
   function openMail(item: QueueItem) {
-    setMailSnapshots((map) => new Map(map).set(item.id, item));
+    remember(item);
     setKept((list) => (list.includes(item.id) ? list : [...list, item.id]));
   }
 

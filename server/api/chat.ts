@@ -6,11 +6,11 @@ import { isUniqueViolation, nowIso } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf } from './guard.ts';
 import { eraseConversations } from '../security/erasure.ts';
-import { idempotent } from './idempotency.ts';
+import { idempotent, noteCreated } from './idempotency.ts';
 import { canSeeConversation } from './entity-access.ts';
 import { APPLICATION_ID, PROPERTY_IDS } from './runtime-config.ts';
 import { conversationById, toConversation } from './conversation-wire.ts';
-import { addMessage, resolveConversation } from './conversation-writes.ts';
+import { insertMessage, resolveConversation } from './conversation-writes.ts';
 import { conversationChanged } from './conversation-changed.ts';
 import { queuePosition } from './queue.ts';
 import { stockholmDayStart } from './chat-limit.ts';
@@ -69,6 +69,7 @@ async function openConversation(
   principal: Principal,
   systemType: 'chat' | 'mail',
   body: CreateConversationBody,
+  onStored: (id: number) => void,
 ) {
   const { db } = ctx;
   if (!principal.roles.includes('child')) throw new ApiError('forbidden');
@@ -83,55 +84,66 @@ async function openConversation(
     .select('id')
     .where('system_type', '=', systemType)
     .executeTakeFirst();
+  const name =
+    text === ''
+      ? null
+      : await db
+          .selectFrom('contacts')
+          .select('name')
+          .where('id', '=', principal.contactId)
+          .executeTakeFirstOrThrow();
   const now = nowIso();
-  const row = await db
-    .insertInto('conversations')
-    .values({
-      contact_id: principal.contactId,
-      channel_id: channel?.id ?? null,
-      meeting_id: null,
-      system_type: systemType,
-      subject: (body.subject ?? '').slice(0, 200),
-      state: CONVERSATION_STATE.New,
-      logged_date: now,
-      closed_date: null,
-      rating: null,
-      agent_account_id: null,
-      contact_read_date: null,
-      last_agent_message_date: null,
-      last_contact_message_date: null,
-      last_contact_ping_date: now,
-      cancel_reason: null,
-      live_since: null,
-      limit_ends_at: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-    // A chat started at the same moment on another device won: one open chat per child.
-    .catch((error: unknown) => {
-      throw isUniqueViolation(error) ? new ApiError('conflict', 'HasActive') : error;
-    });
-  const properties = Object.entries(body.properties ?? {}).filter(([id]) => PROPERTY_IDS.includes(id));
-  for (const [propertyId, value] of properties) {
-    await db
-      .insertInto('conversation_properties')
-      .values({ conversation_id: row.id, property_id: propertyId, value: String(value).slice(0, 500) })
-      .execute();
-  }
-  if (text) {
-    const name = await db
-      .selectFrom('contacts')
-      .select('name')
-      .where('id', '=', principal.contactId)
-      .executeTakeFirstOrThrow();
-    await addMessage(ctx, {
-      conversationId: row.id,
-      authorKind: 'contact',
-      message: text,
-      contactId: principal.contactId,
-      authorName: name.name,
-    });
-  }
+  // The conversation, its properties and its first message are stored together or not at all: a
+  // fault halfway must not leave an empty mail behind that the retry then doubles.
+  const row = await db.transaction().execute(async (trx) => {
+    const created = await trx
+      .insertInto('conversations')
+      .values({
+        contact_id: principal.contactId,
+        channel_id: channel?.id ?? null,
+        meeting_id: null,
+        system_type: systemType,
+        subject: (body.subject ?? '').slice(0, 200),
+        state: CONVERSATION_STATE.New,
+        logged_date: now,
+        closed_date: null,
+        rating: null,
+        agent_account_id: null,
+        contact_read_date: null,
+        last_agent_message_date: null,
+        last_contact_message_date: null,
+        last_contact_ping_date: now,
+        cancel_reason: null,
+        live_since: null,
+        limit_ends_at: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+      // A chat started at the same moment on another device won: one open chat per child.
+      .catch((error: unknown) => {
+        throw isUniqueViolation(error) ? new ApiError('conflict', 'HasActive') : error;
+      });
+    const properties = Object.entries(body.properties ?? {}).filter(([id]) => PROPERTY_IDS.includes(id));
+    for (const [propertyId, value] of properties) {
+      await trx
+        .insertInto('conversation_properties')
+        .values({ conversation_id: created.id, property_id: propertyId, value: String(value).slice(0, 500) })
+        .execute();
+    }
+    if (name) {
+      await insertMessage(trx, {
+        conversationId: created.id,
+        authorKind: 'contact',
+        message: text,
+        contactId: principal.contactId,
+        authorName: name.name,
+      });
+    }
+    return created;
+  });
+  // Stored: a step below that fails (the announcements, the answer's read) settles the request's
+  // idempotency key as this conversation, so the retry replays it instead of opening another.
+  onStored(row.id);
   await ctx.hub.publishToAccount(
     principal.accountId,
     HUB_EVENTS.chatCreated,
@@ -224,7 +236,8 @@ export function registerChatRoutes(app: Api, ctx: AppContext) {
         preHandler: [idempotent(ctx, replay), ctx.limits.preHandler(systemType)],
         schema: { body: CreateConversationBody },
       },
-      async (req) => openConversation(ctx, principalOf(req), systemType, req.body),
+      async (req) =>
+        openConversation(ctx, principalOf(req), systemType, req.body, (id) => noteCreated(req, id, 200)),
     );
   }
 

@@ -43,13 +43,28 @@ function stampOf(kind: MessageAuthorKind, logged: string) {
  * its owner) is the caller's to announce with conversationChanged.
  */
 export async function addMessage(ctx: AppContext, m: NewMessage): Promise<ConversationMessageWire> {
-  const conversation = await ctx.db
+  const message = await insertMessage(ctx.db, m);
+  const event: MessageCreatedEventData = { conversationId: m.conversationId, messageId: message.id, message };
+  await ctx.hub.publishToEntity(
+    entityKey('Conversation', m.conversationId),
+    HUB_EVENTS.messageCreated,
+    event,
+  );
+  return message;
+}
+
+/**
+ * Stores a message and stamps its conversation, telling nobody: for a write inside a transaction
+ * (a conversation opened with its first message), whose subscribers, if any, hear of it after.
+ */
+export async function insertMessage(db: Db, m: NewMessage): Promise<ConversationMessageWire> {
+  const conversation = await db
     .selectFrom('conversations')
     .select('state')
     .where('id', '=', m.conversationId)
     .executeTakeFirstOrThrow();
   const logged = m.loggedDate ?? nowIso();
-  const row = await ctx.db
+  const row = await db
     .insertInto('conversation_messages')
     .values({
       conversation_id: m.conversationId,
@@ -64,16 +79,8 @@ export async function addMessage(ctx: AppContext, m: NewMessage): Promise<Conver
     .returningAll()
     .executeTakeFirstOrThrow();
   const stamp = stampOf(m.authorKind, logged);
-  if (stamp)
-    await ctx.db.updateTable('conversations').set(stamp).where('id', '=', m.conversationId).execute();
-  const message = toMessage(row);
-  const event: MessageCreatedEventData = { conversationId: m.conversationId, messageId: row.id, message };
-  await ctx.hub.publishToEntity(
-    entityKey('Conversation', m.conversationId),
-    HUB_EVENTS.messageCreated,
-    event,
-  );
-  return message;
+  if (stamp) await db.updateTable('conversations').set(stamp).where('id', '=', m.conversationId).execute();
+  return toMessage(row);
 }
 
 /**

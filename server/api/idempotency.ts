@@ -19,7 +19,7 @@ export const PENDING_ABANDONED_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: { accountId: number; key: string; created?: number };
+    idempotency?: { accountId: number; key: string; created?: { id: number; status: number } };
   }
 }
 
@@ -119,12 +119,12 @@ function answeredId(payload: unknown): number | null {
 
 /**
  * Tells the request's key that its entity is stored (committed) with `id`, for a create call that
- * answers 201 with the entity. A step after that which fails (a follow-up query on a connection just
- * cut answers 5xx) then still settles the key as this success, so the client's retry replays the
- * entity instead of storing it a second time.
+ * answers `status` (201 unless given) with the entity. A step after that which fails (a follow-up
+ * query on a connection just cut answers 5xx) then still settles the key as this success, so the
+ * client's retry replays the entity instead of storing it a second time.
  */
-export function noteCreated(req: FastifyRequest, id: number): void {
-  if (req.idempotency) req.idempotency.created = id;
+export function noteCreated(req: FastifyRequest, id: number, status = 201): void {
+  if (req.idempotency) req.idempotency.created = { id, status };
 }
 
 /**
@@ -146,7 +146,7 @@ export function storeIdempotentReply(ctx: AppContext) {
     const settle = succeeded
       ? () => update.set({ status_code: reply.statusCode, response_id: answeredId(payload) }).execute()
       : created !== undefined
-        ? () => update.set({ status_code: 201, response_id: created }).execute()
+        ? () => update.set({ status_code: created.status, response_id: created.id }).execute()
         : () =>
             ctx.db
               .deleteFrom('idempotency_keys')

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
 import { api, login, startTestServer, type TestServer } from '../test-server.ts';
 import type { Conversation, ConversationMessageWire } from '../../../contract/conversations.ts';
 import { cancelAbandonedChats } from '../../../server/jobs/abandoned-chats.ts';
@@ -235,5 +236,84 @@ describe('one-to-one chat', () => {
       (await api(server.url, `/portal/staff/conversations/${chat.id}/accept`, { token: owner, body: {} }))
         .status,
     ).toBe(403);
+  });
+
+  describe('opening a conversation when something fails halfway', () => {
+    const open = (token: string, key: string, subject: string) =>
+      fetch(`${server.url}/portal/mail`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json',
+          'X-App-Variant': 'Barn',
+          'Idempotency-Key': key,
+        },
+        body: JSON.stringify({ subject, text: 'Jag vill fråga något.' }),
+      });
+    const mailsOf = async (token: string, subject: string) =>
+      (
+        (await api(server.url, `${CONV}/conversations`, { token })).body as unknown as {
+          value: Conversation[];
+        }
+      ).value.filter((c) => c.subject === subject);
+
+    it('stores the mail with its first message or nothing, so the retry leaves one mail', async () => {
+      const child = await newChild('barn-halvvags');
+      const { db, dbKind } = server.ctx;
+      // A real fault after the mail's row is written: stamping its first message fails, as a query
+      // on a connection just cut would.
+      if (dbKind === 'postgres') {
+        await sql`CREATE FUNCTION fail_stamp() RETURNS trigger LANGUAGE plpgsql AS
+          $$ BEGIN RAISE EXCEPTION 'fault'; END $$`.execute(db);
+        await sql`CREATE TRIGGER fail_stamp BEFORE UPDATE ON conversations FOR EACH ROW
+          WHEN (NEW.last_contact_message_date IS NOT NULL AND OLD.last_contact_message_date IS NULL)
+          EXECUTE FUNCTION fail_stamp()`.execute(db);
+      } else {
+        await sql`CREATE TRIGGER fail_stamp BEFORE UPDATE ON conversations
+          WHEN NEW.last_contact_message_date IS NOT NULL AND OLD.last_contact_message_date IS NULL
+          BEGIN SELECT RAISE(ABORT, 'fault'); END`.execute(db);
+      }
+      let first: Response;
+      try {
+        first = await open(child, 'mail-halfway-1', 'Halvvägs');
+      } finally {
+        await sql`DROP TRIGGER fail_stamp${sql.raw(dbKind === 'postgres' ? ' ON conversations' : '')}`.execute(
+          db,
+        );
+        if (dbKind === 'postgres') await sql`DROP FUNCTION fail_stamp()`.execute(db);
+      }
+      expect(first.status).toBe(500);
+      expect(await mailsOf(child, 'Halvvägs')).toEqual([]);
+
+      const again = await open(child, 'mail-halfway-1', 'Halvvägs');
+      expect(again.status).toBe(200);
+      const mails = await mailsOf(child, 'Halvvägs');
+      expect(mails.map((m) => m.id)).toEqual([((await again.json()) as Conversation).id]);
+      const messages = (
+        (await api(server.url, `${CONV}/messages?conversation=${mails[0]!.id}`, { token: child }))
+          .body as unknown as { value: ConversationMessageWire[] }
+      ).value;
+      expect(messages.map((m) => m.message)).toEqual(['Jag vill fråga något.']);
+    });
+
+    it('answers the retry with the mail stored before a later step failed, instead of a second mail', async () => {
+      const child = await newChild('barn-efterat');
+      // The announcement after the commit fails once (the hub's backplane restarting).
+      const publish = vi
+        .spyOn(server.ctx.hub, 'publishToAccount')
+        .mockRejectedValueOnce(new Error('backplane down'));
+      let first: Response;
+      try {
+        first = await open(child, 'mail-after-commit-1', 'Efteråt');
+      } finally {
+        publish.mockRestore();
+      }
+      expect(first.status).toBe(500);
+      const again = await open(child, 'mail-after-commit-1', 'Efteråt');
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      const replayed = (await again.json()) as Conversation;
+      expect((await mailsOf(child, 'Efteråt')).map((m) => m.id)).toEqual([replayed.id]);
+    });
   });
 });

@@ -7,7 +7,7 @@ import { ApiError } from '../errors.ts';
 import { nowIso, type Db } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf } from './guard.ts';
-import { idempotent } from './idempotency.ts';
+import { idempotent, noteCreated } from './idempotency.ts';
 import { peerItemChanged } from './peer-events.ts';
 import { postWireById, replyCounts, replyWireById, toPostWire, toReplyWire } from './peer-wire.ts';
 
@@ -99,7 +99,13 @@ async function postDetail(db: Db, accountId: number, id: number): Promise<PeerPo
   return { post: toPostWire(row, count, accountId), replies: replies.map((r) => toReplyWire(r, accountId)) };
 }
 
-async function createPost(ctx: AppContext, principal: Principal, subject: string, text: string) {
+async function createPost(
+  ctx: AppContext,
+  principal: Principal,
+  subject: string,
+  text: string,
+  onStored: (id: number) => void,
+) {
   const row = await ctx.db
     .insertInto('peer_posts')
     .values({
@@ -114,11 +120,18 @@ async function createPost(ctx: AppContext, principal: Principal, subject: string
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  onStored(row.id);
   await peerItemChanged(ctx, { postId: row.id }, { queue: true });
   return toPostWire(row, 0, principal.accountId);
 }
 
-async function createReply(ctx: AppContext, principal: Principal, postId: number, text: string) {
+async function createReply(
+  ctx: AppContext,
+  principal: Principal,
+  postId: number,
+  text: string,
+  onStored: (id: number) => void,
+) {
   const post = await visiblePost(ctx.db, principal.accountId, postId);
   // The author sees their own pending post, but nobody can answer it before it is published.
   if (post.state !== 'published') throw new ApiError('conflict', post.state);
@@ -136,6 +149,7 @@ async function createReply(ctx: AppContext, principal: Principal, postId: number
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  onStored(row.id);
   await peerItemChanged(ctx, { postId: post.id, replyId: row.id }, { queue: true });
   return toReplyWire(row, principal.accountId);
 }
@@ -194,7 +208,13 @@ export async function registerPeerPostRoutes(parent: Api, ctx: AppContext) {
           schema: { body: NewPeerPostBody },
         },
         async (req, reply) =>
-          reply.code(201).send(await createPost(ctx, principalOf(req), req.body.subject, req.body.text)),
+          reply
+            .code(201)
+            .send(
+              await createPost(ctx, principalOf(req), req.body.subject, req.body.text, (id) =>
+                noteCreated(req, id),
+              ),
+            ),
       );
       app.post(
         '/posts/:id/replies',
@@ -206,7 +226,13 @@ export async function registerPeerPostRoutes(parent: Api, ctx: AppContext) {
           schema: { params: IdParams, body: NewPeerReplyBody },
         },
         async (req, reply) =>
-          reply.code(201).send(await createReply(ctx, principalOf(req), req.params.id, req.body.text)),
+          reply
+            .code(201)
+            .send(
+              await createReply(ctx, principalOf(req), req.params.id, req.body.text, (id) =>
+                noteCreated(req, id),
+              ),
+            ),
       );
       app.post(
         '/reports',

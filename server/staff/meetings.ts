@@ -113,7 +113,13 @@ async function privateMessages(ctx: AppContext, principal: Principal, id: number
 }
 
 /** A file for the meeting, stored under the name of its real type (README: uploads). */
-async function addAppendix(ctx: AppContext, principal: Principal, id: number, body: AppendixBody) {
+async function addAppendix(
+  ctx: AppContext,
+  principal: Principal,
+  id: number,
+  body: AppendixBody,
+  onStored: (id: number) => void,
+) {
   const { db } = ctx;
   const meeting = await ledMeeting(ctx, principal, id);
   const content = body.file;
@@ -144,12 +150,18 @@ async function addAppendix(ctx: AppContext, principal: Principal, id: number, bo
       .returning('id')
       .executeTakeFirstOrThrow();
   });
+  onStored(row.id);
   await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, meeting);
   return row.id;
 }
 
 /** A new meeting in a series the leader leads, told to the series' members. */
-async function createMeeting(ctx: AppContext, principal: Principal, input: Static<typeof NewMeetingBody>) {
+async function createMeeting(
+  ctx: AppContext,
+  principal: Principal,
+  input: Static<typeof NewMeetingBody>,
+  onStored: (id: number) => void,
+) {
   const { db } = ctx;
   const seriesId = input.seriesId;
   await assertLeads(ctx, principal, seriesId);
@@ -171,6 +183,7 @@ async function createMeeting(ctx: AppContext, principal: Principal, input: Stati
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  onStored(row.id);
   await publishMeetingEvent(ctx, HUB_EVENTS.meetingCreated, row);
   return toMeeting(db, principal, row);
 }
@@ -282,7 +295,10 @@ export async function registerStaffMeetingRoutes(app: Api, ctx: AppContext) {
       preHandler: [idempotent(ctx, replayMeeting), ctx.limits.preHandler('staffCreate')],
       schema: { body: NewMeetingBody },
     },
-    async (req, reply) => reply.code(201).send(await createMeeting(ctx, principalOf(req), req.body)),
+    async (req, reply) =>
+      reply
+        .code(201)
+        .send(await createMeeting(ctx, principalOf(req), req.body, (id) => noteCreated(req, id))),
   );
 
   app.put(`${BASE}/:id`, { schema: { params: IdParams, body: MeetingChangesBody } }, async (req) =>
@@ -357,7 +373,11 @@ export async function registerStaffMeetingRoutes(app: Api, ctx: AppContext) {
         schema: { params: IdParams, body: AppendixBody },
       },
       async (req, reply) =>
-        reply.code(201).send({ value: await addAppendix(ctx, principalOf(req), req.params.id, req.body) }),
+        reply.code(201).send({
+          value: await addAppendix(ctx, principalOf(req), req.params.id, req.body, (id) =>
+            noteCreated(req, id),
+          ),
+        }),
     );
   });
 }

@@ -5,7 +5,7 @@ import type { Api, AppContext, TypeBoxProvider } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso, type Db } from '../db/database.ts';
 import { principalOf } from '../api/guard.ts';
-import { idempotent } from '../api/idempotency.ts';
+import { idempotent, noteCreated } from '../api/idempotency.ts';
 import { peerItemChanged } from '../api/peer-events.ts';
 import { board, filled, peersOnly, authorNameOf, postOfReply } from '../api/peer-posts.ts';
 import { replyWireById, toReplyWire } from '../api/peer-wire.ts';
@@ -95,7 +95,13 @@ async function decide(
 }
 
 /** A counsellor's reply: marked as staff and published at once (a counsellor needs no moderation). */
-async function staffReply(ctx: AppContext, accountId: number, postId: number, text: string) {
+async function staffReply(
+  ctx: AppContext,
+  accountId: number,
+  postId: number,
+  text: string,
+  onStored: (id: number) => void,
+) {
   const post = await ctx.db
     .selectFrom('peer_posts')
     .select(['id', 'state'])
@@ -119,6 +125,7 @@ async function staffReply(ctx: AppContext, accountId: number, postId: number, te
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  onStored(row.id);
   await peerItemChanged(ctx, { postId, replyId: row.id }, { board: true });
   return toReplyWire(row, accountId);
 }
@@ -153,7 +160,11 @@ export async function registerPeerModerationRoutes(parent: Api, ctx: AppContext)
         async (req, reply) =>
           reply
             .code(201)
-            .send(await staffReply(ctx, principalOf(req).accountId, req.params.id, req.body.text)),
+            .send(
+              await staffReply(ctx, principalOf(req).accountId, req.params.id, req.body.text, (id) =>
+                noteCreated(req, id),
+              ),
+            ),
       );
     },
     { prefix: '/peers' },

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { HttpTransportType, type HubConnection } from '@microsoft/signalr';
 import {
@@ -281,6 +281,65 @@ describe('Peers posts: write, moderate, publish, report', () => {
       .execute();
     expect(rows).toHaveLength(1);
     expect(((await replay.json()) as PeerPostWire).id).toBe(rows[0]!.id);
+  });
+
+  it('answers a retry with the post or reply stored before its announcement failed, instead of a second one', async () => {
+    const published = (await newPost(tokens.a, { subject: 'Svara', text: 'Svara gärna.' }))
+      .body as unknown as PeerPostWire;
+    expect((await staff(`/posts/${published.id}/approve`)).status).toBe(200);
+    const cases = [
+      {
+        path: '/portal/api/peers/posts',
+        token: tokens.b,
+        body: { subject: 'Efteråt', text: 'Ett inlägg en gång' },
+      },
+      {
+        path: `/portal/api/peers/posts/${published.id}/replies`,
+        token: tokens.b,
+        body: { text: 'Ett svar en gång' },
+      },
+      {
+        path: `/portal/staff/peers/posts/${published.id}/replies`,
+        token: tokens.counsellor,
+        body: { text: 'Ett kuratorssvar en gång' },
+      },
+    ];
+    for (const { path, token, body } of cases) {
+      const key = randomUUID();
+      const send = () =>
+        fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${token}`,
+            'Content-Type': 'application/json',
+            'X-App-Variant': V,
+            'Idempotency-Key': key,
+          },
+          body: JSON.stringify(body),
+        });
+      // The announcement after the insert fails once (the hub's backplane restarting).
+      const fail = new Error('backplane down');
+      const publish = [
+        vi.spyOn(server.ctx.hub, 'publishToAccount').mockRejectedValueOnce(fail),
+        vi.spyOn(server.ctx.hub, 'publishToEntity').mockRejectedValueOnce(fail),
+      ];
+      let first: Response;
+      try {
+        first = await send();
+      } finally {
+        for (const spy of publish) spy.mockRestore();
+      }
+      expect(first.status, path).toBe(500);
+      const again = await send();
+      expect(again.status, path).toBe(201);
+      expect(again.headers.get('idempotent-replayed'), path).toBe('true');
+      const table = path.endsWith('/replies') ? 'peer_replies' : 'peer_posts';
+      const rows = await server.ctx.db.selectFrom(table).select('id').where('text', '=', body.text).execute();
+      expect(
+        rows.map((r) => r.id),
+        path,
+      ).toEqual([((await again.json()) as { id: number }).id]);
+    }
   });
 });
 

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { api, login, startTestServer, type TestServer } from '../test-server.ts';
 import type { Meeting, MeetingMessage } from '../../../contract/meetings.ts';
 import type { ConversationMessageWire } from '../../../contract/conversations.ts';
@@ -135,5 +136,70 @@ describe('homework and private messages', () => {
     expect((await call(`/portal/staff/meetings/${meeting.id}/appendices`)).status).toBe(401);
     expect((await call(`/portal/staff/meetings/${meeting.id}/appendices`, participant)).status).toBe(403);
     expect((await call(`/portal/staff/meetings/${meeting.id}/appendices`, counsellor)).status).toBe(403);
+  });
+
+  it('answers a retry with the meeting or appendix stored before its announcement failed, instead of a second one', async () => {
+    const subject = `Efteråt ${randomUUID()}`;
+    const appendixName = `bilaga-${randomUUID().slice(0, 8)}.pdf`;
+    const startDate = new Date().toISOString();
+    const requests = [
+      {
+        path: '/portal/staff/meetings',
+        body: () => JSON.stringify({ seriesId: 1, subject, startDate, duration: 60 }),
+        json: true,
+        stored: async () =>
+          (
+            await server.ctx.db.selectFrom('meetings').select('id').where('subject', '=', subject).execute()
+          ).map((r) => r.id),
+      },
+      {
+        path: `/portal/staff/meetings/${meeting.id}/appendices`,
+        body: () => {
+          const form = new FormData();
+          form.set('name', appendixName);
+          form.set('file', new Blob([new Uint8Array(PDF)], { type: 'application/pdf' }), appendixName);
+          return form;
+        },
+        json: false,
+        stored: async () =>
+          (
+            await server.ctx.db
+              .selectFrom('appendices')
+              .select('id')
+              .where('name', '=', appendixName)
+              .execute()
+          ).map((r) => r.id),
+      },
+    ];
+    for (const { path, body, json, stored } of requests) {
+      const key = randomUUID();
+      const send = () =>
+        fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${leader}`,
+            'X-App-Variant': 'Gruppstod',
+            'Idempotency-Key': key,
+            ...(json ? { 'Content-Type': 'application/json' } : {}),
+          },
+          body: body(),
+        });
+      // The announcement after the insert fails once (the hub's backplane restarting).
+      const publish = vi
+        .spyOn(server.ctx.hub, 'publishToEntity')
+        .mockRejectedValueOnce(new Error('backplane down'));
+      let first: Response;
+      try {
+        first = await send();
+      } finally {
+        publish.mockRestore();
+      }
+      expect(first.status, path).toBe(500);
+      const again = await send();
+      expect(again.status, path).toBe(201);
+      expect(again.headers.get('idempotent-replayed'), path).toBe('true');
+      const answer = (await again.json()) as { id?: number; value?: number };
+      expect(await stored(), path).toEqual([answer.id ?? answer.value]);
+    }
   });
 });

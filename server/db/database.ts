@@ -18,6 +18,7 @@ import { chatLimitMigration } from './migrations/0004-chat-limit.ts';
 import { peerPostsMigration } from './migrations/0005-peer-posts.ts';
 import { listIndexesMigration } from './migrations/0006-list-indexes.ts';
 import { refreshTokenParentMigration } from './migrations/0007-refresh-token-parent.ts';
+import { erasedAccountsMigration } from './migrations/0008-erased-accounts.ts';
 import { databaseKind, type DatabaseKind } from './database-kind.ts';
 
 export type Db = Kysely<Database>;
@@ -127,6 +128,7 @@ export function migrations(kind: DatabaseKind) {
     '0005-peer-posts': peerPostsMigration(kind),
     '0006-list-indexes': listIndexesMigration,
     '0007-refresh-token-parent': refreshTokenParentMigration,
+    '0008-erased-accounts': erasedAccountsMigration,
   };
 }
 

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { runMaintenance } from '../security/maintenance.ts';
 import { cancelAbandonedChats } from './abandoned-chats.ts';
 import { endChatsPastLimit } from '../api/chat-limit.ts';
+import { eraseLateWrites } from '../security/erasure.ts';
 
 /** Pruning and key rotation run this often in every process (server/security/maintenance.ts). */
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
@@ -9,6 +10,8 @@ const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 const ABANDONED_CHAT_SWEEP_MS = 30_000;
 /** Live chats whose daily time is up (SPEC §9) are ended this often: a chat ends at most 5 s late. */
 const CHAT_LIMIT_SWEEP_MS = 5_000;
+/** What a request in flight at an account's erasure wrote after it is erased this often. */
+const LATE_WRITE_SWEEP_MS = 60_000;
 
 /**
  * The server's timers, in every process: each job is safe to run in several processes at once, and
@@ -27,6 +30,7 @@ export async function startJobs(ctx: AppContext): Promise<() => void> {
     every(MAINTENANCE_INTERVAL_MS, () => runMaintenance(ctx)),
     every(ABANDONED_CHAT_SWEEP_MS, () => cancelAbandonedChats(ctx)),
     every(CHAT_LIMIT_SWEEP_MS, () => endChatsPastLimit(ctx)),
+    every(LATE_WRITE_SWEEP_MS, () => eraseLateWrites(ctx)),
   ];
   return () => timers.forEach(clearInterval);
 }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runMaintenance } from '../../../server/security/maintenance.ts';
+import { eraseLateWrites, LATE_WRITE_WINDOW_MS } from '../../../server/security/erasure.ts';
+import { nowIso } from '../../../server/db/database.ts';
 import { api, login, type TestServer } from '../test-server.ts';
 import { callFrom, registerChild, startTarget, tryLogin } from './attack.ts';
 
@@ -137,6 +139,125 @@ describe('erasure', () => {
     });
     await api(s.url, '/portal/deleteContact', { token: child.token, body: {} });
     expect(await dump(s)).not.toContain('Lisa');
+  });
+
+  it('erases again what a request in flight at the erasure wrote after it', async () => {
+    server = await startTarget();
+    const s = server;
+    const { db } = s.ctx;
+    const child = await registerChild(s, 'sent');
+    const chatId = Number(
+      (await api(s.url, '/portal/chat', { token: child.token, body: { subject: 'Hemma', text: 'Hej' } }))
+        .body!.id,
+    );
+    const account = await db
+      .selectFrom('accounts')
+      .innerJoin('contacts', 'contacts.id', 'accounts.contact_id')
+      .select(['accounts.id', 'accounts.contact_id'])
+      .where('contacts.name', '=', child.username)
+      .executeTakeFirstOrThrow();
+    expect((await api(s.url, '/portal/deleteContact', { token: child.token, body: {} })).status).toBe(200);
+
+    // What requests checked just before the erasure and committed just after it leave behind: a
+    // message in the chat it had detached, a new mail with its first message, a changed name.
+    const message = (conversationId: number, text: string) => ({
+      conversation_id: conversationId,
+      author_kind: 'contact' as const,
+      contact_id: account.contact_id,
+      agent_account_id: null,
+      author_name: child.username,
+      message: text,
+      logged_date: nowIso(),
+      created_after_closed: 0,
+    });
+    await db
+      .insertInto('conversation_messages')
+      .values(message(chatId, `${WORDS} sent`))
+      .execute();
+    const mail = await db
+      .insertInto('conversations')
+      .values({
+        contact_id: account.contact_id,
+        channel_id: null,
+        meeting_id: null,
+        system_type: 'mail',
+        subject: `${WORDS} i ämnet`,
+        state: 'New',
+        logged_date: nowIso(),
+        closed_date: null,
+        rating: null,
+        agent_account_id: null,
+        contact_read_date: null,
+        last_agent_message_date: null,
+        last_contact_message_date: null,
+        last_contact_ping_date: nowIso(),
+        cancel_reason: null,
+        live_since: null,
+        limit_ends_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('conversation_messages')
+      .values(message(mail.id, `${WORDS} i brevet`))
+      .execute();
+    await db
+      .updateTable('contacts')
+      .set({ name: child.username })
+      .where('id', '=', account.contact_id)
+      .execute();
+    expect(await dump(s)).toContain(WORDS);
+
+    expect(await eraseLateWrites(s.ctx)).toBeGreaterThanOrEqual(1);
+    const all = await dump(s);
+    for (const trace of [child.username, WORDS]) expect(all).not.toContain(trace);
+    expect(
+      await db
+        .selectFrom('conversations')
+        .select('id')
+        .where('contact_id', '=', account.contact_id)
+        .execute(),
+    ).toEqual([]);
+    expect(
+      (
+        await db
+          .selectFrom('conversations')
+          .select('state')
+          .where('id', '=', mail.id)
+          .executeTakeFirstOrThrow()
+      ).state,
+    ).toBe('Cancelled');
+    // Once no request can still be in flight, the account is no longer looked at.
+    const later = Date.now() + LATE_WRITE_WINDOW_MS + 1_000;
+    expect(await eraseLateWrites(s.ctx, later)).toBe(0);
+  });
+
+  it('leaves no words of a child who writes while their account is erased', async () => {
+    server = await startTarget();
+    const s = server;
+    const child = await registerChild(s, 'samtidigt');
+    const chatId = Number(
+      (await api(s.url, '/portal/chat', { token: child.token, body: { subject: 'Hemma', text: 'Hej' } }))
+        .body!.id,
+    );
+    // Real concurrency: messages and mail on their way while the account is deleted.
+    const writes = Array.from({ length: 12 }, (_, i) =>
+      i % 2 === 0
+        ? api(s.url, '/portal/conversationmessage', {
+            token: child.token,
+            body: { conversation: chatId, content: `${WORDS} ${i}` },
+          })
+        : api(s.url, '/portal/mail', {
+            token: child.token,
+            body: { subject: 'Brev', text: `${WORDS} ${i}` },
+          }),
+    );
+    const deleted = api(s.url, '/portal/deleteContact', { token: child.token, body: {} });
+    await Promise.all([...writes, deleted]);
+    expect((await deleted).status).toBe(200);
+    await eraseLateWrites(s.ctx);
+    const all = await dump(s);
+    for (const trace of [child.username, WORDS]) expect(all).not.toContain(trace);
   });
 
   it('keeps no message body beside an Idempotency-Key: a replay after deleting the chat shows it erased', async () => {

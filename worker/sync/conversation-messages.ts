@@ -20,6 +20,7 @@ import { EVENT_THROTTLE_MS, keyedDebounce, keyedThrottle } from '../hub/throttle
 import { applyMessage, messageOfEvent, reconcileMessages, serverRow } from './chat-rows.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';
+import { OwnRatings } from './own-ratings.ts';
 export { TYPING_MIN_INTERVAL_MS };
 
 export const CHAT_MESSAGE_KIND = 'conversationmessage';
@@ -55,6 +56,8 @@ export class ConversationMessages implements SyncModule {
   readonly tables: SyncModule['tables'];
   readonly outboxKinds = { [CHAT_MESSAGE_KIND]: { settled: (row: OutboxRow) => this.settled(row) } };
 
+  /** The child's own stars, kept over any answer that left the server before they were saved. */
+  readonly ownRatings = new OwnRatings();
   private readonly lastTyping = new Map<number, number>();
   private readonly loadedListeners: ConversationLoadedListener[] = [];
   private readonly refetchMessages: (key: string) => void;
@@ -111,6 +114,7 @@ export class ConversationMessages implements SyncModule {
   /** Sign-out: the next user types without the previous one's pause. */
   reset(): void {
     this.lastTyping.clear();
+    this.ownRatings.clear();
   }
 
   /** A throttled refetch of the messages, e.g. once a subscription holds. */
@@ -119,6 +123,7 @@ export class ConversationMessages implements SyncModule {
   }
 
   async loadConversation(conversationId: number): Promise<void> {
+    const asked = this.ownRatings.mark();
     const { value } = await this.ctx.http.get<ValueList<Conversation>>(
       `${conversationsBase(this.ctx)}/conversations`,
       { params: { take: 9999, skip: 0, selection: 'mine', conversation: conversationId } },
@@ -127,6 +132,8 @@ export class ConversationMessages implements SyncModule {
     // The list answers nothing for a conversation the user may not see.
     if (!conversation) throw new HttpError(403, 'forbidden', 'GET', 'conversations');
     const previous = await this.ctx.db.conversations.get(conversationId);
+    // Kept at the last moment: a star set while this was under way stays.
+    this.ownRatings.keep(conversation, asked);
     await this.ctx.db.conversations.put({ ...conversation, fetchedAt: this.ctx.clock.now() });
     for (const listener of this.loadedListeners) await listener(conversation, previous);
   }

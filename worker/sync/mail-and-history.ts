@@ -60,13 +60,6 @@ export class MailAndHistorySync implements SyncModule {
   private readonly opens = new RefCounts<number>();
   /** The load each opened conversation started, so a favourite click waits for it. */
   private readonly loading = new Map<number, Promise<LoadResult>>();
-  /**
-   * The child's own ratings, by conversation: a list answer that left the server before the rating
-   * was saved there carries the old one and must not turn the star back. `settled` is the write
-   * count when the save answered (null while it is under way).
-   */
-  private readonly ownRatings = new Map<number, { rating: number; settled: number | null }>();
-  private writes = 0;
   private readonly refreshList: (key: string) => void;
   private readonly markReadSoon: (key: string) => void;
 
@@ -95,12 +88,11 @@ export class MailAndHistorySync implements SyncModule {
 
   async loadConversations(selection: ConversationSelection = 'mine'): Promise<LoadResult> {
     return asLoadResult(async () => {
-      const asked = this.writes;
+      const asked = this.messages.ownRatings.mark();
       const { value } = await this.ctx.http.get<ValueList<Conversation>>(
         `${conversationsBase(this.ctx)}/conversations`,
         { params: { take: 9999, skip: 0, selection } },
       );
-      for (const conversation of value) this.keepOwnRating(conversation, asked);
       const { db, clock } = this.ctx;
       const fetchedAt = clock.now();
       await db.transaction('rw', db.conversations, db.chatMessages, async () => {
@@ -114,18 +106,11 @@ export class MailAndHistorySync implements SyncModule {
           await db.conversations.bulkDelete(gone);
           await db.chatMessages.where('conversation').anyOf(gone).delete();
         }
-        await db.conversations.bulkPut(value.map((c) => ({ ...c, fetchedAt })));
+        // Kept at the last moment: a star set while this was under way stays.
+        const { ownRatings } = this.messages;
+        await db.conversations.bulkPut(value.map((c) => ({ ...ownRatings.keep(c, asked), fetchedAt })));
       });
     });
-  }
-
-  /**
-   * The child's own rating over a fetched one that may have left the server before it was saved
-   * (`asked`: the write count when the fetch was sent).
-   */
-  private keepOwnRating(conversation: Conversation, asked: number): void {
-    const own = this.ownRatings.get(conversation.id);
-    if (own && (own.settled === null || own.settled > asked)) conversation.rating = own.rating;
   }
 
   async openConversation(conversationId: number): Promise<LoadResult> {
@@ -182,12 +167,12 @@ export class MailAndHistorySync implements SyncModule {
     const { db } = this.ctx;
     // A load that started before the click would write the old rating over the new one.
     await this.loading.get(conversationId);
-    const before = await db.conversations.get(conversationId);
     const rating = favourite ? FAVOURITE_RATING : NOT_FAVOURITE_RATING;
+    // Before any await: an answer stored from here on (the opening's read mark, say) keeps it.
+    const own = this.messages.ownRatings.begin(conversationId, rating);
+    const before = await db.conversations.get(conversationId);
     // The star turns at once; a refusal turns it back.
     if (before) await db.conversations.update(conversationId, { rating });
-    const own = { rating, settled: null as number | null };
-    this.ownRatings.set(conversationId, own);
     try {
       await this.ctx.http.put(`${conversationsBase(this.ctx)}/rate`, {
         conversation: conversationId,
@@ -195,11 +180,13 @@ export class MailAndHistorySync implements SyncModule {
       });
       return ok(undefined);
     } catch {
-      own.rating = before?.rating ?? own.rating;
-      if (before) await db.conversations.update(conversationId, { rating: before.rating });
+      if (before) {
+        own.revert(before.rating ?? rating);
+        await db.conversations.update(conversationId, { rating: before.rating });
+      }
       return failure('failed');
     } finally {
-      own.settled = ++this.writes;
+      own.settle();
     }
   }
 
@@ -233,16 +220,16 @@ export class MailAndHistorySync implements SyncModule {
       content: '',
     });
     // A star clicked while this is under way must stay: the answer may carry the rating from before.
-    const asked = this.writes;
+    const asked = this.messages.ownRatings.mark();
     const { value } = await this.ctx.http.get<ValueList<Conversation>>(
       `${conversationsBase(this.ctx)}/conversations`,
       { params: { take: 9999, skip: 0, selection: 'mine', conversation: conversationId } },
     );
     const fresh = value[0];
-    if (fresh) this.keepOwnRating(fresh, asked);
     // Deleted meanwhile: do not bring the row back.
     if (fresh && (await this.ctx.db.conversations.get(conversationId))) {
-      await this.ctx.db.conversations.put({ ...fresh, fetchedAt: this.ctx.clock.now() });
+      const kept = this.messages.ownRatings.keep(fresh, asked);
+      await this.ctx.db.conversations.put({ ...kept, fetchedAt: this.ctx.clock.now() });
     }
   }
 }

@@ -115,35 +115,6 @@ export default tseslint.config(
           selector: ':not(TSLiteralType) > Literal[value=/^(Barn|Gruppstod|Chatt|Peers|Assistent|Main)$/]',
           message: "Ask the variant's features (contract/variant.ts), not its name.",
         },
-        {
-          // React 19's context-as-provider: Preact 10, which runs the UI (scripts/react-alias.ts), has it not.
-          selector: 'JSXOpeningElement > JSXIdentifier[name=/Context$/]',
-          message: 'Provide a context with <SomeContext.Provider value={...}> (Preact 10 runs the UI).',
-        },
-      ],
-    },
-  },
-  {
-    // React 19 APIs that Preact 10's compat layer, which the UI runs on (scripts/react-alias.ts),
-    // does not have: the types say they exist, the build would fail or the page would break.
-    files: ['src/**/*.{ts,tsx}', 'staff-console/**/*.{ts,tsx}', 'client-kit/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: 'react',
-              importNames: ['use', 'useActionState', 'useOptimistic', 'Activity', 'cache'],
-              message: 'Not in preact/compat 10, which runs the UI (scripts/react-alias.ts); use useContext.',
-            },
-            {
-              name: 'react-dom',
-              importNames: ['useFormStatus', 'preload', 'preinit', 'prefetchDNS', 'preconnect'],
-              message: 'Not in preact/compat 10, which runs the UI (scripts/react-alias.ts).',
-            },
-          ],
-        },
       ],
     },
   },

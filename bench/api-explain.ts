@@ -1,6 +1,6 @@
 /**
  * EXPLAIN (ANALYZE, BUFFERS) on PostgreSQL for the counsellors' queue, the conversation lists and the
- * meeting lists, with the volume of bench:api seeded (npm run bench:explain; issue 15 "Server").
+ * meeting lists, with the volume of bench:api seeded (npm run bench:explain).
  * The statements are the server's own: a server in this process, on a fresh PostgreSQL database,
  * answers each list call while it records what it runs, and each list query it ran (on
  * conversations or meetings, single-row lookups by id left out) is explained with its parameters.
@@ -17,6 +17,7 @@ import { LIST_INDEXES } from '../server/db/migrations/0006-list-indexes.ts';
 import { api, createTestDatabase, login } from '../tests/server/test-server.ts';
 import { BENCH_PASSWORD, DEFAULT_SIZE, seedVolume } from './api-seed.ts';
 import { runBench } from './support.ts';
+import { PRODUCTION_ENV } from '../tests/server/server-process.ts';
 
 const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const PORT = Number(process.env.BENCH_PORT ?? 8351);
@@ -38,7 +39,7 @@ async function main() {
   const recorded: CompiledQuery[] = [];
   const server = await buildApp(
     {
-      ...loadConfig({ APP_VARIANT: 'peers', DEMO_SEED: '1', NODE_ENV: 'production' }),
+      ...loadConfig({ APP_VARIANT: 'peers', DEMO_SEED: '1', ...PRODUCTION_ENV }),
       databaseUrl: database.url,
       clientDir: path.join(os.tmpdir(), 'no-client-in-server-tests'),
     },

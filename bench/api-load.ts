@@ -1,5 +1,5 @@
 /**
- * The API calls a child makes, at an open-loop rate (npm run bench:api; issue 15 "Server"). A
+ * The API calls a child makes, at an open-loop rate (npm run bench:api). A
  * production-like server process (NODE_ENV=production, `tsx server/main.ts`) on a fresh SQLite file,
  * or with BENCH_DB=postgres on PostgreSQL with Redis; realistic volume seeded into its database
  * (bench/api-seed.ts: 500 children with their chat and mail history, 100 support-group participants
@@ -28,7 +28,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { sql } from 'kysely';
 import { createTestDatabase } from '../tests/server/test-server.ts';
-import { BENCH_LIMITS, startServerProcess } from '../tests/server/server-process.ts';
+import { BENCH_LIMITS, PRODUCTION_ENV, startServerProcess } from '../tests/server/server-process.ts';
 import { freeClusterPort, startCluster } from '../scripts/cluster.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { LIST_INDEXES } from '../server/db/migrations/0006-list-indexes.ts';
@@ -380,7 +380,7 @@ async function main() {
   if (DB === 'postgres') process.env.DATABASE_URL = POSTGRES_URL;
   const database = await createTestDatabase();
   const env = {
-    NODE_ENV: 'production',
+    ...PRODUCTION_ENV,
     // Peers is the one variant that serves the Peers calls; every other call is the same in all.
     APP_VARIANT: 'peers',
   };

@@ -187,6 +187,8 @@ async function main() {
           clientDir: BROWSERS > 0 ? buildClientIfStale() : '/nonexistent-client',
           // One counsellor account and one address write what several would: limits times five.
           env: { DEMO_SEED: '1', RATE_LIMIT_FACTOR: '5' },
+          // Each browser child comes through a fault proxy of its own, at its own loopback origin.
+          origin: 'loopback',
           log: (line) => {
             if (/warn|error|broke|lost|reconnected/i.test(line)) log(line);
           },

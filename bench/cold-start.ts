@@ -1,6 +1,6 @@
 /**
  * Cold start from cache (npm run bench:coldstart, after `npm run build`): the installed app opened
- * offline, in Debian Chromium, against a production server of the built client (issue 15).
+ * offline, in Debian Chromium, against a production server of the built client.
  *
  * 1. The demo child is in a live chat of BENCH_CHAT_MESSAGES (default 2,000) messages (the ones
  *    between written to the database, tests/server/long-chat.ts), loaded into the app's database
@@ -26,6 +26,7 @@ import {
   runBench,
   startBenchServer,
 } from './support.ts';
+import { PRODUCTION_ENV } from '../tests/server/server-process.ts';
 
 const CHAT_MESSAGES = Number(process.env.BENCH_CHAT_MESSAGES ?? 2000);
 const HISTORY_MESSAGES = Number(process.env.BENCH_HISTORY_MESSAGES ?? 10_000);
@@ -229,7 +230,7 @@ async function scrollHistory(page: Page, url: string) {
 
 async function main() {
   const server = await startBenchServer({
-    NODE_ENV: 'production',
+    ...PRODUCTION_ENV,
     DEMO_SEED: '1',
     APP_VARIANT: 'barn',
     CLIENT_DIR: process.env.CLIENT_DIR ?? 'dist',

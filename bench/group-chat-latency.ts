@@ -19,6 +19,7 @@ import {
   startBenchServer,
   watchRenders,
 } from './support.ts';
+import { PRODUCTION_ENV } from '../tests/server/server-process.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100);
 const CODES = ['DEMOKOD-0001', 'DEMOKOD-0002', 'DEMOKOD-0003'];
@@ -42,8 +43,8 @@ async function openChat(page: Page, url: string, code: string, meetingId: number
 async function main() {
   const server = await startBenchServer({
     APP_VARIANT: 'gruppstod',
-    CLIENT_DIR: 'dist',
-    NODE_ENV: 'production',
+    CLIENT_DIR: process.env.CLIENT_DIR ?? 'dist',
+    ...PRODUCTION_ENV,
   });
   const browser = await launchChromium();
   const hub = { stop: async () => {} };

@@ -1,5 +1,5 @@
 /**
- * Hub benchmark (npm run bench), side by side with a bare `ws` server (issue 15, hub scale). Two
+ * Hub benchmark (npm run bench), side by side with a bare `ws` server (the hub-scale targets). Two
  * processes: the real server, and a bare `ws` server with the hub's socket options that answers the
  * handshake and broadcasts on request. Raw WebSocket clients speak the SignalR JSON protocol to both
  * and send a ping every 10 s, as the official client does (the hub drops a client silent for 30 s).

@@ -1,7 +1,7 @@
 /**
  * Lighthouse 12 (npm run bench:lighthouse, after `npm run build`): the mobile form factor with
  * Lighthouse's simulated slow 4G, in Debian Chromium, against production servers
- * (NODE_ENV=production) of the built client. Three pages (issue 15): the logged-out start page and
+ * (NODE_ENV=production) of the built client. Three pages: the logged-out start page and
  * the signed-in start page of the child app, and a meeting page of the group-support variant. The
  * signed-in pages are signed in first in the same browser (Playwright over CDP) and audited with
  * the storage kept. Prints every category's score and the main metrics per page; BENCH_RUNS=N audits
@@ -14,6 +14,7 @@ import lighthouse from 'lighthouse';
 import * as constants from 'lighthouse/core/config/constants.js';
 import { api, login } from '../tests/server/test-server.ts';
 import { printReport, runBench, startBenchServer } from './support.ts';
+import { PRODUCTION_ENV } from '../tests/server/server-process.ts';
 
 /** Audits per page (BENCH_RUNS, 1): Lighthouse's simulated figures vary from run to run. */
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
@@ -145,7 +146,7 @@ async function signIn(port: number, url: string, fill: (page: Page) => Promise<v
 }
 
 async function main() {
-  const production = { NODE_ENV: 'production', DEMO_SEED: '1', CLIENT_DIR: process.env.CLIENT_DIR ?? 'dist' };
+  const production = { ...PRODUCTION_ENV, DEMO_SEED: '1', CLIENT_DIR: process.env.CLIENT_DIR ?? 'dist' };
   const barn = await startBenchServer({ ...production, APP_VARIANT: 'barn' });
   const group = await startBenchServer({ ...production, APP_VARIANT: 'gruppstod' });
   const chrome = await chromeLauncher.launch({

@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { freeClusterPort, startCluster, type Cluster } from '../scripts/cluster.ts';
-import { BENCH_LIMITS } from '../tests/server/server-process.ts';
+import { BENCH_LIMITS, PRODUCTION_ENV } from '../tests/server/server-process.ts';
 import { readMetrics } from '../tests/server/metrics-text.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/database.ts';
@@ -273,7 +273,7 @@ async function main() {
       databaseUrl,
       redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       clientDir: '/nonexistent-client',
-      env: { NODE_ENV: 'production', DEMO_SEED: '0', ...BENCH_LIMITS },
+      env: { ...PRODUCTION_ENV, DEMO_SEED: '0', ...BENCH_LIMITS },
       log: (line) => {
         if (/error|warn/i.test(line)) log(line);
       },

@@ -1,7 +1,7 @@
 /**
  * Browser latency of the one-to-one chat (npm run bench:chat, after `npm run build`): a real child-app
  * server, one child in Debian Chromium with the real app, a counsellor through the staff API. The
- * counsellor sends BENCH_MESSAGES (default 100, issue 15's count) messages; the child's browser
+ * counsellor sends BENCH_MESSAGES (default 100) messages; the child's browser
  * records, with a MutationObserver, when each is rendered. Reports p50/p99 of render time minus the moment before
  * the counsellor's POST was made (one machine, one clock).
  */

@@ -1,5 +1,5 @@
 /**
- * WebSocket permessage-deflate, measured (issue 15: decide by memory per connection against bytes
+ * WebSocket permessage-deflate, measured (decide by memory per connection against bytes
  * saved). npm run bench:deflate. A bare `ws` server (the library the hub uses) in a child process, in
  * three settings: off (the hub's setting), on with context takeover (ws's default when enabled), and
  * on without context takeover. For each, BENCH_CONNECTIONS (default 2,000) idle clients that offer the

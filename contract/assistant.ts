@@ -1,5 +1,5 @@
 /**
- * The virtual assistant's wire contract (issue 14): the public access token, the guided content the
+ * The virtual assistant's wire contract: the public access token, the guided content the
  * provider edits without a build (server/assistant/content.sv.json), and the free-text match.
  * The schemas the server validates with are in contract/schemas/assistant.ts.
  */

@@ -1,3 +1,5 @@
+import type { SystemType } from './conversations.ts';
+
 /**
  * Every limit the clients and the server share, each once, with where it comes from (SPEC section,
  * or "ours" for a decision written down in the README where SPEC is silent).
@@ -5,10 +7,22 @@
 
 /** SPEC §5, §9: a group-chat message is at most 700 characters. */
 export const GROUP_CHAT_MAX_LENGTH = 700;
-/** Ours (SPEC §5 "not shown"): a one-to-one chat message or a mail is at most 4000 characters. */
-export const MESSAGE_MAX_LENGTH = 4000;
-/** Ours: the one-to-one chat window allows what the group chat allows (README, decisions). */
-export const ONE_TO_ONE_CHAT_MAX_LENGTH = GROUP_CHAT_MAX_LENGTH;
+/** Ours: a one-to-one chat message is as long as a group-chat message: the same window and counter. */
+export const CHAT_MAX_LENGTH = GROUP_CHAT_MAX_LENGTH;
+/** Ours (SPEC §5 "not shown"): a mail message is at most 4000 characters. */
+export const MAIL_MAX_LENGTH = 4000;
+
+/**
+ * One message length per channel, the same for a child and for staff, in the server, both clients
+ * and the README: what a conversation of each system type takes.
+ */
+export const MESSAGE_MAX_LENGTH_BY_CHANNEL = {
+  chat: CHAT_MAX_LENGTH,
+  groupchat: GROUP_CHAT_MAX_LENGTH,
+  mail: MAIL_MAX_LENGTH,
+} as const satisfies Record<SystemType, number>;
+/** The longest message any channel takes: what a request body may carry before its channel is known. */
+export const MESSAGE_MAX_LENGTH = Math.max(...Object.values(MESSAGE_MAX_LENGTH_BY_CHANNEL));
 /** SPEC §5, §9: a private message to the group leaders is at most 800 characters. */
 export const PRIVATE_MESSAGE_MAX_LENGTH = 800;
 /** SPEC §5, §9: a personal code has at least 10 characters. */
@@ -27,7 +41,7 @@ export const MEETING_DESCRIPTION_MAX_LENGTH = 5000;
  * (Europe/Stockholm); the server ends the chat when it is used up (server/api/chat-limit.ts).
  */
 export const CHAT_DAILY_LIMIT_MS = 45 * 60_000;
-/** Ours (issue 13): the child and the counsellor see the time left ('X minuter kvar') in the last 10 minutes. */
+/** Ours: the child and the counsellor see the time left ('X minuter kvar') in the last 10 minutes. */
 export const CHAT_TIME_LEFT_SHOWN_MS = 10 * 60_000;
 /** Ours: screen readers are told the time left at these minutes only, not every minute. */
 export const CHAT_TIME_LEFT_ANNOUNCED_AT: readonly number[] = [10, 5, 1];
@@ -58,9 +72,12 @@ export const NEW_MESSAGE_PROMPT_PX = 72;
 export const LOGIN_NAME_MAX_LENGTH = 100;
 export const PASSWORD_MAX_LENGTH = 1000;
 
-/** Ours (issue 14): a peer post's subject, its text, and a reply to it. */
+/** Ours: the name a child chooses to be seen by (Peers' author name), in characters. */
+export const DISPLAY_NAME_MAX_LENGTH = 40;
+
+/** Ours: a peer post's subject, its text, and a reply to it. */
 export const PEER_POST_SUBJECT_MAX_LENGTH = 120;
 export const PEER_POST_TEXT_MAX_LENGTH = 2000;
 export const PEER_REPLY_MAX_LENGTH = 1000;
-/** Ours (issue 14): the reason a counsellor gives the author when a post or reply is rejected. */
+/** Ours: the reason a counsellor gives the author when a post or reply is rejected. */
 export const PEER_REJECT_REASON_MAX_LENGTH = 500;

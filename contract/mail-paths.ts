@@ -2,7 +2,7 @@ import type { VariantFeatures } from './variant.ts';
 
 /**
  * Where mail to a counsellor lives. SPEC §2's post routes (nytt-inlagg, inlagg) are mail in every
- * variant but Peers, where they are posts for other young people (issue 14): there mail has routes
+ * variant but Peers, where they are posts for other young people: there mail has routes
  * of its own, so it stays reachable. Shared by the UI's links and the worker's notices.
  */
 export function mailPaths(features: Pick<VariantFeatures, 'peers'>) {

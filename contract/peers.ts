@@ -1,8 +1,12 @@
 /**
- * Peers (issue 14): posts by young people for young people, each post and reply moderated by a
- * counsellor before anyone else sees it. Authors appear by username only; a counsellor's reply is
- * marked as staff and carries no name.
+ * Peers: posts by young people for young people, each post and reply moderated by a
+ * counsellor before anyone else sees it. Authors appear by the name they chose to be seen by, never
+ * their username (the app asks for one before the first post, and an author without one is shown
+ * as NEUTRAL_AUTHOR_NAME); a counsellor's reply is marked as staff and carries no name.
  */
+
+/** Shown for an author who has not chosen a name (and for names that were usernames before). */
+export const NEUTRAL_AUTHOR_NAME = 'Anonym';
 
 /** pending: waits for a counsellor (new, or reported); published: on the board; rejected: with a reason. */
 export const PEER_ITEM_STATES = ['pending', 'published', 'rejected'] as const;
@@ -13,7 +17,7 @@ export interface PeerPostWire {
   id: number;
   subject: string;
   text: string;
-  /** The author's username. */
+  /** The name the author chose to be seen by, or NEUTRAL_AUTHOR_NAME. */
   authorName: string;
   state: PeerItemState;
   /** Shown to the author only (null for everyone else and while not rejected). */

@@ -169,6 +169,26 @@ test.describe('on a mobile phone', () => {
     expect(await page.evaluate(() => (window as unknown as { prompted?: boolean }).prompted)).toBe(true);
   });
 
+  test('an offer that comes before the app has its config is kept and shown', async ({ page }) => {
+    // The earliest the browser can offer: when the document is parsed, right after the entry script
+    // has run and before React has mounted anything.
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        const offer = Object.assign(new Event('beforeinstallprompt', { cancelable: true }), {
+          prompt: async () => ({ outcome: 'dismissed' }),
+        });
+        window.dispatchEvent(offer);
+        (window as unknown as { keptFromBrowser: boolean }).keptFromBrowser = offer.defaultPrevented;
+      });
+    });
+    await page.goto('/');
+    await expect(page.getByRole('dialog', { name: 'Installera på din telefon?' })).toBeVisible();
+    // The browser's own mini-infobar was held back: the modal asks instead.
+    expect(
+      await page.evaluate(() => (window as unknown as { keptFromBrowser?: boolean }).keptFromBrowser),
+    ).toBe(true);
+  });
+
   test('Escape dismisses the offer without installing', async ({ page }) => {
     await page.goto('/');
     await expectAppShell(page);

@@ -24,3 +24,20 @@ test('the start page has no accessibility violations', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   expect(await accessibilityViolations(page)).toEqual([]);
 });
+
+// The people this is built for asked for React: what draws the page is React DOM (its fiber on
+// every node it rendered and on the root it hydrated), not another runtime behind React's API.
+test('the start page is drawn by React DOM, hydrated from its first HTML', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Logga in' }).first()).toBeVisible();
+  const reactKeys = await page.evaluate(() => ({
+    root: Object.keys(document.getElementById('root')!).filter((key) => key.startsWith('__reactContainer$')),
+    heading: Object.keys(document.querySelector('h1')!).filter((key) => key.startsWith('__reactFiber$')),
+    leave: Object.keys(document.querySelector('[data-quick-exit]')!).filter((key) =>
+      key.startsWith('__reactProps$'),
+    ),
+  }));
+  expect(reactKeys.root).toHaveLength(1);
+  expect(reactKeys.heading).toHaveLength(1);
+  expect(reactKeys.leave).toHaveLength(1);
+});

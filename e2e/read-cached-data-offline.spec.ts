@@ -18,7 +18,7 @@ test('a signed-in user reloads my pages while offline and still sees the shell a
   await expect(start.logoutButton).toBeVisible();
   const myPages = new MyPagesPage(page);
   await myPages.goto();
-  await expect(myPages.username).toHaveText('Demo');
+  await expect(myPages.username).toHaveText('demo');
   // The service worker active (its precache complete), not this document controlled: a worker that
   // activates while `goto` above is under way claims the page that is going and never the one that
   // comes, which stays uncontrolled until its next load. That next load (the reload below) goes
@@ -31,7 +31,7 @@ test('a signed-in user reloads my pages while offline and still sees the shell a
   const reloaded = await page.reload();
   expect(reloaded?.fromServiceWorker()).toBe(true);
   await expect(myPages.heading).toBeVisible();
-  await expect(myPages.username).toHaveText('Demo');
+  await expect(myPages.username).toHaveText('demo');
   await expect(start.logoutButton).toBeVisible();
   await context.setOffline(false);
   await page.unrouteAll({ behavior: 'wait' });

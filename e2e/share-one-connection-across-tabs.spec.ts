@@ -20,7 +20,7 @@ async function signInAndOpenThreeTabs(context: BrowserContext) {
     const tab = await context.newPage();
     const myPages = new MyPagesPage(tab);
     await myPages.goto();
-    await expect(myPages.username).toHaveText('Demo');
+    await expect(myPages.username).toHaveText('demo');
     tabs.push(tab);
   }
   return tabs;

@@ -1,9 +1,12 @@
 import { expect, test, type Page } from './support/test.ts';
 import { violationsAtBothWidths } from './support/accessibility.ts';
+import { registerChild } from './actors/child-account.ts';
+import { logInChild } from './page-models/child-login.ts';
 
-// Issue 15: the entry draws the loading screen and fetches the app's code behind it. When that code
-// cannot be fetched (a dropped line on a first visit, before the service worker holds it), the child
-// is told so and offered a reload instead of a spinner that turns forever.
+// The first HTML is the neutral first screen; the entry draws the signed-out start page by itself
+// and fetches the app's code (the data layer) behind it, for a signed-in child before their page.
+// When that code cannot be fetched (a dropped line on a first visit, before the service worker holds
+// it), the child is told so and offered a reload instead of a page whose buttons do nothing.
 test('a start page whose app code does not arrive says so and offers a reload that works', async ({
   page,
 }) => {
@@ -23,10 +26,15 @@ test('a start page whose app code does not arrive says so and offers a reload th
 });
 
 /**
- * Holds the script the page asks for at `url` until the test lets it go; asserts the loading screen
- * meanwhile and the start page after.
+ * Holds the script the page asks for at `url` until the test lets it go; asserts the neutral first
+ * screen meanwhile (announced as loading, never 'Logga in') and the start page's `text` after.
  */
-async function expectLoadingScreenWhileHeld(page: Page, url: RegExp, waitUntil: 'load' | 'commit') {
+async function expectLoadingScreenWhileHeld(
+  page: Page,
+  url: RegExp,
+  waitUntil: 'load' | 'commit',
+  text: string,
+) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   await page.route(url, async (route) => {
@@ -36,17 +44,30 @@ async function expectLoadingScreenWhileHeld(page: Page, url: RegExp, waitUntil: 
 
   await page.goto('/', { waitUntil });
 
-  await expect(page.getByRole('status')).toHaveText('Laddar...');
-  release();
+  // (The toasts' live region is a status too, once the app runs.)
+  await expect(page.getByRole('status').filter({ hasText: 'Laddar...' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: 'Stödlinjen' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Logga in' })).toHaveCount(0);
+  release();
+  await expect(page.getByText(text, { exact: true })).toBeVisible();
 }
 
-test('the loading screen is announced while the app code is on its way', async ({ page }) => {
-  await expectLoadingScreenWhileHeld(page, /\/assets\/app-[\w-]{8}\.js$/, 'load');
+test("a signed-in child's start page is announced as loading while the app code is on its way", async ({
+  page,
+  request,
+}) => {
+  const child = await registerChild(request);
+  await logInChild(page, child);
+  await expectLoadingScreenWhileHeld(page, /\/assets\/app-[\w-]{8}\.js$/, 'load', 'Hej!');
 });
 
-// Issue 15: index.html carries the loading screen itself, so a phone on a slow line paints it with
-// the HTML and its one stylesheet, before the entry script (and React) have arrived.
+// index.html carries the first screen itself, so a phone on a slow line paints it with the HTML and
+// its one stylesheet, before the entry script (and React) have arrived.
 test('the loading screen is on screen before any script has arrived', async ({ page }) => {
-  await expectLoadingScreenWhileHeld(page, /\/assets\/index-[\w-]{8}\.js$/, 'commit');
+  await expectLoadingScreenWhileHeld(
+    page,
+    /\/assets\/index-[\w-]{8}\.js$/,
+    'commit',
+    'Logga in för att chatta med en kurator eller skriva ett meddelande. Du är anonym hos oss.',
+  );
 });

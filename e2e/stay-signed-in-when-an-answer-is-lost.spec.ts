@@ -29,8 +29,8 @@ async function sharedWorkers(browser: Browser): Promise<number> {
   }
 }
 
-async function expectSignedIn(page: Page, username: string) {
-  await expect(page.getByRole('heading', { level: 1, name: `Hej ${username}!` })).toBeVisible();
+async function expectSignedIn(page: Page) {
+  await expect(page.getByRole('heading', { level: 1, name: 'Hej!', exact: true })).toBeVisible();
   await expect(page.getByRole('banner').getByRole('button', { name: 'Logga ut' })).toBeVisible();
 }
 
@@ -42,7 +42,7 @@ test('a child whose phone lost the answer to the startup refresh is still signed
   const child = await registerChild(request);
   const first = await context.newPage();
   await logInChild(first, child);
-  await expectSignedIn(first, child.username);
+  await expectSignedIn(first);
   // Every tab closed: the data worker ends, and the next start boots it afresh.
   await first.close();
   await expect.poll(() => sharedWorkers(browser)).toBe(0);
@@ -53,7 +53,7 @@ test('a child whose phone lost the answer to the startup refresh is still signed
   await second.goto('/');
   await expect.poll(() => lost.hits).toBeGreaterThan(0);
   // Its access token still serves a while.
-  await expectSignedIn(second, child.username);
+  await expectSignedIn(second);
   // Closed with the fault still on: a retry of the worker's meanwhile would have its answer lost too,
   // so the next start is the first to receive one.
   await second.close();
@@ -71,7 +71,7 @@ test('a child whose phone lost the answer to the startup refresh is still signed
   await third.goto('/');
   await refreshed;
   await profile;
-  await expectSignedIn(third, child.username);
+  await expectSignedIn(third);
   await expect(third).not.toHaveURL(/utloggad/);
   await context.close();
 });

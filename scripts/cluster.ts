@@ -23,6 +23,13 @@ export interface ClusterOptions {
   env?: Record<string, string | undefined>;
   /** Where the processes' output goes, line by line with their node id in front; dropped by default. */
   log?: (line: string) => void;
+  /**
+   * 'site' (the default): nginx sets X-Forwarded-Host to the site's host and the processes run with
+   * PUBLIC_ORIGIN, so no header a client sends names the site. 'loopback': the processes take the
+   * host nginx was asked for and believe only a loopback one; for the chaos run, whose browsers
+   * reach the cluster through fault proxies at origins of their own.
+   */
+  origin?: 'site' | 'loopback';
 }
 
 export interface ClusterNode {
@@ -112,11 +119,13 @@ export function nginxConfig(
   prefix: string,
   port: number,
   nodes: Array<{ id: string; port: number }>,
+  origin: 'site' | 'loopback' = 'site',
 ): string {
   const template = fs.readFileSync(path.join(root, 'deploy', 'nginx.conf'), 'utf8');
   const fill: Record<string, string> = {
     PREFIX: prefix,
     LISTEN: `127.0.0.1:${port}`,
+    PUBLIC_HOST: origin === 'site' ? `127.0.0.1:${port}` : '$http_host',
     // A process that refused a connection is left alone for 2 s before it is tried again.
     APP_SERVERS: nodes.map((n) => `    server 127.0.0.1:${n.port} max_fails=1 fail_timeout=2s;`).join('\n'),
     NODE_UPSTREAMS: nodes
@@ -156,6 +165,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       NODE_ID: node.id,
       // nginx on this machine is the proxy; its X-Forwarded-For is the client's address.
       TRUST_PROXY: '127.0.0.1',
+      // The site's own origin, so that no header a client sends through nginx names it.
+      PUBLIC_ORIGIN: options.origin === 'loopback' ? undefined : `http://127.0.0.1:${options.port}`,
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: options.redisUrl,
       CLIENT_DIR: options.clientDir,
@@ -208,7 +219,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     fs.chmodSync(path.join(prefix, dir), 0o777);
   }
   const confPath = path.join(prefix, 'nginx.conf');
-  fs.writeFileSync(confPath, nginxConfig(prefix, options.port, nodes));
+  fs.writeFileSync(confPath, nginxConfig(prefix, options.port, nodes, options.origin));
   const test = spawnSync(NGINX, ['-t', '-q', '-p', prefix, '-c', confPath], { encoding: 'utf8' });
   if (test.status !== 0) {
     cleanup();

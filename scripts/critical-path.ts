@@ -1,7 +1,8 @@
-// Build-time (Node) code: what a built page makes the browser load before its first render (issue 15,
-// 'Fast on a cheap phone'). Read from the finished dist/: the page's module scripts and modulepreload
-// links, followed through the static imports of each chunk (parsed, not guessed), and its stylesheets.
-// Used by the size budget (tests/pwa/size-budget.test.ts) and by `npm run bench:critical`.
+// Build-time (Node) code: what a built page makes the browser load before its first render ('Fast on
+// a cheap phone'). Read from the finished dist/: the page's module scripts and modulepreload links,
+// followed through the static imports of each chunk (parsed, not guessed), and its stylesheets. Used
+// by the size budget (tests/pwa/size-budget.test.ts) and by `npm run bench:critical`, beside what a
+// browser requests before the start page is drawn (bench/start-page-js.ts).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,13 +11,6 @@ import { build, parseAst } from 'vite';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
-
-/**
- * The budget of issue 15: gzip bytes of JS before the first render of the child app's start page,
- * signed out or in. That render needs more than the loading screen's JS: the app code the entry
- * fetches behind the loading screen (`next`) is counted too (`startPageJs`).
- */
-export const CRITICAL_JS_GZIP_BUDGET = 90 * 1024;
 
 export interface SizedFile {
   /** Path inside dist/, e.g. `assets/index-abc123.js`. */
@@ -39,14 +33,10 @@ export interface CriticalPath {
   js: Sizes;
   /** Render-blocking stylesheets (`<link rel="stylesheet">`). */
   css: Sizes;
-  /**
-   * What the entries load right after (dynamic imports of the entry chunks and their static imports,
-   * less the critical files): for the record, the code behind the first screen's content.
-   */
-  next: Sizes;
 }
 
-async function sized(distDir: string, files: Iterable<string>): Promise<Sizes> {
+/** The sizes of `files` (paths inside `distDir`), each and in total. */
+export async function sized(distDir: string, files: Iterable<string>): Promise<Sizes> {
   const list: SizedFile[] = [];
   for (const file of files) {
     const content = await readFile(path.join(distDir, file));
@@ -141,52 +131,27 @@ export function chunkImports(code: string): { staticImports: string[]; dynamicIm
 const isLocal = (specifier: string) =>
   specifier.startsWith('./') || specifier.startsWith('../') || specifier.startsWith('/');
 
-async function staticClosure(
-  distDir: string,
-  roots: string[],
-): Promise<{ files: Set<string>; dynamic: Set<string> }> {
+/** `roots` and every file they import statically, directly or not. */
+async function staticClosure(distDir: string, roots: string[]): Promise<Set<string>> {
   const files = new Set<string>();
-  const dynamic = new Set<string>();
   const queue = [...roots];
   while (queue.length > 0) {
     const file = queue.shift()!;
     if (files.has(file)) continue;
     files.add(file);
-    const { staticImports, dynamicImports } = chunkImports(await readFile(path.join(distDir, file), 'utf8'));
+    const { staticImports } = chunkImports(await readFile(path.join(distDir, file), 'utf8'));
     for (const specifier of staticImports) if (isLocal(specifier)) queue.push(distPath(specifier, file));
-    for (const specifier of dynamicImports) if (isLocal(specifier)) dynamic.add(distPath(specifier, file));
   }
-  return { files, dynamic };
+  return files;
 }
 
 /** The critical path of one built page (`index.html` by default) of `distDir`. */
 export async function measureCriticalPath(distDir: string, page = 'index.html'): Promise<CriticalPath> {
   const { scripts, preloads, stylesheets } = pageResources(await readFile(path.join(distDir, page), 'utf8'));
-  const critical = await staticClosure(distDir, [...scripts, ...preloads]);
-  // Only the entries' own dynamic imports: what the page asks for as soon as it runs.
-  const entryDynamic = new Set<string>();
-  for (const entry of scripts) {
-    const { dynamicImports } = chunkImports(await readFile(path.join(distDir, entry), 'utf8'));
-    for (const specifier of dynamicImports)
-      if (isLocal(specifier)) entryDynamic.add(distPath(specifier, entry));
-  }
-  const after = await staticClosure(distDir, [...entryDynamic]);
-  const next = [...after.files].filter((file) => !critical.files.has(file));
   return {
-    js: await sized(distDir, critical.files),
+    js: await sized(distDir, await staticClosure(distDir, [...scripts, ...preloads])),
     css: await sized(distDir, stylesheets),
-    next: await sized(distDir, next),
   };
-}
-
-/**
- * The JS before the start page is drawn: the loading screen's (entry and modulepreloads) and the app
- * code the entry fetches at once behind it, which holds the start page (the first-screen chunk).
- */
-export function startPageJs(measured: CriticalPath): Sizes {
-  const files = [...measured.js.files, ...measured.next.files];
-  const sum = (key: 'bytes' | 'gzip' | 'brotli') => files.reduce((total, f) => total + f[key], 0);
-  return { files, bytes: sum('bytes'), gzip: sum('gzip'), brotli: sum('brotli') };
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -205,13 +170,18 @@ export function formatSizes(title: string, sizes: Sizes): string {
   ].join('\n');
 }
 
+/** Each JS file of a build (its path in dist/) and the modules bundled into it (their ids). */
+export type ModulesByFile = Map<string, string[]>;
+
 /**
  * A production build of the project at `root` into `outDir`, as `vite build` makes it (also where
- * NODE_ENV says otherwise, as under vitest: that would give React's development build).
+ * NODE_ENV says otherwise, as under vitest: that would give React's development build); answers
+ * which modules went into which file.
  */
-export async function buildForMeasurement(root: string, outDir: string): Promise<void> {
+export async function buildForMeasurement(root: string, outDir: string): Promise<ModulesByFile> {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
+  const modules: ModulesByFile = new Map();
   try {
     await build({
       configFile: path.join(root, 'vite.config.ts'),
@@ -219,7 +189,17 @@ export async function buildForMeasurement(root: string, outDir: string): Promise
       mode: 'production',
       logLevel: 'warn',
       build: { outDir, emptyOutDir: true },
+      plugins: [
+        {
+          name: 'modules-by-file',
+          generateBundle(_options, bundle) {
+            for (const [file, item] of Object.entries(bundle))
+              if (item.type === 'chunk') modules.set(file, Object.keys(item.modules));
+          },
+        },
+      ],
     });
+    return modules;
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;

@@ -1,19 +1,29 @@
-// Build-time (Node) code. Issue 15, the first screen on slow 4G: the app's code behind the loading
-// screen (src/app.tsx and what it imports statically) came as a dozen small chunks, split by which
-// lazy pages share each module. Every chunk is a request, and on HTTP/1.1 each costs a round trip
-// on one of six connections before the start page can be drawn. This plugin puts the modules that
-// only the app's first screen and the lazy pages after it share into one chunk, 'app': the lazy
-// pages import from it (it is always loaded before them). Lighthouse's simulated LCP of the
-// logged-out start page went from 2.1-2.4 s to 1.8-2.3 s with it (bench/lighthouse.ts).
+// Build-time (Node) code. The first screen on slow 4G: a signed-in child's start page needs, beside
+// the entry (React, the shell, the signed-out start page), the data layer (Dexie, the Comlink
+// bridge) and the signed-in parts of the start page, the header and the chat. Left to the bundler
+// they came as a dozen small chunks, split by which lazy pages share each module. Every chunk is a
+// request, and on HTTP/1.1 each costs a round trip on one of six connections before the page can
+// be drawn. This plugin puts the modules that only those parts (the `app` roots, each imported
+// dynamically) and the lazy pages after them share into one chunk, 'app'.
 //
-// Left out of the group: whatever a page imports statically (index.html's entry, src/main.tsx, with
-// React: what comes before the first render; the staff console's page), so that neither the entry
-// nor the console ever fetches the child app's code.
+// The page's own modules (the first screen: index.html's src/main.tsx and what it imports statically,
+// less what the staff console's page shares with it) are grouped with the page itself: they make its
+// entry chunk, with one stylesheet, instead of a dozen chunks of their own. Neither the first screen
+// nor the console ever fetches the app chunk's modules.
 import path from 'node:path';
 import type { Plugin } from 'vite';
 
-export function firstScreenChunkPlugin({ root, app }: { root: string; app: string }): Plugin {
+export interface FirstScreenChunkOptions {
+  root: string;
+  /** The child app's page (index.html: the build's entry whose static graph is the first screen). */
+  page: string;
+  /** The modules the entry imports dynamically for a signed-in child's first screen. */
+  app: string[];
+}
+
+export function firstScreenChunkPlugin({ root, page, app }: FirstScreenChunkOptions): Plugin {
   const firstScreen = new Set<string>();
+  const appChunk = new Set<string>();
   return {
     name: 'first-screen-chunk',
     apply: 'build',
@@ -30,22 +40,30 @@ export function firstScreenChunkPlugin({ root, app }: { root: string; app: strin
         }
         return seen;
       };
+      const childPage = path.join(root, page);
       // The pages (index.html, personal/index.html) are the build's entries.
-      const elsewhere = new Set<string>();
-      for (const id of this.getModuleIds()) {
-        if (this.getModuleInfo(id)?.isEntry) for (const m of staticGraph(id)) elsewhere.add(m);
-      }
+      const entries = [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry);
+      const otherPages = new Set<string>();
+      for (const id of entries) if (id !== childPage) for (const m of staticGraph(id)) otherPages.add(m);
+      const child = staticGraph(childPage);
       firstScreen.clear();
-      for (const id of staticGraph(path.join(root, app))) if (!elsewhere.has(id)) firstScreen.add(id);
+      appChunk.clear();
+      for (const id of child) if (!otherPages.has(id)) firstScreen.add(id);
+      for (const start of app)
+        for (const id of staticGraph(path.join(root, start)))
+          if (!child.has(id) && !otherPages.has(id)) appChunk.add(id);
     },
     outputOptions(options) {
       return {
         ...options,
         codeSplitting: {
-          // Only the modules of the group: the entry's and the other pages' stay where they are
-          // (the group's modules import them; they never import the group's).
+          // Only the modules of the groups: what the pages share (React) stays where the bundler
+          // puts it; the groups' modules import it, it never imports theirs.
           includeDependenciesRecursively: false,
-          groups: [{ name: 'app', test: (id: string) => firstScreen.has(id) }],
+          groups: [
+            { name: 'first-screen', test: (id: string) => firstScreen.has(id) },
+            { name: 'app', test: (id: string) => appChunk.has(id) },
+          ],
         },
       };
     },

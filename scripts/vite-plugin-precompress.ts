@@ -62,7 +62,9 @@ export function precompressPlugin(): Plugin {
     closeBundle: {
       order: 'post',
       sequential: true,
-      async handler() {
+      async handler(error?: Error) {
+        // A failed build wrote nothing to compress; its own error is the one to see.
+        if (error) return;
         const { files, bytes, br } = await precompressDir(outDir);
         this.info?.(`precompressed ${files} files: ${bytes} bytes, ${br} as brotli`);
       },

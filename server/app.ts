@@ -24,10 +24,13 @@ import { startJobs } from './jobs/jobs.ts';
 import { registerRuntimeConfigRoute, runtimeConfig } from './api/runtime-config.ts';
 import { contentSecurityPolicy, HSTS, PERMISSIONS_POLICY } from './security/browser-policy.ts';
 import { Metrics } from './metrics.ts';
+import { clientPage } from './client-page.ts';
 import { API_SCOPE } from './auth/principal.ts';
 
 export interface BuildOptions {
   logger?: boolean;
+  /** With `logger`: each request's method and path too (LOG_REQUESTS=1); false logs failures only. */
+  logRequests?: boolean;
   /** Where the log goes when `logger` is on (stdout by default); tests read what was logged. */
   logStream?: NodeJS.WritableStream;
   /** Shorter hub timings for tests. */
@@ -101,12 +104,20 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     // Only method and path are logged: queries can hold connection tokens, bodies hold credentials.
     logger: options.logger
       ? {
-          level: 'info',
+          // Fastify logs each request at info: failures only (warn and up) unless requests are asked for.
+          level: options.logRequests === false ? 'warn' : 'info',
           ...(options.logStream ? { stream: options.logStream } : {}),
           serializers: {
             req: (req: { method: string; url: string }) => ({
               method: req.method,
               path: req.url.split('?')[0],
+            }),
+            // What failed and where, not what it held (a database error's detail can quote a row).
+            err: (error: Error & { code?: unknown }) => ({
+              type: error.name,
+              code: typeof error.code === 'string' ? error.code : '',
+              message: error.message,
+              stack: error.stack ?? '',
             }),
           },
         }
@@ -146,6 +157,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
       registrationsPerAddress: config.registrationsPerAddress,
     }),
     hub,
+    metrics,
   };
   app.decorateRequest('principal', null);
 
@@ -185,7 +197,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   registerRuntimeConfigRoute(app, ctx);
   await app.register(portal(ctx), { prefix: '/portal' });
   hub.register(app);
-  await registerClient(app, config.clientDir);
+  await registerClient(app, config);
 
   return {
     app,
@@ -220,10 +232,14 @@ export function cacheControlOf(servedPath: string): string {
   return posix.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
-/** Serves the built client, with index.html for every client route (the router lives in the browser). */
-async function registerClient(app: FastifyInstance, clientDir: string) {
+/**
+ * Serves the built client, with index.html (the configured quick exit filled in, client-page.ts) for
+ * every client route (the router lives in the browser).
+ */
+async function registerClient(app: FastifyInstance, { clientDir, quickExitUrl }: ServerConfig) {
   const index = path.join(clientDir, 'index.html');
   if (!fs.existsSync(index)) return;
+  const sendIndex = clientPage(index, quickExitUrl);
   await app.register(fastifyStatic, {
     root: clientDir,
     wildcard: true,
@@ -242,10 +258,9 @@ async function registerClient(app: FastifyInstance, clientDir: string) {
       if (served === 'sw.js') reply.header('Service-Worker-Allowed', '/');
     },
   });
-  // cacheControl: false keeps @fastify/static from replacing no-cache with its own max-age=0.
-  app.get('/', (_req, reply) =>
-    reply.header('Cache-Control', 'no-cache').sendFile('index.html', { cacheControl: false }),
-  );
+  app.get('/', sendIndex);
+  // Also the service worker's precache fetches it by this name.
+  app.get('/index.html', sendIndex);
   registerStaffConsolePage(app, clientDir);
   app.setNotFoundHandler((req, reply) => {
     if (
@@ -255,7 +270,7 @@ async function registerClient(app: FastifyInstance, clientDir: string) {
     ) {
       return reply.code(404).send(new ApiError('not_found').toBody());
     }
-    return reply.header('Cache-Control', 'no-cache').sendFile('index.html', { cacheControl: false });
+    return sendIndex(req, reply);
   });
 }
 

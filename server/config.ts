@@ -2,6 +2,7 @@ import { APP_VARIANTS, type AppVariant } from '../contract/variant.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHAT_DAILY_LIMIT_MS } from '../contract/limits.ts';
+import { DEFAULT_QUICK_EXIT_URL } from '../contract/first-screen.ts';
 
 /** APP_VARIANT's values: the spec's variant names (contract/variant.ts) in lower case. */
 export type VariantKey = Lowercase<AppVariant>;
@@ -65,9 +66,6 @@ export const DEFAULT_ASSISTANT_CONTENT_FILE = fileURLToPath(
   new URL('./assistant/content.sv.json', import.meta.url),
 );
 
-/** A weather forecast: neutral, public, and ordinary on any phone. */
-export const DEFAULT_QUICK_EXIT_URL = 'https://www.smhi.se/';
-
 function quickExitUrlOf(value: string | undefined): string {
   if (!value) return DEFAULT_QUICK_EXIT_URL;
   let url: URL;
@@ -124,6 +122,9 @@ function nodeIdOf(value: string | undefined): string | undefined {
   return value;
 }
 
+/** A production secret is long enough not to be guessed (32 random characters, say `openssl rand -hex 16`). */
+export const MIN_SIGNING_KEY_SECRET_LENGTH = 32;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const variant = (env.APP_VARIANT ?? 'barn').toLowerCase();
   if (!(variant in VARIANTS)) {
@@ -142,6 +143,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     env.DEMO_SEED === undefined
       ? !production && !exposed
       : demoSeedExplicit || (!FALSY.includes(env.DEMO_SEED) && !exposed);
+  if (production && (env.SIGNING_KEY_SECRET ?? '').length < MIN_SIGNING_KEY_SECRET_LENGTH) {
+    throw new Error(
+      `SIGNING_KEY_SECRET must be set (at least ${MIN_SIGNING_KEY_SECRET_LENGTH} characters) with NODE_ENV=production: without it a copy of the database holds the keys that sign every login`,
+    );
+  }
   if (!loopback && !publicOrigin) {
     throw new Error(
       `PUBLIC_ORIGIN must be set when HOST (${host}) is not a loopback address: the Host header of a request is not to be trusted`,
@@ -156,7 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     demoSeed,
     production,
     clientDir: path.resolve(env.CLIENT_DIR ?? 'dist'),
-    registrationsPerAddress: Math.max(1, Number(env.REGISTRATIONS_PER_ADDRESS) || 20),
+    registrationsPerAddress: Math.max(1, Number(env.REGISTRATIONS_PER_ADDRESS) || 40),
     demoSeedExplicit,
     exposed,
     publicOrigin,

@@ -17,6 +17,7 @@ import type { LoginThrottle } from './auth/login-throttle.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
 import { isLoopbackHost } from './config.ts';
 import type { Hub } from './hub/types.ts';
+import type { Metrics } from './metrics.ts';
 import type { Principal } from './auth/principal.ts';
 
 /** Everything a route module needs, built once in app.ts. */
@@ -29,6 +30,7 @@ export interface AppContext {
   throttle: LoginThrottle;
   limits: RateLimiter;
   hub: Hub;
+  metrics: Metrics;
 }
 
 /**

@@ -5,7 +5,11 @@ import { DEMO_LOGINS } from './db/seed.ts';
 /** Starts the reference server; Ctrl-C (SIGINT) or SIGTERM stop it cleanly. */
 export async function main() {
   const config = loadConfig();
-  const { app, close } = await buildApp(config, { logger: process.env.LOG_REQUESTS === '1' });
+  // Every failure (a 500) is logged; each request only with LOG_REQUESTS=1.
+  const { app, close } = await buildApp(config, {
+    logger: true,
+    logRequests: process.env.LOG_REQUESTS === '1',
+  });
   await app.listen({ port: config.port, host: config.host });
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
   const db = config.databaseUrl.startsWith('postgres') ? 'PostgreSQL' : `SQLite (${config.databaseUrl})`;
@@ -27,6 +31,11 @@ export async function main() {
           : `on HOST ${config.host}`;
       console.info(
         `\nWARNING: demo logins with published passwords, reachable from other machines ${how} (DEMO_SEED=1).`,
+      );
+    }
+    if (config.trustProxy.length === 0) {
+      console.info(
+        '\nDemo logins answer only requests made to this server directly: one that a proxy forwarded (X-Forwarded-For, Forwarded, Via) is refused them, since TRUST_PROXY names no proxy.',
       );
     }
     console.info('\nDemo logins:');

@@ -36,6 +36,9 @@ export interface MetricsSources {
   databasePool(): PoolStats | null;
 }
 
+const LOGIN_KINDS = ['password', 'personal_code'] as const;
+export type LoginKind = (typeof LOGIN_KINDS)[number];
+
 /** Delivery latencies (publish to written to the connection) are milliseconds, not seconds. */
 const DELIVERY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -56,6 +59,7 @@ export class Metrics {
   private readonly databaseErrors: Counter<'kind'>;
   private readonly backplaneReconnects: Counter;
   private readonly backplaneUp: Gauge;
+  private readonly loginFailures: Counter<'kind'>;
 
   constructor(
     sources: MetricsSources,
@@ -139,6 +143,15 @@ export class Metrics {
       registers,
     });
     for (const kind of ['query', 'connection']) this.databaseErrors.inc({ kind }, 0);
+    // The operator's alert on guessing: personal codes have no site-wide refusal (it kept every
+    // participant out), so a flood of wrong codes from many addresses shows here instead.
+    this.loginFailures = new Counter({
+      name: 'login_failures_total',
+      help: 'Token requests refused for wrong credentials, by kind (password, personal_code).',
+      labelNames: ['kind'],
+      registers,
+    });
+    for (const kind of LOGIN_KINDS) this.loginFailures.inc({ kind }, 0);
     new Gauge({
       name: 'db_pool_connections',
       help: 'PostgreSQL pool connections by state (total, idle, waiting = queries waiting for one).',
@@ -169,6 +182,10 @@ export class Metrics {
       this.backplaneReconnects.inc();
     },
   };
+
+  loginFailed(kind: LoginKind): void {
+    this.loginFailures.inc({ kind });
+  }
 
   databaseError(kind: DatabaseErrorKind): void {
     this.databaseErrors.inc({ kind });

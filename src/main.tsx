@@ -1,34 +1,40 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { BootError } from './config/boot-error.tsx';
-import './config/boot-screen.styles.ts';
+import { hydrateRoot } from 'react-dom/client';
+import { App } from './app.tsx';
 import { fetchConfig } from './config/fetch-config.ts';
-import { leaveAgainIfReturned } from './quick-exit/quick-exit.ts';
+import { firstSessionPeek } from './data/index.ts';
+import { RECOVERABLE_ERROR, reportUiError } from './errors/ui-error-reporting.ts';
+import { watchInstallPrompt } from './pwa/install-prompt.ts';
+import { leaveAgainIfReturned, quickExitUrlIn } from './quick-exit/quick-exit.ts';
 
-// Back into the app after a quick exit: leave again before any page is drawn (only index.html's
-// neutral loading screen may have been painted; see quick-exit.ts).
+// Back into the app after a quick exit: leave again before React touches the page (only the first
+// HTML's neutral shell may have been painted; see quick-exit.ts).
 if (!leaveAgainIfReturned()) {
-  // The critical path (issue 15): this entry holds the UI runtime (Preact behind React's API,
-  // scripts/react-alias.ts) and the loading screen only. The app's code (data layer, shell, pages)
-  // and the runtime config load side by side while the spinner shows; tests/pwa/size-budget.test.ts
-  // keeps this entry and that app code, all the JS before the start page is drawn, under its budget.
+  // The first screen: this entry holds React, the shell and the signed-out start page, and nothing
+  // of the data layer (Dexie, the Comlink bridge), which the start page does not need to be drawn.
+  // The runtime config and the session row (read without the data layer) are fetched side by side
+  // while React hydrates the shell index.html already shows (src/prerender.tsx).
   const config = fetchConfig();
-  // Handled where it is used (RuntimeConfigBoot); this only keeps an early failure from being reported
-  // as unhandled before the app's code has arrived.
+  // Handled where it is used (useRuntimeConfig); this only keeps an early failure from being
+  // reported as unhandled before React has started.
   config.catch(() => undefined);
-  const app = import('./app.tsx');
-  // index.html already shows the loading screen (boot-screen-markup.ts); the first render replaces it.
-  const root = createRoot(document.getElementById('root')!);
-  app.then(
-    ({ App }) =>
-      root.render(
-        <StrictMode>
-          <App config={config} />
-        </StrictMode>,
-      ),
-    (error: unknown) => {
-      console.error('Bootstrap error', error);
-      root.render(<BootError />);
+  void firstSessionPeek();
+  // The browser's install offer can come as soon as the page has loaded, long before the config is
+  // in and the install modal is mounted; kept from here, the modal shows it when it is.
+  watchInstallPrompt();
+  const root = document.getElementById('root')!;
+  hydrateRoot(
+    root,
+    <StrictMode>
+      <App config={config} quickExitUrl={quickExitUrlIn(root) ?? undefined} />
+    </StrictMode>,
+    {
+      // Above all a first render that does not match the first HTML (React then draws the page
+      // anew): a bug, which the tests look for in every page's console (e2e/support/test.ts).
+      onRecoverableError: (error) => {
+        console.error(RECOVERABLE_ERROR, error);
+        reportUiError(error, RECOVERABLE_ERROR);
+      },
     },
   );
 }

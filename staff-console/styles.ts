@@ -1,5 +1,6 @@
 import { css } from '@linaria/core';
-import { baseGlobalStyles } from '../client-kit/theme/global-styles.ts';
+import { BASE_GLOBAL_RULES } from '../client-kit/theme/global-styles.ts';
+import { SPINNER_RULES } from '../client-kit/spinner/spinner.tsx';
 import { colors, sizes, space } from '../client-kit/theme/tokens.ts';
 
 /** The console's own small style set, drawn with the tokens it shares with the child app (client-kit/theme). */
@@ -8,7 +9,13 @@ export { colors };
 /** Side by side from here; stacked below (320 px phones and narrow windows). */
 export const wide = '@media (min-width: 900px)';
 
-export const globalStyles = baseGlobalStyles;
+/** The page-wide rules (shared with the child app), and the shared spinner's. */
+export const globalStyles = css`
+  :global() {
+    ${BASE_GLOBAL_RULES}
+    ${SPINNER_RULES}
+  }
+`;
 
 export const button = css`
   display: inline-flex;

@@ -3,10 +3,11 @@
 // installed app opens offline, answers client routes with index.html, and keeps the last runtime
 // config. API, token and hub traffic is never touched: the data worker keeps data in IndexedDB.
 import { clientsClaim } from 'workbox-core';
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { addRoute, cleanupOutdatedCaches, createHandlerBoundToURL, precache } from 'workbox-precaching';
 import type { PrecacheEntry } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
+import { fillQuickExitUrl } from '../contract/first-screen.ts';
 import type { OpenNoticeMessage } from '../contract/system-notices.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
@@ -30,10 +31,45 @@ const NAVIGATION_DENYLIST = [
 ];
 
 // Replaced at build time by the list of dist files (vite.config.ts, sw/vite-plugin-service-worker.ts).
-precacheAndRoute(self.__WB_MANIFEST);
+precache(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: NAVIGATION_DENYLIST }));
+// The app shell for every client route, with its quick exit leading where the last runtime config
+// said (the server fills QUICK_EXIT_URL into the page; the precached copy holds what it was at
+// install): a changed address reaches the first HTML, before any script, from the start after the
+// config that names it.
+const appShell = createHandlerBoundToURL('/index.html');
+registerRoute(
+  new NavigationRoute(
+    async (options) => withQuickExitUrl(await appShell(options), await cachedQuickExitUrl()),
+    { denylist: NAVIGATION_DENYLIST },
+  ),
+);
+// The precached files by their own addresses; after the navigations, which would otherwise find '/'
+// here (as index.html) without the configured quick exit.
+addRoute();
+
+async function cachedQuickExitUrl(): Promise<string | null> {
+  try {
+    const cached = await caches.match(CONFIG_URL, { cacheName: CONFIG_CACHE });
+    const url = cached ? ((await cached.json()) as { quickExitUrl?: unknown }).quickExitUrl : null;
+    return typeof url === 'string' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+async function withQuickExitUrl(page: Response, url: string | null): Promise<Response> {
+  if (!url || !page.ok) return page;
+  const headers = new Headers(page.headers);
+  // The body changes length; the cached copy's length no longer holds.
+  headers.delete('Content-Length');
+  return new Response(fillQuickExitUrl(await page.text(), url), {
+    status: page.status,
+    statusText: page.statusText,
+    headers,
+  });
+}
 
 // Network first, so a changed config wins at once; the cached copy lets the installed app open offline.
 registerRoute(

@@ -1,7 +1,7 @@
 /**
  * HTML for the pages' one Trusted Types policy (trusted-types-policy.ts): HTML reaches the page only
  * sanitised to text elements. DOMPurify lives here, apart from the policy, so that only the screens
- * that show HTML (chat messages, meeting content) load it, not the start page (issue 15). Where the
+ * that show HTML (chat messages, meeting content) load it, not the start page. Where the
  * browser has no Trusted Types (tests in happy-dom), the same checks give plain strings.
  */
 import DOMPurify, { type Config } from 'dompurify';

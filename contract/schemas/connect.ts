@@ -20,5 +20,7 @@ export const ConnectForm = Body({
   refresh_token: field(),
   token: field(),
   token_type_hint: field(),
+  /** Ours: the app's own device token (see server/auth/routes.ts `deviceKey`), with a password grant. */
+  device_token: field(200),
 });
 export type ConnectForm = Static<typeof ConnectForm>;

@@ -7,7 +7,7 @@ import {
 } from '../limits.ts';
 import { Body, Id, Params, StringEnum, Text } from './common.ts';
 
-/** Peers (issue 14): what each call reads. */
+/** Peers: what each call reads. */
 
 /** POST /api/peers/posts */
 export const NewPeerPostBody = Body({

@@ -24,7 +24,7 @@ async function askTheAssistantAboutFeelings(assistant: AssistantPanel) {
 }
 
 /**
- * The provider's main app (issue 14): one start page offering everything the provider runs for a
+ * The provider's main app: one start page offering everything the provider runs for a
  * child: a chat with a counsellor, a message, the way to the history, and the footer's link columns.
  */
 test('a visitor sees how to sign in, create an account and reach 112, and the footer link columns', async ({

@@ -1,7 +1,7 @@
 import { expect, type Cookie, type Locator, type Page } from '@playwright/test';
 import { AppPage } from './app-page.ts';
 
-/** The virtual assistant (issue 14): the launcher, the header toggle and the panel. */
+/** The virtual assistant: the launcher, the header toggle and the panel. */
 export class AssistantPanel extends AppPage {
   readonly launcher: Locator;
   readonly panel: Locator;

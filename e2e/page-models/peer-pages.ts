@@ -57,6 +57,26 @@ export class NewPeerPostPage {
   }
 }
 
+/** 'Välj ett namn': in place of the post or reply form until the young person has chosen a name. */
+export class DisplayNameForm {
+  readonly form: Locator;
+  readonly name: Locator;
+  readonly save: Locator;
+  readonly error: Locator;
+
+  constructor(readonly page: Page) {
+    this.form = page.getByRole('form', { name: 'Välj ett namn' });
+    this.name = this.form.getByRole('textbox', { name: 'Namn som andra ser' });
+    this.save = this.form.getByRole('button', { name: 'Spara namn' });
+    this.error = this.form.getByRole('alert');
+  }
+
+  async choose(name: string) {
+    await this.name.fill(name);
+    await this.save.click();
+  }
+}
+
 /** Route '/mina-sidor/inlagg/:id' in Peers: a post with its replies. */
 export class PeerPostPage {
   readonly heading: Locator;

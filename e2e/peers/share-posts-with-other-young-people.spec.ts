@@ -3,7 +3,13 @@ import { registerChild, type ChildAccount } from '../actors/child-account.ts';
 import { logInChild } from '../page-models/child-login.ts';
 import { ConsolePage } from '../page-models/console-page.ts';
 import { ConsoleModerationPage } from '../page-models/console-moderation-page.ts';
-import { MyPeerPosts, NewPeerPostPage, PeerBoard, PeerPostPage } from '../page-models/peer-pages.ts';
+import {
+  DisplayNameForm,
+  MyPeerPosts,
+  NewPeerPostPage,
+  PeerBoard,
+  PeerPostPage,
+} from '../page-models/peer-pages.ts';
 import { violationsAtBothWidths } from '../support/accessibility.ts';
 import { runAsProductionApp } from '../support/installed-app.ts';
 
@@ -26,7 +32,12 @@ async function moderator(browser: Browser): Promise<ConsoleModerationPage> {
 async function writePost(page: Page, subject: string, text: string): Promise<PeerPostPage> {
   await page.goto('/');
   await new PeerBoard(page).writeLink.click();
-  await new NewPeerPostPage(page).write(subject, text);
+  // The first post of an account asks for the name others will see.
+  const newPost = new NewPeerPostPage(page);
+  const naming = new DisplayNameForm(page);
+  await expect(newPost.subject.or(naming.name)).toBeVisible();
+  if (await naming.name.isVisible()) await naming.choose('Molnet');
+  await newPost.write(subject, text);
   const post = new PeerPostPage(page);
   await expect(post.heading).toHaveText(subject);
   return post;
@@ -46,6 +57,16 @@ test('a post waits for a counsellor, then shows live on another young person’s
   await expect(readerBoard.heading).toBeVisible();
 
   const subject = `Ensam på rasterna ${author.username}`;
+  // No post before a name: never the username, which is half a login.
+  await page.goto('/');
+  await new PeerBoard(page).writeLink.click();
+  const naming = new DisplayNameForm(page);
+  await expect(naming.form).toContainText('Andra unga ser namnet vid dina inlägg och svar.');
+  await expect(new NewPeerPostPage(page).subject).toHaveCount(0);
+  await naming.choose(author.username.toUpperCase());
+  await expect(naming.error).toHaveText('Namnet går inte att använda. Välj ett annat.');
+  await naming.choose('Molnet');
+  await expect(naming.form).toHaveCount(0);
   const post = await writePost(page, subject, 'Ingen vill vara med mig. Känner någon igen sig?');
   await expect(page.getByText('Granskas', { exact: true })).toBeVisible();
   await expect(page.getByText('En kurator läser det innan andra kan se det.')).toBeVisible();
@@ -57,7 +78,8 @@ test('a post waits for a counsellor, then shows live on another young person’s
 
   // Live: the reader's board and the author's open post, with no reload.
   await expect(readerBoard.post(subject)).toBeVisible({ timeout: 15_000 });
-  await expect(readerBoard.post(subject)).toContainText(`Av ${author.username}`);
+  // The byline is the chosen name, never the username (which this test's subject carries).
+  await expect(readerBoard.post(subject).getByText(/^Av /)).toHaveText('Av Molnet');
   await expect(readerBoard.post(subject)).toContainText('0 svar');
   await expect(page.getByText('Granskas', { exact: true })).toHaveCount(0, { timeout: 15_000 });
 
@@ -65,12 +87,14 @@ test('a post waits for a counsellor, then shows live on another young person’s
   await readerBoard.post(subject).getByRole('link', { name: subject }).click();
   const readerPost = new PeerPostPage(readerPage);
   await expect(readerPost.heading).toHaveText(subject);
+  await new DisplayNameForm(readerPage).choose('Stjärnan');
   await readerPost.answer('Jag känner igen mig. Du är inte ensam.');
   await expect(readerPost.reply('Du är inte ensam.')).toContainText('Granskas');
   await expect(moderation.entry('Du är inte ensam.')).toBeVisible({ timeout: 15_000 });
   await moderation.approve('Du är inte ensam.');
   await moderation.replyAsStaff(subject, 'Bra att ni pratar. Ni kan alltid skriva till oss också.');
-  await expect(post.reply('Du är inte ensam.')).toContainText(reader.username, { timeout: 15_000 });
+  await expect(post.reply('Du är inte ensam.')).toContainText('Stjärnan', { timeout: 15_000 });
+  await expect(post.reply('Du är inte ensam.')).not.toContainText(reader.username);
   await expect(post.reply('Ni kan alltid skriva till oss')).toContainText('Kurator');
   await expect(readerPost.reply('Du är inte ensam.')).not.toContainText('Granskas');
   // 'Anmäl' on every reply but one's own, a counsellor's too.

@@ -11,6 +11,11 @@ export async function withNeutralExit(context: BrowserContext) {
     const response = await route.fetch();
     await route.fulfill({ response, json: { ...(await response.json()), quickExitUrl: NEUTRAL_EXIT_URL } });
   });
+  await serveNeutralPages(context);
+}
+
+/** The stand-in neutral site: every page of it is 'Väder idag'. */
+export async function serveNeutralPages(context: BrowserContext) {
   await context.route('http://neutral.example/**', (route) =>
     route.fulfill({
       contentType: 'text/html; charset=utf-8',

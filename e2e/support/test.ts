@@ -1,8 +1,10 @@
 import { expect, test as base, type Browser, type BrowserContext } from '@playwright/test';
+import { RECOVERABLE_ERROR } from '../../src/errors/ui-error-reporting.ts';
 
 // Every spec imports `test` and `expect` from here: each page of each browser context a test opens
 // (its own `page`, `context.newPage()`, `browser.newContext()`) reports the browser-policy
-// violations it sees, and a test that saw any fails (issue 13: 0 violations on every screen).
+// violations it sees, and the errors React recovered from (a first render that did not match the
+// first HTML), and a test that saw any fails: 0 violations and 0 hydration mismatches on every screen.
 export * from '@playwright/test';
 
 export interface PolicyViolation {
@@ -31,6 +33,9 @@ function reportViolations(binding: string) {
 
 const watched = new WeakSet<BrowserContext>();
 
+/** React's production errors for a hydration that did not match (react.dev/errors/418 and kin). */
+const REACT_HYDRATION_ERROR = /Minified React error #(418|419|421|422|423|425)\b/;
+
 async function watch(context: BrowserContext, violations: PolicyViolation[]) {
   if (watched.has(context)) return;
   watched.add(context);
@@ -39,9 +44,21 @@ async function watch(context: BrowserContext, violations: PolicyViolation[]) {
   });
   await context.addInitScript(reportViolations, REPORT_BINDING);
   // A violation the page's script cannot see (a frame's, or one raised before the listener) still
-  // reaches the console.
+  // reaches the console; so do React's hydration errors (src/main.tsx: onRecoverableError).
   context.on('console', (message) => {
     const text = message.text();
+    if (
+      message.type() === 'error' &&
+      (text.startsWith(RECOVERABLE_ERROR) || REACT_HYDRATION_ERROR.test(text))
+    ) {
+      violations.push({
+        directive: 'react',
+        blocked: '',
+        source: '',
+        sample: text,
+        page: message.page()?.url() ?? '',
+      });
+    }
     if (message.type() === 'error' && /Content Security Policy|Trusted Type/i.test(text)) {
       violations.push({
         directive: 'console',
@@ -71,7 +88,9 @@ export const test = base.extend<{ policyViolations: PolicyViolation[] }>({
       } finally {
         delete (own as Partial<Browser>).newContext;
       }
-      expect(violations, 'Content-Security-Policy or Trusted Types violations').toEqual([]);
+      expect(violations, 'Content-Security-Policy or Trusted Types violations, or hydration errors').toEqual(
+        [],
+      );
     },
     { auto: true },
   ],

@@ -1,5 +1,6 @@
 import { FINAL_STATES, isFinalState, QUEUED_STATES } from '../../contract/conversation-state.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
+import { MESSAGE_MAX_LENGTH_BY_CHANNEL } from '../../contract/limits.ts';
 import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { isUniqueViolation, nowIso } from '../db/database.ts';
@@ -75,6 +76,7 @@ async function openConversation(
   if (!principal.roles.includes('child')) throw new ApiError('forbidden');
   const text = (body.text ?? '').trim();
   if (systemType === 'mail' && text === '') throw new ApiError('validation');
+  if (text.length > MESSAGE_MAX_LENGTH_BY_CHANNEL[systemType]) throw new ApiError('validation');
   if (systemType === 'chat') {
     const status = await chatAccountStatus(ctx, principal.contactId);
     if (status !== 'NoCompletedConversation') throw new ApiError('conflict', status);

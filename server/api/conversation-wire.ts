@@ -23,7 +23,7 @@ export function inChunks<T>(items: T[], size = 500): T[][] {
 
 /**
  * Conversations as the wire carries them, in a fixed number of statements however many there are
- * (one message count per conversation made a long list's time, issue 15).
+ * (one message count per conversation made a long list's time).
  */
 export async function toConversations(db: Db, rows: ConversationRow[]): Promise<Conversation[]> {
   if (rows.length === 0) return [];

@@ -1,7 +1,8 @@
-import { FINAL_STATES } from '../../contract/conversation-state.ts';
+import { FINAL_STATES, isFinalState } from '../../contract/conversation-state.ts';
+import { isMeetingOver } from '../../contract/meeting-state.ts';
 import { connectionState } from '../../contract/connection-state.ts';
 import type { ActivityType, ConversationConnectionWire } from '../../contract/conversations.ts';
-import { GROUP_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
+import { MESSAGE_MAX_LENGTH_BY_CHANNEL } from '../../contract/limits.ts';
 import {
   ActivityBody,
   AppParams,
@@ -60,9 +61,14 @@ async function listConversations(ctx: AppContext, principal: Principal, query: C
   }
   const series = await visibleSeriesIds(db, principal.accountId);
   const meetingIds = series.length
-    ? (await db.selectFrom('meetings').select('id').where('series_id', 'in', series).execute()).map(
-        (m) => m.id,
-      )
+    ? (
+        await db
+          .selectFrom('meetings')
+          .select('id')
+          .where('series_id', 'in', series)
+          .where('deleted_date', 'is', null)
+          .execute()
+      ).map((m) => m.id)
     : [];
   let rows = db
     .selectFrom('conversations')
@@ -83,6 +89,20 @@ async function listConversations(ctx: AppContext, principal: Principal, query: C
   return toConversations(db, page);
 }
 
+/**
+ * A group chat takes messages while its meeting runs: once the leader ended the chat or the meeting
+ * is over (completed or cancelled), a participant's message is refused (409 'ended') instead of
+ * being added as late, as a one-to-one chat's is; its history stays readable ('Se chatthistorik').
+ */
+async function refuseIfGroupChatEnded(ctx: AppContext, row: { meeting_id: number | null; state: string }) {
+  const meeting = await ctx.db
+    .selectFrom('meetings')
+    .select('state')
+    .where('id', '=', row.meeting_id!)
+    .executeTakeFirst();
+  if (isFinalState(row.state) || !meeting || isMeetingOver(meeting)) throw new ApiError('conflict', 'ended');
+}
+
 /** A message from the child or participant into a conversation they may see (SPEC §7 conversationmessage). */
 async function writeMessage(
   ctx: AppContext,
@@ -92,13 +112,14 @@ async function writeMessage(
 ) {
   const row = await conversationFor(ctx, principal, body.conversation);
   const content = body.content.trim();
-  if (content === '' || (row.meeting_id !== null && content.length > GROUP_CHAT_MAX_LENGTH)) {
+  if (content === '' || content.length > MESSAGE_MAX_LENGTH_BY_CHANNEL[row.system_type]) {
     throw new ApiError('validation');
   }
+  if (row.meeting_id !== null) await refuseIfGroupChatEnded(ctx, row);
   // A chat whose time is up ends first if the sweep has not yet ended it: the message comes after.
   await endChatIfPastLimit(ctx, row);
   // The server's time of arrival, never the device's clock: a message written offline takes its place
-  // after what others wrote meanwhile, the same place on every device (issue 8).
+  // after what others wrote meanwhile, the same place on every device.
   const message = await addMessage(ctx, {
     conversationId: row.id,
     authorKind: 'contact',

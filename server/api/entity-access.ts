@@ -38,11 +38,13 @@ export async function isSeriesMember(db: Db, accountId: number, seriesId: number
   return !!row;
 }
 
+/** A deleted meeting is nobody's any more: its detail, its chat and their events are refused. */
 export async function canSeeMeeting(db: Db, principal: Principal, meetingId: number) {
   const meeting = await db
     .selectFrom('meetings')
     .select('series_id')
     .where('id', '=', meetingId)
+    .where('deleted_date', 'is', null)
     .executeTakeFirst();
   if (!meeting) return false;
   return isSeriesMember(db, principal.accountId, meeting.series_id);

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { PeerPostDetail, PeerPostWire } from '../../contract/peers.ts';
+import { NEUTRAL_AUTHOR_NAME, type PeerPostDetail, type PeerPostWire } from '../../contract/peers.ts';
 import { IdParams } from '../../contract/schemas/common.ts';
 import { NewPeerPostBody, NewPeerReplyBody, PeerReportBody } from '../../contract/schemas/peers.ts';
 import type { Api, AppContext, TypeBoxProvider } from '../context.ts';
@@ -33,7 +33,9 @@ export function filled(text: string): string {
 
 /**
  * The name an author is shown by: the contact's name (SPEC §3, what the app greets with 'Hej ...!'),
- * never the login name. Kept with the item as written, as a message keeps its author's name.
+ * never the login name, and the neutral one while none is chosen (the app asks for one before the
+ * first post; a post queued offline before that still goes out). Kept with the item as written, as
+ * a message keeps its author's name.
  */
 export async function authorNameOf(db: Db, accountId: number): Promise<string> {
   const row = await db
@@ -42,7 +44,7 @@ export async function authorNameOf(db: Db, accountId: number): Promise<string> {
     .select('contacts.name')
     .where('accounts.id', '=', accountId)
     .executeTakeFirst();
-  return row?.name ?? '';
+  return row?.name || NEUTRAL_AUTHOR_NAME;
 }
 
 export async function board(db: Db, accountId: number): Promise<PeerPostWire[]> {
@@ -185,7 +187,7 @@ async function report(ctx: AppContext, principal: Principal, kind: 'post' | 'rep
 
 const accountOf = (req: FastifyRequest) => principalOf(req).accountId;
 
-/** Peers (issue 14) for young people: the board, one's own posts, writing, replying, reporting. */
+/** Peers for young people: the board, one's own posts, writing, replying, reporting. */
 export async function registerPeerPostRoutes(parent: Api, ctx: AppContext) {
   const { db } = ctx;
   await parent.register(

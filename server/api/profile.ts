@@ -23,12 +23,13 @@ import { isUniqueViolation, nowIso, type Db } from '../db/database.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { revokeAccount } from '../auth/revoke-account.ts';
 import { checkNewPassword } from '../security/password-policy.ts';
-import { USERNAME_PATTERN } from '../../contract/limits.ts';
+import { DISPLAY_NAME_MAX_LENGTH, USERNAME_PATTERN } from '../../contract/limits.ts';
 import { acceptDisplayName, looksLikeStaff } from '../security/display-name.ts';
 import { eraseAccount } from '../security/erasure.ts';
 import { principalOf } from './guard.ts';
 import { shareSeries } from './entity-access.ts';
-import { PROPERTY_IDS, PROPERTY_ID_MAP, PROVIDER } from './runtime-config.ts';
+import { PROVIDER } from '../../contract/first-screen.ts';
+import { PROPERTY_IDS, PROPERTY_ID_MAP } from './runtime-config.ts';
 
 const FEATURE_IDS = new Set<string>(Object.values(CONTACTS_FEATURE_IDS));
 
@@ -87,10 +88,25 @@ function propertyValueAccepted(id: string, value: string): boolean {
   return true;
 }
 
+/** The name others would see is the account's own username (in any case): half its login. */
+async function isOwnUsername(ctx: AppContext, principal: Principal, name: string): Promise<boolean> {
+  const row = await ctx.db
+    .selectFrom('accounts')
+    .select('username')
+    .where('id', '=', principal.accountId)
+    .executeTakeFirst();
+  return !!row?.username && row.username.toLowerCase() === name.trim().toLowerCase();
+}
+
 /** A name or property change (SPEC §7 contacts update), told to whoever watches the contact. */
 async function updateContact(ctx: AppContext, principal: Principal, body: ContactUpdateBody) {
   // A name shows beside the child's messages in a group: no staff title, no invisible tricks.
-  const name = body.name === undefined ? undefined : acceptDisplayName(body.name, PROVIDER.name);
+  const name =
+    body.name === undefined
+      ? undefined
+      : acceptDisplayName(body.name, PROVIDER.name, DISPLAY_NAME_MAX_LENGTH);
+  if (name !== undefined && (await isOwnUsername(ctx, principal, name)))
+    throw new ApiError('name_not_allowed');
   const props = Object.entries(body.properties ?? {});
   if (props.some(([id, value]) => !PROPERTY_IDS.includes(id) || !propertyValueAccepted(id, String(value)))) {
     throw new ApiError('validation');
@@ -153,7 +169,8 @@ async function changePassword(
 async function registerContact(ctx: AppContext, body: RegisterContactBody) {
   const username = body.username.trim().toLowerCase();
   if (!USERNAME_PATTERN.test(username)) throw new ApiError('validation');
-  // The username is the name others see until it is changed.
+  // Nobody else ever sees a username, but one that reads as a staff title is still refused: a child
+  // might give it as their name in a chat, and a counsellor read it as a colleague's.
   if (looksLikeStaff(username, PROVIDER.name)) throw new ApiError('name_not_allowed');
   await checkNewPassword(body.password, username);
   const taken = await ctx.db
@@ -175,7 +192,8 @@ async function registerContact(ctx: AppContext, body: RegisterContactBody) {
     .execute(async (trx) => {
       const contact = await trx
         .insertInto('contacts')
-        .values({ name: username, created_date: created })
+        // No name until the child chooses one: a username shown to others is half a login.
+        .values({ name: '', created_date: created })
         .returning('id')
         .executeTakeFirstOrThrow();
       const account = await trx

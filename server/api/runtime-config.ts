@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { RuntimeConfig } from '../../contract/config.ts';
+import { PROVIDER } from '../../contract/first-screen.ts';
 import { CONTACTS_FEATURE_IDS } from '../../contract/profile.ts';
 import { VARIANT_FEATURES } from '../../contract/variant.ts';
 import { VARIANTS, type VariantKey } from '../config.ts';
@@ -18,7 +19,6 @@ function appVersion(): string {
 export const PORTAL_ID = 'portal';
 export const APPLICATION_ID = 'conversationsapplication-id';
 export const MEETINGS_FEATURE_ID = 'meetingsapplicationfeature-id';
-export const PROVIDER = { name: 'Stödlinjen', url: 'https://example.org' };
 
 export const PROPERTY_ID_MAP = {
   consentDate: 'consentDate',

@@ -23,7 +23,7 @@ async function requireAssistantToken(ctx: AppContext, req: FastifyRequest): Prom
 }
 
 /**
- * The virtual assistant (issue 14), public calls of SPEC §6 under {api}/api/assistant: a token for
+ * The virtual assistant, public calls of SPEC §6 under {api}/api/assistant: a token for
  * anyone (limited per address), the guided content and the free-text match, both behind that token.
  * What a child asks is matched in memory and answered; it is not stored and not logged (the
  * request log carries method and path only).
@@ -35,9 +35,10 @@ export const registerAssistantRoutes: RouteModule = (app, ctx) => {
     req.assistantSubject = await requireAssistantToken(ctx, req);
   };
   const perToken = (name: 'assistantAsk') => async (req: FastifyRequest, reply: FastifyReply) => {
-    await ctx.limits.consume(name, null, addressKey(req.ip), reply);
-    // The per-user limit: the token's random subject stands for the one anonymous person.
+    // The per-user limit first: the token's random subject stands for the one anonymous person,
+    // and what it refuses is not counted against the address (a school class shares one).
     await ctx.limits.consume('assistantAskPerToken', null, req.assistantSubject ?? '', reply);
+    await ctx.limits.consume(name, null, addressKey(req.ip), reply);
   };
 
   app.post(

@@ -21,7 +21,6 @@ export interface LoginPolicy {
   codeAddress: DelayRule;
   address: DelayRule;
   username: DelayRule;
-  codeGlobal: DelayRule;
   forgetAfterMs: number;
   knownAddressMs: number;
 }
@@ -35,8 +34,6 @@ export const LOGIN_POLICY: LoginPolicy = {
   address: { free: 30, baseMs: 1000, maxMs: 15 * MINUTE },
   /** Brake: one username from every address together (a guesser with many addresses). */
   username: { free: 100, baseMs: 1000, maxMs: 15 * MINUTE },
-  /** Brake: personal-code logins from every address together. */
-  codeGlobal: { free: 500, baseMs: 1000, maxMs: 15 * MINUTE },
   /** A counter without attempts for this long starts again from nothing. */
   forgetAfterMs: 24 * 60 * MINUTE,
   /** A login from an address keeps it known-good this long. */

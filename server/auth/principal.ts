@@ -11,6 +11,11 @@ export interface Principal {
   clientId: ClientId;
   /** The access token's `jti`, so revocation can find the connections that used it. */
   tokenId: string;
+  /**
+   * The login the token belongs to (its `sid`: the refresh-token family), when it has one: a
+   * revoked family (logout, a refresh token used twice) refuses its access tokens at once.
+   */
+  sessionId?: string;
   /** Expiry of the access token, epoch seconds. */
   expiresAt: number;
   /** The scopes the token was granted; the API and the hub need 'portal'. */
@@ -21,3 +26,13 @@ export interface Principal {
 export const API_SCOPE = 'portal';
 
 export const isStaff = (p: Principal): boolean => p.clientId === 'portal-staff';
+
+/** A login's key among the hub's revocation keys (beside the access tokens' own ids). */
+export const sessionRevocationKey = (sessionId: string) => `session:${sessionId}`;
+
+/** What a revocation may name a token by: its own id, and its login's. */
+export function revocationKeys(principal: Pick<Principal, 'tokenId' | 'sessionId'>): string[] {
+  return principal.sessionId
+    ? [principal.tokenId, sessionRevocationKey(principal.sessionId)]
+    : [principal.tokenId];
+}

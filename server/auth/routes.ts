@@ -2,22 +2,21 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import { siteOrigin, type AppContext, type TypeBoxProvider } from '../context.ts';
 import { ApiError, OAuthError } from '../errors.ts';
-import {
-  accountIdOf,
-  checkPassword,
-  checkPersonalCode,
-  loadSubject,
-  type CheckedAccount,
-} from './accounts.ts';
+import { accountIdOf, checkPassword, checkPersonalCode, loadSubject } from './accounts.ts';
 import { ALLOWED_SCOPES, CLIENTS, isClientId, type ClientId } from './clients.ts';
 import type { Counter, LoginPolicy } from './login-throttle.ts';
 import { normalizePersonalCode } from './passwords.ts';
+import { sessionRevocationKey, type Principal } from './principal.ts';
 import { SIGNING_ALG } from './keys.ts';
+import { isDemoCredential } from '../db/seed.ts';
 import { addressKey } from '../security/client-address.ts';
 import { LOGIN_NAME_MAX_LENGTH } from '../../contract/limits.ts';
 import { ConnectForm } from '../../contract/schemas/connect.ts';
 
 type Form = ConnectForm;
+
+/** The error_description of a token or revocation request posted from another site's page. */
+export const FOREIGN_ORIGIN = 'foreign_origin';
 
 /** Longer usernames and passwords are refused before anything is counted, stored or hashed. */
 const MAX_LOGIN_NAME_LENGTH = LOGIN_NAME_MAX_LENGTH;
@@ -35,6 +34,18 @@ export async function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) 
 
 function registerConnectRoutes(scope: FastifyInstance, ctx: AppContext) {
   const app = scope.withTypeProvider<TypeBoxProvider>();
+  // A form posted by another site's page needs no CORS preflight, and the child's own browser would
+  // send it from the child's own address: counted, it could lock the child out of their own device.
+  // So a post whose Origin is another site is refused before its body is read or anything counted;
+  // native clients and tools send no Origin.
+  app.addHook('onRequest', async (req, reply) => {
+    const origin = req.headers.origin;
+    if (req.method !== 'POST' || origin === undefined || origin === siteOrigin(ctx.config, req)) return;
+    return reply
+      .code(403)
+      .header('Cache-Control', 'no-store')
+      .send({ error: 'invalid_request', error_description: FOREIGN_ORIGIN });
+  });
   const oauthErrors = (reply: FastifyReply, e: unknown) => {
     if (e instanceof OAuthError) {
       return reply.code(e.status).send({ error: e.error, error_description: e.description });
@@ -98,27 +109,50 @@ function registerConnectRoutes(scope: FastifyInstance, ctx: AppContext) {
     }
   });
 
-  // RFC 7009: answer 200 for any token, known or not, access or refresh.
+  // RFC 7009: answer 200 for any token, known or not, access or refresh; a client (public, so named
+  // by client_id) revokes only what was issued to it.
   app.post('/connect/revocation', { schema: { body: ConnectForm } }, async (req, reply) => {
     // Signing out: the browser drops its HTTP cache for the site too (whatever a misconfigured proxy
     // or an older version let in). Only "cache": the service worker's app shell and the assistant's
     // cookie (SPEC §4) stay, so the signed-out app still opens offline.
     reply.header('Clear-Site-Data', '"cache"');
     const form: Form = req.body ?? {};
+    let clientId: ClientId;
+    try {
+      clientId = requireClient(form.client_id);
+    } catch (e) {
+      return oauthErrors(reply, e);
+    }
     const token = form.token ?? '';
     if (!token)
       return reply.code(400).send({ error: 'invalid_request', error_description: 'token is required' });
+    const notIssuedToThisClient = () =>
+      reply
+        .code(400)
+        .send({ error: 'unauthorized_client', error_description: 'token was issued to another client' });
+    const revokeAccess = async (access: Principal) => {
+      if (access.clientId !== clientId) return false;
+      await ctx.tokens.revokeAccessToken(access);
+      await ctx.hub.disconnectToken(access.tokenId);
+      return true;
+    };
     const asAccess =
       form.token_type_hint !== 'refresh_token' ? await ctx.tokens.verifyAccessToken(token) : null;
     if (asAccess) {
-      await ctx.tokens.revokeAccessToken(asAccess);
-      await ctx.hub.disconnectToken(asAccess.tokenId);
-    } else if (!(await ctx.tokens.revokeRefreshToken(token)) && form.token_type_hint === 'refresh_token') {
+      if (!(await revokeAccess(asAccess))) return notIssuedToThisClient();
+      return reply.code(200).send();
+    }
+    const login = await ctx.tokens.refreshTokenLogin(token);
+    if (login && login.clientId !== clientId) return notIssuedToThisClient();
+    if (login) {
+      await ctx.tokens.revokeFamily(login.familyId);
+      // The login's access tokens stop with it, and so do the hub connections they opened.
+      await ctx.hub.disconnectToken(sessionRevocationKey(login.familyId));
+      return reply.code(200).send();
+    }
+    if (form.token_type_hint === 'refresh_token') {
       const access = await ctx.tokens.verifyAccessToken(token);
-      if (access) {
-        await ctx.tokens.revokeAccessToken(access);
-        await ctx.hub.disconnectToken(access.tokenId);
-      }
+      if (access && !(await revokeAccess(access))) return notIssuedToThisClient();
     }
     return reply.code(200).send();
   });
@@ -142,22 +176,57 @@ function grantedScope(requested: string | undefined): string {
   return scopes.join(' ');
 }
 
+/** The error_description of a demo login asked for through a proxy the server does not trust. */
+export const DEMO_LOGIN_FORWARDED = 'demo_login_forwarded';
+
+/** Headers a proxy adds; with no TRUST_PROXY, a request that carries one came through a stranger. */
+const PROXY_HEADERS = ['x-forwarded-for', 'x-forwarded-host', 'x-real-ip', 'forwarded', 'via'];
+
+function forwardedByUntrustedProxy(ctx: AppContext, req: FastifyRequest): boolean {
+  return ctx.config.trustProxy.length === 0 && PROXY_HEADERS.some((h) => req.headers[h] !== undefined);
+}
+
+/**
+ * The app's device token as a known-good "address": the worker keeps a random token of its own
+ * (worker/auth/auth-session.ts) and sends it with every password grant; after a right password the
+ * server remembers it for the account (as a keyed digest, like an address), so the brakes spare
+ * that app on a network it never used (a school, a friend's wifi) while guessers, who do not have
+ * it, wait. It opens nothing by itself: the password is checked as always, the username+address
+ * counter still applies, and so does one of its own (username+device), so a copy of the token used
+ * from many addresses is spaced out as one address would be. A password change forgets it.
+ * Null when absent or not a token the app makes.
+ */
+function deviceKey(token: string | undefined): string | null {
+  return token && /^[A-Za-z0-9_-]{32,200}$/.test(token) ? `device:${token}` : null;
+}
+
 /** The counters one login attempt is counted on (server/auth/login-throttle.ts LOGIN_POLICY). */
-function loginCounters(policy: LoginPolicy, isCode: boolean, username: string, address: string) {
+function loginCounters(
+  policy: LoginPolicy,
+  isCode: boolean,
+  username: string,
+  address: string,
+  device: string | null,
+) {
   const name = username.toLowerCase();
+  // A device token is counted with the username as an address would be, wherever it comes from.
+  const devicePair = device ? [{ key: `pair:${name}|${device}`, rule: policy.pair }] : [];
   return isCode
     ? {
+        // No brake over all addresses: wrong codes from many addresses armed it and kept every
+        // participant out, while the code space alone makes guessing hopeless (server/staff/
+        // personal-code.ts); the operator sees such a flood in /metrics (login_failures_total).
         hard: [{ key: `code-addr:${address}`, rule: policy.codeAddress }],
-        brakes: [{ key: 'code-all', rule: policy.codeGlobal }],
+        brakes: [] as Counter[],
         reset: [] as Counter[],
       }
     : {
-        hard: [{ key: `pair:${name}|${address}`, rule: policy.pair }],
+        hard: [{ key: `pair:${name}|${address}`, rule: policy.pair }, ...devicePair],
         brakes: [
           { key: `addr:${address}`, rule: policy.address },
           { key: `user:${name}`, rule: policy.username },
         ],
-        reset: [{ key: `pair:${name}|${address}`, rule: policy.pair }],
+        reset: [{ key: `pair:${name}|${address}`, rule: policy.pair }, ...devicePair],
       };
 }
 
@@ -175,24 +244,29 @@ async function passwordGrant(
   if (username.length > MAX_LOGIN_NAME_LENGTH)
     throw new OAuthError('invalid_request', 'username is too long');
   const isCode = password === '';
+  // `npm start` behind a proxy on the same machine sees every outside client as this machine. A
+  // request a proxy forwarded, to a server that trusts no proxy, never opens a demo login.
+  if (forwardedByUntrustedProxy(ctx, req) && isDemoCredential(username, password, normalizePersonalCode)) {
+    throw new OAuthError('invalid_grant', DEMO_LOGIN_FORWARDED, 403);
+  }
   const address = addressKey(req.ip);
-  const counters = loginCounters(ctx.throttle.policy, isCode, username, address);
-  // A personal code names its account only once checked; the check is made at most once.
-  let codeCheck: Promise<CheckedAccount | null> | null = null;
-  const checkCode = () => (codeCheck ??= checkPersonalCode(ctx.db, normalizePersonalCode(username)));
-  // The brakes spare an address this very account signed in from before (for a code: the account
-  // the code opens, so one participant's address is no free pass for guessing other codes).
-  const accountOf = async () =>
-    isCode ? ((await checkCode())?.accountId ?? null) : await accountIdOf(ctx.db, username);
+  const device = deviceKey(form.device_token);
+  const counters = loginCounters(ctx.throttle.policy, isCode, username, address, device);
+  // The brakes (password logins only) spare an address this very account signed in from before,
+  // and the app on a device it signed in with before, wherever that device is now.
   const attempt = await ctx.throttle.begin(counters.hard, counters.brakes, async () => {
-    const id = await accountOf();
-    return id !== null && (await ctx.throttle.isKnownAddress(`account:${id}`, address));
+    const id = await accountIdOf(ctx.db, username);
+    if (id === null) return false;
+    if (await ctx.throttle.isKnownAddress(`account:${id}`, address)) return true;
+    return device !== null && (await ctx.throttle.isKnownAddress(`account:${id}`, device));
   });
   if (attempt.retryAfter > 0) {
     reply.header('Retry-After', String(attempt.retryAfter));
     throw new OAuthError('invalid_grant', 'too_many_attempts', 429);
   }
-  const checked = isCode ? await checkCode() : await checkPassword(ctx.db, username, password);
+  const checked = isCode
+    ? await checkPersonalCode(ctx.db, normalizePersonalCode(username))
+    : await checkPassword(ctx.db, username, password);
   const subject = checked === null ? null : await loadSubject(ctx.db, checked.accountId);
   const allowed = CLIENTS[clientId].allowedRoles as readonly string[];
   // A participant signs in with a code only, everyone else with a password; a staff account never
@@ -203,9 +277,13 @@ async function passwordGrant(
     subject.tokenGeneration === checked?.tokenGeneration &&
     subject.roles.some((r) => allowed.includes(r)) &&
     isCode === subject.roles.includes('participant');
-  if (!subject || !fits) throw new OAuthError('invalid_grant', 'invalid_username_or_password');
+  if (!subject || !fits) {
+    ctx.metrics.loginFailed(isCode ? 'personal_code' : 'password');
+    throw new OAuthError('invalid_grant', 'invalid_username_or_password');
+  }
   await ctx.throttle.succeeded(attempt, counters.reset);
   await ctx.throttle.rememberAddress(`account:${subject.accountId}`, address);
+  if (device) await ctx.throttle.rememberAddress(`account:${subject.accountId}`, device);
   const portalId = form.portalId ?? null;
   // A token carries only the roles its client serves: a staff token is never a child's, and back.
   const roles = subject.roles.filter((r) => allowed.includes(r));
@@ -220,8 +298,9 @@ async function refreshGrant(ctx: AppContext, req: FastifyRequest, form: Form, cl
   const refreshToken = form.refresh_token;
   const now = Math.floor(Date.now() / 1000);
   // One transaction: a fault before the successor is stored leaves the presented token unused.
+  const revoked: string[] = [];
   const swapped = await ctx.db.transaction().execute(async (trx) => {
-    const row = await ctx.tokens.rotate(refreshToken, clientId, trx);
+    const row = await ctx.tokens.rotate(refreshToken, clientId, trx, revoked);
     const subject = row ? await loadSubject(trx, row.account_id) : null;
     // A refresh token of an earlier generation (before a password change, say) is spent for good.
     if (!row || !subject || subject.tokenGeneration !== row.token_generation) return null;
@@ -237,6 +316,9 @@ async function refreshGrant(ctx: AppContext, req: FastifyRequest, form: Form, cl
     const refresh = await ctx.tokens.storeRefreshToken(issue.subject, issue.req, now, issue.family, trx);
     return { ...issue, refresh };
   });
+  // A refresh token used twice revoked its login: the access tokens it gave, a thief's among them,
+  // are refused from now on; their hub connections close (after the commit, so none comes back).
+  for (const family of revoked) await ctx.hub.disconnectToken(sessionRevocationKey(family));
   if (!swapped) throw new OAuthError('invalid_grant', 'invalid_refresh_token');
   return ctx.tokens.sign(swapped.subject, swapped.req, now, swapped.family, swapped.refresh);
 }

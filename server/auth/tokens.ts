@@ -8,6 +8,8 @@ import type { Principal, Role } from './principal.ts';
 import { CLIENTS, type ClientId } from './clients.ts';
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
+/** How far ahead of this server's clock a token's issue time may be (another process's clock). */
+const CLOCK_SKEW_SECONDS = 60;
 /** A refresh token unused for this long expires. */
 export const REFRESH_IDLE_SECONDS = 14 * 24 * 3600;
 /** A refresh-token family (one login) ends after this, however often it was rotated. */
@@ -70,10 +72,13 @@ export class TokenService {
   /** A login's tokens (a refresh stores and signs in two steps, see `rotate`). */
   async issue(subject: TokenSubject, req: IssueRequest): Promise<TokenResponse> {
     const now = Math.floor(Date.now() / 1000);
+    // The login's refresh-token family, which its access tokens name (`sid`) so that revoking it
+    // stops them too; a login without refresh tokens has none.
+    const family = { id: randomUUID() };
     const refresh = req.scope.split(' ').includes('offline_access')
-      ? await this.storeRefreshToken(subject, req, now)
+      ? await this.storeRefreshToken(subject, req, now, family)
       : undefined;
-    return this.sign(subject, req, now, undefined, refresh);
+    return this.sign(subject, req, now, refresh ? family : undefined, refresh);
   }
 
   /**
@@ -84,7 +89,7 @@ export class TokenService {
     subject: TokenSubject,
     req: IssueRequest,
     now: number,
-    family?: RefreshFamily,
+    family?: Pick<RefreshFamily, 'id'> & Partial<RefreshFamily>,
     db: Db = this.db,
   ): Promise<string> {
     const refresh = randomBytes(32).toString('base64url');
@@ -117,7 +122,7 @@ export class TokenService {
     subject: TokenSubject,
     req: IssueRequest,
     now: number,
-    family?: Pick<RefreshFamily, 'expiresAt'>,
+    family?: Pick<RefreshFamily, 'id'> & Partial<Pick<RefreshFamily, 'expiresAt'>>,
     refresh?: string,
   ): Promise<TokenResponse> {
     const key = this.keys.current.signing;
@@ -127,6 +132,7 @@ export class TokenService {
       role: subject.roles,
       contact_id: subject.contactId,
       gen: subject.tokenGeneration,
+      ...(family ? { sid: family.id } : {}),
       ...(req.portalId ? { portal_id: req.portalId } : {}),
     })
       .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: 'at+jwt' })
@@ -147,7 +153,7 @@ export class TokenService {
       // auth_time is when the user logged in, not when this token was made: OIDC clients (oidc-client-ts)
       // refuse a refreshed id_token whose auth_time differs from the first. A family's login time is
       // its absolute expiry minus its lifetime.
-      const authTime = family
+      const authTime = family?.expiresAt
         ? Math.floor(Date.parse(family.expiresAt) / 1000) - REFRESH_ABSOLUTE_SECONDS
         : now;
       response.id_token = await new SignJWT({ name: subject.name, auth_time: authTime })
@@ -184,7 +190,7 @@ export class TokenService {
    * connection) then leaves the token unused, and the client's retry is a plain refresh. Sign after
    * the commit: the signing then holds no connection, and an answer lost after it is a retry.
    */
-  async rotate(refreshToken: string, clientId: string, db: Db) {
+  async rotate(refreshToken: string, clientId: string, db: Db, revoked: string[] = []) {
     const row = await db
       .selectFrom('refresh_tokens')
       .selectAll()
@@ -206,6 +212,7 @@ export class TokenService {
     if (!row || row.client_id !== clientId) return null;
     if (row.revoked_date || row.family_revoked) {
       await this.revokeFamily(row.family_id, db);
+      revoked.push(row.family_id);
       return null;
     }
     const now = nowIso();
@@ -227,6 +234,7 @@ export class TokenService {
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) {
       await this.revokeFamily(row.family_id, db);
+      revoked.push(row.family_id);
       return null;
     }
     return row;
@@ -241,15 +249,14 @@ export class TokenService {
       .execute();
   }
 
-  async revokeRefreshToken(token: string): Promise<boolean> {
+  /** The login (refresh-token family) a refresh token belongs to, and the client it was issued to. */
+  async refreshTokenLogin(token: string): Promise<{ familyId: string; clientId: string } | null> {
     const row = await this.db
       .selectFrom('refresh_tokens')
-      .select('family_id')
+      .select(['family_id', 'client_id'])
       .where('token_digest', '=', digest(token))
       .executeTakeFirst();
-    if (!row) return false;
-    await this.revokeFamily(row.family_id);
-    return true;
+    return row ? { familyId: row.family_id, clientId: row.client_id } : null;
   }
 
   /**
@@ -272,7 +279,8 @@ export class TokenService {
 
   /**
    * Verifies signature, expiry, issuer, audience and client, then - in one query - that the account
-   * still exists, that its token generation has not moved on and that this token was not revoked.
+   * still exists, that its token generation has not moved on, and that neither this token nor its
+   * login (`sid`, the refresh-token family) was revoked.
    */
   async verifyAccessToken(token: string): Promise<Principal | null> {
     try {
@@ -285,6 +293,10 @@ export class TokenService {
         typ: 'at+jwt',
       });
       if (!payload.jti || !payload.sub || typeof payload.exp !== 'number') return null;
+      // No token lives longer than the server issues them for, whatever it says of itself: one
+      // made with a key that leaked, or by a bug, for a year would otherwise be good for a year.
+      if (typeof payload.iat !== 'number' || payload.exp - payload.iat > this.accessTokenSeconds) return null;
+      if (payload.iat > Math.floor(Date.now() / 1000) + CLOCK_SKEW_SECONDS) return null;
       if (typeof payload.iss !== 'string' || !this.options.acceptsIssuer(payload.iss)) return null;
       const clientId = payload.client_id;
       if (typeof clientId !== 'string' || !Object.hasOwn(CLIENTS, clientId)) return null;
@@ -292,15 +304,26 @@ export class TokenService {
       const allowed = CLIENTS[clientId as ClientId].allowedRoles as readonly string[];
       if (!roles.every((r) => allowed.includes(r))) return null;
       const jti = payload.jti;
+      const sessionId = typeof payload.sid === 'string' ? payload.sid : undefined;
       const account = await this.db
         .selectFrom('accounts')
         .select(['token_generation', 'deleted_date'])
         .select((eb) =>
           eb.selectFrom('revoked_access_tokens').select('token_id').where('token_id', '=', jti).as('revoked'),
         )
+        // Its login ended (logout, or a refresh token used twice): the thief's copy stops with it.
+        .select((eb) =>
+          eb
+            .selectFrom('refresh_tokens')
+            .select('family_id')
+            .where('family_id', '=', sessionId ?? '')
+            .where('revoked_date', 'is not', null)
+            .limit(1)
+            .as('session_revoked'),
+        )
         .where('id', '=', Number(payload.sub))
         .executeTakeFirst();
-      if (!account || account.deleted_date || account.revoked) return null;
+      if (!account || account.deleted_date || account.revoked || account.session_revoked) return null;
       if (account.token_generation !== Number(payload.gen ?? 0)) return null;
       return {
         accountId: Number(payload.sub),
@@ -308,6 +331,7 @@ export class TokenService {
         roles,
         clientId: clientId as ClientId,
         tokenId: jti,
+        ...(sessionId ? { sessionId } : {}),
         expiresAt: payload.exp,
         scopes: typeof payload.scope === 'string' ? payload.scope.split(' ') : [],
       };

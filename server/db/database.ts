@@ -19,6 +19,8 @@ import { peerPostsMigration } from './migrations/0005-peer-posts.ts';
 import { listIndexesMigration } from './migrations/0006-list-indexes.ts';
 import { refreshTokenParentMigration } from './migrations/0007-refresh-token-parent.ts';
 import { erasedAccountsMigration } from './migrations/0008-erased-accounts.ts';
+import { rateBucketsMigration } from './migrations/0009-rate-buckets.ts';
+import { neutralNamesMigration } from './migrations/0010-neutral-names.ts';
 import { databaseKind, type DatabaseKind } from './database-kind.ts';
 
 export type Db = Kysely<Database>;
@@ -129,6 +131,8 @@ export function migrations(kind: DatabaseKind) {
     '0006-list-indexes': listIndexesMigration,
     '0007-refresh-token-parent': refreshTokenParentMigration,
     '0008-erased-accounts': erasedAccountsMigration,
+    '0009-rate-buckets': rateBucketsMigration(kind),
+    '0010-neutral-names': neutralNamesMigration,
   };
 }
 

@@ -170,7 +170,8 @@ export interface Database {
   login_attempts: { key: string; attempts: number; next_allowed_at: number; last_attempt_at: number };
   /** Addresses a login succeeded from (digests), so the global brake spares their owner. */
   known_login_addresses: { subject: string; address_digest: string; last_seen_at: number };
-  rate_limits: { key: string; window_start: number; count: number };
+  /** Token buckets: when each will be full again (epoch milliseconds); keys are HMAC digests. */
+  rate_buckets: { key: string; full_at: number };
   server_secrets: { name: string; value: string };
   idempotency_keys: {
     account_id: number;
@@ -196,7 +197,7 @@ export interface Database {
     status: number;
     created_date: string;
   };
-  /** Peers (issue 14): a post for other young people; `reported` 1 when it came back to moderation. */
+  /** Peers: a post for other young people; `reported` 1 when it came back to moderation. */
   peer_posts: {
     id: Generated<number>;
     author_account_id: number;

@@ -14,6 +14,21 @@ export const DEMO_LOGINS = {
   admin: { username: 'admin', password: 'admin-losenord' },
 } as const;
 
+/** Whether a username and password (or, with no password, a personal code) are a demo login's. */
+export function isDemoCredential(
+  username: string,
+  password: string,
+  normalizeCode: (code: string) => string,
+) {
+  const name = username.trim().toLowerCase();
+  if (password === '') {
+    return DEMO_LOGINS.participantCodes.some((code) => normalizeCode(code) === normalizeCode(username));
+  }
+  return [DEMO_LOGINS.child, DEMO_LOGINS.counsellor, DEMO_LOGINS.groupLeader, DEMO_LOGINS.admin].some(
+    (login) => login.username === name && login.password === password,
+  );
+}
+
 /**
  * Whether the database still holds a demo login with its published password (a counsellor who can
  * read every queued child, among others). Such a site must not be reachable from other machines.

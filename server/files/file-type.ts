@@ -1,4 +1,5 @@
 import type { UPLOAD_LIMITS } from '../../contract/limits.ts';
+import { isSafeDocx, isSafeOdt, isSafePdf } from './document-structure.ts';
 
 export type FileKind = (typeof UPLOAD_LIMITS.allowedKinds)[number];
 
@@ -20,12 +21,13 @@ const ascii = (b: Uint8Array, from: number, to: number) =>
 
 /**
  * The kind of a file by its content (magic bytes), never by its name or the browser's claim. A zip
- * is only accepted when it is a Word or OpenDocument text; plain text must be valid UTF-8 without
- * control characters. Anything else is refused.
+ * is only accepted when its structure is a Word or OpenDocument text with nothing runnable in it, a
+ * PDF only when it runs no script (server/files/document-structure.ts); plain text must be valid
+ * UTF-8 without control characters. Anything else is refused.
  */
 export function detectFileKind(data: Uint8Array, fileName: string): FileKind | null {
   if (data.length === 0) return null;
-  if (startsWith(data, [0x25, 0x50, 0x44, 0x46, 0x2d])) return 'pdf';
+  if (startsWith(data, [0x25, 0x50, 0x44, 0x46, 0x2d])) return isSafePdf(data) ? 'pdf' : null;
   if (startsWith(data, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
   if (startsWith(data, [0xff, 0xd8, 0xff])) return 'jpeg';
   if (ascii(data, 0, 6) === 'GIF87a' || ascii(data, 0, 6) === 'GIF89a') return 'gif';
@@ -36,12 +38,12 @@ export function detectFileKind(data: Uint8Array, fileName: string): FileKind | n
   return isPlainText(data) ? 'txt' : null;
 }
 
+/** A zip is a document only when its structure says so, and holds nothing runnable. */
 function zipKind(data: Uint8Array, fileName: string): FileKind | null {
   const head = ascii(data, 0, Math.min(data.length, 4096));
   // An OpenDocument file's first entry is an uncompressed `mimetype` naming its type.
-  if (head.includes('mimetypeapplication/vnd.oasis.opendocument.text')) return 'odt';
-  const docx = /\.docx$/i.test(fileName) && Buffer.from(data).includes('word/document.xml');
-  return docx ? 'docx' : null;
+  if (head.includes('mimetypeapplication/vnd.oasis.opendocument.text')) return isSafeOdt(data) ? 'odt' : null;
+  return /\.docx$/i.test(fileName) && isSafeDocx(data) ? 'docx' : null;
 }
 
 function isPlainText(data: Uint8Array): boolean {
@@ -87,11 +89,15 @@ export function nameForKind(name: string, kind: FileKind): string {
   return `${stem || 'fil'}.${ext}`;
 }
 
-/** A file name safe to store and to send back in Content-Disposition. */
+/**
+ * A file name safe to store and to send back in Content-Disposition: no folders, no controls and no
+ * invisible format characters (\p{Cf}: a right-to-left override makes `fil\u202Eexe.txt` read as
+ * `filtxt.exe`; zero-width characters hide a second name in the first).
+ */
 export function safeFileName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
+  const base = (name.split(/[\\/]/).pop() ?? '').normalize('NFC').replace(/[\p{Cc}\p{Cf}]/gu, '');
   const cleaned = [...base]
-    .filter((ch) => ch.charCodeAt(0) >= 0x20 && !'"<>:|?*'.includes(ch))
+    .filter((ch) => !'"<>:|?*'.includes(ch))
     .join('')
     .trim()
     .slice(0, 120);

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.ts';
+import { revocationKeys, type Principal } from '../auth/principal.ts';
 import type { HubConnection } from './connection.ts';
 import type { ConnectionRegistry } from './registry.ts';
 
@@ -38,7 +38,7 @@ export async function accessConnection(
   if (!connection) return { ok: false, status: 404 };
   // Same account, as ASP.NET insists on the same user identity for every request of a connection.
   if (connection.principal.accountId !== principal.accountId) return { ok: false, status: 403 };
-  context.registry.noteToken(connection, principal.tokenId);
+  for (const key of revocationKeys(principal)) context.registry.noteToken(connection, key);
   connection.useToken(principal, token!);
   return { ok: true, connection, principal };
 }

@@ -1,5 +1,6 @@
+import { TokenBucket } from './token-bucket.ts';
 import { randomBytes } from 'node:crypto';
-import type { Principal } from '../auth/principal.ts';
+import { revocationKeys, type Principal } from '../auth/principal.ts';
 import {
   HANDSHAKE_OK_FRAME,
   PING_FRAME,
@@ -14,12 +15,26 @@ import type { ClientMessage, Frame } from './protocol.ts';
 export type TransportKind = 'WebSockets' | 'LongPolling';
 
 /** What a connection needs from the wire it is bound to. */
+/**
+ * Invocations per connection: a burst as large as a worker's re-subscription after a reconnect
+ * (every conversation and meeting it follows), then 10 a second. Each subscription costs two
+ * database reads; past the bucket the answer is an error at once, and nothing is read. Per process,
+ * and an account holds at most HUB_MAX_CONNECTIONS_PER_ACCOUNT connections per process.
+ */
+export const INVOCATION_BURST = 300;
+export const INVOCATIONS_PER_SECOND = 10;
+
 export interface Transport {
   readonly kind: TransportKind;
   /** Frames are waiting in the connection's queue: take them now (WebSocket) or at the next poll. */
   notify(): void;
   /** The connection is over: hand over what is still queued if the wire allows, then end it. */
   close(): void;
+  /**
+   * The client is waiting on this transport right now (a held long poll): it is alive though it
+   * sends nothing, as the official client sends no pings over long polling.
+   */
+  clientWaiting?(): boolean;
 }
 
 export interface ConnectionEvents {
@@ -78,6 +93,8 @@ export class HubConnection {
   private entityKeys: Set<string> | null = null;
   /** Epoch ms of the last message from the client (negotiate counts), for the client timeout. */
   private lastReceivedAt = Date.now();
+  /** Invocations this connection may still make (see INVOCATION_BURST). */
+  readonly invocations = new TokenBucket(INVOCATION_BURST, INVOCATIONS_PER_SECOND);
   /** Epoch ms the next keep-alive ping is due, once the handshake is done. */
   private nextPingAt = 0;
   /** When the newest access token seen on this connection ends (epoch ms). */
@@ -121,14 +138,14 @@ export class HubConnection {
     this.token = ownCopy(token);
   }
 
-  /** Every access token id used on this connection. */
+  /** Every access token id used on this connection, and their logins' revocation keys. */
   tokenIds(): string[] {
-    return [this.principal.tokenId, ...(this.laterTokenIds ?? [])];
+    return [...revocationKeys(this.principal), ...(this.laterTokenIds ?? [])];
   }
 
   /** Remembers a further access token's id; false if it was known already. */
   addTokenId(tokenId: string): boolean {
-    if (tokenId === this.principal.tokenId || this.laterTokenIds?.has(tokenId)) return false;
+    if (revocationKeys(this.principal).includes(tokenId) || this.laterTokenIds?.has(tokenId)) return false;
     (this.laterTokenIds ??= new Set()).add(tokenId);
     return true;
   }
@@ -166,6 +183,7 @@ export class HubConnection {
       this.close({ error: 'The access token expired.', allowReconnect: true });
       return;
     }
+    if (this.transport?.clientWaiting?.()) this.lastReceivedAt = now;
     if (now - this.lastReceivedAt >= this.timing.clientTimeoutMs) {
       this.close({ error: 'Client timeout elapsed without a message.' });
       return;
@@ -178,6 +196,11 @@ export class HubConnection {
 
   attach(transport: Transport): void {
     this.transport = transport;
+  }
+
+  /** A request of the client's on this connection (a long poll): it is alive. */
+  noteAlive(): void {
+    this.lastReceivedAt = Date.now();
   }
 
   /** Text from the client: one or more records, possibly the handshake first. */

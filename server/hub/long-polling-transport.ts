@@ -22,6 +22,8 @@ export class LongPollingTransport implements Transport {
   constructor(private readonly connection: HubConnection) {}
 
   poll(reply: FastifyReply): void {
+    // Every poll is life: the official client sends no pings over long polling.
+    this.connection.noteAlive();
     // A newer poll means the older one's client gave up on it; end it harmlessly.
     if (this.pending) this.answer(200);
     const queued = this.connection.take();
@@ -44,6 +46,10 @@ export class LongPollingTransport implements Transport {
 
   notify(): void {
     if (this.pending) this.answer(200, this.connection.take());
+  }
+
+  clientWaiting(): boolean {
+    return this.pending !== null;
   }
 
   close(): void {

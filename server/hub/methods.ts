@@ -99,6 +99,11 @@ export function createDispatcher(context: MethodContext) {
   return (connection: HubConnection, message: ClientMessage): void => {
     switch (message.type) {
       case MessageType.Invocation:
+        if (!connection.invocations.take()) {
+          if (message.invocationId !== undefined)
+            connection.send(completionFrame(message.invocationId, { error: 'Too many requests.' }));
+          return;
+        }
         connection.serially(async () => {
           const outcome = await invoke(context, connection, message);
           if (message.invocationId !== undefined)

@@ -27,7 +27,7 @@ function webSocketOrigin(origin: string): string {
 }
 
 /**
- * SPEC-less, ours (issue 13): the Content-Security-Policy of every page and script. No inline
+ * SPEC-less, ours: the Content-Security-Policy of every page and script. No inline
  * script or style, no eval, no plugins, no <base>, no framing by other sites, and DOM HTML sinks
  * only through the Trusted Types policy. The runtime config's auth, API and hub URLs are the only
  * other places the pages may talk to (none beyond 'self' on the reference server); the provider's

@@ -43,41 +43,65 @@ const TRANSLITERATION: Record<string, string> = Object.fromEntries(
 );
 
 /**
- * Who a child might take a name for: the provider and the staff roles. A child's name appears beside
- * their messages in a group chat; none may pass for a counsellor or a group leader there.
+ * Who a child might take a name for: the provider, the staff roles in Swedish and English, and the
+ * authorities and organisations a child trusts. A child's name appears beside their messages in a
+ * group chat and on the Peers board; none may pass for a counsellor, a leader or the police there.
+ * Found anywhere in a name (so 'Sara (ledare)' and 'Ledare Sara' both are).
  */
 const STAFF_TITLES = [
   'kurator',
   'stodlinjen',
-  'gruppledare',
-  'gruppledning',
-  'handledare',
+  'ledare',
+  'ledning',
   'admin',
   'moderator',
   'personal',
   'system',
   'support',
+  'counsel',
+  'chattvard',
+  'volontar',
+  'radgivare',
+  'socialtjanst',
+  'socialsekreterare',
 ];
+
+/** Short titles, refused only as a word of their own (or with Swedish 'the'): 'BRIS', 'Polisen'. */
+const STAFF_WORDS = ['bris', 'polis'];
+const DEFINITE = ['', 'en', 'et'];
 
 /** Strips invisible and direction-changing characters, normalises (NFKC) and collapses spaces. */
 export function cleanDisplayName(name: string): string {
   return name.normalize('NFKC').replace(INVISIBLE, '').replace(/\s+/gu, ' ').trim();
 }
 
+/** '1' reads as 'l' in 'Ko1lega' and as 'i' in 'Adm1n': a name is compared both ways. */
+const ONE_AS_I: Record<string, string> = { '1': 'i' };
+
 /**
- * The name as a comparison sees it: lower case, no diacritics, letters only, with look-alikes
- * mapped either by how they look or by how they read.
+ * The name's words as a comparison sees them: lower case, no diacritics, letters only, with
+ * look-alikes mapped either by how they look or by how they read.
  */
-function skeleton(name: string, map: Record<string, string> = CONFUSABLES): string {
+function skeletonWords(name: string, map: Record<string, string> = CONFUSABLES): string[] {
   return [...name.normalize('NFKC').toLowerCase().normalize('NFD').replace(/\p{M}/gu, '')]
     .map((ch) => map[ch] ?? CONFUSABLES[ch] ?? ch)
     .join('')
-    .replace(/[^a-z]/g, '');
+    .split(/[^a-z]+/)
+    .filter((word) => word.length > 0);
 }
 
 export function looksLikeStaff(name: string, providerName: string): boolean {
-  const titles = [...STAFF_TITLES, skeleton(providerName)].filter((t) => t.length > 0);
-  return [skeleton(name), skeleton(name, TRANSLITERATION)].some((s) => titles.some((t) => s.includes(t)));
+  const provider = skeletonWords(providerName).join('');
+  const titles = [...STAFF_TITLES, provider].filter((t) => t.length > 0);
+  const readings = [CONFUSABLES, ONE_AS_I, TRANSLITERATION].map((map) => skeletonWords(name, map));
+  return readings.some((words) => {
+    // Run together, so that 'K u r a t o r' and 'Mod\u200Berator' are one word.
+    const whole = words.join('');
+    if (titles.some((t) => whole.includes(t))) return true;
+    return [whole, ...words].some((word) =>
+      STAFF_WORDS.some((t) => DEFINITE.some((ending) => word === t + ending)),
+    );
+  });
 }
 
 /** A cleaned name that is no staff title, or `name_not_allowed` (Swedish message) / `validation`. */

@@ -22,6 +22,7 @@ import { notify } from '../api/notifications.ts';
 import { NEW_MESSAGE_NOTIFICATION } from '../../contract/notifications.ts';
 import { IdParams } from '../../contract/schemas/common.ts';
 import { StaffMessageBody } from '../../contract/schemas/staff.ts';
+import { MESSAGE_MAX_LENGTH_BY_CHANNEL } from '../../contract/limits.ts';
 import { counsellorMaySee } from '../api/entity-access.ts';
 import { CONVERSATION_STATE, CONVERSATION_STATES } from '../../contract/conversation-state.ts';
 
@@ -219,7 +220,8 @@ async function answer(
 ) {
   const row = await oneToOne(ctx, id);
   const content = body.content.trim();
-  if (!content) throw new ApiError('validation');
+  if (!content || content.length > MESSAGE_MAX_LENGTH_BY_CHANNEL[row.system_type])
+    throw new ApiError('validation');
   if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
   await claimForAnswer(ctx, principal, row);
   const name = await ctx.db

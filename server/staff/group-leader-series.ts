@@ -6,7 +6,7 @@ import { personalCodeDigest } from '../auth/passwords.ts';
 import { principalOf } from '../api/guard.ts';
 import { assertLeads, ledSeriesIds } from './leader-access.ts';
 import { acceptDisplayName } from '../security/display-name.ts';
-import { PROVIDER } from '../api/runtime-config.ts';
+import { PROVIDER } from '../../contract/first-screen.ts';
 import { IdParams } from '../../contract/schemas/common.ts';
 import { NewParticipantBody, ParticipantsQuery } from '../../contract/schemas/staff.ts';
 import { newPersonalCode } from './personal-code.ts';

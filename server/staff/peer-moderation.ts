@@ -130,7 +130,7 @@ async function staffReply(
   return toReplyWire(row, accountId);
 }
 
-/** Peers moderation (issue 14) for counsellors: the queue, approve, reject with a reason, reply as staff. */
+/** Peers moderation for counsellors: the queue, approve, reject with a reason, reply as staff. */
 export async function registerPeerModerationRoutes(parent: Api, ctx: AppContext) {
   await parent.register(
     async (plugin) => {

@@ -36,6 +36,18 @@ export function registerStaffAccountRoutes(app: Api, ctx: AppContext) {
         throw new ApiError('not_found');
       }
       await ctx.db.transaction().execute(async (trx) => {
+        // Two administrators demoting each other at the same moment must not leave the site with
+        // none: every role change first locks the administrators' account rows (PostgreSQL; SQLite
+        // runs one transaction at a time), so changes run one after the other, and each checks
+        // what it leaves before it commits.
+        let admins = trx
+          .selectFrom('accounts')
+          .innerJoin('account_roles', 'account_roles.account_id', 'accounts.id')
+          .select('accounts.id')
+          .where('account_roles.role', '=', 'admin')
+          .where('accounts.deleted_date', 'is', null);
+        if (ctx.dbKind === 'postgres') admins = admins.forUpdate('accounts');
+        await admins.execute();
         await trx.deleteFrom('account_roles').where('account_id', '=', accountId).execute();
         if (roles.length > 0) {
           await trx
@@ -43,6 +55,16 @@ export function registerStaffAccountRoutes(app: Api, ctx: AppContext) {
             .values(roles.map((role) => ({ account_id: accountId, role })))
             .execute();
         }
+        const left = await trx
+          .selectFrom('accounts')
+          .innerJoin('account_roles', 'account_roles.account_id', 'accounts.id')
+          .select('accounts.id')
+          .where('account_roles.role', '=', 'admin')
+          .where('accounts.deleted_date', 'is', null)
+          .limit(1)
+          .executeTakeFirst();
+        // Thrown inside the transaction: the change is rolled back.
+        if (!left) throw new ApiError('conflict', 'last_admin');
       });
       await revokeAccount(ctx, accountId);
       return { id: accountId, roles };

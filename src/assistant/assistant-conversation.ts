@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals-react';
 import type { AssistantNextStep } from '../../contract/assistant.ts';
-import { ONE_TO_ONE_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
+import { CHAT_MAX_LENGTH } from '../../contract/limits.ts';
 import { ASSISTANT_TEXTS as T } from './texts.ts';
 
 /** One line of the conversation: what the child chose or wrote, or what the assistant answered. */
@@ -78,7 +78,5 @@ export function contextMessage(entries: readonly AssistantEntry[]): string | nul
   );
   if (lines.length === 0) return null;
   const text = [T.contextHeading, ...lines].join('\n');
-  return text.length <= ONE_TO_ONE_CHAT_MAX_LENGTH
-    ? text
-    : `${text.slice(0, ONE_TO_ONE_CHAT_MAX_LENGTH - 1)}…`;
+  return text.length <= CHAT_MAX_LENGTH ? text : `${text.slice(0, CHAT_MAX_LENGTH - 1)}…`;
 }

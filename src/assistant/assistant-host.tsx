@@ -2,26 +2,26 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useApi, useSession } from '../data/index.ts';
-import { showToast } from '../dialogs/toast-store.ts';
-import { useAssistantChat } from './assistant-chat.ts';
-import {
-  assistantConversation,
-  forgetConversation,
-  keepConversation,
-  setPendingChat,
-} from './assistant-conversation.ts';
+import { assistantConversation, forgetConversation, keepConversation } from './assistant-conversation.ts';
 import { lazyPage } from '../shell/lazy-pages.ts';
 import { assistantState } from './assistant-state.ts';
 import { assistantToken, readAssistantToken, renewalAt } from './assistant-token.ts';
-import { ASSISTANT_TEXTS as T } from './texts.ts';
 
 const RETRY_MS = 60_000;
 
-// The panel loads when first opened (issue 15: not with the start page), and after the first screen
-// in the variants that have the assistant.
+// The panel loads when first opened (not with the start page), and after the first screen in the
+// variants that have the assistant.
 const AssistantPanel = lazyPage(
   () => import('./assistant-panel.tsx'),
   (m) => m.AssistantPanel,
+  (config) => config.features.assistant,
+);
+
+// The chat a signed-out child asked the assistant for reads the child's chat: it comes with the data
+// layer, once signed in.
+const PendingAssistantChat = lazyPage(
+  () => import('./pending-assistant-chat.tsx'),
+  (m) => m.PendingAssistantChat,
   (config) => config.features.assistant,
 );
 
@@ -41,15 +41,13 @@ function useTokenRenewal(inUse: boolean) {
 }
 
 /**
- * What the assistant needs beside the page (issue 14): the panel while Active; the chat a signed-out
- * child asked for, started once signed in (if it cannot start, a toast says why wherever the child
- * is: the panel may be closed by then); and a sign-out forgets the conversation.
+ * What the assistant needs beside the page: the panel while Active; the chat a signed-out child
+ * asked for, started once signed in (PendingAssistantChat); and a sign-out forgets the conversation.
  */
 export function AssistantHost() {
   useSignals();
   const { features } = useConfig();
   const { status } = useSession();
-  const chat = useAssistantChat();
   const previous = useRef(status);
   const pending = assistantConversation.value.pendingChat;
   const state = assistantState.value;
@@ -59,21 +57,22 @@ export function AssistantHost() {
     const was = previous.current;
     previous.current = status;
     if (was === 'authenticated' && status === 'anonymous') forgetConversation();
-    if (status !== 'authenticated') return;
     // The login cleared sessionStorage: the tab's copy is written back.
-    if (was !== 'authenticated') keepConversation();
-    if (pending) {
-      setPendingChat(null);
-      void chat.start(pending.share).then((reason) => {
-        if (reason) showToast(reason, { kind: 'error', title: T.chatNotStarted });
-      });
-    }
-  }, [status, pending, chat]);
+    if (status === 'authenticated' && was !== 'authenticated') keepConversation();
+  }, [status]);
 
-  if (!features.assistant || state !== 'Active') return null;
   return (
-    <Suspense fallback={null}>
-      <AssistantPanel />
-    </Suspense>
+    <>
+      {status === 'authenticated' && pending && (
+        <Suspense fallback={null}>
+          <PendingAssistantChat share={pending.share} />
+        </Suspense>
+      )}
+      {features.assistant && state === 'Active' && (
+        <Suspense fallback={null}>
+          <AssistantPanel />
+        </Suspense>
+      )}
+    </>
   );
 }

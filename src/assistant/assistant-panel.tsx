@@ -5,7 +5,7 @@ import { Link } from 'wouter';
 import { ASSISTANT_QUESTION_MAX_LENGTH, type AssistantNextStep } from '../../contract/assistant.ts';
 import { useConfig } from '../config/runtime-config.tsx';
 import { registerStyle } from '../config/variant.ts';
-import { useApi, useData, useSession } from '../data/index.ts';
+import { useApi, useSession, useDb } from '../data/index.ts';
 import { LoginModal } from '../login/login-modal.tsx';
 import { EmergencyLink } from '../shell/emergency-link.tsx';
 import { field, iconButton, linkButton, primaryButton, secondaryButton } from '../styles/controls.ts';
@@ -182,12 +182,12 @@ function Entry({ entry }: { entry: AssistantEntry }) {
 }
 
 /**
- * The virtual assistant's panel (issue 14), at shell level so it stays across pages while Active.
+ * The virtual assistant's panel, at shell level so it stays across pages while Active.
  * Escape and the minimise button minimise it and give focus back to where it was.
  */
 export function AssistantPanel() {
   useSignals();
-  const { db } = useData();
+  const db = useDb();
   const loadState = useContentLoad();
   const content = useLiveQuery(() => db.assistantContent.get('current'), [db])?.content;
   const { ask, sending, error } = useAsk();

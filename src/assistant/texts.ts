@@ -1,4 +1,4 @@
-/** Swedish texts of the virtual assistant (issue 14). The answers themselves come from the server's content file. */
+/** Swedish texts of the virtual assistant. The answers themselves come from the server's content file. */
 export const ASSISTANT_TEXTS = {
   launcher: 'Fråga assistenten',
   title: 'Assistenten',

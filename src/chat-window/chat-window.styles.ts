@@ -220,7 +220,7 @@ export const statusLine = css`
   font-weight: 600;
 `;
 
-/** The one-to-one chat's time left (issue 13): under the status line, in the text colour. */
+/** The one-to-one chat's time left: under the status line, in the text colour. */
 export const timeLeft = css`
   display: block;
   font-weight: 600;

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { differenceInMinutes } from 'date-fns';
 import type { MeetingRow } from '../../worker/client/group-support.ts';
-import { useApi, useOpenGroupChat, useProfile } from '../data/index.ts';
+import { useApi, useOpenGroupChat } from '../data/index.ts';
+import { useProfile } from '../data/live-queries.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { isActive, isGroupSoonStarting, isResolvedOrClosed } from '../../contract/conversation-state.ts';
 import { useChatMessages, useConversation, useTyping } from '../group-support/hooks.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useData } from '../data/index.ts';
+import { useDb } from '../data/index.ts';
 import { notice } from './chat-window.styles.ts';
 import { isConnectionTrouble } from './connection-trouble.ts';
 import { CHAT_TEXTS } from './texts.ts';
@@ -25,7 +25,7 @@ function useBrowserOnline(): boolean {
 
 /** The chat window's notice while the connection is unsteady. */
 export function ConnectionNotice() {
-  const { db } = useData();
+  const db = useDb();
   const runtime = useLiveQuery(() => db.runtime.get('current'), [db]);
   const browserOnline = useBrowserOnline();
   const trouble = !browserOnline || (runtime ? isConnectionTrouble(runtime.online, runtime.hubState) : false);

@@ -40,7 +40,7 @@ export const CREATE_ACCOUNT_TEXTS = {
   errors: {
     username_taken: 'Användarnamnet är upptaget. Välj ett annat.',
     /** The server's own words for a username that looks like a staff title. */
-    name_not_allowed: 'Namnet går inte att använda. Välj ett annat.',
+    name_not_allowed: ERROR_TEXTS.name_not_allowed,
     /** The server's own words for a password on its list of common ones. */
     common_password: 'Lösenordet är för vanligt och lätt att gissa. Välj ett annat.',
     invalid: 'Uppgifterna är inte giltiga. Kontrollera fälten och försök igen.',

@@ -1,4 +1,14 @@
-export { DataProvider, useApi, useData, useOptionalData, type DataAccess } from './data-context.tsx';
-export { useNotificationCount, useProfile, useSession, type Session } from './hooks.ts';
+// What every page may use, the first screen included: no part of it loads the data layer's code
+// (Dexie, the Comlink bridge). The live queries are in ./live-queries.ts.
+export {
+  DataProvider,
+  firstSessionPeek,
+  useApi,
+  useData,
+  useDb,
+  useOptionalData,
+  useSession,
+  type DataAccess,
+  type Session,
+} from './data-context.tsx';
 export { useOpenConversation, useOpenGroupChat } from './open-while-shown.ts';
-export { useLoadWhenBack } from './load-when-back.ts';

@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { outcomeOf, type LoadOutcome, type LoadResult } from '../../worker/client/result.ts';
-import { useData } from './data-context.tsx';
+import { useDb } from './data-context.tsx';
 
 /**
  * Counts the times the line came back while the component is shown: the browser's `online` event,
  * and the worker's hub connection reaching 'Connected' again after it was something else.
  */
 function useComebacks(): number {
-  const { db } = useData();
+  const db = useDb();
   const hubState = useLiveQuery(() => db.runtime.get('current'), [db])?.hubState;
   const [count, setCount] = useState(0);
   const previous = useRef(hubState);

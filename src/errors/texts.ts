@@ -9,6 +9,8 @@ export const ERROR_TEXTS = {
   /** A write (or a call) got no answer. */
   offline: 'Det gick inte att nå servern. Kontrollera internetuppkopplingen och försök igen.',
   failed: 'Något blev fel. Försök igen.',
+  /** A name (a username, the name others see) that reads as a staff title, or is the username. */
+  name_not_allowed: 'Namnet går inte att använda. Välj ett annat.',
 } as const satisfies Partial<Record<ErrorCode, string>>;
 
 /** A load got no answer: the page shows what it has cached. */

@@ -4,6 +4,9 @@ type Report = (report: ClientErrorReport) => void;
 
 let reporter: Report | null = null;
 
+/** How the page's console names an error React recovered from, above all a hydration mismatch. */
+export const RECOVERABLE_ERROR = 'Recoverable React error';
+
 /** What a failed render or an uncaught error says in the client log (SPEC §8), without query or hash. */
 export function uiErrorReport(error: unknown, where: string): ClientErrorReport {
   const message =

@@ -1,21 +1,21 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { ChatMessageRow } from '../../worker/client/group-support.ts';
 import type { PortalDb } from '../../worker/client/db.ts';
-import { useData } from '../data/index.ts';
+import { useDb } from '../data/index.ts';
 
 /** Live reads of the group-support tables; they render from the Dexie cache, also offline. */
 export function useMeetings() {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(() => db.meetings.toArray(), [db]);
 }
 
 export function useMeeting(meetingId: number) {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(async () => (await db.meetings.get(meetingId)) ?? null, [db, meetingId]);
 }
 
 export function useAppendices(meetingId: number) {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(
     async () =>
       (await db.appendices.where('meetingId').equals(meetingId).toArray())
@@ -26,7 +26,7 @@ export function useAppendices(meetingId: number) {
 }
 
 export function useMeetingMessages(meetingId: number) {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(
     () => db.meetingMessages.where('meetingId').equals(meetingId).toArray(),
     [db, meetingId],
@@ -34,12 +34,12 @@ export function useMeetingMessages(meetingId: number) {
 }
 
 export function useUploads(meetingId: number) {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(() => db.uploads.where('meetingId').equals(meetingId).toArray(), [db, meetingId]);
 }
 
 export function useConversation(conversationId: number | null) {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(
     async () => (conversationId === null ? null : ((await db.conversations.get(conversationId)) ?? null)),
     [db, conversationId],
@@ -52,7 +52,7 @@ const chatRange = (db: PortalDb, conversationId: number) =>
     .between([conversationId, ''], [conversationId, '\uffff']);
 
 export function useChatMessages(conversationId: number | null) {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(
     async () => (conversationId === null ? [] : chatRange(db, conversationId).toArray()),
     [db, conversationId],
@@ -93,7 +93,7 @@ export function useChatRows(
    */
   caller?: { tail: ChatTail | undefined },
 ): ChatRows {
-  const { db } = useData();
+  const db = useDb();
   const readsTail = caller === undefined;
   const ownTail = useLiveQuery(
     async (): Promise<ChatTail | undefined> =>
@@ -125,7 +125,7 @@ export function useChatRows(
 }
 
 export function useConnections(conversationId: number | null) {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(
     async () =>
       conversationId === null ? [] : db.connections.where('conversation').equals(conversationId).toArray(),
@@ -134,7 +134,7 @@ export function useConnections(conversationId: number | null) {
 }
 
 export function useTyping(conversationId: number | null) {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(
     async () =>
       conversationId === null ? [] : db.typing.where('conversation').equals(conversationId).toArray(),
@@ -144,6 +144,6 @@ export function useTyping(conversationId: number | null) {
 
 /** The state of this tab's worker's hub connection (undefined until the worker has written it). */
 export function useHubState() {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(() => db.runtime.get('current'), [db])?.hubState;
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useLocation } from 'wouter';
-import { useConfig } from '../config/runtime-config.tsx';
+import { useProvider } from '../config/runtime-config.tsx';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { OrganisationLogo as Logo } from '../shell/icons.tsx';
 import { installedAsApp } from './installed-as-app.ts';
@@ -12,7 +12,7 @@ import * as s from './page-header.styles.ts';
  * it leads to the start page instead, since leaving the app would close it.
  */
 export function OrganisationLogoButton() {
-  const config = useConfig();
+  const provider = useProvider();
   const [, navigate] = useLocation();
   const [confirming, setConfirming] = useState(false);
 
@@ -26,7 +26,7 @@ export function OrganisationLogoButton() {
       <button
         type="button"
         className={s.organisationLogo}
-        aria-label={HEADER_TEXTS.organisationLogo + config.providerName}
+        aria-label={HEADER_TEXTS.organisationLogo + provider.name}
         onClick={onClick}
       >
         <Logo />
@@ -35,10 +35,10 @@ export function OrganisationLogoButton() {
         open={confirming}
         onClose={() => setConfirming(false)}
         onResult={(yes) => {
-          if (yes) window.location.assign(config.providerUrl);
+          if (yes) window.location.assign(provider.url);
         }}
         title={HEADER_TEXTS.leaveTitle}
-        text={`${HEADER_TEXTS.leaveText}${config.providerName}?`}
+        text={`${HEADER_TEXTS.leaveText}${provider.name}?`}
         yes={HEADER_TEXTS.leaveYes}
         no={HEADER_TEXTS.leaveNo}
       />

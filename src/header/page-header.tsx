@@ -1,8 +1,8 @@
 import type { MouseEvent } from 'react';
 import { useLocation } from 'wouter';
-import { useConfig } from '../config/runtime-config.tsx';
+import { useOptionalConfig, useProvider } from '../config/runtime-config.tsx';
 import { showsVersion } from '../config/variant.ts';
-import { useApi } from '../data/index.ts';
+import { useData } from '../data/index.ts';
 import { goBack } from '../routes/navigation-history.ts';
 import { BackIcon, ProductLogo } from '../shell/icons.tsx';
 import { HeaderActions } from './header-actions.tsx';
@@ -18,16 +18,23 @@ export interface PageHeaderProps {
   backButton?: boolean;
 }
 
-/** The page header of SPEC §2; each page renders it with its own title. */
+/**
+ * The page header of SPEC §2; each page renders it with its own title. On the first screen, before
+ * the runtime config is in, the logo and the provider's name only (no version, no buttons: whether a
+ * child is signed in is not known yet).
+ */
 export function PageHeader({ title, backButton = false }: PageHeaderProps) {
-  const config = useConfig();
-  const api = useApi();
+  const config = useOptionalConfig();
+  const providerName = useProvider().name;
+  const { api, session } = useData();
   const [path, navigate] = useLocation();
   const hidden = useHideOnScroll();
 
   const onLogo = (event: MouseEvent) => {
     event.preventDefault();
-    api.clearThreadCache().catch((error: unknown) => console.error('clearThreadCache', error));
+    // The cached thread list is a signed-in child's.
+    if (session.status === 'authenticated')
+      api.clearThreadCache().catch((error: unknown) => console.error('clearThreadCache', error));
     // SPEC §2: the logo reloads the start page, or navigates to it from elsewhere.
     if (path === '/') window.location.reload();
     else navigate('/');
@@ -41,18 +48,18 @@ export function PageHeader({ title, backButton = false }: PageHeaderProps) {
           href="/"
           className={s.logo}
           onClick={onLogo}
-          aria-label={`${config.providerName}, ${HEADER_TEXTS.home.toLowerCase()}`}
+          aria-label={`${providerName}, ${HEADER_TEXTS.home.toLowerCase()}`}
         >
           <ProductLogo />
-          <span className={s.logoName}>{config.providerName}</span>
+          <span className={s.logoName}>{providerName}</span>
         </a>
-        {showsVersion(config, location.hostname) && (
+        {config && showsVersion(config, location.hostname) && (
           <span className={s.version}>
             <span className="visually-hidden">{HEADER_TEXTS.version} </span>
             {config.version}
           </span>
         )}
-        <HeaderActions />
+        {config && <HeaderActions />}
       </div>
       {(title || backButton) && (
         <div className={`${s.titleRow} ${backButton ? s.titleRowWithBack : ''}`}>

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useConfig } from '../config/runtime-config.tsx';
-import { useProfile } from '../data/index.ts';
+import { useProfile } from '../data/live-queries.ts';
 import { chatEntries, type ChatEntry } from '../chat-window/chat-messages.ts';
 import { useChatRows } from '../group-support/hooks.ts';
 import { withCounsellorLabels } from './counsellor-label.ts';

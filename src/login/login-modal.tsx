@@ -1,11 +1,11 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { FIRST_FIELD, Modal } from '../dialogs/modal.tsx';
-import { whenIdle } from '../shell/lazy-pages.ts';
+import { whenIdle } from '../shell/when-idle.ts';
 import { SHELL_TEXTS } from '../shell/texts.ts';
 import { LOGIN_TEXTS } from './texts.ts';
 
-// The form (with react-hook-form) is no part of the start page's code (issue 15): it is fetched once
+// The form (with react-hook-form) is no part of the start page's code: it is fetched once
 // a page with a login button is idle, and is in by the time a child taps it (or on the tap itself).
 const loadLoginForm = () => import('./login-form.tsx');
 const LoginForm = lazy(async () => ({ default: (await loadLoginForm()).LoginForm }));

@@ -13,7 +13,7 @@ export const LOGIN_TEXTS = {
   register: 'Har du inget konto? Skapa här',
   logoutReminder: 'Kom ihåg att logga ut ordentligt och stänga webbläsaren när du är klar.',
   alreadyLoggedIn: 'Du är redan inloggad.',
-  /** Shared-device mode (issue 9/12; our texts, SPEC is silent). */
+  /** Shared-device mode (our texts, SPEC is silent). */
   sharedDevice: 'Jag använder en delad mobil eller dator',
   sharedDeviceExplained:
     'Då sparas inget på enheten: du loggas ut när du stänger alla flikar eller efter 15 minuter utan aktivitet, och dina chattar går inte att läsa utan internet.',
@@ -25,6 +25,8 @@ export const LOGIN_TEXTS = {
     'Du kan skapa ett nytt konto och fortsätta prata med oss där. Med det nya kontot kan du chatta med en kurator eller skriva ett meddelande till oss, precis som förut.',
   forgotPasswordCreateAccount: 'Skapa ett nytt konto',
   invalidCredentials: 'Fel användarnamn eller lösenord.',
+  /** The server asked to wait (429): said so, never as the general error (our text; SPEC is silent). */
+  tooManyAttempts: 'Vänta en stund och försök igen.',
   /** The login got no answer: no network, or the server could not be reached. */
   offline: ERROR_TEXTS.offline,
   failed: ERROR_TEXTS.failed,

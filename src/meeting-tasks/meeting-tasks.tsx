@@ -1,6 +1,7 @@
 import { useRef, useState, type SyntheticEvent } from 'react';
 import type { Result } from '../../worker/client/result.ts';
-import { useApi, useProfile } from '../data/index.ts';
+import { useApi } from '../data/index.ts';
+import { useProfile } from '../data/live-queries.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
 import { expandable, fileList, linkButton, muted } from '../group-support/group-support.styles.ts';

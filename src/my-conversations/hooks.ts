@@ -1,16 +1,16 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useData } from '../data/index.ts';
+import { useDb } from '../data/index.ts';
 import { pendingMails } from './conversation-lists.ts';
 
 /** Every conversation in Dexie (mail, chats, group chats); lists filter them. */
 export function useConversations() {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(() => db.conversations.toArray(), [db]);
 }
 
 /** Mails written but not yet on the server: shown so the child sees they are kept. */
 export function usePendingMails() {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(
     async () => pendingMails(await db.outbox.where('status').anyOf('queued', 'sending', 'failed').toArray()),
     [db],

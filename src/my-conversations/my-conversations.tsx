@@ -3,7 +3,8 @@ import { formatCalendarDate, formatClockTime } from '../../client-kit/time/forma
 import { Link } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
-import { useApi, useLoadWhenBack } from '../data/index.ts';
+import { useApi } from '../data/index.ts';
+import { useLoadWhenBack } from '../data/live-queries.ts';
 import { mailPaths } from '../mail/mail-paths.ts';
 import { ConversationHistoryWindow } from '../historic-chat/conversation-history-window.tsx';
 import { StarIcon } from '../shell/icons.tsx';

@@ -1,4 +1,4 @@
-import { useNotificationCount, useProfile } from '../data/index.ts';
+import { useNotificationCount, useProfile } from '../data/live-queries.ts';
 import { useConfig } from '../config/runtime-config.tsx';
 import { MyConversations } from '../my-conversations/my-conversations.tsx';
 import { MyPeerPosts } from '../peers/my-peer-posts.tsx';
@@ -17,7 +17,8 @@ export function MyPagesPage() {
       <h1>{MY_PAGES_TEXTS.heading}</h1>
       {profile && (
         <p>
-          {MY_PAGES_TEXTS.signedInAs} <strong data-testid="my-pages-username">{profile.username}</strong>
+          {MY_PAGES_TEXTS.signedInAs}{' '}
+          <strong data-testid="my-pages-username">{profile.loginName ?? profile.username}</strong>
         </p>
       )}
       {/* Peers: the young person's own posts first; mail to a counsellor stays below. */}

@@ -1,12 +1,13 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { ContactMessageRow, NotificationRow } from '../../worker/client/account.ts';
 import type { LoadOutcome } from '../../worker/client/result.ts';
-import { useApi, useData, useLoadWhenBack } from '../data/index.ts';
+import { useApi, useDb } from '../data/index.ts';
+import { useLoadWhenBack } from '../data/live-queries.ts';
 
 /** The notifications, newest first, loaded on mount and kept fresh by the worker. */
 export function useNotifications(): { rows: NotificationRow[] | undefined; result: LoadOutcome | null } {
   const api = useApi();
-  const { db } = useData();
+  const db = useDb();
   const result = useLoadWhenBack(() => api.loadNotifications());
   const rows = useLiveQuery(
     async () => (await db.notifications.toArray()).sort((a, b) => b.createdDate.localeCompare(a.createdDate)),
@@ -18,7 +19,7 @@ export function useNotifications(): { rows: NotificationRow[] | undefined; resul
 /** The active contact messages, newest first. */
 export function useContactMessages(): { rows: ContactMessageRow[] | undefined; result: LoadOutcome | null } {
   const api = useApi();
-  const { db } = useData();
+  const db = useDb();
   const result = useLoadWhenBack(() => api.loadContactMessages());
   const rows = useLiveQuery(
     async () =>

@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { isGroupStyle } from '../config/variant.ts';
-import { useProfile } from '../data/index.ts';
+import { useProfile } from '../data/live-queries.ts';
 import { useChatRows } from '../group-support/hooks.ts';
 import { lazyPage } from '../shell/lazy-pages.ts';
 import { useChatFromNotice } from './use-chat-from-notice.ts';
@@ -16,9 +16,9 @@ const ChildChatWindow = lazyPage(
 /**
  * The child's chat, app-wide (rendered while signed in). Its data is read here, outside the lazy
  * window: the chat's state with its newest rows (one read), and the profile, are read from the cache
- * while the window's code loads, not one after the other behind it (issue 15: a 2,000-message chat on screen
- * within 150 ms of the worker being ready, offline too). So the minimised window is ready before
- * the child opens it, and opening it only draws.
+ * while the window's code loads, not one after the other behind it (a 2,000-message chat on screen
+ * within 100 ms of the worker being ready, offline too: npm run bench:coldstart). So the minimised
+ * window is ready before the child opens it, and opening it only draws.
  */
 export function ChildChatHost() {
   const chat = useChildChatWithTail();

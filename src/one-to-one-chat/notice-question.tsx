@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { NoticeAnswer } from '../../worker/client/api.ts';
-import { useData } from '../data/index.ts';
+import { useApi, useDb } from '../data/index.ts';
 import * as s from '../chat-window/chat-window.styles.ts';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
 import { CHILD_CHAT_TEXTS as T } from './texts.ts';
@@ -14,7 +14,8 @@ const mayAsk = () => typeof Notification !== 'undefined' && Notification.permiss
  * tack' asks the browser (which needs the tap itself); the answer is kept by the worker either way.
  */
 export function NoticeQuestion() {
-  const { api, db } = useData();
+  const api = useApi();
+  const db = useDb();
   const id = useId();
   const runtime = useLiveQuery(async () => (await db.runtime.get('current')) ?? null, [db]);
   const [answered, setAnswered] = useState(false);

@@ -2,7 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import type { PortalDb } from '../../worker/client/db.ts';
 import type { ConversationRow } from '../../worker/client/group-support.ts';
 import type { ChatStateRow } from '../../worker/client/one-to-one-chat.ts';
-import { useData } from '../data/index.ts';
+import { useDb } from '../data/index.ts';
 import { readChatTail, type ChatTail } from '../group-support/hooks.ts';
 
 export interface ChildChatRows {
@@ -19,7 +19,7 @@ async function readChildChat(db: PortalDb): Promise<ChildChatRows> {
 
 /** The stored chat state and its conversation (undefined while loading). */
 export function useChildChat(): ChildChatRows | undefined {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(() => readChildChat(db), [db]);
 }
 
@@ -29,7 +29,7 @@ export function useChildChat(): ChildChatRows | undefined {
  * state and then one of its rows.
  */
 export function useChildChatWithTail(): (ChildChatRows & { tail: ChatTail }) | undefined {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(async () => {
     const chat = await readChildChat(db);
     const conversationId = chat.state ? (chat.conversation?.id ?? null) : null;

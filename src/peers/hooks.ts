@@ -1,7 +1,8 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { PEER_POST_KIND, PEER_REPLY_KIND, type PeerPostDraft } from '../../worker/client/peers.ts';
 import type { LoadOutcome, LoadResult } from '../../worker/client/result.ts';
-import { useData, useLoadWhenBack } from '../data/index.ts';
+import { useDb } from '../data/index.ts';
+import { useLoadWhenBack } from '../data/live-queries.ts';
 
 /** Runs a load when shown (and when `key` changes) and when the line comes back: its outcome. */
 export function useLoad(load: () => Promise<LoadResult>, key: unknown): LoadOutcome | null {
@@ -10,7 +11,7 @@ export function useLoad(load: () => Promise<LoadResult>, key: unknown): LoadOutc
 
 /** The board: published posts, newest first (own ones included once published). */
 export function usePeerBoard() {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(
     async () =>
       (await db.peerPosts.where('state').equals('published').toArray()).sort(
@@ -22,7 +23,7 @@ export function usePeerBoard() {
 
 /** 'Mina inlägg': the user's own posts in every state, newest first. */
 export function useMyPeerPosts() {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(
     async () =>
       (await db.peerPosts.filter((p) => p.own).toArray()).sort(
@@ -33,12 +34,12 @@ export function useMyPeerPosts() {
 }
 
 export function usePeerPost(id: number) {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(async () => (await db.peerPosts.get(id)) ?? null, [db, id]);
 }
 
 export function usePeerReplies(postId: number) {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(
     async () =>
       (await db.peerReplies.where('postId').equals(postId).toArray()).sort(
@@ -50,7 +51,7 @@ export function usePeerReplies(postId: number) {
 
 /** Posts written but not yet on the server (offline, or waiting after a 429). */
 export function useUnsentPeerPosts() {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(
     async () =>
       (await db.outbox.where('status').anyOf('queued', 'sending', 'failed').toArray())
@@ -62,7 +63,7 @@ export function useUnsentPeerPosts() {
 
 /** Replies to `postId` written but not yet on the server. */
 export function useUnsentPeerReplies(postId: number) {
-  const { db } = useData();
+  const db = useDb();
   return useLiveQuery(
     async () =>
       (await db.outbox.where('status').anyOf('queued', 'sending', 'failed').toArray())

@@ -7,6 +7,7 @@ import { showToast } from '../dialogs/toast-store.ts';
 import { lengthError } from '../mail/mail-limits.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
 import { field, fieldError, primaryButton } from '../styles/controls.ts';
+import { DisplayNameGate } from './display-name-gate.tsx';
 import { PeerTextField } from './peer-text-field.tsx';
 import { PEER_TEXTS as T } from './texts.ts';
 import * as s from './peers.styles.ts';
@@ -46,57 +47,59 @@ export function NewPeerPostPage() {
     <PageLayout title={T.newPostHeading} backButton>
       <h1>{T.newPostHeading}</h1>
       <p>{T.newPostIntro}</p>
-      <form
-        className={s.form}
-        onSubmit={(e) => void handleSubmit(onSubmit)(e)}
-        noValidate
-        aria-label={T.newPostHeading}
-      >
-        <div className={field}>
-          <label htmlFor={ids.subject}>{T.subject}</label>
-          <input
-            id={ids.subject}
-            type="text"
-            autoComplete="off"
-            aria-invalid={errors.subject ? true : undefined}
-            aria-describedby={errors.subject ? ids.subjectError : undefined}
-            {...register('subject', {
+      <DisplayNameGate>
+        <form
+          className={s.form}
+          onSubmit={(e) => void handleSubmit(onSubmit)(e)}
+          noValidate
+          aria-label={T.newPostHeading}
+        >
+          <div className={field}>
+            <label htmlFor={ids.subject}>{T.subject}</label>
+            <input
+              id={ids.subject}
+              type="text"
+              autoComplete="off"
+              aria-invalid={errors.subject ? true : undefined}
+              aria-describedby={errors.subject ? ids.subjectError : undefined}
+              {...register('subject', {
+                validate: (v) =>
+                  lengthError(v, PEER_POST_SUBJECT_MAX_LENGTH, {
+                    required: T.subjectRequired,
+                    tooLong: T.subjectTooLong,
+                  }) ?? true,
+              })}
+            />
+            {errors.subject && (
+              <p id={ids.subjectError} className={fieldError} role="alert">
+                {errors.subject.message}
+              </p>
+            )}
+          </div>
+          <PeerTextField
+            label={T.text}
+            registration={register('text', {
               validate: (v) =>
-                lengthError(v, PEER_POST_SUBJECT_MAX_LENGTH, {
-                  required: T.subjectRequired,
-                  tooLong: T.subjectTooLong,
+                lengthError(v, PEER_POST_TEXT_MAX_LENGTH, {
+                  required: T.textRequired,
+                  tooLong: T.textTooLong,
                 }) ?? true,
             })}
+            error={errors.text}
+            counter={T.postCounter(watch('text').length)}
           />
-          {errors.subject && (
-            <p id={ids.subjectError} className={fieldError} role="alert">
-              {errors.subject.message}
+          {failed && (
+            <p className={fieldError} role="alert">
+              {T.sendFailed}
             </p>
           )}
-        </div>
-        <PeerTextField
-          label={T.text}
-          registration={register('text', {
-            validate: (v) =>
-              lengthError(v, PEER_POST_TEXT_MAX_LENGTH, {
-                required: T.textRequired,
-                tooLong: T.textTooLong,
-              }) ?? true,
-          })}
-          error={errors.text}
-          counter={T.postCounter(watch('text').length)}
-        />
-        {failed && (
-          <p className={fieldError} role="alert">
-            {T.sendFailed}
-          </p>
-        )}
-        <div className={s.actions}>
-          <button type="submit" className={primaryButton} disabled={isSubmitting}>
-            {isSubmitting ? T.sending : T.send}
-          </button>
-        </div>
-      </form>
+          <div className={s.actions}>
+            <button type="submit" className={primaryButton} disabled={isSubmitting}>
+              {isSubmitting ? T.sending : T.send}
+            </button>
+          </div>
+        </form>
+      </DisplayNameGate>
     </PageLayout>
   );
 }

@@ -11,6 +11,7 @@ import { showToast } from '../dialogs/toast-store.ts';
 import { lengthError } from '../mail/mail-limits.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
 import { primaryButton } from '../styles/controls.ts';
+import { DisplayNameGate } from './display-name-gate.tsx';
 import { OwnItemState } from './item-state.tsx';
 import { PeerTextField } from './peer-text-field.tsx';
 import { useLoad, usePeerPost, usePeerReplies, useUnsentPeerReplies } from './hooks.ts';
@@ -118,7 +119,11 @@ function Post({ postId }: { postId: number }) {
             </ul>
           )}
         </div>
-        {post.state === 'published' && <PeerReplyForm postId={postId} />}
+        {post.state === 'published' && (
+          <DisplayNameGate>
+            <PeerReplyForm postId={postId} />
+          </DisplayNameGate>
+        )}
       </section>
       <ConfirmationDialog
         open={confirmOpen}

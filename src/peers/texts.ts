@@ -1,12 +1,13 @@
 import type { PeerItemState } from '../../contract/peers.ts';
 import {
+  DISPLAY_NAME_MAX_LENGTH,
   PEER_POST_SUBJECT_MAX_LENGTH,
   PEER_POST_TEXT_MAX_LENGTH,
   PEER_REPLY_MAX_LENGTH,
 } from '../../contract/limits.ts';
 import { ERROR_TEXTS, OFFLINE_CACHED_TEXT } from '../errors/texts.ts';
 
-/** Swedish texts of Peers (issue 14): the board, own posts, a post with its replies. */
+/** Swedish texts of Peers: the board, own posts, a post with its replies. */
 export const PEER_TEXTS = {
   boardHeading: 'Andra ungas inlägg',
   boardIntro: 'Här skriver unga till varandra. En kurator läser allt innan det visas.',
@@ -72,4 +73,15 @@ export const PEER_TEXTS = {
   reportOffline: 'Du verkar vara offline. Försök igen när du är uppkopplad.',
   reportFailed: ERROR_TEXTS.failed,
   backToMyPages: 'Till Mina sidor',
+  nameHeading: 'Välj ett namn',
+  nameIntro:
+    'Andra unga ser namnet vid dina inlägg och svar. Välj ett påhittat namn, inte ditt riktiga namn och inte ditt användarnamn.',
+  nameLabel: 'Namn som andra ser',
+  nameRequired: 'Namnet måste anges.',
+  nameTooLong: `Max ${DISPLAY_NAME_MAX_LENGTH} tecken.`,
+  nameNotAllowed: ERROR_TEXTS.name_not_allowed,
+  nameSave: 'Spara namn',
+  nameSaving: 'Sparar...',
+  nameOffline: ERROR_TEXTS.offline,
+  nameFailed: ERROR_TEXTS.failed,
 } as const;

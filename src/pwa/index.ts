@@ -2,7 +2,6 @@
 // (SPEC §1, §4 App updates, §7 Service worker, §9 timings). The shell calls startPwa() once it knows
 // the runtime config, and renders <InstallModal /> from ./install-modal.tsx.
 import type { UpdateController } from './update-controller.ts';
-import { watchInstallPrompt } from './install-prompt.ts';
 import { SERVICE_WORKER_DELAY_MS } from '../../contract/timings.ts';
 export { SERVICE_WORKER_DELAY_MS };
 
@@ -28,7 +27,6 @@ let controller: UpdateController | undefined;
 let started = false;
 
 export function startPwa({ production, hasUnsavedFormData }: StartPwaOptions): void {
-  watchInstallPrompt();
   if (started || !production || !('serviceWorker' in navigator)) return;
   started = true;
   const delay = registrationDelay();

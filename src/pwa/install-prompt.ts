@@ -18,8 +18,9 @@ export function isMobileUserAgent(userAgent: string): boolean {
 let watching = false;
 
 /**
- * Starts listening for the browser's offer (once; later calls do nothing). The event can come early,
- * so both startPwa() and the modal call this.
+ * Starts listening for the browser's offer (once; later calls do nothing). The event can come before
+ * the app has its config, so the entry calls this before React starts; the modal calls it too, for
+ * the component tests.
  */
 export function watchInstallPrompt(target: Window = window): void {
   if (watching) return;

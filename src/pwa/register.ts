@@ -1,5 +1,5 @@
 // The service worker's registration and update handling (SPEC §4 App updates, §7 Service worker):
-// loaded by startPwa() only when it registers, after the page has loaded (issue 15: workbox-window
+// loaded by startPwa() only when it registers, after the page has loaded (workbox-window
 // is no part of the start page's code).
 import { Workbox } from 'workbox-window';
 import { trustedScriptUrl } from '../../client-kit/security/trusted-types-policy.ts';

@@ -1,10 +1,17 @@
 import { css } from '@linaria/core';
 import { colors } from '../styles/theme.ts';
 
-/** Dark, plain and the same everywhere, so a child finds it without looking. */
+/**
+ * Dark, plain and the same everywhere, so a child finds it without looking. A link drawn as a
+ * button: the same box as the button it was (inline-flex, centred text, no underline).
+ */
 export const button = css`
+  display: inline-flex;
+  align-items: center;
+  box-sizing: border-box;
   min-height: 44px;
   padding: 0 1rem;
+  text-decoration: none;
   border: 2px solid ${colors.surface};
   border-radius: 999px;
   color: ${colors.surface};

@@ -1,12 +1,17 @@
+import { QUICK_EXIT_ATTRIBUTE } from '../../contract/first-screen.ts';
+
 /**
  * Quick exit, for a child who must hide the app at once (the person they write about may be standing
  * behind them): the page is blanked and replaced by a neutral public site, so Back does not return
  * to it. The app's own earlier history entries would still load the app, so the tab remembers the
  * exit (sessionStorage, this tab only) and an app reached again by Back or Forward leaves at once,
- * before any of its pages is drawn (at most index.html's neutral loading screen shows for a moment,
- * as the page's title already did: both come with the HTML, before any script can run; the site
+ * before any of its pages is drawn (at most the first HTML's neutral shell shows for a moment, as
+ * the page's title already did: both come with the HTML, before any script can run; the site
  * forbids inline scripts). A new visit (typing the address, a link, a reload) is not a Back: the
  * app then opens as usual and forgets the exit.
+ *
+ * Before the app's script has started (a slow line), 'Lämna sidan' is a plain link to the same
+ * page: it leaves at once, but as a link does, so Back would come back (see the decisions page).
  */
 const EXITED_KEY = 'quick-exit';
 /** Shift pressed this many times within SHIFT_WINDOW_MS, with no other key between, leaves too. */
@@ -72,4 +77,13 @@ export function watchTripleShift(target: Window, leave: () => void, now: () => n
   };
   target.addEventListener('keydown', onKeyDown, { capture: true });
   return () => target.removeEventListener('keydown', onKeyDown, { capture: true });
+}
+
+/**
+ * Where the quick exit link of a page's first HTML leads: the server (or the service worker) filled
+ * the configured address in. The entry reads it before React touches the page, so that the first
+ * render gives the link the same address (a hydration that matches).
+ */
+export function quickExitUrlIn(root: ParentNode): string | null {
+  return root.querySelector(`a[${QUICK_EXIT_ATTRIBUTE}]`)?.getAttribute('href') ?? null;
 }

@@ -1,7 +1,8 @@
-import { useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Redirect } from 'wouter';
 import { useSession } from '../data/index.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
+import { preloadPageOf } from '../shell/lazy-pages.ts';
 import { SHELL_TEXTS } from '../shell/texts.ts';
 import { useCurrentUrl } from './current-url.ts';
 import { loggedOutUrl } from './logged-out-url.ts';
@@ -15,6 +16,12 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const session = useSession();
   const url = useCurrentUrl();
   const wasSignedIn = useRef(false);
+  // While the session is read, the page's own code comes too, so that the page is drawn the moment
+  // the session is known instead of showing a fallback first (which React keeps for a while).
+  const unknown = session.status === 'unknown';
+  useEffect(() => {
+    if (unknown) preloadPageOf(children);
+  }, [unknown, children]);
 
   if (session.status === 'authenticated') {
     wasSignedIn.current = true;

@@ -5,9 +5,12 @@
  */
 let popped = false;
 
-window.addEventListener('popstate', () => {
-  popped = true;
-});
+// Not in the build's prerender of the first screen (src/prerender.tsx), which runs without a window.
+if (typeof window !== 'undefined') {
+  window.addEventListener('popstate', () => {
+    popped = true;
+  });
+}
 
 /** Reads and clears the flag, once per navigation. */
 export function takePopped(): boolean {

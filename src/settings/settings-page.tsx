@@ -1,6 +1,6 @@
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
-import { useProfile } from '../data/index.ts';
+import { useProfile } from '../data/live-queries.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import { DeleteAccount } from './delete-account.tsx';
@@ -19,7 +19,7 @@ export function SettingsPage() {
         <h2 id="settings-account">{SETTINGS_TEXTS.account}</h2>
         {profile && (
           <p>
-            {SETTINGS_TEXTS.signedInAs} <strong>{profile.username}</strong>
+            {SETTINGS_TEXTS.signedInAs} <strong>{profile.loginName ?? profile.username}</strong>
           </p>
         )}
       </section>

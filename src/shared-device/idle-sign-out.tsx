@@ -17,7 +17,7 @@ const ACTIVITY_CHANNEL = 'portal-shared-device-activity';
 const USE_EVENTS = ['pointerdown', 'keydown', 'touchstart', 'wheel'] as const;
 
 /**
- * Shared-device mode (issue 9/12): a phone put down while signed in does not stay signed in. After 13
+ * Shared-device mode: a phone put down while signed in does not stay signed in. After 13
  * minutes without use in any tab every tab asks whether to go on; after 15 the session ends (the
  * logged-out page says it expired). Other modes keep SPEC's session rules.
  */

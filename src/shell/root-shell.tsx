@@ -1,12 +1,12 @@
-import { useEffect, type ReactNode } from 'react';
-import { useConfig } from '../config/runtime-config.tsx';
+import { Suspense, useEffect, type ReactNode } from 'react';
+import type { RuntimeConfig } from '../../contract/config.ts';
+import { useOptionalConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
 import { useApi, useSession } from '../data/index.ts';
 import { reportUiErrorsTo } from '../errors/ui-error-reporting.ts';
 import { Toasts } from '../dialogs/toasts.tsx';
 import { AssistantHost } from '../assistant/assistant-host.tsx';
 import { startPwa } from '../pwa/index.ts';
-import { ChildChatHost } from '../one-to-one-chat/child-chat-host.tsx';
 import { InstallModal } from '../pwa/install-modal.tsx';
 import { NoticeClicks } from '../pwa/notice-clicks.tsx';
 import { NavigationEffects } from '../routes/navigation-effects.tsx';
@@ -19,12 +19,41 @@ import { QuickExitButton, QuickExitKeys } from '../quick-exit/quick-exit-button.
 import { hasUnsavedFormData, watchFormInput } from './unsaved-form-data.ts';
 import { rescueLostFocus } from './focus-rescue.ts';
 import { shell, skipLink, content } from './root-shell.styles.ts';
-import { preloadPages } from './lazy-pages.ts';
+import { lazyPage, preloadPages } from './lazy-pages.ts';
 import { SHELL_TEXTS } from './texts.ts';
 
-/** SPEC §2 Root shell: the routed page, the footer and the app-wide dialogs. */
+// Signed in only, with the data layer (the app chunk): the one-to-one chat window's host.
+const ChildChatHost = lazyPage(
+  () => import('../one-to-one-chat/child-chat-host.tsx'),
+  (m) => m.ChildChatHost,
+  (config) => !isGroupStyle(config),
+  { withDataLayer: true },
+);
+
+/**
+ * SPEC §2 Root shell: the routed page and the footer, and 'Lämna sidan' above every page. The
+ * first HTML carries this shell (rendered at build time, src/prerender.tsx): the quick exit and the
+ * footer are the same elements from the first paint on, and what the configured app adds comes
+ * once the runtime config is in.
+ */
 export function RootShell({ children }: { children: ReactNode }) {
-  const config = useConfig();
+  const config = useOptionalConfig();
+  return (
+    <div className={`${globalStyles} ${shell}`}>
+      <a className={skipLink} href="#main">
+        {SHELL_TEXTS.skipToContent}
+      </a>
+      <QuickExitButton placement="page" />
+      <QuickExitKeys />
+      <div className={content}>{children}</div>
+      <SiteFooter />
+      {config && <AppWide config={config} />}
+    </div>
+  );
+}
+
+/** What the configured app adds to every page: its effects, the chat and assistant hosts, dialogs. */
+function AppWide({ config }: { config: RuntimeConfig }) {
   const { status } = useSession();
   const api = useApi();
 
@@ -40,29 +69,23 @@ export function RootShell({ children }: { children: ReactNode }) {
   useEffect(() => {
     startPwa({ production: config.production, hasUnsavedFormData });
   }, [config.production]);
-  // Once the first screen is drawn (the session is known, so the start page is no longer a spinner)
-  // and idle: this variant's other pages (routes/app-routes.tsx), for a quick and an offline next
-  // step. Not earlier: on a first visit the main thread idles while the database opens, and their
-  // fetches would compete with the first screen's (issue 15).
+  // Once the first screen is drawn (the session is known, so the start page is no longer the neutral
+  // shell) and idle: this variant's other pages (routes/app-routes.tsx), for a quick and an offline
+  // next step. Not earlier: their fetches would compete with the first screen's.
   const sessionKnown = status !== 'unknown';
   useEffect(() => (sessionKnown ? preloadPages(config) : undefined), [config, sessionKnown]);
 
   return (
-    <div className={`${globalStyles} ${shell}`}>
-      <a className={skipLink} href="#main">
-        {SHELL_TEXTS.skipToContent}
-      </a>
-      <QuickExitButton placement="page" />
-      <QuickExitKeys />
+    <>
       <NavigationEffects />
       <NoticeClicks />
       <SessionEffects />
       <SharedDeviceIdleSignOut />
-      <div className={content}>{children}</div>
-      <SiteFooter />
       {status === 'authenticated' && !isGroupStyle(config) && (
         <PageErrorBoundary>
-          <ChildChatHost />
+          <Suspense fallback={null}>
+            <ChildChatHost />
+          </Suspense>
         </PageErrorBoundary>
       )}
       {/* A failed render of the assistant must not blank the page under it. */}
@@ -71,6 +94,6 @@ export function RootShell({ children }: { children: ReactNode }) {
       </PageErrorBoundary>
       <Toasts />
       <InstallModal />
-    </div>
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { RuntimeConfig } from '../../contract/config.ts';
-import { useConfig } from '../config/runtime-config.tsx';
+import { useOptionalConfig, useProvider } from '../config/runtime-config.tsx';
 import { EmbeddedPageDialog } from '../dialogs/embedded-page-dialog.tsx';
 import { footerLinks, type FooterLink } from './footer-links.ts';
 import { ProductLogo } from './icons.tsx';
@@ -61,23 +61,28 @@ function FooterLinkColumns({ config }: { config: RuntimeConfig }) {
   );
 }
 
-/** The root shell's footer in both styles of SPEC §2. */
+/**
+ * The root shell's footer in both styles of SPEC §2. On the first screen, before the runtime config
+ * is in, the provider of this deployment (the same the config names); the main variant's link
+ * columns come with the config.
+ */
 export function SiteFooter() {
-  const config = useConfig();
+  const config = useOptionalConfig();
+  const provider = useProvider();
   return (
     <footer className={s.footer}>
       <div className={s.inner}>
         {/* SPEC §2 Root shell: the way back to the organisation's site in every footer; the main
             variant adds its link columns. */}
-        {config.features.main && <FooterLinkColumns config={config} />}
+        {config?.features.main && <FooterLinkColumns config={config} />}
         <p>
-          <a href={config.providerUrl} target="_blank" rel="noreferrer">
-            {SHELL_TEXTS.backTo} {config.providerName}
+          <a href={provider.url} target="_blank" rel="noreferrer">
+            {SHELL_TEXTS.backTo} {provider.name}
           </a>
         </p>
         <div className={s.bottom}>
           <p className={s.copyright}>
-            {SHELL_TEXTS.copyright} {config.providerName}
+            {SHELL_TEXTS.copyright} {provider.name}
           </p>
           <Link href="/" className={s.logo}>
             <ProductLogo label={SHELL_TEXTS.homeLogo} size={36} />

@@ -1,199 +1,75 @@
-import { EmergencyLink } from '../shell/emergency-link.tsx';
-import { AssistantLauncher } from '../assistant/assistant-launcher.tsx';
-import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import type { ChatAccountStatus } from '../../worker/client/one-to-one-chat.ts';
+import { AssistantLauncher } from '../assistant/assistant-launcher.tsx';
 import { useConfig } from '../config/runtime-config.tsx';
 import { registerStyle } from '../config/variant.ts';
-import { useApi, useProfile, useSession } from '../data/index.ts';
-import { installedAsApp } from '../header/installed-as-app.ts';
+import { useSession } from '../data/index.ts';
 import { LoginModal } from '../login/login-modal.tsx';
-import { showChatWindow } from '../one-to-one-chat/chat-store.ts';
-import { phaseOf } from '../one-to-one-chat/child-chat-state.ts';
-import { CHILD_CHAT_TEXTS } from '../one-to-one-chat/texts.ts';
-import { useChildChat } from '../one-to-one-chat/use-child-chat.ts';
-import { PageLayout } from '../shell/page-layout.tsx';
-import { mailPaths } from '../mail/mail-paths.ts';
+import { EmergencyLink } from '../shell/emergency-link.tsx';
 import { lazyPage } from '../shell/lazy-pages.ts';
-import { SHELL_TEXTS } from '../shell/texts.ts';
-import { Spinner } from '../../client-kit/spinner/spinner.tsx';
+import { PageLayout } from '../shell/page-layout.tsx';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
+import { NeutralStartPage } from './neutral-start-page.tsx';
 import * as s from './child-start-page.styles.ts';
 import { START_TEXTS as T } from './texts.ts';
-import type { RuntimeConfig } from '../../contract/config.ts';
 
-// The Peers board is only in the Peers variant: its code comes only there (issue 15).
-const PeerBoard = lazyPage(
-  () => import('../peers/peer-board.tsx'),
-  (m) => m.PeerBoard,
-  (config) => config.features.peers,
+// A signed-in child's start page reads the database: it comes with the data layer (the app chunk).
+const SignedInStart = lazyPage(
+  () => import('./signed-in-start.tsx'),
+  (m) => m.SignedInStart,
+  undefined,
+  { withDataLayer: true },
 );
+
+// The Peers board is only in the Peers variant: its code comes only there.
 const PeerBoardSignedOut = lazyPage(
   () => import('../peers/peer-board.tsx'),
   (m) => m.PeerBoardSignedOut,
   (config) => config.features.peers,
 );
 
-/** SPEC §2: Peers opens the chat minimised. */
-const opensMinimized = (features: RuntimeConfig['features']) => features.peers;
-
-function device() {
-  return { userAgent: navigator.userAgent, platform: navigator.platform, installed: installedAsApp() };
-}
-
-/** The chat card: start a chat, or the state of the one going on (SPEC §1, §4). */
-function ChatCard() {
-  const api = useApi();
-  const minimized = opensMinimized(useConfig().features);
-  const chat = useChildChat();
-  const [status, setStatus] = useState<ChatAccountStatus | null>(null);
-  const [starting, setStarting] = useState(false);
-  // `offline`: the start got no answer; the notice goes once the browser is online again.
-  const [error, setError] = useState<{ text: string; offline: boolean } | null>(null);
-  const conversation = chat?.conversation ?? null;
-  const phase = conversation ? phaseOf(conversation) : null;
-  const live = phase === 'queue' || phase === 'active';
-
-  useEffect(() => {
-    if (live) return;
-    let current = true;
-    void api.chatAccountStatus().then((s) => current && setStatus(s.ok ? s.value : 'Error'));
-    return () => {
-      current = false;
-    };
-  }, [api, live]);
-
-  useEffect(() => {
-    const online = () => setError((shown) => (shown?.offline ? null : shown));
-    window.addEventListener('online', online);
-    return () => window.removeEventListener('online', online);
-  }, []);
-
-  const start = async () => {
-    setStarting(true);
-    setError(null);
-    try {
-      if (conversation) await api.closeChat();
-      const result = await api.startChat(null, device());
-      if (result.ok) showChatWindow(minimized);
-      else if (result.code === 'HasCompletedAConversation') setStatus('HasCompletedAConversation');
-      else if (result.code === 'HasActive') showChatWindow(minimized);
-      else if (result.code === 'rate_limited')
-        setError({ text: result.message ?? T.startFailed, offline: false });
-      else if (result.code === 'offline') setError({ text: T.startOffline, offline: true });
-      else setError({ text: T.startFailed, offline: false });
-    } finally {
-      setStarting(false);
-    }
-  };
-
-  return (
-    <section className={s.card} aria-labelledby="start-chat-heading">
-      <h2 id="start-chat-heading">{T.chatHeading}</h2>
-      {live && conversation ? (
-        <>
-          <p role="status">
-            {phase === 'queue' ? T.inQueue : T.activeChat}
-            {phase === 'queue' && conversation.queuePosition ? (
-              <> {CHILD_CHAT_TEXTS.queuePlace(conversation.queuePosition)}</>
-            ) : null}
-          </p>
-          <button type="button" className={primaryButton} onClick={() => showChatWindow()}>
-            {T.openChat}
-          </button>
-        </>
-      ) : (
-        <>
-          <p>{status === 'HasCompletedAConversation' ? T.chattedToday : T.chatText}</p>
-          <button
-            type="button"
-            className={primaryButton}
-            disabled={starting || status === null || status === 'HasCompletedAConversation'}
-            onClick={() => void start()}
-          >
-            {starting ? T.startingChat : T.startChat}
-          </button>
-          {error && (
-            <p role="alert" className={s.error}>
-              {error.text}
-            </p>
-          )}
-        </>
-      )}
-    </section>
-  );
-}
-
-/** Route '/' and '/start' in the child app: chat, write, and the way back to history. */
+/**
+ * Route '/' and '/start' in the child app. Signed out, it is drawn with the first screen's code
+ * alone (no data layer): 'Logga in' and 'Skapa konto'. Until the session is known: the neutral
+ * start page; signed in: SignedInStart.
+ */
 export function ChildStartPage({ prompt }: { prompt: ReactNode }) {
   const config = useConfig();
   const { status } = useSession();
-  const profile = useProfile();
   const [loginOpen, setLoginOpen] = useState(false);
 
-  // Until the worker has answered whether a session exists: the neutral shell, not the login prompt.
-  if (status === 'unknown') {
+  if (status === 'unknown') return <NeutralStartPage />;
+  if (status === 'authenticated') {
     return (
-      <PageLayout>
-        <h1>{config.providerName}</h1>
-        <Spinner label={SHELL_TEXTS.loading} />
-      </PageLayout>
-    );
-  }
-
-  if (status === 'anonymous') {
-    return (
-      <PageLayout>
-        <h1>{config.providerName}</h1>
-        <p>{T.signedOutText}</p>
-        <EmergencyLink />
-        <AssistantLauncher />
-        <div className={s.buttons}>
-          <button type="button" className={primaryButton} onClick={() => setLoginOpen(true)}>
-            {T.login}
-          </button>
-          <Link className={secondaryButton} href={`/skapa-konto?style=${registerStyle(config)}`}>
-            {T.createAccount}
-          </Link>
-        </div>
-        {config.features.peers && (
-          <Suspense fallback={null}>
-            <PeerBoardSignedOut
-              onLogin={() => setLoginOpen(true)}
-              registerHref={`/skapa-konto?style=${registerStyle(config)}`}
-            />
-          </Suspense>
-        )}
-        <LoginModal open={loginOpen} onClose={() => setLoginOpen(false)} />
-        {prompt}
-      </PageLayout>
+      <Suspense fallback={<NeutralStartPage />}>
+        <SignedInStart prompt={prompt} />
+      </Suspense>
     );
   }
 
   return (
     <PageLayout>
-      <h1>{profile ? T.childHeading(profile.username) : config.providerName}</h1>
-      <p>{T.childIntro}</p>
+      <h1>{config.providerName}</h1>
       <EmergencyLink />
+      <p>{T.signedOutText}</p>
       <AssistantLauncher />
-      <div className={s.cards}>
-        <ChatCard />
-        <section className={s.card} aria-labelledby="start-mail-heading">
-          <h2 id="start-mail-heading">{T.mailHeading}</h2>
-          <p>{T.mailText}</p>
-          <Link className={primaryButton} href={mailPaths(config.features).newMail}>
-            {T.writeMail}
-          </Link>
-        </section>
+      <div className={s.buttons}>
+        <button type="button" className={primaryButton} onClick={() => setLoginOpen(true)}>
+          {T.login}
+        </button>
+        <Link className={secondaryButton} href={`/skapa-konto?style=${registerStyle(config)}`}>
+          {T.createAccount}
+        </Link>
       </div>
       {config.features.peers && (
         <Suspense fallback={null}>
-          <PeerBoard />
+          <PeerBoardSignedOut
+            onLogin={() => setLoginOpen(true)}
+            registerHref={`/skapa-konto?style=${registerStyle(config)}`}
+          />
         </Suspense>
       )}
-      <p>
-        <Link href="/mina-sidor#historik">{T.historyLink}</Link>
-      </p>
+      <LoginModal open={loginOpen} onClose={() => setLoginOpen(false)} />
       {prompt}
     </PageLayout>
   );

@@ -5,8 +5,7 @@ import { useSession } from '../data/index.ts';
 import { LoginForm } from '../login/login-form.tsx';
 import { GroupMeetings } from '../meeting-list/group-meetings.tsx';
 import { PageLayout } from '../shell/page-layout.tsx';
-import { Spinner } from '../../client-kit/spinner/spinner.tsx';
-import { SHELL_TEXTS } from '../shell/texts.ts';
+import { NeutralStartPage } from './neutral-start-page.tsx';
 import { START_TEXTS } from './texts.ts';
 
 /**
@@ -16,12 +15,12 @@ import { START_TEXTS } from './texts.ts';
 export function GroupStartPage({ prompt }: { prompt: ReactNode }) {
   const config = useConfig();
   const { status } = useSession();
+  if (status === 'unknown') return <NeutralStartPage />;
   return (
     <PageLayout>
       <h1>{config.providerName}</h1>
       <EmergencyLink />
       {prompt}
-      {status === 'unknown' && <Spinner label={SHELL_TEXTS.loading} />}
       {status === 'anonymous' && (
         <>
           <h2>{START_TEXTS.groupWelcomeHeading}</h2>

@@ -6,11 +6,11 @@ import { isGroupStyle } from '../config/variant.ts';
 import { LoginModal } from '../login/login-modal.tsx';
 import { safeRedirectPath } from '../routes/current-url.ts';
 import { lazyPage } from '../shell/lazy-pages.ts';
-import { Spinner } from '../../client-kit/spinner/spinner.tsx';
-import { SHELL_TEXTS } from '../shell/texts.ts';
 import { ChildStartPage } from './child-start-page.tsx';
+import { NeutralStartPage } from './neutral-start-page.tsx';
 
-// Group support is its own variant: its start page (and meeting list) loads only there.
+// Group support is its own variant: its start page (and meeting list) loads only there; the neutral
+// start page stays on screen meanwhile.
 const GroupStartPage = lazyPage(
   () => import('./group-start-page.tsx'),
   (m) => m.GroupStartPage,
@@ -39,12 +39,12 @@ export function LoginPrompt({ modal }: { modal: boolean }) {
 export function StartPage() {
   const config = useConfig();
   return isGroupStyle(config) ? (
-    <Suspense fallback={<Spinner label={SHELL_TEXTS.loading} fullPage />}>
+    <Suspense fallback={<NeutralStartPage />}>
       <GroupStartPage prompt={<LoginPrompt modal={false} />} />
     </Suspense>
   ) : (
-    // The child app's variants and the provider's main app (issue 14: Main offers everything the
-    // provider runs for one child: chat, a message, the assistant and the history).
+    // The child app's variants and the provider's main app (Main offers everything the provider
+    // runs for one child: chat, a message, the assistant and the history).
     <ChildStartPage prompt={<LoginPrompt modal />} />
   );
 }

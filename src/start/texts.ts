@@ -5,7 +5,8 @@ export const START_TEXTS = {
     'Här kan du som är med i en stödgrupp logga in med den personliga kod du har fått av din gruppledare.',
   groupMeetingsHeading: 'Grupptillfällen',
   // The child app's start page (SPEC §1: chat, mail, history; texts not given by the spec).
-  childHeading: (name: string) => `Hej ${name}!`,
+  /** The name the child chose; none chosen yet greets without one (a username is never a name). */
+  childHeading: (name: string) => (name.trim() ? `Hej ${name}!` : 'Hej!'),
   childIntro:
     'Här kan du chatta med en kurator eller skriva ett meddelande. Vi har tystnadsplikt och du är anonym.',
   signedOutText: 'Logga in för att chatta med en kurator eller skriva ett meddelande. Du är anonym hos oss.',

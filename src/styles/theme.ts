@@ -1,13 +1,20 @@
 import { css } from '@linaria/core';
-import { baseGlobalStyles } from '../../client-kit/theme/global-styles.ts';
+import { BASE_GLOBAL_RULES } from '../../client-kit/theme/global-styles.ts';
+import { SPINNER_RULES } from '../../client-kit/spinner/spinner.tsx';
 
 export { colors, focusRing, fonts, sizes, space } from '../../client-kit/theme/tokens.ts';
 
 export const DESKTOP_MIN_WIDTH = 768;
 export const desktop = `@media (min-width: ${DESKTOP_MIN_WIDTH}px)`;
 
-const childAppGlobalStyles = css`
+/**
+ * The page-wide rules of the child app: the ones it shares with the staff console (and the shared
+ * spinner's), and its own; in the first screen's one stylesheet.
+ */
+export const globalStyles = css`
   :global() {
+    ${BASE_GLOBAL_RULES}
+    ${SPINNER_RULES}
     html {
       scroll-padding-top: 120px;
     }
@@ -18,6 +25,3 @@ const childAppGlobalStyles = css`
     }
   }
 `;
-
-/** The page-wide rules of the child app: the ones it shares with the staff console, and its own. */
-export const globalStyles = `${baseGlobalStyles} ${childAppGlobalStyles}`;

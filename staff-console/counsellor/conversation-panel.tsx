@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { MESSAGE_MAX_LENGTH_BY_CHANNEL } from '../../contract/limits.ts';
 import { unreachable, type ConversationMessageWire } from '../../contract/conversations.ts';
 import { StaffApiError, useStaffApi } from '../api/staff-api.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
@@ -200,6 +201,7 @@ export function ConversationPanel({
           label={isChat ? T.message : T.answer}
           disabled={false}
           enterSends={isChat}
+          maxLength={MESSAGE_MAX_LENGTH_BY_CHANNEL[isChat ? 'chat' : 'mail']}
           onSend={send}
           onTyping={
             isChat

@@ -148,7 +148,7 @@ export const composer = css`
 
 export const composerRow = spreadRow;
 
-/** A chat's time left in its last 10 minutes (issue 13). */
+/** A chat's time left in its last 10 minutes. */
 export const timeLeft = css`
   font-weight: 600;
 `;

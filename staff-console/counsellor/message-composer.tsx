@@ -4,9 +4,6 @@ import { composer, composerRow, meta } from './counsellor.styles.ts';
 import { COUNSELLOR_TEXTS as T } from './texts.ts';
 import { TYPING_SIGNAL_MIN_INTERVAL_MS as TYPING_SIGNAL_MS } from '../../contract/timings.ts';
 
-/** The server's limit for one message (server/staff/counsellor.ts). */
-export const MESSAGE_MAX_LENGTH = 4000;
-
 /**
  * Textarea with send. In a chat, Enter sends and Shift+Enter breaks the line (as the child's
  * non-group chat); in mail, Enter is a line break and only the button sends.
@@ -15,12 +12,15 @@ export function MessageComposer({
   label,
   disabled,
   enterSends,
+  maxLength,
   onSend,
   onTyping,
 }: {
   label: string;
   disabled: boolean;
   enterSends: boolean;
+  /** The channel's message length (contract/limits.ts MESSAGE_MAX_LENGTH_BY_CHANNEL). */
+  maxLength: number;
   onSend(content: string): void;
   onTyping?(): void;
 }) {
@@ -50,7 +50,7 @@ export function MessageComposer({
       <textarea
         id={id}
         value={text}
-        maxLength={MESSAGE_MAX_LENGTH}
+        maxLength={maxLength}
         disabled={disabled}
         aria-describedby={counterId}
         onKeyDown={keyDown}
@@ -64,7 +64,7 @@ export function MessageComposer({
       />
       <div className={composerRow}>
         <span id={counterId} className={meta}>
-          {T.counter(text.length, MESSAGE_MAX_LENGTH)}
+          {T.counter(text.length, maxLength)}
         </span>
         <button type="submit" className={button} disabled={disabled || !text.trim()}>
           {T.send}

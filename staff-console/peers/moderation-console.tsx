@@ -7,7 +7,7 @@ import { layout, queueEntry, queueList, section } from '../counsellor/counsellor
 import { MODERATION_TEXTS as T } from './texts.ts';
 import { useModerationQueue, usePublishedPosts } from './use-moderation.ts';
 
-/** 'Moderering' (issue 14): approve or reject young people's posts and replies, and reply as staff. */
+/** 'Moderering': approve or reject young people's posts and replies, and reply as staff. */
 export function ModerationConsole() {
   const queue = useModerationQueue();
   const [status, setStatus] = useState('');

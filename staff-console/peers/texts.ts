@@ -1,4 +1,4 @@
-/** Swedish texts of Peers moderation in the staff console (issue 14). */
+/** Swedish texts of Peers moderation in the staff console. */
 export const MODERATION_TEXTS = {
   heading: 'Moderering',
   intro: 'Inlägg och svar från unga visas för andra först när en kurator har godkänt dem.',

@@ -79,7 +79,7 @@ const skip = css`
 
 export const COUNSELLOR_PATH = '/kurator';
 export const GROUP_LEADER_PATH = '/gruppledare';
-/** Peers moderation (issue 14): counsellors of the Peers variant only. */
+/** Peers moderation: counsellors of the Peers variant only. */
 export const MODERATION_PATH = '/moderering';
 
 /**

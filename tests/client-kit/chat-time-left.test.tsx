@@ -13,7 +13,7 @@ const MINUTE = 60_000;
 const START = Date.parse('2026-05-04T10:00:00.000Z');
 const at = (msFromStart: number) => new Date(START + msFromStart).toISOString();
 
-describe('the minutes left of a chat (issue 13)', () => {
+describe('the minutes left of a chat', () => {
   it('are whole minutes rounded up, in the last 10 minutes only', () => {
     const ends = at(45 * MINUTE);
     expect(chatMinutesLeft(null, START)).toBeNull();

@@ -102,7 +102,7 @@ describe('npm run cluster: two processes behind nginx', () => {
       for (let round = 0; round < 4; round++) {
         const heard = nextEvent(connection, 'Contact.Updated');
         // Through nginx round robin: the update is made by either process.
-        expect((await api(cluster.url, UPDATE, { token, body: { name: 'Demo' } })).status).toBe(200);
+        expect((await api(cluster.url, UPDATE, { token, body: { name: 'Solen' } })).status).toBe(200);
         expect(await heard).toBe(`Contact:${contactId}`);
       }
       expect(connection.state).toBe(HubConnectionState.Connected);
@@ -126,6 +126,21 @@ describe('npm run cluster: two processes behind nginx', () => {
     expect(statuses).toEqual([201, 201, 201, 429]);
     // A process asked directly by this machine (the trusted proxy's address) believes what it forwards.
     expect((await register(9, '198.51.100.7', cluster.nodes[0]!.url)).status).toBe(201);
+  });
+
+  it('names the site itself, whatever X-Forwarded-Host a client sends through nginx', async () => {
+    // A loopback host, which a process without PUBLIC_ORIGIN would have taken for its own.
+    const headers = { 'X-Forwarded-Host': '127.0.0.9:4444' };
+    const discovery = (await (
+      await fetch(`${cluster.url}/.well-known/openid-configuration`, { headers })
+    ).json()) as { issuer: string; token_endpoint: string };
+    expect(discovery.issuer).toBe(cluster.url);
+    expect(discovery.token_endpoint).toBe(`${cluster.url}/connect/token`);
+    const config = (await (await fetch(`${cluster.url}/config.json`, { headers })).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(JSON.stringify(config)).not.toContain('127.0.0.9');
   });
 
   it('keeps /metrics off the public address; each process serves its own', async () => {
@@ -152,7 +167,7 @@ describe('npm run cluster: two processes behind nginx', () => {
       // The worker resubscribes after a reconnect; so does this client, on the process that took it.
       await connection.invoke('SubscribeToEntity', `Contact:${contactId}`);
       const heard = nextEvent(connection, 'Contact.Updated');
-      expect((await api(cluster.url, UPDATE, { token, body: { name: 'Demo' } })).status).toBe(200);
+      expect((await api(cluster.url, UPDATE, { token, body: { name: 'Solen' } })).status).toBe(200);
       expect(await heard).toBe(`Contact:${contactId}`);
       await cluster.start(holder);
       await connection.stop();

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,6 +83,12 @@ export async function runServerProcess(env: Record<string, string | undefined>):
   });
   return run;
 }
+
+/** What a production server needs to start: its secret (one per test run, shared by its processes). */
+export const PRODUCTION_ENV = {
+  NODE_ENV: 'production',
+  SIGNING_KEY_SECRET: randomBytes(32).toString('hex'),
+} as const;
 
 /** A server process that must come up; its failure to start fails the test with what it printed. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {

@@ -79,4 +79,8 @@ describe('a failed login', () => {
     expect(loginFailureText(failure('failed'))).toBe('Något blev fel. Försök igen.');
     expect(loginFailureText({ ok: true, value: undefined })).toBeNull();
   });
+
+  it('asks to wait, not the general error, when the server says there were too many attempts (429)', () => {
+    expect(loginFailureText(failure('too_many_attempts'))).toBe('Vänta en stund och försök igen.');
+  });
 });

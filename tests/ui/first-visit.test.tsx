@@ -8,7 +8,7 @@ import { START_TEXTS } from '../../src/start/texts.ts';
 import { useWorkerTestServer } from '../worker/worker-fixture.ts';
 import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
 
-/** The start page while the data worker is still booting (issue 15: the first screen comes quickly). */
+/** The start page while the data worker is still booting (the first screen comes quickly). */
 const env = useWorkerTestServer();
 const connections: UiConnection[] = [];
 afterEach(async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_QUICK_EXIT_URL, loadConfig } from '../../server/config.ts';
+import { DEFAULT_QUICK_EXIT_URL } from '../../contract/first-screen.ts';
+import { loadConfig } from '../../server/config.ts';
 import { SHIFT_WINDOW_MS, watchTripleShift } from '../../src/quick-exit/quick-exit.ts';
 
 /** The keyboard's quick exit, fed key events as a browser sends them, on a clock the test moves. */

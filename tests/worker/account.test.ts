@@ -68,8 +68,14 @@ describe('registration and password', () => {
 
     expect((await db.session.get('current'))?.status).toBe('authenticated');
     const profile = await db.profile.get('current');
-    expect(profile?.username).toBe('ny.anvandare');
+    // The login name is the child's alone; the name others see is none until one is chosen.
+    expect(profile?.loginName).toBe('ny.anvandare');
+    expect(profile?.username).toBe('');
     expect(profile?.properties).toEqual({ birthYear: '2011', gender: 'non-binary' });
+    expect(await account.setDisplayName('NY.ANVANDARE')).toEqual({ ok: false, code: 'name_not_allowed' });
+    expect(await account.setDisplayName('Kurator Kim')).toEqual({ ok: false, code: 'name_not_allowed' });
+    expect(await account.setDisplayName(' Molnet ')).toEqual({ ok: true, value: undefined });
+    expect((await db.profile.get('current'))?.username).toBe('Molnet');
 
     // Signed in now, the public calls still carry no user token.
     expect(await account.verifyUsername('ny.anvandare')).toEqual({ ok: true, value: 'taken' });
@@ -106,7 +112,7 @@ describe('registration and password', () => {
     expect((await db.session.get('current'))?.status).toBe('authenticated');
     // The account the lost answer created, with what the first form gave.
     const profile = await db.profile.get('current');
-    expect(profile?.username).toBe('tappat.svar');
+    expect(profile?.loginName).toBe('tappat.svar');
     expect(profile?.properties).toEqual({ birthYear: '2012' });
   });
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatEntries, sendStatusText } from '../../src/chat-window/chat-messages.ts';
 import type { MailDeviceInfo, SentMail } from '../../worker/client/mail-and-history.ts';
+import { RATE_LIMITS } from '../../server/security/rate-limiter.ts';
 import { api, startTestServer, type TestServer } from '../server/test-server.ts';
 import { ManualClock, valueOf, waitForQuery } from './helpers.ts';
 import { createWorker, type WorkerFixture } from './worker-fixture.ts';
@@ -43,11 +44,9 @@ describe('writes the server asks to wait with (429)', () => {
   it('keeps a mail over the hourly limit, answers with the server’s words and does not hurry it', async () => {
     const { worker, db } = await child();
     let result: SentMail | null = null;
-    let windowEnd = 0;
-    // The hour may turn during the loop (the count starts again): twice the limit always reaches it.
-    for (let i = 0; i < 21 && result?.status !== 'waiting'; i++) {
-      // The server counts in fixed hours; a 429 comes from the hour this send started in.
-      windowEnd = Math.floor(Date.now() / HOUR) * HOUR + HOUR;
+    // The server's bucket holds an hour's mails and gets one back each sixth of that hour.
+    const started = Date.now();
+    for (let i = 0; i <= RATE_LIMITS.mail.perAccount.count && result?.status !== 'waiting'; i++) {
       result = valueOf(await worker.commands.sendMail(`Fråga ${i}`, 'Hej!', DEVICE));
     }
     expect(result).toMatchObject({ status: 'waiting', message: RATE_LIMITED });
@@ -60,8 +59,8 @@ describe('writes the server asks to wait with (429)', () => {
       lastStatus: 429,
       lastMessage: RATE_LIMITED,
     });
-    // Not before the server's hour is over (its Retry-After), however soon the backoff would be.
-    expect(row!.nextAttemptAt).toBeGreaterThanOrEqual(windowEnd);
+    // Not before the server has a mail's token back (its Retry-After), however soon the backoff would be.
+    expect(row!.nextAttemptAt).toBeGreaterThanOrEqual(started + HOUR / RATE_LIMITS.mail.perAccount.count);
 
     await worker.flushOutbox();
     expect(await db.outbox.get(clientId)).toMatchObject({ status: 'failed', attempts: 1 });
@@ -79,7 +78,7 @@ describe('writes the server asks to wait with (429)', () => {
       );
 
     let waitingId = '';
-    // 30 a minute; the minute may turn during the loop, so up to twice that.
+    // 30 at once, then one each 2 s: the loop reaches the limit well within that.
     for (let i = 0; i < 61 && !waitingId; i++) {
       const clientId = valueOf(await worker.commands.sendChatMessage(conversationId, `Svar ${i}`));
       if ((await settledRow(clientId))?.sendStatus === 'waiting') waitingId = clientId;
@@ -93,11 +92,11 @@ describe('writes the server asks to wait with (429)', () => {
     const later = valueOf(await worker.commands.sendChatMessage(conversationId, 'Och en sak till'));
     expect((await db.chatMessages.get(`local:${later}`))?.sendStatus).toBe('sending');
 
-    // The server's minute is over (here: its counters are cleared) and the worker's clock reaches
+    // The server's bucket has refilled (here: its buckets are cleared) and the worker's clock reaches
     // the Retry-After: both are sent, in order, without anyone asking.
     const due = (await db.outbox.get(waitingId))!.nextAttemptAt;
     expect(due).toBeGreaterThan(clock.now());
-    await server.ctx.db.deleteFrom('rate_limits').execute();
+    await server.ctx.db.deleteFrom('rate_buckets').execute();
     clock.advance(due - clock.now());
     const sent = await waitForQuery(
       () => db.chatMessages.where('conversation').equals(conversationId).toArray(),

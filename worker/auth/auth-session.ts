@@ -24,6 +24,9 @@ import {
 /** A token this close to expiry is not worth sending any more. */
 const VALIDITY_MARGIN_MS = 5_000;
 const REFRESH_LOCK = 'portal-auth-refresh';
+/** Where the device token is kept in the auth store, and the token request field it goes in. */
+const DEVICE_TOKEN_KEY = 'portal-device-token';
+const DEVICE_TOKEN_FIELD = 'device_token';
 
 export interface AuthDeps {
   config: Pick<RuntimeConfig, 'authUrl' | 'authClientId' | 'portalId'>;
@@ -44,15 +47,22 @@ export type RefreshOutcome = 'refreshed' | 'rejected' | 'unreachable' | 'no-refr
 export class AuthSession {
   readonly manager: UserManager;
   private refreshTimer: unknown = null;
+  /**
+   * The extra fields of every token request. The library keeps this very object in its settings
+   * (per-call fields are ignored for the password grant), so the device token is set in it just
+   * before a login.
+   */
+  private readonly tokenParams: Record<string, string>;
 
   constructor(private readonly deps: AuthDeps) {
+    this.tokenParams = { portalId: deps.config.portalId };
     this.manager = new UserManager({
       authority: deps.config.authUrl,
       client_id: deps.config.authClientId,
       redirect_uri: `${deps.origin}/`,
       scope: TOKEN_SCOPE,
       // Per-call extraTokenParams are ignored by UserManager; only the settings reach the token call.
-      extraTokenParams: { portalId: deps.config.portalId },
+      extraTokenParams: this.tokenParams,
       userStore: new WithoutIdToken(deps.userStore),
       // The state store only serves redirect flows, which the worker never uses.
       stateStore: new WebStorageStateStore({ store: new InMemoryWebStorage() }),
@@ -69,6 +79,7 @@ export class AuthSession {
 
   async login(username: string, password: string | null): Promise<LoginResult> {
     try {
+      this.tokenParams[DEVICE_TOKEN_FIELD] = await this.deviceToken();
       // The stored user stays until a new one replaces it: a failed attempt must not sign anyone out.
       await this.manager.signinResourceOwnerCredentials({
         username: username.trim(),
@@ -79,6 +90,24 @@ export class AuthSession {
     } catch (error) {
       return failure(loginErrorOf(error));
     }
+  }
+
+  /**
+   * This app's device token: random, made once and kept in the auth store across sign-outs, sent
+   * with every login. The server remembers it for an account after a right password, so the brakes
+   * against guessing from many addresses spare this app on a network it never used before
+   * (server/auth/routes.ts `deviceKey`). It is no credential: the password is still checked.
+   */
+  private async deviceToken(): Promise<string> {
+    const stored = await this.deps.userStore.get(DEVICE_TOKEN_KEY);
+    if (stored) return stored;
+    const bytes = crypto.getRandomValues(new Uint8Array(32));
+    const token = btoa(String.fromCharCode(...bytes))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
+    await this.deps.userStore.set(DEVICE_TOKEN_KEY, token);
+    return token;
   }
 
   /** The stored user if its access token is still good for a while. */

@@ -19,6 +19,9 @@ export interface ProfileDetails {
   gender: string;
 }
 
+/** Why a chosen name was not saved: a staff title or the username itself, or nothing to save. */
+export type DisplayNameError = 'name_not_allowed' | 'invalid' | 'offline' | 'failed';
+
 /** Usernames and passwords as the server accepts them (README "Decisions where the spec is silent"). */
 export { MIN_PASSWORD_LENGTH, USERNAME_PATTERN } from '../../contract/limits.ts';
 

@@ -91,6 +91,7 @@ export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: 'repeat' |
   changePassword: 'once',
   deleteAccount: 'once',
   updateProfile: 'repeat',
+  setDisplayName: 'repeat',
   loadNotifications: 'repeat',
   processNotification: 'repeat',
   deleteNotification: 'once',

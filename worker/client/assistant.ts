@@ -1,7 +1,7 @@
 import type { AssistantContent } from '../../contract/assistant.ts';
 
 /**
- * The virtual assistant's guided content, cached for offline use (issue 14). Public, the same for
+ * The virtual assistant's guided content, cached for offline use. Public, the same for
  * everyone: it stays at sign-out. What a child asks the assistant is never written here.
  */
 export interface AssistantContentRow {

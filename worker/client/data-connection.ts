@@ -1,41 +1,16 @@
 import { connectMemoryWorker, connectWorker, type WorkerConnection } from './connect.ts';
+import { rememberMode, storedMode, type StorageMode } from './storage-mode.ts';
 
-/**
- * Where this browser keeps a session: on disk (the normal mode: the installed app reads past chats
- * offline), or in memory only (shared-device mode: nothing of the session is written to disk, and
- * it ends when the last tab closes).
- */
-export type StorageMode = 'disk' | 'memory';
+export type { StorageMode } from './storage-mode.ts';
 
-/**
- * The one thing kept on disk about shared-device mode, and nothing personal: that a session in
- * memory may be running, so a new tab joins it instead of showing the disk's signed-out state.
- */
-const SHARED_DEVICE_KEY = 'portal-shared-device';
 /** Tells the other tabs which mode a sign-in chose, so they follow it. */
 const MODE_CHANNEL = 'portal-storage-mode';
-
-function storedMode(): StorageMode {
-  try {
-    return localStorage.getItem(SHARED_DEVICE_KEY) === '1' ? 'memory' : 'disk';
-  } catch {
-    return 'disk';
-  }
-}
-
-function rememberMode(mode: StorageMode) {
-  try {
-    if (mode === 'memory') localStorage.setItem(SHARED_DEVICE_KEY, '1');
-    else localStorage.removeItem(SHARED_DEVICE_KEY);
-  } catch {
-    // Storage refused (a private window's quota): new tabs start on disk, signed out. Safe.
-  }
-}
 
 /**
  * The tab's connection to the data worker of the current mode. A sign-in chooses the mode
  * (`choose`), and every other tab follows; a tab opened while a shared-device session runs joins it.
- * While it is joining, `current()` is null (the app renders nothing rather than the disk's state).
+ * While it is joining, `current()` is null (the app shows its neutral first screen rather than the
+ * disk's state).
  */
 export class DataConnection {
   private readonly opened: Partial<Record<StorageMode, Promise<WorkerConnection>>> = {};
@@ -66,6 +41,18 @@ export class DataConnection {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
+
+  /** The connection of the current mode, once there is one (a tab joining shared-device mode waits). */
+  whenCurrent(): Promise<WorkerConnection> {
+    if (this.active) return Promise.resolve(this.active);
+    return new Promise((resolve) => {
+      const stop = this.subscribe(() => {
+        if (!this.active) return;
+        stop();
+        resolve(this.active);
+      });
+    });
+  }
 
   /** A sign-in's choice: this tab and every other one use `mode` from now on. */
   async choose(mode: StorageMode): Promise<WorkerConnection> {

@@ -29,7 +29,10 @@ export interface SessionRow {
 
 export interface ProfileRow {
   id: 'current';
+  /** SPEC §3 "username (from contact name)": the name others see, '' until the child chooses one. */
   username: string;
+  /** The login name, shown to the child alone ('Inloggad som'); null for a personal code. */
+  loginName?: string | null;
   contactId: number;
   properties: Record<string, string>;
   createdAt: string;
@@ -133,12 +136,12 @@ export class PortalDb extends Dexie {
       notifications: 'id, isProcessed',
       contactMessages: 'Id',
     });
-    // The virtual assistant's guided content (issue 14), public and kept for offline use. What a
+    // The virtual assistant's guided content, public and kept for offline use. What a
     // child asks the assistant lives only in the tab, never here.
     this.version(4).stores({
       assistantContent: 'id',
     });
-    // Peers (issue 14): the board, the user's own posts and the replies of the posts they opened.
+    // Peers: the board, the user's own posts and the replies of the posts they opened.
     this.version(5).stores({
       peerPosts: 'id, state',
       peerReplies: 'id, postId',

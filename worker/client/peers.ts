@@ -2,7 +2,7 @@ import type { PeerItemKind, PeerPostWire, PeerReplyWire } from '../../contract/p
 import type { Result } from './result.ts';
 
 /**
- * Peers (issue 14): the board of published posts, the user's own posts in every state, one post's
+ * Peers: the board of published posts, the user's own posts in every state, one post's
  * replies. The worker writes `peerPosts` and `peerReplies`; the UI derives the board (published,
  * newest first) and 'Mina inlägg' (own) from them.
  */

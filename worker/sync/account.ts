@@ -11,6 +11,7 @@ import type {
   ChangePasswordResult,
   ContactMessageRow,
   NotificationRow,
+  DisplayNameError,
   ProfileDetails,
   RegisterResult,
   RegistrationData,
@@ -56,6 +57,11 @@ export class AccountSync implements SyncModule {
     deleteAccount: () => this.deleteAccount(),
     /** Saves the birth year and gender the child gave (SPEC §7 contacts update); the profile follows. */
     updateProfile: (details: ProfileDetails) => this.updateProfile(details),
+    /**
+     * Chooses the name others see (Peers' author name): never the username, which the server
+     * refuses as `name_not_allowed`, as it does a staff title.
+     */
+    setDisplayName: (name: string) => this.setDisplayName(name),
     /** Replaces `notifications` with the last 30 days (take 1000). */
     loadNotifications: () => this.loadNotifications(),
     /** Marks a notification processed (read), then refreshes the header count. */
@@ -148,8 +154,13 @@ export class AccountSync implements SyncModule {
     }
   }
 
-  /** The account's login name (GET {api}/accounts); the profile's name is the contact's and may differ. */
+  /**
+   * The account's login name: the profile's `loginName` (read with it at sign-in), else GET
+   * {api}/accounts. The profile's own name is the contact's and may differ.
+   */
   private async loginName(): Promise<{ username: string } | { error: 'offline' | 'failed' }> {
+    const stored = (await this.ctx.db.profile.get('current'))?.loginName;
+    if (stored) return { username: stored };
     try {
       const { username } = await this.ctx.http.get<AccountResponse>('/accounts');
       // A participant's account has a personal code, not a username and a password.
@@ -214,6 +225,24 @@ export class AccountSync implements SyncModule {
       if (current) await this.ctx.db.profile.put({ ...current, properties: info.contact.properties ?? {} });
       return ok(undefined);
     } catch (error) {
+      return failure(writeErrorOf(error));
+    }
+  }
+
+  async setDisplayName(name: string): Promise<Result<void, DisplayNameError>> {
+    const body: ContactUpdateRequest = { name: name.trim() };
+    try {
+      const { info } = await this.ctx.http.post<ContactDetailResponse>(
+        `/features/contacts/${this.ctx.config.contactsFeatureId}/update`,
+        body,
+      );
+      const current = await this.ctx.db.profile.get('current');
+      if (current) await this.ctx.db.profile.put({ ...current, username: info.contact.name });
+      return ok(undefined);
+    } catch (error) {
+      const code = isHttpError(error) ? apiErrorOf(error)?.error : undefined;
+      if (code === 'name_not_allowed') return failure(code);
+      if (code === 'validation') return failure('invalid');
       return failure(writeErrorOf(error));
     }
   }

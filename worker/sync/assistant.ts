@@ -26,7 +26,7 @@ function askErrorOf(error: unknown): AskError {
 }
 
 /**
- * The virtual assistant (issue 14). The worker cannot read cookies, so the tab owns the public
+ * The virtual assistant. The worker cannot read cookies, so the tab owns the public
  * token and hands it over with each call; the content goes to Dexie so an offline child still gets
  * the guided answers.
  */

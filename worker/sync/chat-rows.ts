@@ -79,7 +79,7 @@ export async function reconcileMessages(
 }
 
 /**
- * Writes one message a hub event carried (issue 15: shown without waiting for a fetch). Idempotent:
+ * Writes one message a hub event carried (shown without waiting for a fetch). Idempotent:
  * a message already here is refreshed in place; the server's copy of a message this device wrote
  * replaces the local row, as in `reconcileMessages`; nothing else is touched (the fetch that follows
  * reconciles the rest).

@@ -89,7 +89,7 @@ export class ConversationMessages implements SyncModule {
       (key) => quietly(() => this.loadMessages(Number(key))),
     );
     // The event's message is shown at once, and the fetch that reconciles the conversation follows
-    // once it is quiet, off the hot path (issue 15). An event without one refetches (SPEC §7 throttle).
+    // once it is quiet, off the hot path. An event without one refetches (SPEC §7 throttle).
     ctx.on(HUB_EVENTS.messageCreated, async (data) => {
       const applied = await this.applyEventMessage(data);
       by(applied ? this.reconcileLater : this.refetchMessages)(data);

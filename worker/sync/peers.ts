@@ -26,7 +26,7 @@ const BOARD_KEY = entityKey('PeerBoard', PEER_BOARD_ID);
 export type PeersCommands = PeersSync['commands'];
 
 /**
- * Peers (issue 14): the board, the user's own posts and the posts they open, in Dexie for offline
+ * Peers: the board, the user's own posts and the posts they open, in Dexie for offline
  * reading; new posts and replies go through the outbox (sent once, also when written offline). Hub
  * events move an item from pending to published in every tab, and bring newly approved posts in.
  */

@@ -1,5 +1,5 @@
 import type { RuntimeConfig } from '../../contract/config.ts';
-import type { ContactDetailResponse } from '../../contract/profile.ts';
+import type { AccountResponse, ContactDetailResponse } from '../../contract/profile.ts';
 import type { PortalDb, ProfileRow } from '../client/db.ts';
 import type { HttpClient } from '../http/http-client.ts';
 
@@ -12,10 +12,14 @@ export async function loadProfile(
   db: PortalDb,
   config: Pick<RuntimeConfig, 'contactsFeatureId'>,
 ): Promise<ProfileRow> {
-  const { info } = await http.get<ContactDetailResponse>(profilePath(config));
+  const [{ info }, account] = await Promise.all([
+    http.get<ContactDetailResponse>(profilePath(config)),
+    http.get<AccountResponse>('/accounts'),
+  ]);
   const row: ProfileRow = {
     id: 'current',
     username: info.contact.name,
+    loginName: account.username,
     contactId: info.contact.id,
     properties: info.contact.properties ?? {},
     createdAt: info.contact.createdDate,

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import type { DatabaseKind } from '../database-kind.ts';
 
 /**
- * Security hardening (issue 6): atomic login throttling with growing delays, per-account token
+ * Security hardening: atomic login throttling with growing delays, per-account token
  * generations, content rate limits, idempotency replays without bodies, an atomic upload quota,
  * signing-key rotation and the staff audit log. Times that are compared arithmetically are epoch
  * milliseconds (bigint), so both engines can add and compare them in one statement.

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * The daily chat limit (SPEC §9, issue 13): when a one-to-one chat went live (the counsellor's first
+ * The daily chat limit (SPEC §9): when a one-to-one chat went live (the counsellor's first
  * message) and when the server ends it. The sweep looks chats up by their end.
  */
 export const chatLimitMigration: Migration = {

@@ -2,7 +2,7 @@ import type { CreateTableBuilder, Kysely, Migration } from 'kysely';
 import type { DatabaseKind } from '../database-kind.ts';
 
 /**
- * Peers (issue 14): posts by young people for young people and their replies, each moderated before
+ * Peers: posts by young people for young people and their replies, each moderated before
  * others see it. The author is kept by account (for their own view and erasure) and by username (the
  * only thing others see of them).
  */

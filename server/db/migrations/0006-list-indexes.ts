@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * An index under every list the apps read (issue 15), so that none reads a table whole as children,
+ * An index under every list the apps read, so that none reads a table whole as children,
  * messages and meetings grow; tests/server/db/list-query-plans.test.ts reads the query plans.
  * `[table, columns]` by index name; the same on SQLite and PostgreSQL.
  */

@@ -11,8 +11,10 @@ import {
   type RegisteredRoute,
 } from './route-walk.ts';
 import {
+  CONVERSATIONS,
   MEETINGS,
   OWNER,
+  SECRET_OF_GONE,
   startAssistent,
   startBarn,
   startGruppstod,
@@ -311,6 +313,42 @@ describe('authorization walk over every route', () => {
           `${actor} ${labelOf(e)}: wanted ${e.owner.status}${seen ? ` with ${seen}` : ''}, got ${summary(answer)}`,
         );
     }
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses its own participant every route of a meeting its leader deleted, and shows nothing of it', async () => {
+    const failures: string[] = [];
+    const world = fx.gruppstod;
+    // The gruppstod routes aimed at the deleted meeting instead of the running one.
+    const aimed: Fixture = {
+      ...fx,
+      gruppstod: { ...world, ...world.gone, freshHomework: async () => world.gone.homework },
+    };
+    for (const e of GROUP_ROUTES) {
+      const answer = await send(
+        world.server.url,
+        methodOf(e.route),
+        await e.call(aimed, 'owner'),
+        world.tokens.owner,
+        world.variant,
+      );
+      // A list answers with the rest; everything aimed at the meeting is refused.
+      const list = e.route.endsWith('/meetings');
+      if (
+        (list ? answer.status !== 200 : ![403, 404].includes(answer.status)) ||
+        answer.body.includes(SECRET_OF_GONE)
+      )
+        failures.push(`owner ${labelOf(e)} of the deleted meeting: ${summary(answer)}`);
+    }
+    const conversations = await send(
+      world.server.url,
+      'GET',
+      { path: `${CONVERSATIONS}/conversations` },
+      world.tokens.owner,
+      world.variant,
+    );
+    if (conversations.body.includes(`"id":${world.gone.groupConversation},`))
+      failures.push(`owner's conversation list holds the deleted meeting's chat: ${summary(conversations)}`);
     expect(failures).toEqual([]);
   });
 });

@@ -19,9 +19,10 @@ import {
 import { openDatabase } from '../../../server/db/database.ts';
 import { sql } from 'kysely';
 import { loadConfig } from '../../../server/config.ts';
+import { PRODUCTION_ENV } from '../server-process.ts';
 
 /**
- * SPEC §9 "Chat limited to 45 minutes once per day" (issue 13): the server ends a live one-to-one
+ * SPEC §9 "Chat limited to 45 minutes once per day": the server ends a live one-to-one
  * chat when the child's day's chat time is up. The sweep takes the time it runs at, so the tests
  * run it at chosen moments instead of waiting 45 minutes; a second server on the same database is
  * a second process sweeping at the same moment.
@@ -328,7 +329,7 @@ describe('CHAT_LIMIT_SECONDS (test-only)', () => {
   });
 
   it('is refused by a production server', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', CHAT_LIMIT_SECONDS: '30' })).toThrow(/tests only/);
+    expect(() => loadConfig({ ...PRODUCTION_ENV, CHAT_LIMIT_SECONDS: '30' })).toThrow(/tests only/);
   });
 });
 

@@ -151,11 +151,19 @@ describe('a group meeting from start to end', () => {
       (await api(server.url, `/portal/staff/meetings/${meeting.id}/end`, { token: leader, body: {} })).status,
     ).toBe(200);
     await ended;
+    // The meeting is over: its chat takes no more messages (a one-to-one chat marks a late one).
     const late = await api(server.url, '/portal/conversationmessage', {
       token: b,
       body: { content: 'För sent?', conversation: conversationId },
     });
-    expect((late.body as unknown as ConversationMessageWire).createdAfterClosedConversation).toBe(true);
+    expect(late).toMatchObject({ status: 409, body: { error: 'conflict', status: 'ended' } });
+    // Its history stays readable ('Se chatthistorik').
+    const history = (
+      await api(server.url, `/portal/groupconversationmessages?conversationId=${conversationId}`, {
+        token: b,
+      })
+    ).body as { value: ConversationMessageWire[] };
+    expect(history.value.map((m) => m.message)).toEqual(['Välkomna!', 'Hej allihop']);
     const after = (
       await api(server.url, `${CONV}/conversations?conversation=${conversationId}`, { token: a })
     ).body as { value: Conversation[] };
@@ -231,5 +239,61 @@ describe('a deleted meeting', () => {
         )
       ).status,
     ).toBe(404);
+  });
+
+  it('closes its group chat: no reading, writing or following it, while a cancelled one’s chat takes no more messages', async () => {
+    const running = async (subject: string) => {
+      const created = await api(server.url, '/portal/staff/meetings', {
+        token: leader,
+        body: { seriesId: 1, subject, description: '', startDate: new Date().toISOString(), duration: 60 },
+      });
+      const meeting = created.body as unknown as Meeting;
+      const start = await api(server.url, `/portal/staff/meetings/${meeting.id}/start`, {
+        token: leader,
+        body: {},
+      });
+      return { meeting, conversationId: (start.body as unknown as Meeting).conversation!.id };
+    };
+    const write = (conversationId: number, content: string) =>
+      api(server.url, '/portal/conversationmessage', {
+        token: a,
+        body: { content, conversation: conversationId },
+      });
+    const read = (conversationId: number) =>
+      api(server.url, `/portal/groupconversationmessages?conversationId=${conversationId}`, { token: a });
+
+    const deleted = await running('Tas bort under träffen');
+    expect((await write(deleted.conversationId, 'Innan')).status).toBe(201);
+    const hubA = await hub(a);
+    await hubA.invoke('SubscribeToEntity', `Conversation:${deleted.conversationId}`);
+    expect(
+      (
+        await api(server.url, `/portal/staff/meetings/${deleted.meeting.id}`, {
+          method: 'DELETE',
+          token: leader,
+        })
+      ).status,
+    ).toBe(200);
+    expect((await read(deleted.conversationId)).status).toBe(403);
+    expect((await write(deleted.conversationId, 'Efter')).status).toBe(403);
+    await expect(
+      hubA.invoke('SubscribeToEntity', `Conversation:${deleted.conversationId}`),
+    ).rejects.toThrow();
+    const mine = (
+      await api(server.url, `${CONV}/conversations?conversation=${deleted.conversationId}`, { token: a })
+    ).body as { value: Conversation[] };
+    expect(mine.value).toEqual([]);
+
+    const cancelled = await running('Ställs in under träffen');
+    expect(
+      (
+        await api(server.url, `/portal/staff/meetings/${cancelled.meeting.id}/cancel`, {
+          token: leader,
+          body: {},
+        })
+      ).status,
+    ).toBe(200);
+    expect((await write(cancelled.conversationId, 'Efter')).status).toBe(409);
+    expect((await read(cancelled.conversationId)).status).toBe(200);
   });
 });

@@ -1,3 +1,4 @@
+import { docx } from '../security/zip-writer.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { api, login, startTestServer, type TestServer } from '../test-server.ts';
@@ -140,6 +141,17 @@ describe('meetings of a participant', () => {
       error: 'unsupported_type',
       message: 'Filtypen är inte tillåten.',
     });
+    // A zip named .docx that holds a program, and a PDF that runs script: refused by their structure.
+    const type = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+    const zipped = docx([{ name: 'payload.exe', data: exe }]);
+    expect((await upload(a, meeting.id, { name: 'läxa.docx', type, data: zipped })).status).toBe(415);
+    const script = Buffer.from(
+      '%PDF-1.7\n1 0 obj << /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> endobj\n',
+    );
+    expect(
+      (await upload(a, meeting.id, { name: 'läxa.pdf', type: 'application/pdf', data: script })).status,
+    ).toBe(415);
+    expect((await upload(a, meeting.id, { name: 'läxa.docx', type, data: docx() })).status).toBe(200);
   });
 
   it('refuses a file over the size limit with 413', async () => {

@@ -41,7 +41,7 @@ export const BARN_ROUTES: ProtectedEntry[] = [
     route: 'GET /portal/features/contacts/:featureId/contactname',
     server: 'barn',
     call: (fx) => ({ path: `${CONTACTS}/contactname?contactId=${fx.barn.ownerContact}` }),
-    owner: { status: 200, sees: () => OWNER.username },
+    owner: { status: 200, sees: () => OWNER.name },
     others: { other: 'denied', leader: 'denied' },
   },
   {
@@ -217,7 +217,7 @@ export const BARN_ROUTES: ProtectedEntry[] = [
     route: 'GET /connect/userinfo',
     server: 'barn',
     call: () => ({ path: '/connect/userinfo' }),
-    owner: { status: 200, sees: () => OWNER.username },
+    owner: { status: 200, sees: () => OWNER.name },
     others: { other: 'own' },
   },
 ];

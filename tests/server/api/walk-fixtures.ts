@@ -38,6 +38,9 @@ export type ActorName =
   | 'assistant';
 
 /** Strings only the owner (and the staff serving them) may ever read. */
+/** What the owner wrote in the meeting that was then deleted: nobody reads it any more. */
+export const SECRET_OF_GONE = 'HEMLIGT-borttagen-träff-Q7';
+
 export const SECRET = {
   device: 'HEMLIG-enhet-Q7',
   chatSubject: 'HEMLIGT-chattämne-Q7',
@@ -54,7 +57,8 @@ export const SECRET = {
   homeworkContent: 'HEMLIGT-filinnehall-Q7',
   appendixName: 'walk-hemlig-bilaga.pdf',
 } as const;
-export const OWNER = { username: 'walk-owner', password: 'walk-losenord-1' };
+/** `name`: the name the owner chose to be seen by (a new account has none; never the username). */
+export const OWNER = { username: 'walk-owner', password: 'walk-losenord-1', name: 'Walkaren' };
 /** Changes its password in the walk, which ends its sessions: not the owner, whose token goes on. */
 export const CHANGER = { username: 'walk-changer', password: 'walk-losenord-5' };
 export const MEETINGS = '/portal/features/meetings/meetingsapplicationfeature-id';
@@ -101,12 +105,18 @@ export interface BarnWorld extends World {
   hubConnection(bound: boolean): Promise<string>;
 }
 
-export interface GruppstodWorld extends World {
+/** A meeting's ids, as the gruppstod routes are aimed at them. */
+export interface MeetingIds {
   meeting: number;
-  series: number;
   groupConversation: number;
   homework: number;
   appendix: number;
+}
+
+export interface GruppstodWorld extends World, MeetingIds {
+  series: number;
+  /** A meeting the owner took part in (chat, homework, appendix), then deleted by its leader. */
+  gone: MeetingIds;
   freshHomework(): Promise<number>;
   scratchMeeting(started: boolean): Promise<number>;
 }
@@ -118,7 +128,7 @@ export interface Fixture {
   gruppstod: GruppstodWorld;
   /** The Assistent variant: Barn's routes and the virtual assistant's (SPEC §6). */
   assistent: AssistentWorld;
-  /** The Peers variant: Barn's routes, with Peers answering (issue 14) instead of 404. */
+  /** The Peers variant: Barn's routes, with Peers answering instead of 404. */
   peers: PeersWorld;
 }
 
@@ -179,7 +189,7 @@ export async function revokedToken(url: string, username: string, password = '')
   const res = await send(
     url,
     'POST',
-    { path: '/connect/revocation', urlencoded: { token } },
+    { path: '/connect/revocation', urlencoded: { token, client_id: 'portal-web' } },
     undefined,
     null,
   );
@@ -225,6 +235,7 @@ export async function startBarn(): Promise<BarnWorld> {
     return (await login(server.url, username, password)).access_token;
   };
   const owner = await register(OWNER.username, OWNER.password, { device: SECRET.device });
+  await call(`${CONTACTS}/update`, { token: owner, body: { name: OWNER.name } });
   const tokens = {
     owner,
     other: await register('walk-other', 'walk-losenord-2'),
@@ -407,6 +418,35 @@ export async function startGruppstod(): Promise<GruppstodWorld> {
   appendixForm.set('file', pdf('bilaga'), SECRET.appendixName);
   const appendix = await upload(`/portal/staff/meetings/${meeting}/appendices`, tokens.leader, appendixForm);
 
+  // The same again in a second running meeting, which its leader then deletes.
+  const goneMeeting = Number(
+    (
+      await call('/portal/staff/meetings', {
+        ...leader,
+        body: {
+          seriesId: series,
+          subject: SECRET_OF_GONE,
+          description: '',
+          startDate: new Date().toISOString(),
+          duration: 60,
+        },
+      })
+    ).id,
+  );
+  const goneStart = await call(`/portal/staff/meetings/${goneMeeting}/start`, { ...leader, body: {} });
+  const goneConversation = Number((goneStart.conversation as { id: number }).id);
+  await call('/portal/conversationmessage', {
+    token: owner,
+    body: { conversation: goneConversation, content: SECRET_OF_GONE },
+  });
+  const gone: MeetingIds = {
+    meeting: goneMeeting,
+    groupConversation: goneConversation,
+    homework: await upload(`${MEETINGS}/meetingmessage`, owner, homeworkForm(goneMeeting, SECRET_OF_GONE)),
+    appendix: await upload(`/portal/staff/meetings/${goneMeeting}/appendices`, tokens.leader, appendixForm),
+  };
+  await call(`/portal/staff/meetings/${goneMeeting}`, { ...leader, method: 'DELETE' });
+
   const ownerReads = [
     `${MEETINGS}/meetings`,
     `${MEETINGS}/meetingmessages?meetingId=${meeting}`,
@@ -431,6 +471,7 @@ export async function startGruppstod(): Promise<GruppstodWorld> {
     groupConversation,
     homework,
     appendix,
+    gone,
     async snapshot() {
       const reads = await Promise.all(ownerReads.map((p) => call(p, { token: owner })));
       const staffReads = await Promise.all(

@@ -2,7 +2,7 @@ import { staffEntry, type ProtectedEntry } from './walk-entry.ts';
 import { PEERS, PEER_SECRET, PUBLISHED_SUBJECT } from './walk-peers-world.ts';
 
 /**
- * Peers (issue 14) on a Peers server. Another child reads neither the owner's unapproved or
+ * Peers on a Peers server. Another child reads neither the owner's unapproved or
  * rejected post nor the owner's unapproved reply, and cannot answer or report them; no child route
  * changes or deletes a post (the walk's route list would name one), and moderation is the staff
  * area's, refused to children there. A staff token is no key to the young people's board.

@@ -38,7 +38,7 @@ export interface PeersWorld extends World {
 }
 
 /**
- * The Peers variant (issue 14): the owner is a child with a post waiting for moderation, a rejected
+ * The Peers variant: the owner is a child with a post waiting for moderation, a rejected
  * one and a published one carrying the owner's own unapproved reply; `other` is another child.
  */
 export async function startPeers(): Promise<PeersWorld> {

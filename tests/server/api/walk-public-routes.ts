@@ -34,8 +34,11 @@ export const PUBLIC_ROUTES: PublicEntry[] = [
   {
     route: 'POST /connect/revocation',
     server: 'barn',
-    public: 'RFC 7009: revoking a token needs only the token; unknown tokens answer 200',
-    call: () => ({ path: '/connect/revocation', urlencoded: { token: 'not-a-token' } }),
+    public: 'RFC 7009: a public client revokes with its client_id and the token; unknown tokens answer 200',
+    call: () => ({
+      path: '/connect/revocation',
+      urlencoded: { token: 'not-a-token', client_id: 'portal-web' },
+    }),
     status: 200,
   },
   {

@@ -1,5 +1,5 @@
 /**
- * Every list the apps read is served by an index (issue 15): the real API answers each list call
+ * Every list the apps read is served by an index: the real API answers each list call
  * while the server records the statements it runs, and each SELECT's query plan is read from the
  * database itself - EXPLAIN QUERY PLAN on SQLite, EXPLAIN (FORMAT JSON) with sequential scans
  * priced out on PostgreSQL (npm run test:scale). A table read whole where it could grow with the

@@ -82,7 +82,7 @@ describe('/metrics through prom-client', () => {
     const heard = [ws, lp].map((c) => new Promise<void>((resolve) => c.on('SendEvent', () => resolve())));
     await api(server.url, '/portal/features/contacts/contactsapplicationfeature-id/update', {
       token,
-      body: { name: 'Demo' },
+      body: { name: 'Solen' },
     });
     await Promise.all(heard);
 

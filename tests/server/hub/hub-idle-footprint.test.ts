@@ -19,7 +19,7 @@ const collectGarbage = async () => {
 };
 
 /**
- * What an idle connection holds (issue 15, hub scale: 20,000 of them in one process). The bench
+ * What an idle connection holds (the hub-scale target: 20,000 of them in one process). The bench
  * measures the bytes; these pin down the two costs that once made them large.
  */
 describe('an idle hub connection', () => {

@@ -162,4 +162,25 @@ describe('negotiate and long polling over HTTP', () => {
     // The client can no longer say goodbye (its DELETE is refused too); the server times the connection out.
     await waitFor(() => server!.hub.connectionCount() === 0);
   });
+
+  it('keeps an idle official client on long polling connected: every poll counts as life', async () => {
+    // The official client sends no pings over long polling (its transport keeps itself alive), so a
+    // child whose network blocks WebSockets sits quietly in a held poll; default timings, 2 minutes.
+    server = await startServer();
+    const client = buildClient(server.hubUrl, 'token-a1', HttpTransportType.LongPolling);
+    clients.push(client);
+    let closedWith: Error | undefined | null = null;
+    client.onclose((error) => (closedWith = error));
+    const received: string[] = [];
+    client.on('SendEvent', (name: string) => received.push(name));
+    await client.start();
+    await client.invoke('SubscribeToEntity', 'Contact:1');
+
+    await new Promise((resolve) => setTimeout(resolve, 125_000));
+    expect(closedWith).toBeNull();
+    expect(client.state).toBe('Connected');
+    expect(server.hub.connectionCount()).toBe(1);
+    await server.hub.publishToEntity('Contact:1', 'Contact.Updated', { id: 1 });
+    await waitFor(() => received.includes('Contact.Updated'));
+  }, 150_000);
 });

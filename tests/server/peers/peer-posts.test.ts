@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { HttpTransportType, type HubConnection } from '@microsoft/signalr';
 import {
+  NEUTRAL_AUTHOR_NAME,
   PEER_EVENTS,
   PEER_POST_SUBJECT_MAX_LENGTH,
   PEER_POST_TEXT_MAX_LENGTH,
@@ -15,7 +16,7 @@ import { api, login, startTestServer, type TestServer } from '../test-server.ts'
 import { buildClient, recordEvents, waitFor, HUB_PATH, type ReceivedEvent } from '../hub/helpers.ts';
 
 /**
- * Peers (issue 14) over HTTP and the hub, on a real Peers server: a post waits for a counsellor,
+ * Peers over HTTP and the hub, on a real Peers server: a post waits for a counsellor,
  * nobody else sees it meanwhile, approval publishes it live, a report takes it back to moderation,
  * a rejection shows its reason to the author only. Every route refuses the wrong caller.
  */
@@ -83,7 +84,8 @@ describe('Peers posts: write, moderate, publish, report', () => {
     const created = await newPost(tokens.a);
     expect(created.status).toBe(201);
     const post = created.body as unknown as PeerPostWire;
-    expect(post).toMatchObject({ state: 'pending', own: true, authorName: expect.stringMatching(/^ung-/) });
+    // No name chosen yet: the neutral one, never the username.
+    expect(post).toMatchObject({ state: 'pending', own: true, authorName: NEUTRAL_AUTHOR_NAME });
     await waitFor(() => counsellorEvents.some((e) => e.eventName === PEER_EVENTS.moderationChanged));
 
     // Pending: the author sees it as theirs, another child neither on the board nor by id.

@@ -56,7 +56,7 @@ describe.each([
     expect(connection.state).toBe(HubConnectionState.Connected);
     await connection.invoke('SubscribeToEntity', `Contact:${id}`);
     const received = nextEvent(connection, 'Contact.Updated');
-    await api(server.url, UPDATE, { token: access_token, body: { name: 'Demo' } });
+    await api(server.url, UPDATE, { token: access_token, body: { name: 'Solen' } });
     expect(await received).toEqual({ data: { id }, entityKey: `Contact:${id}` });
   });
 

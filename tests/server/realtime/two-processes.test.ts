@@ -41,7 +41,7 @@ describe('two server processes sharing Redis', () => {
     );
     const update = await api(a.url, '/portal/features/contacts/contactsapplicationfeature-id/update', {
       token: access_token,
-      body: { name: 'Demo' },
+      body: { name: 'Solen' },
     });
     expect(update.status).toBe(200);
     expect(await received).toBe(`Contact.Updated Contact:${id}`);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BuildOptions } from '../../../server/app.ts';
-import type { ServerConfig } from '../../../server/config.ts';
+import type { ServerConfig, VariantKey } from '../../../server/config.ts';
 import { delayAfter, type DelayRule } from '../../../server/auth/login-throttle.ts';
 import { CLIENT_ID, SCOPE, api, login, startTestServer, type TestServer } from '../test-server.ts';
 
@@ -14,7 +14,7 @@ export async function startTarget(
     config?: Partial<ServerConfig>;
     build?: BuildOptions;
     databaseUrl?: string;
-    variant?: 'barn' | 'gruppstod';
+    variant?: VariantKey;
   } = {},
 ): Promise<TestServer> {
   return startTestServer({
@@ -30,6 +30,8 @@ export async function tryLogin(
   password: string,
   address: string,
   clientId = CLIENT_ID,
+  /** More form fields (a `device_token`). */
+  extra: Record<string, string> = {},
 ): Promise<{ status: number; retryAfter: string | null; body: Record<string, unknown> }> {
   const res = await fetch(`${url}/connect/token`, {
     method: 'POST',
@@ -40,6 +42,7 @@ export async function tryLogin(
       scope: SCOPE,
       username,
       password,
+      ...extra,
     }),
   });
   return {

@@ -1,7 +1,9 @@
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/config.ts';
 import { createTestDatabase, tokenRequest } from '../test-server.ts';
-import { runServerProcess } from '../server-process.ts';
+import { PRODUCTION_ENV, runServerProcess } from '../server-process.ts';
 
 /**
  * Attack: the published demo logins. `kurator / kurator-losenord`, who can read every queued child,
@@ -29,7 +31,7 @@ const demoLogin = (url: string) =>
 describe('demo logins', () => {
   it('are seeded on loopback by default, off elsewhere unless DEMO_SEED=1 says so', () => {
     expect(loadConfig({}).demoSeed).toBe(true);
-    expect(loadConfig({ NODE_ENV: 'production' }).demoSeed).toBe(false);
+    expect(loadConfig({ ...PRODUCTION_ENV }).demoSeed).toBe(false);
     const open = { HOST: '0.0.0.0', PUBLIC_ORIGIN: 'https://stod.example' };
     expect(loadConfig(open).demoSeed).toBe(false);
     expect(loadConfig({ ...open, DEMO_SEED: 'yes' }).demoSeed).toBe(false);
@@ -80,4 +82,57 @@ describe('demo logins', () => {
     }
     // Three server processes, one after another: each may take ten seconds to start on a busy machine.
   }, 90_000);
+
+  it('are refused to every request a proxy forwards to a plain `npm start`, and the start output says so', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    // `npm start` as it is: loopback, demo data, no TRUST_PROXY; and a proxy on the same machine in
+    // front of it (as nginx forwards: the client's address in X-Forwarded-For), reached from outside.
+    const server = await run({ DATABASE_URL: database.url });
+    const proxy = createServer((req, res) => {
+      const target = new URL(req.url ?? '/', server.url);
+      const forwarded = request(
+        target,
+        {
+          method: req.method,
+          headers: { ...req.headers, host: target.host, 'x-forwarded-for': '203.0.113.50', via: '1.1 nginx' },
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxied = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      expect(server.output()).toContain('Demo logins answer only requests made to this server directly');
+      for (const username of ['kurator', 'admin', 'gruppledare']) {
+        const answer = await tokenRequest(proxied, {
+          grant_type: 'password',
+          client_id: 'portal-staff',
+          username,
+          password: `${username}-losenord`,
+        });
+        expect(answer.status).toBe(403);
+        expect(answer.body).toMatchObject({
+          error: 'invalid_grant',
+          error_description: 'demo_login_forwarded',
+        });
+      }
+      const child = await tokenRequest(proxied, {
+        grant_type: 'password',
+        client_id: 'portal-web',
+        username: 'demo',
+        password: 'demo-losenord',
+      });
+      expect(child.status).toBe(403);
+      // The same server asked directly on this machine is the demo it is meant to be.
+      expect((await demoLogin(server.url)).status).toBe(200);
+    } finally {
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await server.stop();
+    }
+  }, 60_000);
 });

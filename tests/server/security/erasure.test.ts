@@ -40,7 +40,7 @@ async function dump(s: TestServer): Promise<string> {
     'meeting_message_files',
     'login_attempts',
     'known_login_addresses',
-    'rate_limits',
+    'rate_buckets',
     'refresh_tokens',
     'file_blobs',
     'account_storage',
@@ -154,7 +154,7 @@ describe('erasure', () => {
       .selectFrom('accounts')
       .innerJoin('contacts', 'contacts.id', 'accounts.contact_id')
       .select(['accounts.id', 'accounts.contact_id'])
-      .where('contacts.name', '=', child.username)
+      .where('accounts.username', '=', child.username)
       .executeTakeFirstOrThrow();
     expect((await api(s.url, '/portal/deleteContact', { token: child.token, body: {} })).status).toBe(200);
 
@@ -323,7 +323,7 @@ describe('erasure', () => {
     for (const table of [
       'login_attempts',
       'known_login_addresses',
-      'rate_limits',
+      'rate_buckets',
       'idempotency_keys',
     ] as const) {
       expect(await s.ctx.db.selectFrom(table).selectAll().execute()).toEqual([]);

@@ -62,6 +62,37 @@ describe('access tokens', () => {
     expect((await negotiate(token)).status).toBe(200);
   });
 
+  it('that say they live longer than the server issues them for, or from the future, are refused', async () => {
+    const key = server.ctx.keys.current.signing;
+    const now = Math.floor(Date.now() / 1000);
+    const withTimes = (iat: number | null, exp: number) => {
+      const jwt = new SignJWT({
+        client_id: 'portal-web',
+        scope: SCOPE,
+        role: ['child'],
+        contact_id: demo.contactId,
+        gen: 0,
+      })
+        .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })
+        .setIssuer(server.url)
+        .setAudience('portal')
+        .setSubject(String(demo.accountId))
+        .setJti(randomUUID())
+        .setExpirationTime(exp);
+      return (iat === null ? jwt : jwt.setIssuedAt(iat)).sign(key.privateKey);
+    };
+    // A year, a day, and the issued fifteen minutes and one second.
+    for (const lifetime of [365 * 24 * 3600, 24 * 3600, 15 * 60 + 1]) {
+      const token = await withTimes(now, now + lifetime);
+      expect((await accounts(token)).status).toBe(401);
+      expect((await negotiate(token)).status).toBe(401);
+    }
+    expect((await accounts(await withTimes(null, now + 600))).status).toBe(401);
+    expect((await accounts(await withTimes(now + 3600, now + 3600 + 600))).status).toBe(401);
+    // Exactly the issued lifetime is good.
+    expect((await accounts(await withTimes(now, now + 15 * 60))).status).toBe(200);
+  });
+
   it('of another issuer are refused by the API and the hub', async () => {
     const token = await forged({}, 'https://evil.example');
     expect((await accounts(token)).status).toBe(401);

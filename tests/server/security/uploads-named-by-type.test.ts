@@ -67,6 +67,13 @@ describe('an uploaded file', () => {
     expect((await upload('rapport.pdf', png)).name).toBe('rapport.png');
   });
 
+  it('loses the direction overrides and invisible characters of its name', async () => {
+    // Shown, 'läxa\u202Eexe.txt' reads 'läxatxt.exe': an executable to the eye, text to the server.
+    expect((await upload('läxa\u202Eexe.txt', 'Mitt svar')).name).toBe('läxaexe.txt');
+    expect((await upload('svar\u200B\u2066.txt', 'Mitt svar')).name).toBe('svar.txt');
+    expect((await upload('\u200F\u061Cmitt\u200Dsvar.txt', 'Mitt svar')).name).toBe('mittsvar.txt');
+  });
+
   it('whose name already fits its type keeps it', async () => {
     expect((await upload('läxa.txt', 'Mitt svar')).name).toBe('läxa.txt');
   });

@@ -36,9 +36,45 @@ describe('auth session against the real server', () => {
     expect(await auth.login('demo', 'demo-losenord')).toEqual({ ok: true });
     const token = await auth.accessToken();
     expect((await api(server.url, '/portal/accounts', { token: token! })).status).toBe(200);
-    const stored = await db.items.toArray();
+    const stored = (await db.items.toArray()).filter((item) => item.value.includes(token!));
     expect(stored).toHaveLength(1);
-    expect(stored[0]?.value).toContain(token!);
+  });
+
+  it('sends a device token of its own with every login, the same after signing out and in', async () => {
+    const { auth, db } = session();
+    const sent: string[] = [];
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (input, init) => {
+      if (String(input instanceof Request ? input.url : input).endsWith('/connect/token'))
+        sent.push(new URLSearchParams(String(init?.body)).get('device_token') ?? '');
+      return realFetch(input, init);
+    };
+    try {
+      expect(await auth.login('demo', 'demo-losenord')).toEqual({ ok: true });
+      await auth.signOut();
+      expect(await auth.login('demo', 'demo-losenord')).toEqual({ ok: true });
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(sent[1]).toBe(sent[0]);
+    // Another app (another store) has another token.
+    const other = session();
+    const otherSent: string[] = [];
+    globalThis.fetch = (input, init) => {
+      if (String(input instanceof Request ? input.url : input).endsWith('/connect/token'))
+        otherSent.push(new URLSearchParams(String(init?.body)).get('device_token') ?? '');
+      return realFetch(input, init);
+    };
+    try {
+      await other.auth.login('demo', 'demo-losenord');
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(otherSent[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(otherSent[0]).not.toBe(sent[0]);
+    expect((await db.items.toArray()).some((item) => item.value === sent[0])).toBe(true);
   });
 
   it('logs a participant in with the personal code and no password', async () => {
@@ -109,7 +145,8 @@ describe('auth session against the real server', () => {
   it('still refreshes after the clock second of the login has passed (new auth_time)', async () => {
     const { auth, db } = session();
     await auth.login('demo', 'demo-losenord');
-    expect(JSON.parse((await db.items.toArray())[0]!.value)).not.toHaveProperty('id_token');
+    const user = (await db.items.toArray()).find((item) => item.value.startsWith('{'))!;
+    expect(JSON.parse(user.value)).not.toHaveProperty('id_token');
     // No event to await here: the server stamps auth_time in whole seconds, so cross into the next.
     await new Promise((r) => setTimeout(r, 1050 - (Date.now() % 1000)));
     expect(await auth.refresh()).toBe('refreshed');
@@ -144,7 +181,11 @@ describe('auth session against the real server', () => {
     await fetch(`${server.url}/connect/revocation`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: user.refresh_token!, token_type_hint: 'refresh_token' }),
+      body: new URLSearchParams({
+        token: user.refresh_token!,
+        token_type_hint: 'refresh_token',
+        client_id: 'portal-web',
+      }),
     });
     expect(await auth.refresh()).toBe('rejected');
     expect(await auth.manager.getUser()).toBeNull();

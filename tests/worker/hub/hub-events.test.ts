@@ -124,7 +124,7 @@ describe('hub client after the server drops the connection', () => {
     await hub.start();
 
     const received = new Promise<void>((resolve) => (eventArrived = resolve));
-    await api(env.server.url, UPDATE, { token: access_token, body: { name: 'Demo' } });
+    await api(env.server.url, UPDATE, { token: access_token, body: { name: 'Solen' } });
     await received;
     expect(events).toContainEqual({ name: 'Contact.Updated', key: `Contact:${contactId}` });
     await hub.stop();

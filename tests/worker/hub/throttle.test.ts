@@ -27,7 +27,7 @@ describe('hub event throttle (SPEC §7)', () => {
   });
 });
 
-describe('reconcile debounce (issue 15)', () => {
+describe('reconcile debounce', () => {
   it('runs once a key has been quiet, and at the latest after the ceiling in a steady stream', () => {
     const clock = new ManualClock();
     const runs: string[] = [];

@@ -87,7 +87,7 @@ describe('leader election fallback', () => {
     expect(await follower.worker.subscribe(`Contact:${profile.contactId}`)).toBe(true);
     // The leader subscribed on the follower's behalf: the follower's Dexie sees the refetch.
     await delivered();
-    await renameOnServerAndSee(follower.db, `Ledare ${Date.now()}`);
+    await renameOnServerAndSee(follower.db, `Första fliken ${Date.now()}`);
 
     // The leader's tab closes; the follower wins the lock and takes the hub over.
     await leader.worker.retire();

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { HttpTransportType, type HubConnection } from '@microsoft/signalr';
+import { INVOCATION_BURST, INVOCATIONS_PER_SECOND } from '../../../server/hub/connection.ts';
+import { TokenBucket } from '../../../server/hub/token-bucket.ts';
+import { buildClient, makeTokens, startServer, stopServer, type TestServer } from './helpers.ts';
+
+/**
+ * Attack: a flood of hub invocations. Each SubscribeToEntity reads the database twice (the token,
+ * then the right to see the entity); a client that sent them without end had every one run. Now a
+ * connection has a bucket of invocations; past it the answer is an error at once, and nothing is read.
+ */
+describe('hub invocations', () => {
+  let server: TestServer | undefined;
+  const clients: HubConnection[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.stop()));
+    await stopServer(server);
+    server = undefined;
+  });
+
+  it('are refused past the bucket, before any database read, and the connection stays', async () => {
+    const tokens = makeTokens();
+    let reads = 0;
+    server = await startServer(
+      {
+        authenticate: async (token) => {
+          reads++;
+          return tokens.get(token) ?? null;
+        },
+      },
+      tokens,
+    );
+    const client = buildClient(server.hubUrl, 'token-a1', HttpTransportType.WebSockets);
+    clients.push(client);
+    await client.start();
+    const readsAtStart = reads;
+
+    const flood = INVOCATION_BURST + 200;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: flood }, () => client.invoke('SubscribeToEntity', 'Contact:1')),
+    );
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    const served = flood - refused.length;
+    // The burst, and what refilled while the flood was being answered (a second at most).
+    expect(served).toBeGreaterThanOrEqual(INVOCATION_BURST);
+    expect(served).toBeLessThanOrEqual(INVOCATION_BURST + INVOCATIONS_PER_SECOND);
+    expect(
+      refused.every((o) => String((o as PromiseRejectedResult).reason).includes('Too many requests.')),
+    ).toBe(true);
+    expect(reads - readsAtStart).toBe(served);
+    expect(client.state).toBe('Connected');
+  });
+
+  it('refill at their rate: a connection that waited may invoke again', () => {
+    const t0 = 1_000_000;
+    const bucket = new TokenBucket(INVOCATION_BURST, INVOCATIONS_PER_SECOND, t0);
+    for (let i = 0; i < INVOCATION_BURST; i++) expect(bucket.take(t0)).toBe(true);
+    expect(bucket.take(t0)).toBe(false);
+    expect(bucket.take(t0 + 50)).toBe(false);
+    expect(bucket.take(t0 + 100)).toBe(true);
+    expect(bucket.take(t0 + 100)).toBe(false);
+    // A long wait refills the burst, never more.
+    const later = t0 + 3_600_000;
+    for (let i = 0; i < INVOCATION_BURST; i++) expect(bucket.take(later)).toBe(true);
+    expect(bucket.take(later)).toBe(false);
+  });
+});

@@ -77,11 +77,21 @@ async function eraseRemains(trx: Db, accountId: number, contactId: number): Prom
       ),
     )
     .execute();
-  // Group chats: the words stay for the group, the author does not.
+  // Group chats: the words stay for the group, the author does not. Only group chats' messages: a
+  // one-to-one message committed between the statement above and this one keeps its author id, so
+  // the next sweep still finds and empties it (a detached message could never be found again).
   await trx
     .updateTable('conversation_messages')
     .set({ author_name: null, contact_id: null })
     .where('contact_id', '=', contactId)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('conversations')
+          .select('conversations.id')
+          .whereRef('conversations.id', '=', 'conversation_messages.conversation_id')
+          .where('conversations.meeting_id', 'is not', null),
+      ),
+    )
     .execute();
   await trx.deleteFrom('conversation_connections').where('contact_id', '=', contactId).execute();
   await eraseMeetingMessages(trx, accountId);

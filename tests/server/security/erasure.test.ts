@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runMaintenance } from '../../../server/security/maintenance.ts';
 import { eraseLateWrites, LATE_WRITE_WINDOW_MS } from '../../../server/security/erasure.ts';
@@ -230,6 +230,63 @@ describe('erasure', () => {
     // Once no request can still be in flight, the account is no longer looked at.
     const later = Date.now() + LATE_WRITE_WINDOW_MS + 1_000;
     expect(await eraseLateWrites(s.ctx, later)).toBe(0);
+  });
+
+  it('empties a message that lands between the erasure own-chat and group-chat steps', async () => {
+    server = await startTarget();
+    const s = server;
+    const { db, dbKind } = s.ctx;
+    const child = await registerChild(s, 'mellan');
+    const chatId = Number(
+      (await api(s.url, '/portal/chat', { token: child.token, body: { subject: 'Hemma', text: 'Hej' } }))
+        .body!.id,
+    );
+    const account = await db
+      .selectFrom('accounts')
+      .select(['id', 'contact_id'])
+      .where('username', '=', child.username)
+      .executeTakeFirstOrThrow();
+    expect((await api(s.url, '/portal/deleteContact', { token: child.token, body: {} })).status).toBe(200);
+    // A late message in the detached chat; when the sweep empties it, a second late message commits
+    // (as a concurrent request's would between two statements of the sweep on PostgreSQL).
+    await db
+      .insertInto('conversation_messages')
+      .values({
+        conversation_id: chatId,
+        author_kind: 'contact',
+        contact_id: account.contact_id,
+        agent_account_id: null,
+        author_name: null,
+        message: `${WORDS} först`,
+        logged_date: nowIso(),
+        created_after_closed: 1,
+      })
+      .execute();
+    const insert = sql`INSERT INTO conversation_messages
+      (conversation_id, author_kind, contact_id, message, logged_date, created_after_closed)
+      VALUES (${sql.lit(chatId)}, 'contact', ${sql.lit(account.contact_id)}, ${sql.lit(`${WORDS} sen`)},
+      ${sql.lit(nowIso())}, 1)`;
+    const when = sql`OLD.message = ${sql.lit(`${WORDS} först`)} AND NEW.message = ''`;
+    if (dbKind === 'postgres') {
+      await sql`CREATE FUNCTION late_write() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN ${insert}; RETURN NULL; END $$`.execute(db);
+      await sql`CREATE TRIGGER late_write AFTER UPDATE ON conversation_messages FOR EACH ROW
+        WHEN (${when}) EXECUTE FUNCTION late_write()`.execute(db);
+    } else {
+      await sql`CREATE TRIGGER late_write AFTER UPDATE ON conversation_messages
+        WHEN ${when} BEGIN ${insert}; END`.execute(db);
+    }
+    try {
+      await eraseLateWrites(s.ctx);
+    } finally {
+      await sql`DROP TRIGGER late_write${sql.raw(dbKind === 'postgres' ? ' ON conversation_messages' : '')}`.execute(
+        db,
+      );
+      if (dbKind === 'postgres') await sql`DROP FUNCTION late_write()`.execute(db);
+    }
+    // The next sweep finds the second one by its author and empties it.
+    await eraseLateWrites(s.ctx);
+    expect(await dump(s)).not.toContain(WORDS);
   });
 
   it('leaves no words of a child who writes while their account is erased', async () => {

@@ -1,5 +1,8 @@
 import * as Comlink from 'comlink';
-import { AuthDb, DexieStateStore } from './auth/user-store.ts';
+import { AuthDb, DEVICE_DB, DexieStateStore } from './auth/user-store.ts';
+import { AtRestKey } from './client/at-rest.ts';
+import { eraseDiskData } from './local-data.ts';
+import type { PortalWorkerDeps } from './portal-worker-deps.ts';
 import {
   BROADCAST_CHANNEL,
   COMMAND_NAMES,
@@ -80,9 +83,26 @@ async function loadConfigPatiently(origin: string) {
   }
 }
 
-/** The worker's databases: on disk, or in memory with a copy published to the tabs. */
-async function openDatabases(): Promise<{ db: PortalDb; auth: AuthDb }> {
-  if (!inMemory) return { db: new PortalDb(), auth: new AuthDb() };
+/**
+ * The worker's databases: on disk, sealed at rest, and deleted with the key at sign-out; or in
+ * memory with a copy published to the tabs (nothing on disk to seal or delete).
+ */
+type LocalData = Pick<PortalWorkerDeps, 'deviceStore' | 'eraseLocalData'>;
+
+async function openDatabases(): Promise<{ db: PortalDb; auth: AuthDb; local?: LocalData }> {
+  if (!inMemory) {
+    const key = new AtRestKey();
+    const db = new PortalDb(undefined, undefined, key);
+    const auth = new AuthDb(undefined, undefined, key);
+    return {
+      db,
+      auth,
+      local: {
+        deviceStore: new DexieStateStore(new AuthDb(DEVICE_DB)),
+        eraseLocalData: () => eraseDiskData(key, [db, auth], systemClock),
+      },
+    };
+  }
   const db = new PortalDb(MEMORY_DATA_NAME, await memoryIndexedDb());
   // Before anything reads or writes it: the tabs' copies must see every change.
   publishMirror(db, new BroadcastChannel(workerName));
@@ -91,7 +111,7 @@ async function openDatabases(): Promise<{ db: PortalDb; auth: AuthDb }> {
 
 async function boot(): Promise<PortalWorker> {
   const origin = scope.location.origin;
-  const { db, auth } = await openDatabases();
+  const { db, auth, local } = await openDatabases();
   const config = await loadConfigPatiently(origin);
   const peers = new BroadcastChannel(inMemory ? `${workerName}-peers` : PEER_CHANNEL);
   const worker = new PortalWorker({
@@ -99,6 +119,7 @@ async function boot(): Promise<PortalWorker> {
     origin,
     db,
     userStore: new DexieStateStore(auth),
+    ...local,
     fetch: (input, init) => fetch(input, init),
     clock: systemClock,
     withLock: webLock,

@@ -25,6 +25,13 @@ export interface PortalWorkerDeps {
   origin: string;
   db: PortalDb;
   userStore: StateStore;
+  /** Where the device token is kept: apart from the tokens, since it outlives every sign-out. */
+  deviceStore?: StateStore;
+  /**
+   * Disk mode's sign-out (worker/local-data.ts): deletes the databases and destroys the at-rest key.
+   * Answers false where there was nothing sealed to destroy; the tables are then cleared as usual.
+   */
+  eraseLocalData?: () => Promise<boolean>;
   fetch: typeof fetch;
   clock: Clock;
   withLock: WithLock;

@@ -62,6 +62,7 @@ export class PortalWorker {
       variant: config.variant,
       origin: deps.origin,
       userStore: deps.userStore,
+      ...(deps.deviceStore ? { deviceStore: deps.deviceStore } : {}),
       clock,
       withLock: deps.withLock,
     });

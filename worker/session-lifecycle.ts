@@ -193,12 +193,29 @@ export class SessionLifecycle {
     const { db } = this.deps;
     // An expired session may still hold its spent tokens: nothing of them stays either.
     await this.host.auth.manager.removeUser();
-    await this.clearUserData();
+    await this.eraseUserData();
     await writeSession(db, 'anonymous', reason, this.deps.clock.now());
     if (reason && (wasAuthenticated || reason === 'user')) {
       this.deps.broadcast({ type: 'signed-out', reason });
       this.deps.notifyPeers?.({ type: 'signed-out' });
     }
+  }
+
+  /**
+   * At a sign-out on disk, what was stored is made unreadable, not only deleted: the databases go
+   * and the at-rest key with them (worker/local-data.ts). The connection's state and the child's
+   * answer about notifications (kept across sign-outs) are written back.
+   */
+  private async eraseUserData(): Promise<void> {
+    const { db, eraseLocalData } = this.deps;
+    if (eraseLocalData) {
+      const runtime = await db.runtime.get('current');
+      if (await eraseLocalData()) {
+        if (runtime) await db.runtime.put({ ...runtime, notificationCount: 0 });
+        return;
+      }
+    }
+    await this.clearUserData();
   }
 
   private async clearUserData(): Promise<void> {

@@ -134,7 +134,7 @@ export function CreateAccountForm() {
         {(control) => (
           <input
             {...control}
-            autoComplete="username"
+            autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}
             {...register('username', { validate: usernameError })}

@@ -99,9 +99,11 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
       </div>
       <div className={field}>
         <label htmlFor={ids.username}>{group ? LOGIN_TEXTS.personalCode : LOGIN_TEXTS.username}</label>
+        {/* 'off': the browser keeps no autocomplete entry of the login name (one it would offer in
+            other sites' fields and keep in its profile after a logout); password managers still work. */}
         <input
           id={ids.username}
-          autoComplete={group ? 'off' : 'username'}
+          autoComplete="off"
           placeholder={group ? LOGIN_TEXTS.personalCodePlaceholder + config.providerName : undefined}
           aria-invalid={errors.username ? true : undefined}
           aria-describedby={describedBy('username')}

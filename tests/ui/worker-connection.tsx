@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import type { WorkerApi } from '../../worker/client/api.ts';
+import { AtRestKey } from '../../worker/client/at-rest.ts';
 import { PortalDb } from '../../worker/client/db.ts';
 import type { PortalWorker } from '../../worker/portal-worker.ts';
 import { RuntimeConfigBoot } from '../../src/config/runtime-config.tsx';
@@ -53,7 +54,8 @@ export async function connectUi(
   const channel = new MessageChannel();
   Comlink.expose(workerApi(fixture.worker), channel.port1);
   const api = Comlink.wrap<WorkerApi>(channel.port2);
-  const db = new PortalDb(fixture.db.name);
+  // The tab's own connection, reading what the worker sealed with the same key (as connect.ts does).
+  const db = new PortalDb(fixture.db.name, undefined, new AtRestKey(fixture.atRest.name));
   return {
     access: { api, db },
     fixture,

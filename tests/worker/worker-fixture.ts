@@ -3,7 +3,9 @@ import { HttpTransportType } from '@microsoft/signalr';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { AuthDb, DexieStateStore } from '../../worker/auth/user-store.ts';
 import type { WorkerBroadcast } from '../../worker/client/api.ts';
+import { AtRestKey } from '../../worker/client/at-rest.ts';
 import { PortalDb } from '../../worker/client/db.ts';
+import { eraseDiskData } from '../../worker/local-data.ts';
 import { systemClock, noLock, type Clock } from '../../worker/clock.ts';
 import { loadRuntimeConfig } from '../../worker/config.ts';
 import { PortalWorker } from '../../worker/portal-worker.ts';
@@ -14,6 +16,8 @@ export interface WorkerFixture {
   worker: PortalWorker;
   db: PortalDb;
   authDb: AuthDb;
+  /** The at-rest key both databases are sealed with. */
+  atRest: AtRestKey;
   broadcasts: WorkerBroadcast[];
   dispose(): Promise<void>;
 }
@@ -30,8 +34,11 @@ export async function createWorker(
     requestTimeoutMs?: number;
   } = {},
 ): Promise<WorkerFixture> {
-  const db = new PortalDb(uniqueName('portal-data'));
-  const authDb = new AuthDb(uniqueName('portal-auth'));
+  // As on disk in the browser: sealed at rest, deleted with the key at sign-out.
+  const atRest = new AtRestKey(uniqueName('portal-key'));
+  const db = new PortalDb(uniqueName('portal-data'), undefined, atRest);
+  const authDb = new AuthDb(uniqueName('portal-auth'), undefined, atRest);
+  const deviceDb = new AuthDb(uniqueName('portal-device'));
   const broadcasts: WorkerBroadcast[] = [];
   const worker = new PortalWorker({
     config: await loadRuntimeConfig(options.origin ?? server.url),
@@ -39,6 +46,8 @@ export async function createWorker(
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     db,
     userStore: new DexieStateStore(authDb),
+    deviceStore: new DexieStateStore(deviceDb),
+    eraseLocalData: () => eraseDiskData(atRest, [db, authDb], systemClock),
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     clock: options.clock ?? systemClock,
     withLock: noLock,
@@ -49,10 +58,11 @@ export async function createWorker(
     worker,
     db,
     authDb,
+    atRest,
     broadcasts,
     async dispose() {
       await worker.retire();
-      await Promise.all([db.delete(), authDb.delete()]);
+      await Promise.all([db.delete(), authDb.delete(), deviceDb.delete(), atRest.destroy()]);
     },
   };
 }

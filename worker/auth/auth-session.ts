@@ -34,6 +34,8 @@ export interface AuthDeps {
   variant?: AppVariant;
   origin: string;
   userStore: StateStore;
+  /** Where the device token is kept (the user store when none is given). */
+  deviceStore?: StateStore;
   clock: Clock;
   withLock: WithLock;
 }
@@ -93,20 +95,21 @@ export class AuthSession {
   }
 
   /**
-   * This app's device token: random, made once and kept in the auth store across sign-outs, sent
+   * This app's device token: random, made once and kept in its own store across sign-outs, sent
    * with every login. The server remembers it for an account after a right password, so the brakes
    * against guessing from many addresses spare this app on a network it never used before
    * (server/auth/routes.ts `deviceKey`). It is no credential: the password is still checked.
    */
   private async deviceToken(): Promise<string> {
-    const stored = await this.deps.userStore.get(DEVICE_TOKEN_KEY);
+    const store = this.deps.deviceStore ?? this.deps.userStore;
+    const stored = await store.get(DEVICE_TOKEN_KEY);
     if (stored) return stored;
     const bytes = crypto.getRandomValues(new Uint8Array(32));
     const token = btoa(String.fromCharCode(...bytes))
       .replace(/\+/g, '-')
       .replace(/\//g, '_')
       .replace(/=+$/, '');
-    await this.deps.userStore.set(DEVICE_TOKEN_KEY, token);
+    await store.set(DEVICE_TOKEN_KEY, token);
     return token;
   }
 

@@ -1,10 +1,14 @@
 import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
+import { sealAtRest, type AtRestKey } from '../client/at-rest.ts';
 import type { StateStore } from 'oidc-client-ts';
 
 interface StoredItem {
   key: string;
   value: string;
 }
+
+/** The device token's own database (auth-session.ts): it outlives the sign-outs that delete `portal-auth`. */
+export const DEVICE_DB = 'portal-device';
 
 /**
  * The worker's own database: tokens live here and nowhere else (never localStorage, never a database
@@ -13,9 +17,13 @@ interface StoredItem {
 export class AuthDb extends Dexie {
   items!: EntityTable<StoredItem, 'key'>;
 
-  /** `options` carries another IndexedDB (an in-memory one in shared-device mode). */
-  constructor(name = 'portal-auth', options?: DexieOptions) {
+  /**
+   * `options` carries another IndexedDB (an in-memory one in shared-device mode); `atRest` seals
+   * what is stored on disk (the tokens).
+   */
+  constructor(name = 'portal-auth', options?: DexieOptions, atRest?: AtRestKey) {
     super(name, options);
+    if (atRest) this.use(sealAtRest(atRest, () => true));
     this.version(1).stores({ items: 'key' });
   }
 }

@@ -3,6 +3,7 @@ import { trustedScriptUrl } from '../../client-kit/security/trusted-types-policy
 import workerUrl from '../entry.ts?worker&url';
 import { BROADCAST_CHANNEL, type WorkerBroadcast, type WorkerCommands } from './api.ts';
 import { BUILD_ID } from './build-id.ts';
+import { AtRestKey } from './at-rest.ts';
 import { PortalDb } from './db.ts';
 import { MEMORY_WORKER_NAME, followMirror } from './memory-mirror.ts';
 import { showSystemNotice } from './system-notice.ts';
@@ -48,7 +49,8 @@ function tabIdentity() {
  */
 export function connectWorker(): WorkerConnection {
   const { api, tabId } = bridgeTo(DISK_WORKER_NAME);
-  return { api, db: new PortalDb(), tabId };
+  // The tab reads what the worker sealed with the same key (at-rest.ts); it never makes one.
+  return { api, db: new PortalDb(undefined, undefined, new AtRestKey()), tabId };
 }
 
 /**

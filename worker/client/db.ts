@@ -1,4 +1,5 @@
 import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
+import { sealAtRest, type AtRestKey } from './at-rest.ts';
 import type {
   AppendixRow,
   ChatMessageRow,
@@ -87,6 +88,13 @@ export interface CacheRow {
   storedAt: number;
 }
 
+/**
+ * Tables stored as they are: the session's status (the first screen reads it before the data layer
+ * has loaded: worker/client/session-peek.ts), the connection's state and the assistant's public
+ * content. Nothing in them is the child's. Every other table is sealed at rest (at-rest.ts).
+ */
+const PLAIN_TABLES: ReadonlySet<string> = new Set(['session', 'runtime', 'assistantContent']);
+
 export class PortalDb extends Dexie {
   session!: EntityTable<SessionRow, 'id'>;
   profile!: EntityTable<ProfileRow, 'id'>;
@@ -108,9 +116,13 @@ export class PortalDb extends Dexie {
   peerPosts!: EntityTable<PeerPostRow, 'id'>;
   peerReplies!: EntityTable<PeerReplyRow, 'id'>;
 
-  /** `options` carries another IndexedDB (an in-memory one in shared-device mode). */
-  constructor(name = 'portal-data', options?: DexieOptions) {
+  /**
+   * `options` carries another IndexedDB (an in-memory one in shared-device mode); `atRest` seals
+   * the rows on disk (every table but PLAIN_TABLES).
+   */
+  constructor(name = 'portal-data', options?: DexieOptions, atRest?: AtRestKey) {
     super(name, options);
+    if (atRest) this.use(sealAtRest(atRest, (table) => !PLAIN_TABLES.has(table)));
     this.version(1).stores({
       session: 'id',
       profile: 'id',

@@ -24,7 +24,7 @@ export const HUB_EVENTS = {
 } as const;
 
 /**
- * Issue 15: `ConversationMessageCreated` carries the new message itself, so a client shows it at once
+ * Speed (ours, SPEC is silent): `ConversationMessageCreated` carries the new message itself, so a client shows it at once
  * and reconciles with a fetch afterwards, off the hot path. `message` is what the messages endpoint
  * lists for the same conversation (older servers sent only the ids: clients then fetch).
  */

@@ -52,7 +52,7 @@ export const SUBSCRIBE_RETRIES = {
 export const MESSAGE_CREATED_THROTTLE_MS = 250;
 export const CONVERSATION_UPDATED_THROTTLE_MS = SECOND;
 /**
- * Issue 15 (not in SPEC): a message a hub event carried is shown at once; the fetch that reconciles
+ * Ours (SPEC is silent): a message a hub event carried is shown at once; the fetch that reconciles
  * the conversation waits until it has been quiet for 1 s (at the latest 5 s), off the hot path.
  */
 export const MESSAGE_RECONCILE_QUIET_MS = SECOND;

@@ -2,7 +2,7 @@ import { expect, test } from './support/test.ts';
 import { StartPage } from './page-models/start-page.ts';
 import { registerChild } from './actors/child-account.ts';
 
-// Issue 15: the login form's code is no part of the start page; it comes once the page is idle. A
+// The login form's code is no part of the start page; it comes once the page is idle. A
 // child who taps 'Logga in' before it is in sees the modal with a spinner, then the form, with the
 // focus in its first field as always.
 test('a login tapped before the form code is in opens the form with the focus in its first field', async ({

@@ -7,7 +7,7 @@ import { MyConversationsPage } from './page-models/my-conversations.ts';
 import { ThreadPage } from './page-models/thread-page.ts';
 import { expectNothingInjected, INJECTED_CONTENT } from './support/injected-content.ts';
 
-// Issue 13: markup in what a child or a counsellor writes is shown as the text it is. Nothing of
+// Markup in what a child or a counsellor writes is shown as the text it is. Nothing of
 // it runs or becomes an element, and the browser policy sees nothing blocked (support/test.ts).
 
 test('markup in chat messages, the counsellor’s and the child’s own, shows as text', async ({

@@ -11,7 +11,7 @@ import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 import { leftBehind, readStoredData } from './support/stored-data.ts';
 
-// Issue 9/12, shared-device mode: a child who ticks 'Jag använder en delad mobil eller dator' leaves
+// Shared-device mode: a child who ticks 'Jag använder en delad mobil eller dator' leaves
 // nothing of the session on the device, not even while signed in; closing every tab ends it, so does
 // a quick exit, and so do 15 minutes without use.
 

@@ -1,7 +1,7 @@
 import { expect, test } from '../support/test.ts';
 import { pagesFetchedAfterStart } from '../support/page-chunks.ts';
 
-// Issue 15: the group-support variant fetches its own pages once the start page is idle, and none of
+// The group-support variant fetches its own pages once the start page is idle, and none of
 // the child app's (registration, a new mail, the one-to-one chat window, the Peers pages).
 test("the group-support app preloads its pages after the start page, and no other variant's", async ({
   page,

@@ -4,7 +4,7 @@ import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
 import { expectNothingInjected, INJECTED_CONTENT } from '../support/injected-content.ts';
 import { withMeetingContent } from '../support/meeting-content.ts';
 
-// Issue 13: a meeting's subject is text, its description and the group's information are HTML the
+// A meeting's subject is text, its description and the group's information are HTML the
 // app sanitises to text elements; markup in any of them neither runs nor becomes an element.
 
 const SUBJECT = `Träff med ${INJECTED_CONTENT.slice(0, 3).join(' ')}`;

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
-/** Issue 15: JSON answers from this size on go compressed (smaller ones cost more than they save). */
+/** JSON answers from this size on go compressed (smaller ones cost more than they save). */
 export const COMPRESS_JSON_MIN_BYTES = 1024;
 
 /** The encodings the request accepts (q > 0), of the two we make: brotli first, then gzip. */

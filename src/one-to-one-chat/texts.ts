@@ -8,7 +8,7 @@ export const CHILD_CHAT_TEXTS = {
   queuePlace: (n: number) => `Köplats: ${n}`,
   live: 'Chatt live',
   /**
-   * Issue 13: the chat's time left in its last 10 minutes, 'X minuter kvar'; '1 minut kvar' for 1, as
+   * The chat's time left in its last 10 minutes, 'X minuter kvar'; '1 minut kvar' for 1, as
    * SPEC §2 says 'minut' for 1 in the live duration.
    */
   timeLeft: (minutes: number) => (minutes === 1 ? '1 minut kvar' : `${minutes} minuter kvar`),

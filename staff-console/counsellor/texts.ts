@@ -60,7 +60,7 @@ export const COUNSELLOR_TEXTS = {
   close: 'Stäng',
   closeLabel: (title: string) => `Stäng ${title}`,
   active: 'Aktiv chatt',
-  /** Issue 13: the chat's time left in its last 10 minutes, as the child sees it. */
+  /** The chat's time left in its last 10 minutes, as the child sees it. */
   timeLeft: (minutes: number) => (minutes === 1 ? '1 minut kvar' : `${minutes} minuter kvar`),
   mailAnswered: 'Svaret är skickat.',
 } as const;

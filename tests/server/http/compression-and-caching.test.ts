@@ -7,7 +7,7 @@ import { precompressDir } from '../../../scripts/vite-plugin-precompress.ts';
 import { startTestServer, type TestServer } from '../test-server.ts';
 
 /**
- * Issue 15 transfer: the build's text files go out brotli- or gzip-compressed by negotiation, the
+ * Transfer: the build's text files go out brotli- or gzip-compressed by negotiation, the
  * hashed assets are cached for a year, and the pages and the service worker are revalidated.
  */
 let server: TestServer;

@@ -2,7 +2,7 @@
  * Login limits, measured (npm run bench:logins): how many guesses a day each counter lets through to
  * a guesser who tries again the moment `Retry-After` allows, against the real server (its token
  * endpoint, its database, its password checks) with the clock of this process stepped forward by
- * each wait instead of waiting it. The README's login-limit table quotes these figures.
+ * each wait instead of waiting it. The login-limit table of docs/security.md quotes these figures.
  *
  * 1. one username from one address (passwords);
  * 2. personal codes from one address;

@@ -2,7 +2,7 @@ import type { SystemType } from './conversations.ts';
 
 /**
  * Every limit the clients and the server share, each once, with where it comes from (SPEC section,
- * or "ours" for a decision written down in the README where SPEC is silent).
+ * or "ours" for a decision written down in docs/decisions.md where SPEC is silent).
  */
 
 /** SPEC §5, §9: a group-chat message is at most 700 characters. */
@@ -14,7 +14,7 @@ export const MAIL_MAX_LENGTH = 4000;
 
 /**
  * One message length per channel, the same for a child and for staff, in the server, both clients
- * and the README: what a conversation of each system type takes.
+ * and docs/decisions.md: what a conversation of each system type takes.
  */
 export const MESSAGE_MAX_LENGTH_BY_CHANNEL = {
   chat: CHAT_MAX_LENGTH,

@@ -5,7 +5,7 @@ import { SettingsPage } from '../page-models/settings-page.ts';
 import { violationsAtBothWidths } from '../support/accessibility.ts';
 
 // A group participant signs in with a personal code: there is no password to change, and the
-// server refuses them a new post, so neither is offered (a SPEC gap, see the README's decisions).
+// server refuses them a new post, so neither is offered (a SPEC gap, see docs/decisions.md).
 
 test('a participant’s settings offer no password change and my pages no new post', async ({ page }) => {
   const start = new GroupStartPage(page);

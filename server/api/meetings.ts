@@ -132,7 +132,7 @@ async function sendMessageFile(
   return sendAttachment(reply, file.name, file.content_type, data);
 }
 
-/** The one file of a private message, stored under the name of its real type (README: uploads). */
+/** The one file of a private message, stored under the name of its real type (docs/security.md: uploads). */
 function attachedFile(body: Static<typeof MeetingMessageBody>) {
   const content = body.DocumentContent;
   if (!(content instanceof Uint8Array)) return null;

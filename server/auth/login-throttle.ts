@@ -12,7 +12,7 @@ export interface DelayRule {
 const MINUTE = 60_000;
 
 /**
- * The login policy (the README's security model states it with its guessing figures). No rule ever
+ * The login policy (docs/security.md states it with its guessing figures). No rule ever
  * locks anyone out for good: each one only spaces attempts out, and only the two "pair" rules apply
  * to the right credentials from an address a login has succeeded from before.
  */

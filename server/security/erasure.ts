@@ -6,7 +6,7 @@ import { deleteMeetingMessages } from '../files/file-store.ts';
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 
 /**
- * Erases a deleted account (README, security model: what is erased when). Whatever held the person
+ * Erases a deleted account (docs/security.md: what is kept, and what is erased when). Whatever held the person
  * goes: name, username, password and code digests, properties, the conversation properties (age,
  * gender, device) and every message of their own chats and mail, their uploads and private messages,
  * notifications, contact messages, client logs, idempotency records, known-good addresses and login

@@ -8,7 +8,7 @@ const SECRET_NAME = 'keyed-digest';
  * mixed with SIGNING_KEY_SECRET from the environment when one is given: counters and known-good
  * marks are keyed by usernames and addresses without holding either in clear. With the
  * environment secret, a copy of the database alone does not let anyone hash the IPv4 space back
- * to the addresses; without it, it only keeps them from being read at a glance (README).
+ * to the addresses; without it, it only keeps them from being read at a glance (docs/security.md).
  */
 export class KeyedDigest {
   private secret: Promise<Buffer> | null = null;

@@ -15,7 +15,7 @@ export interface Limit {
 }
 
 /**
- * What one account and one address may create (the README's security model lists them). Generous
+ * What one account and one address may create (docs/security.md lists them). Generous
  * for a child writing by hand, a school class behind one address, a counsellor with three chats;
  * tight enough that nobody can flood a counsellor's queue or a group chat.
  */

@@ -112,7 +112,7 @@ async function privateMessages(ctx: AppContext, principal: Principal, id: number
   }));
 }
 
-/** A file for the meeting, stored under the name of its real type (README: uploads). */
+/** A file for the meeting, stored under the name of its real type (docs/security.md: uploads). */
 async function addAppendix(
   ctx: AppContext,
   principal: Principal,

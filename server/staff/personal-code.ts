@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 /**
  * 32 symbols without look-alikes (no I, O, 0, 1), so a code read aloud or copied by hand survives.
  * 10 symbols give 32^10 (about 10^15) codes, 50 bits: with no brake over all addresses, the code
- * space alone makes guessing hopeless (README.md, Login limits, gives the figures).
+ * space alone makes guessing hopeless (docs/security.md, Login limits, gives the figures).
  */
 export const PERSONAL_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const GROUPS = [4, 4, 2];

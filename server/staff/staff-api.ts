@@ -9,7 +9,7 @@ import { registerGroupLeaderMeetingReads } from './group-leader-meeting-reads.ts
 import { registerAuditRoutes } from './audit-log.ts';
 import { registerStaffAccountRoutes } from './staff-accounts.ts';
 
-/** Which role may call which routes of the staff API (README, staff API). */
+/** Which role may call which routes of the staff API (docs/server.md, staff API). */
 export const STAFF_API: Record<StaffRole, RouteModule[]> = {
   counsellor: [registerCounsellorRoutes, registerPeerModerationRoutes],
   group_leader: [

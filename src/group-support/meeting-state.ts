@@ -68,7 +68,7 @@ export function meetingTimeLine(meeting: MeetingLike, now: Date = new Date()): s
   return `Avslutad: ${formatDateAndClockTime(meeting.endDate)}`;
 }
 
-/** Ours (README 'Decisions where the spec is silent'): the word for a cancelled meeting. */
+/** Ours (docs/decisions.md): the word for a cancelled meeting. */
 export const CANCELLED = 'Inställd';
 
 export type MeetingBadge = 'Pågående' | 'Kommande' | 'Avslutad' | typeof CANCELLED;

@@ -1,7 +1,7 @@
 import type { ContactMessageWire, NotificationWire } from '../../contract/notifications.ts';
 import type { Result } from './result.ts';
 
-/** What a registration sends (README "Decisions where the spec is silent"). */
+/** What a registration sends (docs/decisions.md). */
 export interface RegistrationData {
   /** 3-30 of a-z 0-9 . _ - (the server lowercases it). */
   username: string;
@@ -22,7 +22,7 @@ export interface ProfileDetails {
 /** Why a chosen name was not saved: a staff title or the username itself, or nothing to save. */
 export type DisplayNameError = 'name_not_allowed' | 'invalid' | 'offline' | 'failed';
 
-/** Usernames and passwords as the server accepts them (README "Decisions where the spec is silent"). */
+/** Usernames and passwords as the server accepts them (docs/decisions.md). */
 export { MIN_PASSWORD_LENGTH, USERNAME_PATTERN } from '../../contract/limits.ts';
 
 /** 'unknown' when the server could not be asked. */

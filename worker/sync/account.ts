@@ -113,7 +113,7 @@ export class AccountSync implements SyncModule {
    * was no network, and the child sent it again), or the browser sent the request again itself
    * after a connection reset. So a taken name is tried with the password given before it is called
    * taken: that signs in only someone who holds the password, as the login form would, and costs a
-   * taken name one counted login attempt (spaced out, never locked; README "Login limits").
+   * taken name one counted login attempt (spaced out, never locked; docs/security.md "Login limits").
    */
   async register(data: RegistrationData): Promise<RegisterResult> {
     const registered = await this.registerContact(data);

@@ -189,7 +189,7 @@ describe('authorization walk over every route', () => {
       }
     }
     expect(failures).toEqual([]);
-    // README: "a missing one is taken as the server's own variant", so tools such as curl work.
+    // docs/server.md: "a missing one is taken as the server's own variant", so tools such as curl work.
     const barn = await send(
       fx.barn.server.url,
       'GET',

@@ -115,6 +115,13 @@ export default tseslint.config(
           selector: ':not(TSLiteralType) > Literal[value=/^(Barn|Gruppstod|Chatt|Peers|Assistent|Main)$/]',
           message: "Ask the variant's features (contract/variant.ts), not its name.",
         },
+        {
+          // The server's APP_VARIANT keys are the same names in lower case: a comparison with a
+          // `variant` in any spelling is a gate on the name.
+          selector:
+            "BinaryExpression:has(MemberExpression[property.name='variant']) > Literal[value=/^(barn|gruppstod|chatt|peers|assistent|main)$/i]",
+          message: "Ask the variant's features (contract/variant.ts), not its name.",
+        },
       ],
     },
   },

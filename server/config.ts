@@ -1,4 +1,9 @@
-import { APP_VARIANTS, type AppVariant } from '../contract/variant.ts';
+import {
+  APP_VARIANTS,
+  VARIANT_FEATURES,
+  type AppVariant,
+  type VariantFeatures,
+} from '../contract/variant.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHAT_DAILY_LIMIT_MS } from '../contract/limits.ts';
@@ -11,6 +16,11 @@ export const VARIANTS = Object.fromEntries(APP_VARIANTS.map((v) => [v.toLowerCas
   VariantKey,
   AppVariant
 >;
+
+/** What the configured variant offers: every gate asks this, never the variant's name. */
+export function featuresOf(config: Pick<ServerConfig, 'variant'>): VariantFeatures {
+  return VARIANT_FEATURES[VARIANTS[config.variant]];
+}
 
 export interface ServerConfig {
   port: number;

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { featuresOf } from '../config.ts';
 import { NEUTRAL_AUTHOR_NAME, type PeerPostDetail, type PeerPostWire } from '../../contract/peers.ts';
 import { IdParams } from '../../contract/schemas/common.ts';
 import { NewPeerPostBody, NewPeerReplyBody, PeerReportBody } from '../../contract/schemas/peers.ts';
@@ -15,12 +16,12 @@ import { postWireById, replyCounts, replyWireById, toPostWire, toReplyWire } fro
 const BOARD_TAKE = 100;
 
 /**
- * Peers exists only in the Peers variant: elsewhere its routes answer 404, before the body is read
- * (the routes are registered in every variant, so each server has the same surface to walk).
+ * Peers exists only in a variant with the peers feature: elsewhere its routes answer 404, before the
+ * body is read (the routes are registered in every variant, so each server has the same surface to walk).
  */
 export function peersOnly(ctx: AppContext) {
   return async () => {
-    if (ctx.config.variant !== 'peers') throw new ApiError('not_found');
+    if (!featuresOf(ctx.config).peers) throw new ApiError('not_found');
   };
 }
 

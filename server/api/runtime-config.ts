@@ -4,8 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RuntimeConfig } from '../../contract/config.ts';
 import { PROVIDER } from '../../contract/first-screen.ts';
 import { CONTACTS_FEATURE_IDS } from '../../contract/profile.ts';
-import { VARIANT_FEATURES } from '../../contract/variant.ts';
-import { VARIANTS, type VariantKey } from '../config.ts';
+import { featuresOf, VARIANTS, type VariantKey } from '../config.ts';
 import { siteOrigin, type AppContext } from '../context.ts';
 
 /** SPEC §2, §9: the version shown, from package.json ('0.93.0' shows as 0.93). */
@@ -30,7 +29,7 @@ export const PROPERTY_ID_MAP = {
 export const PROPERTY_IDS: readonly string[] = Object.values(PROPERTY_ID_MAP);
 
 function contactsFeatureId(variant: VariantKey): string {
-  const features = VARIANT_FEATURES[VARIANTS[variant]];
+  const features = featuresOf({ variant });
   if (features.supportGroup) return CONTACTS_FEATURE_IDS.gruppstod;
   if (features.chat) return CONTACTS_FEATURE_IDS.chatt;
   return CONTACTS_FEATURE_IDS.main;
@@ -53,7 +52,7 @@ export function runtimeConfig(ctx: AppContext, origin: string): RuntimeConfig {
     providerName: PROVIDER.name,
     providerUrl: PROVIDER.url,
     version: APP_VERSION,
-    features: VARIANT_FEATURES[VARIANTS[v]],
+    features: featuresOf(ctx.config),
     quickExitUrl: ctx.config.quickExitUrl,
     propertyIds: PROPERTY_ID_MAP,
   };

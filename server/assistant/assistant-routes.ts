@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AssistantAskBody } from '../../contract/schemas/assistant.ts';
-import { VARIANT_FEATURES } from '../../contract/variant.ts';
-import { VARIANTS } from '../config.ts';
+import { featuresOf } from '../config.ts';
 import { acceptsIssuer, siteOrigin, type AppContext, type RouteModule } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { addressKey } from '../security/client-address.ts';
@@ -10,7 +9,7 @@ import { AssistantContentStore } from './content-store.ts';
 import { matchQuestion } from './match.ts';
 
 /** Whether this server offers the virtual assistant (the Assistent and Main variants). */
-export const offersAssistant = (ctx: AppContext) => VARIANT_FEATURES[VARIANTS[ctx.config.variant]].assistant;
+export const offersAssistant = (ctx: AppContext) => featuresOf(ctx.config).assistant;
 
 /** The bearer must be an assistant token (a user's token is no key here, and the assistant's no key elsewhere). */
 async function requireAssistantToken(ctx: AppContext, req: FastifyRequest): Promise<string> {

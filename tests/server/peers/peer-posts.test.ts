@@ -12,6 +12,7 @@ import {
   type PeerReplyWire,
 } from '../../../contract/index.ts';
 import { CONTACTS_FEATURE_IDS } from '../../../contract/profile.ts';
+import { VARIANT_FEATURES, type VariantFeatures } from '../../../contract/variant.ts';
 import { api, login, startTestServer, type TestServer } from '../test-server.ts';
 import { buildClient, recordEvents, waitFor, HUB_PATH, type ReceivedEvent } from '../hub/helpers.ts';
 
@@ -387,6 +388,19 @@ describe('Peers routes refuse misuse', () => {
     ).toBe(404);
     expect((await call('/portal/staff/peers/queue', counsellor, undefined, 'Barn', barn)).status).toBe(404);
     expect(await barn.ctx.db.selectFrom('peer_posts').select('id').execute()).toEqual([]);
+  });
+
+  it('opens in any variant that offers the peers feature: the gate asks the features, not the name', async () => {
+    const main = VARIANT_FEATURES.Main as VariantFeatures;
+    main.peers = true;
+    const other = await startTestServer({ variant: 'main' });
+    try {
+      const child = await newChild(other, 'Main');
+      expect((await call('/portal/api/peers/posts', child, undefined, 'Main', other)).status).toBe(200);
+    } finally {
+      main.peers = false;
+      await other.dispose();
+    }
   });
 
   it('refuses blank and oversize texts and unknown fields of the wrong type', async () => {

@@ -28,7 +28,7 @@ export const QUEUE_RETURN_WITHIN_MS = 5 * MINUTE;
 export const BOT_MESSAGE_DELAYS_MS = [2 * SECOND, 6 * SECOND, 4 * SECOND, 500] as const;
 /** SPEC §2, §9: a confirmation's callback fires 500 ms after the choice. */
 export const CONFIRMATION_CALLBACK_MS = 500;
-/** SPEC §2, §9: the embedded-page dialog opens after 50 ms. */
+/** SPEC §2, §9: the embedded-page dialog opens after 50 ms, so the opener's click has settled. */
 export const IFRAME_OPEN_DELAY_MS = 50;
 /** SPEC §9: the pointer-up darken effect lasts 200 ms. */
 export const POINTER_UP_DARKEN_MS = 200;

@@ -6,6 +6,7 @@ import { useProfile } from '../data/live-queries.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { isActive, isGroupSoonStarting, isResolvedOrClosed } from '../../contract/conversation-state.ts';
 import { useChatMessages, useConversation, useTyping } from '../group-support/hooks.ts';
+import { DURATION_UPDATE_MS } from '../../contract/timings.ts';
 import { useNow } from '../group-support/use-now.ts';
 import { CloseIcon } from '../shell/icons.tsx';
 import { iconButton } from '../styles/controls.ts';
@@ -43,7 +44,7 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
   const conversation = useConversation(conversationId);
   const rows = useChatMessages(conversationId);
   const typingRows = useTyping(conversationId) ?? [];
-  const now = useNow(60_000);
+  const now = useNow(DURATION_UPDATE_MS);
   const [confirmLeave, setConfirmLeave] = useState(false);
   const [startedAt, setStartedAt] = useState<string | null>(null);
   const wasSoonStarting = useRef(false);

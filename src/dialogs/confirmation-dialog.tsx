@@ -3,8 +3,8 @@ import { DIALOG_TEXTS } from './texts.ts';
 import { QuickExitButton } from '../quick-exit/quick-exit-button.tsx';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
 import { actions, confirmTitle, content, dialog } from './modal.styles.ts';
-import { CONFIRMATION_CALLBACK_MS as CONFIRMATION_CALLBACK_DELAY_MS } from '../../contract/timings.ts';
-export { CONFIRMATION_CALLBACK_DELAY_MS };
+import { CONFIRMATION_CALLBACK_MS } from '../../contract/timings.ts';
+export { CONFIRMATION_CALLBACK_MS };
 
 export interface ConfirmationDialogProps {
   open: boolean;
@@ -42,7 +42,7 @@ export function ConfirmationDialog({
       no={no}
       onClose={onClose}
       onAnswer={onResult}
-      answerDelayMs={CONFIRMATION_CALLBACK_DELAY_MS}
+      answerDelayMs={CONFIRMATION_CALLBACK_MS}
       dismiss={staticBackdrop ? 'nothing' : 'escape-and-backdrop'}
       classes={classes}
       after={<QuickExitButton placement="dialog" />}

@@ -1,11 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
+import { IFRAME_OPEN_DELAY_MS } from '../../contract/timings.ts';
 import { Modal } from './modal.tsx';
 import { DIALOG_TEXTS } from './texts.ts';
 import { secondaryButton } from '../styles/controls.ts';
 import { frame, frameBar } from './embedded-page-dialog.styles.ts';
 
-/** SPEC §9: the dialog opens 50 ms after it is asked to, so the opener's click has settled. */
-export const EMBEDDED_PAGE_OPEN_DELAY_MS = 50;
 export const IFRAME_BACK_MESSAGE = 'iframeBack';
 /**
  * The embedded page keeps its own scripts (it answers 'iframeBack') and origin (its own storage;
@@ -49,7 +48,7 @@ export function EmbeddedPageDialog({ url, title, onClose }: EmbeddedPageDialogPr
       setOpen(false);
       return;
     }
-    const timer = setTimeout(() => setOpen(true), EMBEDDED_PAGE_OPEN_DELAY_MS);
+    const timer = setTimeout(() => setOpen(true), IFRAME_OPEN_DELAY_MS);
     return () => clearTimeout(timer);
   }, [url]);
 

@@ -7,8 +7,8 @@ import { meetingBadge, meetingButton, meetingTimeLine } from '../group-support/m
 import { MeetingTasks } from '../meeting-tasks/meeting-tasks.tsx';
 import { primaryButton } from '../styles/controls.ts';
 import { badgeKind, MeetingBadge } from './meeting-badge.tsx';
-import { MEETING_CARD_SUBSCRIBE_DELAY_MS as MEETING_CARD_WATCH_DELAY_MS } from '../../contract/timings.ts';
-export { MEETING_CARD_WATCH_DELAY_MS };
+import { MEETING_CARD_SUBSCRIBE_DELAY_MS } from '../../contract/timings.ts';
+export { MEETING_CARD_SUBSCRIBE_DELAY_MS };
 
 export function MeetingCard({ meeting, now }: { meeting: MeetingRow; now: Date }) {
   const api = useApi();
@@ -19,7 +19,7 @@ export function MeetingCard({ meeting, now }: { meeting: MeetingRow; now: Date }
     const timer = setTimeout(() => {
       watching = true;
       api.watchMeeting(id, true).catch((error: unknown) => console.error('watchMeeting', error));
-    }, MEETING_CARD_WATCH_DELAY_MS);
+    }, MEETING_CARD_SUBSCRIBE_DELAY_MS);
     return () => {
       clearTimeout(timer);
       if (watching)

@@ -10,8 +10,6 @@ import {
   isResolvedOrClosed,
 } from '../../contract/conversation-state.ts';
 import { CHILD_CHAT_TEXTS as T } from './texts.ts';
-import { BOT_MESSAGE_DELAYS_MS as BOT_DELAYS_MS } from '../../contract/timings.ts';
-export { BOT_DELAYS_MS };
 
 /** SPEC §4 Conversation, seen from the child's chat window. */
 export type ChildChatPhase = 'queue' | 'active' | 'ended';

@@ -13,6 +13,7 @@ import { Modal } from '../dialogs/modal.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
 import { minutesText } from '../chat-window/texts.ts';
 import { useTyping, type ChatRows } from '../group-support/hooks.ts';
+import { DURATION_UPDATE_MS } from '../../contract/timings.ts';
 import { useNow } from '../group-support/use-now.ts';
 import * as s from '../chat-window/chat-window.styles.ts';
 import { ChatWindowFrame } from '../chat-window/chat-window-frame.tsx';
@@ -78,7 +79,7 @@ function ChildChatWindow({
   const api = useApi();
   const config = useConfig();
   const typingRows = useTyping(conversation.id) ?? [];
-  const now = useNow(60_000);
+  const now = useNow(DURATION_UPDATE_MS);
   const phase = phaseOf(conversation);
   const open = chatWindowOpen.value;
   const minimized = !open || chatWindowMinimized.value;

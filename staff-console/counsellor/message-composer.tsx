@@ -2,7 +2,7 @@ import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'rea
 import { button } from '../styles.ts';
 import { composer, composerRow, meta } from './counsellor.styles.ts';
 import { COUNSELLOR_TEXTS as T } from './texts.ts';
-import { TYPING_SIGNAL_MIN_INTERVAL_MS as TYPING_SIGNAL_MS } from '../../contract/timings.ts';
+import { TYPING_SIGNAL_MIN_INTERVAL_MS } from '../../contract/timings.ts';
 
 /**
  * Textarea with send. In a chat, Enter sends and Shift+Enter breaks the line (as the child's
@@ -56,7 +56,7 @@ export function MessageComposer({
         onKeyDown={keyDown}
         onChange={(e) => {
           setText(e.target.value);
-          if (onTyping && Date.now() - lastTyping.current > TYPING_SIGNAL_MS) {
+          if (onTyping && Date.now() - lastTyping.current > TYPING_SIGNAL_MIN_INTERVAL_MS) {
             lastTyping.current = Date.now();
             onTyping();
           }

@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useChatMessages, useConversation } from '../../src/group-support/hooks.ts';
 import { hideChatWindow, showChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
-import { BOT_DELAYS_MS } from '../../src/one-to-one-chat/child-chat-state.ts';
+import { BOT_MESSAGE_DELAYS_MS } from '../../contract/timings.ts';
 import { ChildChatHost } from '../../src/one-to-one-chat/child-chat-host.tsx';
 import { api } from '../server/test-server.ts';
 import { CHAT_LIMIT_REACHED_TEXT, endChatsPastLimit } from '../../server/api/chat-limit.ts';
@@ -106,7 +106,7 @@ async function moveChatEnd(conversationId: number, msFromNow: number) {
 
 /** The queue's bot messages come one by one; the test moves the clock past each delay. */
 async function letTheBotsFinish() {
-  for (const delay of BOT_DELAYS_MS) await act(() => vi.advanceTimersByTimeAsync(delay));
+  for (const delay of BOT_MESSAGE_DELAYS_MS) await act(() => vi.advanceTimersByTimeAsync(delay));
 }
 
 describe('a child in a chat with a counsellor', () => {

@@ -3,8 +3,8 @@ import { HubKeeper } from '../../client-kit/hub/hub-keeper.ts';
 import type { SubscribeMode } from '../../client-kit/hub/entity-subscriptions.ts';
 import type { HubState } from '../client/session.ts';
 import type { Clock } from '../clock.ts';
-import { HUB_RECONNECT_DELAYS_MS as RECONNECT_DELAYS_MS, SUBSCRIBE_RETRIES } from '../../contract/timings.ts';
-export { RECONNECT_DELAYS_MS };
+import { HUB_RECONNECT_DELAYS_MS, SUBSCRIBE_RETRIES } from '../../contract/timings.ts';
+export { HUB_RECONNECT_DELAYS_MS };
 
 export const SUBSCRIBE_RETRY = SUBSCRIBE_RETRIES;
 

@@ -1,4 +1,5 @@
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
+import { accountsWithRole } from '../auth/accounts.ts';
 import type { AppContext } from '../context.ts';
 
 /** Who hears that a conversation changed. */
@@ -51,17 +52,10 @@ async function tellCounsellors(ctx: AppContext, conversationId: number) {
     .executeTakeFirst();
   // A group chat is no counsellor's business: it never waits in their queue.
   if (!row || row.meeting_id !== null) return;
-  const accounts = await ctx.db
-    .selectFrom('account_roles')
-    .innerJoin('accounts', 'accounts.id', 'account_roles.account_id')
-    .select('account_roles.account_id')
-    .where('account_roles.role', '=', 'counsellor')
-    .where('accounts.deleted_date', 'is', null)
-    .execute();
   const key = entityKey('Conversation', conversationId);
   await Promise.all(
-    accounts.map((a) =>
-      ctx.hub.publishToAccount(a.account_id, HUB_EVENTS.conversationUpdated, { conversationId }, key),
+    (await accountsWithRole(ctx.db, 'counsellor')).map((id) =>
+      ctx.hub.publishToAccount(id, HUB_EVENTS.conversationUpdated, { conversationId }, key),
     ),
   );
 }

@@ -38,6 +38,30 @@ function stampOf(kind: MessageAuthorKind, logged: string) {
 }
 
 /**
+ * A staff member's message (a counsellor's answer, a leader's word in the group chat), under the
+ * name the staff member goes by; stored and announced as addMessage does.
+ */
+export async function addStaffMessage(
+  ctx: AppContext,
+  staff: { accountId: number; contactId: number },
+  conversationId: number,
+  content: string,
+): Promise<ConversationMessageWire> {
+  const { name } = await ctx.db
+    .selectFrom('contacts')
+    .select('name')
+    .where('id', '=', staff.contactId)
+    .executeTakeFirstOrThrow();
+  return addMessage(ctx, {
+    conversationId,
+    authorKind: 'agent',
+    message: content,
+    agentAccountId: staff.accountId,
+    authorName: name,
+  });
+}
+
+/**
  * Stores a message, stamps the conversation and tells its subscribers (SPEC §7
  * ConversationMessageCreated). Whether the conversation itself changed for anyone else (the queue,
  * its owner) is the caller's to announce with conversationChanged.

@@ -1,4 +1,5 @@
 import { entityKey } from '../../contract/hub.ts';
+import { accountsWithRole } from '../auth/accounts.ts';
 import { PEER_BOARD_ID, PEER_EVENTS } from '../../contract/peers.ts';
 import type { AppContext } from '../context.ts';
 
@@ -33,16 +34,9 @@ export async function peerItemChanged(
 }
 
 async function tellCounsellors(ctx: AppContext, data: PeerItemRef) {
-  const accounts = await ctx.db
-    .selectFrom('account_roles')
-    .innerJoin('accounts', 'accounts.id', 'account_roles.account_id')
-    .select('account_roles.account_id')
-    .where('account_roles.role', '=', 'counsellor')
-    .where('accounts.deleted_date', 'is', null)
-    .execute();
   await Promise.all(
-    accounts.map((a) =>
-      ctx.hub.publishToAccount(a.account_id, PEER_EVENTS.moderationChanged, data, BOARD_KEY),
+    (await accountsWithRole(ctx.db, 'counsellor')).map((id) =>
+      ctx.hub.publishToAccount(id, PEER_EVENTS.moderationChanged, data, BOARD_KEY),
     ),
   );
 }

@@ -82,3 +82,15 @@ export async function checkPersonalCode(db: Db, code: string): Promise<CheckedAc
     .executeTakeFirst();
   return row ? { accountId: row.id, tokenGeneration: row.token_generation } : null;
 }
+
+/** The standing accounts that hold `role` (a deleted one holds none). */
+export async function accountsWithRole(db: Db, role: Role): Promise<number[]> {
+  const rows = await db
+    .selectFrom('account_roles')
+    .innerJoin('accounts', 'accounts.id', 'account_roles.account_id')
+    .select('account_roles.account_id')
+    .where('account_roles.role', '=', role)
+    .where('accounts.deleted_date', 'is', null)
+    .execute();
+  return rows.map((r) => r.account_id);
+}

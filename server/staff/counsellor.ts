@@ -15,7 +15,7 @@ import {
   toConversation,
   toConversations,
 } from '../api/conversation-wire.ts';
-import { addMessage, resolveConversation } from '../api/conversation-writes.ts';
+import { addStaffMessage, resolveConversation } from '../api/conversation-writes.ts';
 import { conversationChanged } from '../api/conversation-changed.ts';
 import { endChatIfPastLimit, startChatClock } from '../api/chat-limit.ts';
 import { notify } from '../api/notifications.ts';
@@ -224,18 +224,7 @@ async function answer(
     throw new ApiError('validation');
   if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
   await claimForAnswer(ctx, principal, row);
-  const name = await ctx.db
-    .selectFrom('contacts')
-    .select('name')
-    .where('id', '=', principal.contactId)
-    .executeTakeFirstOrThrow();
-  const message = await addMessage(ctx, {
-    conversationId: row.id,
-    authorKind: 'agent',
-    message: content,
-    agentAccountId: principal.accountId,
-    authorName: name.name,
-  });
+  const message = await addStaffMessage(ctx, principal, row.id, content);
   stored(message.id);
   if (row.system_type === 'mail') await markMailAnswered(ctx, principal, row);
   // The first counsellor message makes a chat live: its day's limit starts counting (SPEC §9).

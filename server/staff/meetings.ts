@@ -13,7 +13,7 @@ import { idempotent, noteCreated, replayValue } from '../api/idempotency.ts';
 import { publishMeetingEvent } from '../api/meeting-events.ts';
 import { ownMessagesQuery, toMeeting, toMeetingMessages } from '../api/meeting-view.ts';
 import { messageById } from '../api/conversation-wire.ts';
-import { addMessage } from '../api/conversation-writes.ts';
+import { addStaffMessage } from '../api/conversation-writes.ts';
 import { conversationChanged } from '../api/conversation-changed.ts';
 import { contentTypeOf, detectFileKind, nameForKind, safeFileName } from '../files/file-type.ts';
 import { saveBlob } from '../files/file-store.ts';
@@ -216,23 +216,11 @@ async function writeToGroupChat(
   text: string,
   stored: (messageId: number) => void,
 ) {
-  const { db } = ctx;
   const meeting = await ledMeeting(ctx, principal, id);
   const content = text.trim();
   if (!content || content.length > GROUP_CHAT_MAX_LENGTH) throw new ApiError('validation');
   if (meeting.conversation_id === null) throw new ApiError('validation', 'the group chat has not started');
-  const name = await db
-    .selectFrom('contacts')
-    .select('name')
-    .where('id', '=', principal.contactId)
-    .executeTakeFirstOrThrow();
-  const message = await addMessage(ctx, {
-    conversationId: meeting.conversation_id,
-    authorKind: 'agent',
-    message: content,
-    agentAccountId: principal.accountId,
-    authorName: name.name,
-  });
+  const message = await addStaffMessage(ctx, principal, meeting.conversation_id, content);
   stored(message.id);
   await conversationChanged(ctx, meeting.conversation_id);
   return message;

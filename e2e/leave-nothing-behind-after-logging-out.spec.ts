@@ -11,7 +11,7 @@ import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { runAsProductionApp } from './support/installed-app.ts';
 import { leftBehind, readStoredData } from './support/stored-data.ts';
 
-// Issue 9/12: whoever picks up the phone after a child logged out finds nothing of the child in any
+// Whoever picks up the phone after a child logged out finds nothing of the child in any
 // store the browser keeps: IndexedDB, Cache Storage, local and session storage, the HTTP cache.
 
 let proxy: FaultProxy;

@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test } from './support/test.ts';
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type BrowserContext,
+  type Page,
+  type PlaywrightWorkerArgs,
+} from './support/test.ts';
+import { withNeutralExit } from './support/neutral-exit.ts';
+import { JWT_PATTERN, REFRESH_TOKEN_PATTERN } from './support/stored-data.ts';
 import { childToken, registerChild } from './actors/child-account.ts';
 import { ChildServerView } from './actors/child-server-view.ts';
 import { Counsellor } from './actors/counsellor.ts';
@@ -33,12 +42,25 @@ function holding(files: Array<{ file: string; bytes: Buffer }>, text: string): s
   return files.filter(({ bytes }) => forms.some((form) => bytes.includes(form))).map(({ file }) => file);
 }
 
-const TOKEN_SHAPES = [/eyJ[\w-]{8,}\.eyJ[\w-]{8,}\./, /refresh_token.{0,8}[\w-]{20,}/];
+/** An access token (a JWT) and a stored refresh token, as the in-browser check finds them. */
+const TOKEN_SHAPES = [JWT_PATTERN, REFRESH_TOKEN_PATTERN];
 
-test('after logging out the profile folder’s files hold none of the child’s words, name or tokens', async ({
-  playwright,
-  request,
-}) => {
+interface Scene {
+  page: Page;
+  context: BrowserContext;
+}
+
+/**
+ * A child with a mail and a counsellor's answer, signed in to the app in a browser with a profile
+ * folder of its own, the thread open; `leave` ends the visit (the browser is then closed). Answers
+ * what the profile's files hold of the child afterwards, after checking that the scan finds a
+ * record this origin writes in clear to IndexedDB (so the scan can fail).
+ */
+async function leaveAndScan(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  request: APIRequestContext,
+  leave: (scene: Scene) => Promise<void>,
+): Promise<string[]> {
   const account = await registerChild(request, 'disk');
   const server = new ChildServerView(request, await childToken(request, account));
   const subject = `Hemligt ämne ${account.username}`;
@@ -59,12 +81,12 @@ test('after logging out the profile folder’s files hold none of the child’s 
   });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
+    await withNeutralExit(context);
     await logInChild(page, account);
     const myPages = new MyConversationsPage(page);
     await myPages.goto();
     await myPages.openThread(subject);
     await expect(new ThreadPage(page).message(answer)).toBeVisible();
-    // The scan can fail: a record this origin writes in clear to IndexedDB is found in the files.
     const canary = `Kanariefågel ${randomUUID()}`;
     await page.evaluate(
       (text) =>
@@ -84,8 +106,7 @@ test('after logging out the profile folder’s files hold none of the child’s 
       canary,
     );
 
-    await new StartPage(page).logOut();
-    await expect(page).toHaveURL(/\/utloggad$/);
+    await leave({ page, context });
     await context.close();
 
     const files = await filesUnder(profile);
@@ -97,9 +118,35 @@ test('after logging out the profile folder’s files hold none of the child’s 
       for (const { file, bytes } of files)
         if (shape.test(bytes.toString('latin1'))) found.push(`${file}: a token`);
     }
-    expect(found).toEqual([]);
+    return found;
   } finally {
     await context.close();
     await rm(profile, { recursive: true, force: true });
   }
+}
+
+test('after logging out the profile folder’s files hold none of the child’s words, name or tokens', async ({
+  playwright,
+  request,
+}) => {
+  const found = await leaveAndScan(playwright, request, async ({ page }) => {
+    await new StartPage(page).logOut();
+    await expect(page).toHaveURL(/\/utloggad$/);
+  });
+  expect(found).toEqual([]);
+});
+
+test('after a quick exit the app opens signed out, and the profile’s files hold nothing of the child in clear', async ({
+  playwright,
+  request,
+}) => {
+  const found = await leaveAndScan(playwright, request, async ({ page, context }) => {
+    await page.getByRole('button', { name: 'Lämna sidan' }).first().click();
+    await expect(page.getByRole('heading', { name: 'Väder idag' })).toBeVisible();
+    // Whoever picks up the phone and opens the app again finds it signed out.
+    const next = await context.newPage();
+    await next.goto('/');
+    await expect(next.getByRole('banner').getByRole('button', { name: 'Logga in' })).toBeVisible();
+  });
+  expect(found).toEqual([]);
 });

@@ -75,7 +75,7 @@ export function readStoredData(page: Page, httpUrls: readonly string[]): Promise
 export const JWT_PATTERN = /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\./;
 
 /** A refresh token's value in stored JSON (also JSON inside JSON), not the word in the app's code. */
-const REFRESH_TOKEN_PATTERN = /refresh_token\\*":\\*"[\w-]{20,}/;
+export const REFRESH_TOKEN_PATTERN = /refresh_token\\*":\\*"[\w-]{20,}/;
 
 /** The secrets among `texts` (and any token) that `data` still holds, by the place holding them. */
 export function leftBehind(data: StoredData, texts: readonly string[]): string[] {

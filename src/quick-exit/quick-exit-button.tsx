@@ -10,6 +10,7 @@ import {
 import { DEFAULT_QUICK_EXIT_URL, QUICK_EXIT_ATTRIBUTE } from '../../contract/first-screen.ts';
 import { useOptionalConfig } from '../config/runtime-config.tsx';
 import { useOptionalData } from '../data/index.ts';
+import { destroyAtRestKey } from '../../worker/client/at-rest-key.ts';
 import { leaveAgainIfReturned, leavePage, watchTripleShift } from './quick-exit.ts';
 import * as s from './quick-exit.styles.ts';
 import { QUICK_EXIT_TEXTS as T } from './texts.ts';
@@ -67,9 +68,11 @@ export function QuickExitButton({ placement }: { placement: 'page' | 'window' | 
 }
 
 /**
- * Leaving at once, to the configured neutral page (the first HTML's until the config is in). In
- * shared-device mode the session ends too, without asking: the sign-out is sent to the worker before
- * the page goes (its wipe and revocation run there, whatever happens to this tab).
+ * Leaving at once, to the configured neutral page (the first HTML's until the config is in), and
+ * nothing of the session left readable on the device: in shared-device mode the sign-out is sent to
+ * the worker before the page goes (its wipe and revocation run there, whatever happens to this tab);
+ * on disk the at-rest key is destroyed from here, since the worker may go with this tab (whoever
+ * opens the app next finds it signed out, and its stored rows sealed with a key that is gone).
  */
 function useLeave(): { url: string; leave: () => void } {
   const firstHtml = useContext(FirstHtmlQuickExitUrl);
@@ -79,6 +82,7 @@ function useLeave(): { url: string; leave: () => void } {
   const leave = useCallback(() => {
     if (api)
       api.logout('user').catch((error: unknown) => console.error('Sign-out on quick exit failed', error));
+    else destroyAtRestKey();
     leavePage(url);
   }, [api, url]);
   return { url, leave };

@@ -8,6 +8,7 @@ import Dexie, {
   type EntityTable,
   type Middleware,
 } from 'dexie';
+import { AT_REST_KEY_DB } from './at-rest-key.ts';
 
 /**
  * The child's content at rest (docs/decisions.md, "What stays on the device after logout"): rows of
@@ -22,8 +23,6 @@ import Dexie, {
  * code, its live queries and Dexie's own hooks see plain rows.
  */
 
-/** The database that holds the key: opened by the data worker and by the tabs that read its data. */
-export const AT_REST_KEY_DB = 'portal-key';
 /** Where a stored row keeps its encrypted content. */
 const ENVELOPE = '$sealed';
 const IV_BYTES = 12;

@@ -193,6 +193,12 @@ async function scrollHistory(page: Page, url: string) {
       for (const e of list.getEntries()) tasks.push(e.duration);
     }).observe({ type: 'longtask' });
   });
+  const cdp = PROFILE ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   const clickedAt = await page.evaluate(() => performance.now());
   await history
     .first()
@@ -204,6 +210,7 @@ async function scrollHistory(page: Page, url: string) {
   const openTasks = await page.evaluate(() =>
     (window as unknown as { __longTasks: number[] }).__longTasks.splice(0),
   );
+  const openProfile = cdp ? ((await cdp.send('Profiler.stop')).profile as CpuProfile) : null;
 
   // A screen up per animation frame until the first message shows (or 5,000 frames).
   const frames = await dialog.getByRole('list', { name: 'Meddelanden' }).evaluate(async (list) => {
@@ -221,6 +228,7 @@ async function scrollHistory(page: Page, url: string) {
   return {
     openToNewestMs: openMs,
     longTasksWhileOpening: openTasks.map(Math.round),
+    ...(openProfile ? { openingProfileTop: topFunctions(openProfile) } : {}),
     scrolledFrames: frames,
     longTasksWhileScrolling: scrollTasks.length,
     longestTaskWhileScrollingMs: Math.round(Math.max(0, ...scrollTasks)),

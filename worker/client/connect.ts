@@ -49,8 +49,11 @@ function tabIdentity() {
  */
 export function connectWorker(): WorkerConnection {
   const { api, tabId } = bridgeTo(DISK_WORKER_NAME);
-  // The tab reads what the worker sealed with the same key (at-rest.ts); it never makes one.
-  return { api, db: new PortalDb(undefined, undefined, new AtRestKey()), tabId };
+  // The tab reads what the worker sealed with the same key (at-rest.ts); it never makes one. The
+  // key is read now, beside the worker's start, not when the first sealed row is asked for.
+  const key = new AtRestKey();
+  void key.current();
+  return { api, db: new PortalDb(undefined, undefined, key), tabId };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { LOCKS, webLocks } from './client/web-locks.ts';
 import * as Comlink from 'comlink';
 import { AuthDb, DEVICE_DB, DexieStateStore } from './auth/user-store.ts';
 import { AtRestKey } from './client/at-rest.ts';
@@ -51,14 +52,12 @@ const isShared = 'onconnect' in globalThis;
  */
 const workerName = (globalThis as { name?: string }).name ?? '';
 const inMemory = workerName.startsWith(MEMORY_WORKER_NAME);
-const HUB_LEADER_LOCK = 'portal-hub-leader';
 const PEER_CHANNEL = 'portal-worker-peers';
 
 const forever = () => new Promise<never>(() => undefined);
-// Web Locks exist only in secure contexts; without them every worker acts alone.
-const hasLocks = typeof navigator.locks?.request === 'function';
-const webLock: WithLock = hasLocks
-  ? <T>(name: string, fn: () => Promise<T>) => navigator.locks.request(name, fn) as Promise<T>
+const locks = webLocks();
+const webLock: WithLock = locks
+  ? <T>(name: string, fn: () => Promise<T>) => locks.request(name, fn) as Promise<T>
   : noLock;
 
 const events = new BroadcastChannel(BROADCAST_CHANNEL);
@@ -142,19 +141,19 @@ async function boot(): Promise<PortalWorker> {
   }
   // Dedicated fallback: the first worker to get the lock holds the hub; the others queue for it and
   // one of them takes over when the leader's tab closes (its lock is then released).
-  if (!hasLocks) {
+  if (!locks) {
     await worker.start(true);
     return worker;
   }
   const leader = await new Promise<boolean>((resolve) => {
-    void navigator.locks.request(HUB_LEADER_LOCK, { ifAvailable: true }, (lock) => {
+    void locks.request(LOCKS.hubLeader, { ifAvailable: true }, (lock) => {
       resolve(lock !== null);
       return lock ? forever() : undefined;
     });
   });
   await worker.start(leader);
   if (!leader) {
-    void navigator.locks.request(HUB_LEADER_LOCK, async () => {
+    void locks.request(LOCKS.hubLeader, async () => {
       await worker.becomeRunner();
       return forever();
     });
@@ -185,7 +184,7 @@ const tabs = new TabRegistry(
     });
   },
   // Without Web Locks a closed tab cannot be noticed: its holds stay until the worker ends.
-  hasLocks ? tabLockReleased : () => new Promise<void>(() => undefined),
+  locks ? (tabId: string) => tabLockReleased(locks, tabId) : () => new Promise<void>(() => undefined),
   (tabId) => void ready.then((worker) => worker.notices.tabGone(tabId)),
 );
 

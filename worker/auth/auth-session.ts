@@ -1,3 +1,4 @@
+import { LOCKS } from '../client/web-locks.ts';
 import {
   ErrorResponse,
   ErrorTimeout,
@@ -23,7 +24,6 @@ import {
 
 /** A token this close to expiry is not worth sending any more. */
 const VALIDITY_MARGIN_MS = 5_000;
-const REFRESH_LOCK = 'portal-auth-refresh';
 /** Where the device token is kept in the auth store, and the token request field it goes in. */
 const DEVICE_TOKEN_KEY = 'portal-device-token';
 const DEVICE_TOKEN_FIELD = 'device_token';
@@ -140,7 +140,7 @@ export class AuthSession {
    * the newer user in the shared store and uses it.
    */
   async refresh(staleToken?: string): Promise<RefreshOutcome> {
-    return this.deps.withLock(REFRESH_LOCK, async () => {
+    return this.deps.withLock(LOCKS.authRefresh, async () => {
       const user = await this.manager.getUser();
       if (!user?.refresh_token) return 'no-refresh-token';
       if (staleToken && user.access_token !== staleToken && this.isValid(user)) return 'refreshed';
@@ -173,7 +173,7 @@ export class AuthSession {
    * ones. The lock is not re-entrant: `work` must not ask for a refresh (send a token read before).
    */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
-    return this.deps.withLock(REFRESH_LOCK, work);
+    return this.deps.withLock(LOCKS.authRefresh, work);
   }
 
   /**

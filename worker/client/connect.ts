@@ -4,6 +4,7 @@ import workerUrl from '../entry.ts?worker&url';
 import { BROADCAST_CHANNEL, type WorkerBroadcast, type WorkerCommands } from './api.ts';
 import { BUILD_ID } from './build-id.ts';
 import { AtRestKey } from './at-rest.ts';
+import { LOCKS, webLocks } from './web-locks.ts';
 import { PortalDb } from './db.ts';
 import { MEMORY_WORKER_NAME, followMirror } from './memory-mirror.ts';
 import { showSystemNotice } from './system-notice.ts';
@@ -23,9 +24,6 @@ export interface WorkerConnection {
   /** Shared-device mode: the session is kept in memory only. */
   inMemory?: boolean;
 }
-
-/** The lock a tab holds for its whole life; the worker learns the tab is gone when it becomes free. */
-export const tabLockName = (tabId: string) => `portal-tab-${tabId}`;
 
 const RELOAD_GUARD_KEY = 'portal-build-reload';
 /** A second build-mismatch reload this soon after the first would be a loop: stay on the page. */
@@ -124,9 +122,10 @@ function startWorker(name: string, onError: () => void): StartedWorker {
 }
 
 function holdTabLock(tabId: string): Promise<void> {
-  if (!navigator.locks) return Promise.resolve();
+  const locks = webLocks();
+  if (!locks) return Promise.resolve();
   return new Promise<void>((acquired) => {
-    void navigator.locks.request(tabLockName(tabId), () => {
+    void locks.request(LOCKS.tab(tabId), () => {
       acquired();
       // Never resolves: the lock is released by the browser when the tab goes away.
       return new Promise<never>(() => undefined);

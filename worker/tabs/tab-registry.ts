@@ -1,3 +1,4 @@
+import { LOCKS } from '../client/web-locks.ts';
 import { RefCounts } from '../client/ref-counts.ts';
 
 /**
@@ -61,8 +62,6 @@ export class TabRegistry {
 }
 
 /** Browser glue: the tab's lock is granted to us only after the tab released it by closing. */
-export function tabLockReleased(tabId: string): Promise<void> {
-  return navigator.locks
-    .request(`portal-tab-${tabId}`, { mode: 'shared' }, () => undefined)
-    .then(() => undefined);
+export function tabLockReleased(locks: LockManager, tabId: string): Promise<void> {
+  return locks.request(LOCKS.tab(tabId), { mode: 'shared' }, () => undefined).then(() => undefined);
 }

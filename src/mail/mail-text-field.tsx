@@ -1,57 +1,11 @@
-import { useId } from 'react';
-import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
-import { fieldError } from '../styles/controls.ts';
-import { lengthError, MAIL_TEXT_MAX_LENGTH } from './mail-limits.ts';
+import { CountedTextField } from '../writing/counted-text-field.tsx';
+import { lengthError } from '../writing/length-error.ts';
+import { MAIL_TEXT_MAX_LENGTH } from './mail-limits.ts';
 import { MAIL_TEXTS as T } from './texts.ts';
-import * as s from './mail.styles.ts';
 
 /** The rule a message's text follows, in a new post and in a reply alike. */
 export const validateMailText = (v: string) =>
   lengthError(v, MAIL_TEXT_MAX_LENGTH, { required: T.textRequired, tooLong: T.textTooLong }) ?? true;
-
-/**
- * A textarea with its character counter and its error, both read out with the field: a mail, a
- * reply, and the Peers posts and replies.
- */
-export function CountedTextField({
-  label,
-  className,
-  counterClassName = s.counter,
-  registration,
-  error,
-  counter,
-}: {
-  label: string;
-  className: string;
-  counterClassName?: string;
-  registration: UseFormRegisterReturn;
-  error: FieldError | undefined;
-  counter: string;
-}) {
-  const ids = { text: useId(), error: useId(), counter: useId() };
-  return (
-    <>
-      <label htmlFor={ids.text}>
-        <strong>{label}</strong>
-      </label>
-      <textarea
-        id={ids.text}
-        className={className}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[ids.counter, error ? ids.error : ''].join(' ').trim()}
-        {...registration}
-      />
-      <p id={ids.counter} className={counterClassName}>
-        {counter}
-      </p>
-      {error && (
-        <p id={ids.error} className={fieldError} role="alert">
-          {error.message}
-        </p>
-      )}
-    </>
-  );
-}
 
 /** A message's textarea (`register('text', { validate: validateMailText })`) with the mail counter. */
 export function MailTextField({

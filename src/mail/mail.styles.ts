@@ -1,6 +1,6 @@
 import { css } from '@linaria/core';
 import { colors } from '../styles/theme.ts';
-export { actions, counter, form, textarea } from '../styles/writing.ts';
+export { actions, counter, form, textarea } from '../writing/writing.styles.ts';
 
 export const replyTextarea = css`
   min-height: 6rem;

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
@@ -6,8 +6,10 @@ import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';
 import { installedAsApp } from '../header/installed-as-app.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
-import { field, fieldError, primaryButton } from '../styles/controls.ts';
-import { lengthError, MAIL_SUBJECT_MAX_LENGTH } from './mail-limits.ts';
+import { lengthError } from '../writing/length-error.ts';
+import { SubjectField } from '../writing/subject-field.tsx';
+import { WritingForm } from '../writing/writing-form.tsx';
+import { MAIL_SUBJECT_MAX_LENGTH } from './mail-limits.ts';
 import { MailTextField, validateMailText } from './mail-text-field.tsx';
 import { MAIL_TEXTS as T } from './texts.ts';
 import { mailPaths } from './mail-paths.ts';
@@ -23,10 +25,6 @@ export function NewPostPage() {
   const api = useApi();
   const config = useConfig();
   const [, navigate] = useLocation();
-  const ids = {
-    subject: useId(),
-    subjectError: useId(),
-  };
   const [failed, setFailed] = useState(false);
   const { register, handleSubmit, watch, formState } = useForm<Values>({
     mode: 'onTouched',
@@ -59,34 +57,24 @@ export function NewPostPage() {
     <PageLayout title={T.newPostHeading} backButton>
       <h1>{T.newPostHeading}</h1>
       <p>{T.newPostIntro(config.providerName)}</p>
-      <form
-        className={s.form}
+      <WritingForm
+        label={T.newPostHeading}
         onSubmit={(e) => void handleSubmit(onSubmit)(e)}
-        noValidate
-        aria-label={T.newPostHeading}
+        failed={failed ? T.sendFailed : null}
+        submitting={isSubmitting}
+        texts={T}
       >
-        <div className={field}>
-          <label htmlFor={ids.subject}>{T.subject}</label>
-          <input
-            id={ids.subject}
-            type="text"
-            autoComplete="off"
-            aria-invalid={errors.subject ? true : undefined}
-            aria-describedby={errors.subject ? ids.subjectError : undefined}
-            {...register('subject', {
-              validate: (v) =>
-                lengthError(v, MAIL_SUBJECT_MAX_LENGTH, {
-                  required: T.subjectRequired,
-                  tooLong: T.subjectTooLong,
-                }) ?? true,
-            })}
-          />
-          {errors.subject && (
-            <p id={ids.subjectError} className={fieldError} role="alert">
-              {errors.subject.message}
-            </p>
-          )}
-        </div>
+        <SubjectField
+          label={T.subject}
+          registration={register('subject', {
+            validate: (v) =>
+              lengthError(v, MAIL_SUBJECT_MAX_LENGTH, {
+                required: T.subjectRequired,
+                tooLong: T.subjectTooLong,
+              }) ?? true,
+          })}
+          error={errors.subject}
+        />
         <MailTextField
           label={T.text}
           className={s.textarea}
@@ -94,17 +82,7 @@ export function NewPostPage() {
           error={errors.text}
           length={length}
         />
-        {failed && (
-          <p className={fieldError} role="alert">
-            {T.sendFailed}
-          </p>
-        )}
-        <div className={s.actions}>
-          <button type="submit" className={primaryButton} disabled={isSubmitting}>
-            {isSubmitting ? T.sending : T.send}
-          </button>
-        </div>
-      </form>
+      </WritingForm>
     </PageLayout>
   );
 }

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { DISPLAY_NAME_MAX_LENGTH } from '../../contract/limits.ts';
 import { useApi } from '../data/index.ts';
 import { useProfile } from '../data/live-queries.ts';
-import { lengthError } from '../mail/mail-limits.ts';
+import { lengthError } from '../writing/length-error.ts';
 import { field, fieldError, primaryButton } from '../styles/controls.ts';
 import { PEER_TEXTS as T } from './texts.ts';
 import * as s from './peers.styles.ts';

@@ -1,16 +1,16 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import { PEER_POST_SUBJECT_MAX_LENGTH, PEER_POST_TEXT_MAX_LENGTH } from '../../contract/limits.ts';
 import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';
-import { lengthError } from '../mail/mail-limits.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
-import { field, fieldError, primaryButton } from '../styles/controls.ts';
+import { lengthError } from '../writing/length-error.ts';
+import { SubjectField } from '../writing/subject-field.tsx';
+import { WritingForm } from '../writing/writing-form.tsx';
 import { DisplayNameGate } from './display-name-gate.tsx';
 import { PeerTextField } from './peer-text-field.tsx';
 import { PEER_TEXTS as T } from './texts.ts';
-import * as s from './peers.styles.ts';
 
 interface Values {
   subject: string;
@@ -21,7 +21,6 @@ interface Values {
 export function NewPeerPostPage() {
   const api = useApi();
   const [, navigate] = useLocation();
-  const ids = { subject: useId(), subjectError: useId() };
   const [failed, setFailed] = useState(false);
   const { register, handleSubmit, watch, formState } = useForm<Values>({
     mode: 'onTouched',
@@ -48,34 +47,24 @@ export function NewPeerPostPage() {
       <h1>{T.newPostHeading}</h1>
       <p>{T.newPostIntro}</p>
       <DisplayNameGate>
-        <form
-          className={s.form}
+        <WritingForm
+          label={T.newPostHeading}
           onSubmit={(e) => void handleSubmit(onSubmit)(e)}
-          noValidate
-          aria-label={T.newPostHeading}
+          failed={failed ? T.sendFailed : null}
+          submitting={isSubmitting}
+          texts={T}
         >
-          <div className={field}>
-            <label htmlFor={ids.subject}>{T.subject}</label>
-            <input
-              id={ids.subject}
-              type="text"
-              autoComplete="off"
-              aria-invalid={errors.subject ? true : undefined}
-              aria-describedby={errors.subject ? ids.subjectError : undefined}
-              {...register('subject', {
-                validate: (v) =>
-                  lengthError(v, PEER_POST_SUBJECT_MAX_LENGTH, {
-                    required: T.subjectRequired,
-                    tooLong: T.subjectTooLong,
-                  }) ?? true,
-              })}
-            />
-            {errors.subject && (
-              <p id={ids.subjectError} className={fieldError} role="alert">
-                {errors.subject.message}
-              </p>
-            )}
-          </div>
+          <SubjectField
+            label={T.subject}
+            registration={register('subject', {
+              validate: (v) =>
+                lengthError(v, PEER_POST_SUBJECT_MAX_LENGTH, {
+                  required: T.subjectRequired,
+                  tooLong: T.subjectTooLong,
+                }) ?? true,
+            })}
+            error={errors.subject}
+          />
           <PeerTextField
             label={T.text}
             registration={register('text', {
@@ -88,17 +77,7 @@ export function NewPeerPostPage() {
             error={errors.text}
             counter={T.postCounter(watch('text').length)}
           />
-          {failed && (
-            <p className={fieldError} role="alert">
-              {T.sendFailed}
-            </p>
-          )}
-          <div className={s.actions}>
-            <button type="submit" className={primaryButton} disabled={isSubmitting}>
-              {isSubmitting ? T.sending : T.send}
-            </button>
-          </div>
-        </form>
+        </WritingForm>
       </DisplayNameGate>
     </PageLayout>
   );

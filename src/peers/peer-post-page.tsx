@@ -8,7 +8,7 @@ import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { useApi } from '../data/index.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
-import { lengthError } from '../mail/mail-limits.ts';
+import { lengthError } from '../writing/length-error.ts';
 import { PageLayout } from '../shell/page-layout.tsx';
 import { primaryButton } from '../styles/controls.ts';
 import { DisplayNameGate } from './display-name-gate.tsx';

@@ -1,5 +1,5 @@
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
-import { CountedTextField } from '../mail/mail-text-field.tsx';
+import { CountedTextField } from '../writing/counted-text-field.tsx';
 import * as s from './peers.styles.ts';
 
 /** A post's or reply's textarea with its character counter and its error (the mail form's field). */

@@ -1,7 +1,7 @@
 import { css } from '@linaria/core';
 import { colors } from '../styles/theme.ts';
 export { item, itemLink, list, section } from '../styles/lists.ts';
-export { actions, counter, form, textarea } from '../styles/writing.ts';
+export { actions, counter, form, textarea } from '../writing/writing.styles.ts';
 
 export const meta = css`
   color: ${colors.muted};

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatEntry } from '../../src/chat-window/chat-messages.ts';
 import { withCounsellorLabels } from '../../src/historic-chat/counsellor-label.ts';
-import { lengthError } from '../../src/mail/mail-limits.ts';
+import { lengthError } from '../../src/writing/length-error.ts';
 
 const texts = { required: 'Måste anges.', tooLong: 'För långt.' };
 

@@ -1,5 +1,5 @@
 import { css } from '@linaria/core';
-import { colors } from './theme.ts';
+import { colors } from '../styles/theme.ts';
 
 /** The forms a child writes in outside the chat (a mail and its replies, a Peers post and reply). */
 export const form = css`

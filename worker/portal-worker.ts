@@ -10,7 +10,7 @@ import { HttpClient } from './http/http-client.ts';
 import { HubClient } from './hub/hub-client.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { SyncContext } from './sync/sync-context.ts';
-import type { OutboxKind, SyncModule } from './sync/sync-module.ts';
+import { mergeUnique, type OutboxKind, type SyncModule } from './sync/sync-module.ts';
 import { AccountSync } from './sync/account.ts';
 import { AssistantSync } from './sync/assistant.ts';
 import { ConversationMessages } from './sync/conversation-messages.ts';
@@ -158,11 +158,14 @@ export class PortalWorker {
       this.notices,
       new AssistantSync(ctx),
     ];
-    this.commands = Object.assign({}, ...this.modules.map((m) => m.commands)) as WorkerCommands;
-    this.outboxKinds = Object.assign({}, ...this.modules.map((m) => m.outboxKinds ?? {})) as Record<
-      string,
-      OutboxKind
-    >;
+    this.commands = mergeUnique(
+      'command',
+      this.modules.map((m) => m.commands),
+    ) as WorkerCommands;
+    this.outboxKinds = mergeUnique<Record<string, OutboxKind>>(
+      'outbox kind',
+      this.modules.map((m) => m.outboxKinds),
+    );
     this.on(HUB_EVENTS.notificationCreated, () => this.refreshNotifications());
     this.on(HUB_EVENTS.contactUpdated, async () => void (await this.session.refreshProfile()));
   }

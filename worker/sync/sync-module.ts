@@ -40,3 +40,18 @@ export interface SyncModule<C extends object = Record<string, Command>> {
   /** A real-time error of SPEC §8 (hub reconnecting, subscribe failure). */
   realtimeError?(message: string): Promise<void>;
 }
+
+/**
+ * The modules' tables of `part` (their commands, their outbox kinds) as one: a name two modules both
+ * declare is refused when the list is built, instead of one silently shadowing the other.
+ */
+export function mergeUnique<T extends object>(part: string, tables: ReadonlyArray<T | undefined>): T {
+  const merged: Record<string, unknown> = {};
+  for (const table of tables) {
+    for (const [name, value] of Object.entries(table ?? {})) {
+      if (name in merged) throw new Error(`Two sync modules declare the ${part} '${name}'`);
+      merged[name] = value;
+    }
+  }
+  return merged as T;
+}

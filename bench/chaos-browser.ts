@@ -117,35 +117,50 @@ export class ChaosBrowserChild implements ChaosClient {
 
   /**
    * The browser's own copy of a conversation, read from its IndexedDB ('portal-data', the worker's
-   * Dexie database): each message's server id (null while unsent) and text.
+   * Dexie database): each message's server id (null while unsent) and text. The rows are sealed at
+   * rest (worker/client/at-rest.ts): they are opened here as the app opens them, with the key in
+   * 'portal-key' (usable by the page, never readable out of it).
    */
   async localCopy(conversationId: number): Promise<Array<{ id: number | null; message: string }>> {
-    return this.page!.evaluate(
-      (id) =>
-        new Promise<Array<{ id: number | null; message: string }>>((resolve, reject) => {
-          const opened = indexedDB.open('portal-data');
-          opened.onerror = () => reject(new Error('portal-data did not open'));
-          opened.onsuccess = () => {
-            const db = opened.result;
-            const read = db
-              .transaction('chatMessages')
-              .objectStore('chatMessages')
-              .index('conversation')
-              .getAll(id);
-            read.onsuccess = () => {
-              resolve(
-                (read.result as Array<{ id: number | null; message: string }>).map((m) => ({
-                  id: m.id,
-                  message: m.message,
-                })),
-              );
-              db.close();
-            };
-            read.onerror = () => reject(new Error('chatMessages could not be read'));
-          };
+    return this.page!.evaluate(async (id) => {
+      // tsx names the helpers below with esbuild's __name, which the page does not have.
+      (globalThis as { __name?: unknown }).__name ??= (f: unknown) => f;
+      const request = <T>(req: IDBRequest<T>) =>
+        new Promise<T>((resolve, reject) => {
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(new Error('IndexedDB request failed'));
+        });
+      const openDb = (name: string) => request(indexedDB.open(name));
+      const data = await openDb('portal-data');
+      const rows = (await request(
+        data.transaction('chatMessages').objectStore('chatMessages').index('conversation').getAll(id),
+      )) as Array<Record<string, unknown>>;
+      data.close();
+      const keys = await openDb('portal-key');
+      const record = keys.objectStoreNames.contains('keys')
+        ? ((await request(keys.transaction('keys').objectStore('keys').get('current'))) as
+            { keyId: string; key: CryptoKey } | undefined)
+        : undefined;
+      keys.close();
+      const bytes = (text: string, from: number, to = text.length) =>
+        Uint8Array.from(text.slice(from, to), (c) => c.charCodeAt(0));
+      const opened = await Promise.all(
+        rows.map(async (row) => {
+          const sealed = row['$sealed'];
+          if (typeof sealed !== 'string') return row;
+          if (!record || sealed.slice(0, 8) !== record.keyId) return null;
+          const plain = await crypto.subtle.decrypt(
+            { name: 'AES-GCM', iv: bytes(sealed, 8, 20) },
+            record.key,
+            bytes(sealed, 20),
+          );
+          return JSON.parse(new TextDecoder().decode(plain)) as Record<string, unknown>;
         }),
-      conversationId,
-    );
+      );
+      return opened
+        .filter((row) => row !== null)
+        .map((m) => ({ id: m['id'] as number | null, message: m['message'] as string }));
+    }, conversationId);
   }
 
   /** Its outbox is the SharedWorker's: what is unsent shows as rows without a server id. */

@@ -1,6 +1,7 @@
 // A child in a real browser for `npm run chaos`: Debian Chromium running the built app (its
 // SharedWorker, Dexie, outbox and hub), behind a fault proxy of its own, writing in a mail thread
 // through the thread page's reply form as a person does.
+import { IV_BYTES, KEY_ID_CHARS } from '../worker/client/at-rest.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { startFaultProxy, type FaultProxy } from '../e2e/support/fault-proxy.ts';
 import { logInChild } from '../e2e/page-models/child-login.ts';
@@ -122,45 +123,48 @@ export class ChaosBrowserChild implements ChaosClient {
    * 'portal-key' (usable by the page, never readable out of it).
    */
   async localCopy(conversationId: number): Promise<Array<{ id: number | null; message: string }>> {
-    return this.page!.evaluate(async (id) => {
-      // tsx names the helpers below with esbuild's __name, which the page does not have.
-      (globalThis as { __name?: unknown }).__name ??= (f: unknown) => f;
-      const request = <T>(req: IDBRequest<T>) =>
-        new Promise<T>((resolve, reject) => {
-          req.onsuccess = () => resolve(req.result);
-          req.onerror = () => reject(new Error('IndexedDB request failed'));
-        });
-      const openDb = (name: string) => request(indexedDB.open(name));
-      const data = await openDb('portal-data');
-      const rows = (await request(
-        data.transaction('chatMessages').objectStore('chatMessages').index('conversation').getAll(id),
-      )) as Array<Record<string, unknown>>;
-      data.close();
-      const keys = await openDb('portal-key');
-      const record = keys.objectStoreNames.contains('keys')
-        ? ((await request(keys.transaction('keys').objectStore('keys').get('current'))) as
-            { keyId: string; key: CryptoKey } | undefined)
-        : undefined;
-      keys.close();
-      const bytes = (text: string, from: number, to = text.length) =>
-        Uint8Array.from(text.slice(from, to), (c) => c.charCodeAt(0));
-      const opened = await Promise.all(
-        rows.map(async (row) => {
-          const sealed = row['$sealed'];
-          if (typeof sealed !== 'string') return row;
-          if (!record || sealed.slice(0, 8) !== record.keyId) return null;
-          const plain = await crypto.subtle.decrypt(
-            { name: 'AES-GCM', iv: bytes(sealed, 8, 20) },
-            record.key,
-            bytes(sealed, 20),
-          );
-          return JSON.parse(new TextDecoder().decode(plain)) as Record<string, unknown>;
-        }),
-      );
-      return opened
-        .filter((row) => row !== null)
-        .map((m) => ({ id: m['id'] as number | null, message: m['message'] as string }));
-    }, conversationId);
+    return this.page!.evaluate(
+      async ({ id, keyIdChars, ivBytes }) => {
+        // tsx names the helpers below with esbuild's __name, which the page does not have.
+        (globalThis as { __name?: unknown }).__name ??= (f: unknown) => f;
+        const request = <T>(req: IDBRequest<T>) =>
+          new Promise<T>((resolve, reject) => {
+            req.onsuccess = () => resolve(req.result);
+            req.onerror = () => reject(new Error('IndexedDB request failed'));
+          });
+        const openDb = (name: string) => request(indexedDB.open(name));
+        const data = await openDb('portal-data');
+        const rows = (await request(
+          data.transaction('chatMessages').objectStore('chatMessages').index('conversation').getAll(id),
+        )) as Array<Record<string, unknown>>;
+        data.close();
+        const keys = await openDb('portal-key');
+        const record = keys.objectStoreNames.contains('keys')
+          ? ((await request(keys.transaction('keys').objectStore('keys').get('current'))) as
+              { keyId: string; key: CryptoKey } | undefined)
+          : undefined;
+        keys.close();
+        const bytes = (text: string, from: number, to = text.length) =>
+          Uint8Array.from(text.slice(from, to), (c) => c.charCodeAt(0));
+        const opened = await Promise.all(
+          rows.map(async (row) => {
+            const sealed = row['$sealed'];
+            if (typeof sealed !== 'string') return row;
+            if (!record || sealed.slice(0, keyIdChars) !== record.keyId) return null;
+            const plain = await crypto.subtle.decrypt(
+              { name: 'AES-GCM', iv: bytes(sealed, keyIdChars, keyIdChars + ivBytes) },
+              record.key,
+              bytes(sealed, keyIdChars + ivBytes),
+            );
+            return JSON.parse(new TextDecoder().decode(plain)) as Record<string, unknown>;
+          }),
+        );
+        return opened
+          .filter((row) => row !== null)
+          .map((m) => ({ id: m['id'] as number | null, message: m['message'] as string }));
+      },
+      { id: conversationId, keyIdChars: KEY_ID_CHARS, ivBytes: IV_BYTES },
+    );
   }
 
   /** Its outbox is the SharedWorker's: what is unsent shows as rows without a server id. */

@@ -25,7 +25,7 @@ import { AT_REST_KEY_DB } from './at-rest-key.ts';
 
 /** Where a stored row keeps its encrypted content. */
 const ENVELOPE = '$sealed';
-const IV_BYTES = 12;
+export const IV_BYTES = 12;
 /** How many opened rows each table keeps in memory (a long chat and its neighbours). */
 const OPENED_KEPT = 2_000;
 
@@ -41,7 +41,7 @@ interface KeyRecord {
  * bytes as characters 0-255. A string, not buffers: reading back 10,000 rows with two buffers each
  * cost the page half a second of deserialisation in Chromium; a one-byte string is copied as it is.
  */
-const KEY_ID_CHARS = 8;
+export const KEY_ID_CHARS = 8;
 
 function toByteString(bytes: Uint8Array): string {
   let text = '';
@@ -116,7 +116,6 @@ export class AtRestKey {
   async destroy(): Promise<void> {
     this.known = null;
     await Dexie.ignoreTransaction(() => this.db.delete({ disableAutoOpen: false }));
-    this.known = null;
   }
 
   private load(): Promise<KeyRecord | undefined> {

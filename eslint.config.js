@@ -2,6 +2,25 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importPlugin from 'eslint-plugin-import';
 
+/** The server's features: each a folder with its child and staff routes and what they share. */
+const SERVER_FEATURES = [
+  './server/conversations',
+  './server/meetings',
+  './server/peers',
+  './server/notifications',
+  './server/profile',
+  './server/assistant',
+];
+/** What composes the server: the portal plugin, the app, its entry points and the timers. */
+const SERVER_TOP = [
+  './server/portal.ts',
+  './server/app.ts',
+  './server/main.ts',
+  './server/client-page.ts',
+  './server/rotate-signing-key.ts',
+  './server/jobs',
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -44,6 +63,56 @@ export default tseslint.config(
               from: './',
               except: ['./server', './contract', './node_modules'],
               message: 'server/ imports only contract/ and its own files.',
+            },
+            // Inside the server: a ground floor (db, auth, security, files, hub, http and the root's
+            // config, context and errors), features above it, and on top the portal plugin, the app
+            // and the jobs that compose them (docs/server.md, "Folders inside server/").
+            {
+              target: [
+                './server/db',
+                './server/auth',
+                './server/security',
+                './server/files',
+                './server/hub',
+                './server/http',
+                './server/staff',
+              ],
+              from: [...SERVER_FEATURES, ...SERVER_TOP],
+              message: "The server's ground floor imports no feature and nothing that composes them.",
+            },
+            {
+              target: SERVER_FEATURES,
+              from: SERVER_TOP,
+              message:
+                'A feature imports the ground floor and the features below it, never what composes it.',
+            },
+            // Features in layers: peers, notifications and the assistant stand alone; conversations
+            // may tell notifications; meetings and profile build on conversations.
+            ...['./server/peers', './server/notifications', './server/assistant'].map((target) => ({
+              target,
+              from: SERVER_FEATURES.filter((f) => f !== target),
+              message: 'This feature stands alone: it imports no other feature.',
+            })),
+            {
+              target: './server/conversations',
+              from: SERVER_FEATURES.filter(
+                (f) => !['./server/conversations', './server/notifications'].includes(f),
+              ),
+              message: 'Conversations build on notifications only; meetings and profile build on them.',
+            },
+            ...['./server/meetings', './server/profile'].map((target) => ({
+              target,
+              from: SERVER_FEATURES.filter(
+                (f) => !['./server/conversations', './server/notifications', target].includes(f),
+              ),
+              message: 'Meetings and profile build on conversations and notifications, not on each other.',
+            })),
+            {
+              // A route module (…-routes.ts) is registered by the portal plugin only: what two features
+              // share lives in a module of its own (wire, writes, board, notify), never in a route file.
+              target: ['./server/*/**', './server/!(portal).ts'],
+              from: ['./server/**/*-routes.ts'],
+              message: 'Import the shared piece, not a route module: only server/portal.ts registers routes.',
             },
             {
               target: './client-kit',

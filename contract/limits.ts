@@ -38,7 +38,7 @@ export const MEETING_DESCRIPTION_MAX_LENGTH = 5000;
 
 /**
  * SPEC §9 "Chat limited to 45 minutes once per day": a child's live one-to-one chat time per day
- * (Europe/Stockholm); the server ends the chat when it is used up (server/api/chat-limit.ts).
+ * (Europe/Stockholm); the server ends the chat when it is used up (server/conversations/chat-limit.ts).
  */
 export const CHAT_DAILY_LIMIT_MS = 45 * 60_000;
 /** Ours: the child and the counsellor see the time left ('X minuter kvar') in the last 10 minutes. */

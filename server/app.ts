@@ -17,11 +17,11 @@ import { KeyedDigest } from './security/keyed-digest.ts';
 import { RateLimiter } from './security/rate-limiter.ts';
 import { auditSubscription } from './staff/audit-log.ts';
 import { createHub } from './hub/hub.ts';
-import { canSeeEntity } from './api/entity-access.ts';
-import { refuseNulCharacters } from './api/guard.ts';
-import { portal } from './api/portal.ts';
+import { canSeeEntity } from './auth/entity-access.ts';
+import { refuseNulCharacters } from './http/guard.ts';
+import { portal } from './portal.ts';
 import { startJobs } from './jobs/jobs.ts';
-import { registerRuntimeConfigRoute, runtimeConfig } from './api/runtime-config.ts';
+import { registerRuntimeConfigRoute, runtimeConfig } from './http/runtime-config.ts';
 import { contentSecurityPolicy, HSTS, PERMISSIONS_POLICY } from './security/browser-policy.ts';
 import { Metrics } from './metrics.ts';
 import { clientPage } from './client-page.ts';
@@ -174,7 +174,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     reply.header('Cross-Origin-Opener-Policy', 'same-origin');
     if (https) reply.header('Strict-Transport-Security', HSTS);
     // Nothing personal in any cache: every auth answer is private and never stored (the API's
-    // answers are made so by its plugin, server/api/portal.ts).
+    // answers are made so by its plugin, server/portal.ts).
     if (req.url.startsWith('/connect/') && !reply.hasHeader('Cache-Control')) {
       reply.header('Cache-Control', 'no-store');
     }

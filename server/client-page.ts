@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fillQuickExitUrl } from '../contract/first-screen.ts';
-import { chooseEncoding } from './api/compression.ts';
+import { chooseEncoding } from './http/compression.ts';
 
 /**
  * The child app's index.html as this server hands it out: the first HTML carries 'Lämna sidan' as

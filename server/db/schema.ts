@@ -44,7 +44,7 @@ export interface Database {
     cancel_reason: string | null;
     /** A one-to-one chat: when it went live (the counsellor's first message); null before. */
     live_since: string | null;
-    /** A one-to-one chat: when the server ends it (SPEC §9 daily limit, server/api/chat-limit.ts). */
+    /** A one-to-one chat: when the server ends it (SPEC §9 daily limit, server/conversations/chat-limit.ts). */
     limit_ends_at: string | null;
   };
   conversation_properties: { conversation_id: number; property_id: string; value: string };

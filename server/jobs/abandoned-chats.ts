@@ -2,7 +2,7 @@ import { CONVERSATION_STATE, QUEUED_STATES } from '../../contract/conversation-s
 import { QUEUE_RETURN_WITHIN_MS } from '../../contract/timings.ts';
 import type { AppContext } from '../context.ts';
 import { nowIso } from '../db/database.ts';
-import { conversationChanged } from '../api/conversation-changed.ts';
+import { conversationChanged } from '../conversations/changed.ts';
 
 /** SPEC §4/§9: a queued child must come back at least every 5 minutes to keep the place. */
 export const QUEUE_PING_TIMEOUT_MS = QUEUE_RETURN_WITHIN_MS;

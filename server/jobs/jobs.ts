@@ -1,10 +1,10 @@
 import type { AppContext } from '../context.ts';
-import { runMaintenance } from '../security/maintenance.ts';
+import { runMaintenance } from './maintenance.ts';
 import { cancelAbandonedChats } from './abandoned-chats.ts';
-import { endChatsPastLimit } from '../api/chat-limit.ts';
-import { eraseLateWrites } from '../security/erasure.ts';
+import { endChatsPastLimit } from '../conversations/chat-limit.ts';
+import { eraseLateWrites } from '../conversations/erasure.ts';
 
-/** Pruning and key rotation run this often in every process (server/security/maintenance.ts). */
+/** Pruning and key rotation run this often in every process (server/jobs/maintenance.ts). */
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 /** Queued chats are checked for a child who stopped coming back this often (SPEC §4). */
 const ABANDONED_CHAT_SWEEP_MS = 30_000;

@@ -4,7 +4,7 @@ import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso, type Db } from '../db/database.ts';
 import { isStaff, type Principal } from '../auth/principal.ts';
-import { principalOf } from '../api/guard.ts';
+import { principalOf } from '../http/guard.ts';
 import { AuditQuery } from '../../contract/schemas/staff.ts';
 
 /** What the id in a staff route's path names, by the route's first segment after /portal/staff. */

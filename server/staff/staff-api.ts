@@ -1,24 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext, RouteModule, TypeBoxProvider } from '../context.ts';
-import { requireRole, requireStaffApp, type StaffRole } from '../api/guard.ts';
-import { registerCounsellorRoutes } from './counsellor.ts';
-import { registerPeerModerationRoutes } from './peer-moderation.ts';
-import { registerStaffMeetingRoutes } from './meetings.ts';
-import { registerGroupLeaderSeriesRoutes } from './group-leader-series.ts';
-import { registerGroupLeaderMeetingReads } from './group-leader-meeting-reads.ts';
-import { registerAuditRoutes } from './audit-log.ts';
-import { registerStaffAccountRoutes } from './staff-accounts.ts';
-
-/** Which role may call which routes of the staff API (docs/server.md, staff API). */
-export const STAFF_API: Record<StaffRole, RouteModule[]> = {
-  counsellor: [registerCounsellorRoutes, registerPeerModerationRoutes],
-  group_leader: [
-    registerStaffMeetingRoutes,
-    registerGroupLeaderSeriesRoutes,
-    registerGroupLeaderMeetingReads,
-  ],
-  admin: [registerAuditRoutes, registerStaffAccountRoutes],
-};
+import { requireRole, requireStaffApp, type StaffRole } from '../http/guard.ts';
 
 /** Routes that take a staff token with `role`: an onRequest hook, so the check precedes the body. */
 export function staffRoutes(ctx: AppContext, role: StaffRole, modules: RouteModule[]): FastifyPluginAsync {

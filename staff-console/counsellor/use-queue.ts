@@ -8,7 +8,7 @@ import { useCoalescedLoader } from '../api/coalesced-loader.ts';
 
 /**
  * The queue (GET /queue), kept live: the server announces every new, left, accepted or answered
- * conversation to counsellors as Conversation.Updated (server/staff/counsellor.ts), and each queued
+ * conversation to counsellors as Conversation.Updated (server/conversations/counsellor-routes.ts), and each queued
  * item is subscribed to (see QueueEntry) for the cancellations the server makes on its own.
  */
 export function useQueue() {

@@ -9,8 +9,8 @@ import { hideChatWindow, showChatWindow } from '../../src/one-to-one-chat/chat-s
 import { BOT_MESSAGE_DELAYS_MS } from '../../contract/timings.ts';
 import { ChildChatHost } from '../../src/one-to-one-chat/child-chat-host.tsx';
 import { api } from '../server/test-server.ts';
-import { CHAT_LIMIT_REACHED_TEXT, endChatsPastLimit } from '../../server/api/chat-limit.ts';
-import { conversationChanged } from '../../server/api/conversation-changed.ts';
+import { CHAT_LIMIT_REACHED_TEXT, endChatsPastLimit } from '../../server/conversations/chat-limit.ts';
+import { conversationChanged } from '../../server/conversations/changed.ts';
 import { useCounsellorTestEnv } from '../worker/child-helpers.ts';
 import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
 

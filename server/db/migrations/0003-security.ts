@@ -116,7 +116,7 @@ async function oneOpenChatPerChild(db: Kysely<unknown>) {
 
 /**
  * Accounts deleted before erasure existed kept their words and traces: erased now as a deletion
- * erases them today (server/security/erasure.ts). A one-to-one conversation without an owner is
+ * erases them today (server/conversations/erasure.ts). A one-to-one conversation without an owner is
  * one a child deleted or one of a deleted account; either way nothing of the child may remain.
  */
 async function eraseEarlierDeletions(db: Kysely<unknown>) {

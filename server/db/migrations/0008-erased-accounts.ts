@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Accounts by when they were erased: the late-write sweep (server/security/erasure.ts) reads those
+ * Accounts by when they were erased: the late-write sweep (server/conversations/erasure.ts) reads those
  * erased in the last minutes every minute, in every process, without reading every account.
  */
 export const erasedAccountsMigration: Migration = {

@@ -7,7 +7,7 @@ import {
   endChatsPastLimit,
   startChatClock,
   stockholmDayStart,
-} from '../../../server/api/chat-limit.ts';
+} from '../../../server/conversations/chat-limit.ts';
 import {
   api,
   claimsOf,

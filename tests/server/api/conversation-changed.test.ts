@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, login, startTestServer, type TestServer } from '../test-server.ts';
 import type { Conversation } from '../../../contract/conversations.ts';
-import type * as ConversationChanged from '../../../server/api/conversation-changed.ts';
+import type * as ConversationChanged from '../../../server/conversations/changed.ts';
 
 /**
  * Every handler that changes a conversation announces it through the one conversationChanged of
- * server/api/conversation-changed.ts (no hook elsewhere watches routes for it). The module is
+ * server/conversations/changed.ts (no hook elsewhere watches routes for it). The module is
  * wrapped so the test sees each call; a handler that publishes on its own, or forgets to, fails here.
  */
 const calls = vi.hoisted(() => [] as Array<{ id: number; audience: unknown }>);
-vi.mock('../../../server/api/conversation-changed.ts', async (importOriginal) => {
+vi.mock('../../../server/conversations/changed.ts', async (importOriginal) => {
   const original = await importOriginal<typeof ConversationChanged>();
   return {
     ...original,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { login, startTestServer, type TestServer } from '../test-server.ts';
-import { PENDING_ABANDONED_MS } from '../../../server/api/idempotency.ts';
+import { PENDING_ABANDONED_MS } from '../../../server/http/idempotency.ts';
 
 let server: TestServer;
 let token: string;

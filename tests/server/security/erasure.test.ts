@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runMaintenance } from '../../../server/security/maintenance.ts';
-import { eraseLateWrites, LATE_WRITE_WINDOW_MS } from '../../../server/security/erasure.ts';
+import { runMaintenance } from '../../../server/jobs/maintenance.ts';
+import { eraseLateWrites, LATE_WRITE_WINDOW_MS } from '../../../server/conversations/erasure.ts';
 import { nowIso } from '../../../server/db/database.ts';
 import { api, login, type TestServer } from '../test-server.ts';
 import { callFrom, registerChild, startTarget, tryLogin } from './attack.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeProtectedHeader } from 'jose';
 import { RETIRED_KEY_GRACE_MS } from '../../../server/auth/keys.ts';
-import { runMaintenance } from '../../../server/security/maintenance.ts';
+import { runMaintenance } from '../../../server/jobs/maintenance.ts';
 import { api, createTestDatabase, login, type TestServer } from '../test-server.ts';
 import { startTarget } from './attack.ts';
 

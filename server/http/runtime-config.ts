@@ -6,6 +6,7 @@ import { PROVIDER } from '../../contract/first-screen.ts';
 import { CONTACTS_FEATURE_IDS } from '../../contract/profile.ts';
 import { featuresOf, VARIANTS, type VariantKey } from '../config.ts';
 import { siteOrigin, type AppContext } from '../context.ts';
+import { APPLICATION_ID, MEETINGS_FEATURE_ID, PORTAL_ID, PROPERTY_ID_MAP } from '../wire-ids.ts';
 
 /** SPEC §2, §9: the version shown, from package.json ('0.93.0' shows as 0.93). */
 export const APP_VERSION = appVersion();
@@ -15,18 +16,6 @@ function appVersion(): string {
   const { version } = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string };
   return version.split('.').slice(0, 2).join('.');
 }
-export const PORTAL_ID = 'portal';
-export const APPLICATION_ID = 'conversationsapplication-id';
-export const MEETINGS_FEATURE_ID = 'meetingsapplicationfeature-id';
-
-export const PROPERTY_ID_MAP = {
-  consentDate: 'consentDate',
-  gender: 'gender',
-  birthYear: 'birthYear',
-  device: 'device',
-  age: 'age',
-} as const;
-export const PROPERTY_IDS: readonly string[] = Object.values(PROPERTY_ID_MAP);
 
 function contactsFeatureId(variant: VariantKey): string {
   const features = featuresOf({ variant });

@@ -21,17 +21,11 @@ import { nowIso } from '../db/database.ts';
 import { isStaff, type Principal } from '../auth/principal.ts';
 import { contentTypeOf, detectFileKind, nameForKind, safeFileName } from '../files/file-type.ts';
 import { deleteMeetingMessages, readBlob, saveBlob, sendAttachment } from '../files/file-store.ts';
-import { principalOf } from './guard.ts';
-import { idempotent, replayValue } from './idempotency.ts';
-import { MEETINGS_FEATURE_ID } from './runtime-config.ts';
-import {
-  meetingForUser,
-  ownMessagesQuery,
-  listAppendices,
-  toMeeting,
-  toMeetingMessages,
-  visibleSeriesIds,
-} from './meeting-view.ts';
+import { principalOf } from '../http/guard.ts';
+import { idempotent, replayValue } from '../http/idempotency.ts';
+import { MEETINGS_FEATURE_ID } from '../wire-ids.ts';
+import { meetingForUser, ownMessagesQuery, listAppendices, toMeeting, toMeetingMessages } from './view.ts';
+import { visibleSeriesIds } from '../auth/entity-access.ts';
 
 const BASE = '/features/meetings/:featureId';
 

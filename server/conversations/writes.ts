@@ -8,7 +8,7 @@ import { CONVERSATION_STATE, FINAL_STATES, isFinalState } from '../../contract/c
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
-import { toMessage } from './conversation-wire.ts';
+import { toMessage } from './wire.ts';
 
 export interface NewMessage {
   conversationId: number;
@@ -109,7 +109,7 @@ export async function insertMessage(db: Db, m: NewMessage): Promise<Conversation
 
 /**
  * Ends a conversation as Resolved (SPEC §4: ending an active chat resolves it); a final one stays as
- * it is. With `limitPassedAt`, only a chat whose daily limit has passed by then (server/api/chat-limit.ts).
+ * it is. With `limitPassedAt`, only a chat whose daily limit has passed by then (server/conversations/chat-limit.ts).
  * Answers whether this call ended it.
  */
 export async function resolveConversation(

@@ -1,20 +1,28 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { siteOrigin, type AppContext, type RouteModule, type TypeBoxProvider } from '../context.ts';
-import { ApiError } from '../errors.ts';
-import { auditStaffRequests } from '../staff/audit-log.ts';
-import { STAFF_API, staffApi } from '../staff/staff-api.ts';
-import { checkOrigin, checkVariantHeader, requireChildApp } from './guard.ts';
-import { storeIdempotentReply } from './idempotency.ts';
-import { registerProfileRoutes } from './profile.ts';
-import { registerLoggingRoutes } from './logging.ts';
-import { registerMeetingRoutes } from './meetings.ts';
-import { registerConversationRoutes } from './conversations.ts';
-import { registerChatRoutes } from './chat.ts';
-import { registerNotificationRoutes } from './notifications.ts';
-import { registerContactMessageRoutes } from './contact-messages.ts';
-import { compressJsonAnswer } from './compression.ts';
-import { registerAssistantRoutes } from '../assistant/assistant-routes.ts';
-import { registerPeerPostRoutes } from './peer-posts.ts';
+import { siteOrigin, type AppContext, type RouteModule, type TypeBoxProvider } from './context.ts';
+import { ApiError } from './errors.ts';
+import { auditStaffRequests } from './staff/audit-log.ts';
+import { staffApi } from './staff/staff-api.ts';
+import type { StaffRole } from './http/guard.ts';
+import { registerAuditRoutes } from './staff/audit-log.ts';
+import { registerStaffAccountRoutes } from './staff/account-routes.ts';
+import { registerCounsellorRoutes } from './conversations/counsellor-routes.ts';
+import { registerPeerModerationRoutes } from './peers/staff-routes.ts';
+import { registerStaffMeetingRoutes } from './meetings/staff-routes.ts';
+import { registerGroupLeaderSeriesRoutes } from './meetings/leader-series-routes.ts';
+import { registerGroupLeaderMeetingReads } from './meetings/leader-read-routes.ts';
+import { checkOrigin, checkVariantHeader, requireChildApp } from './http/guard.ts';
+import { storeIdempotentReply } from './http/idempotency.ts';
+import { registerProfileRoutes } from './profile/child-routes.ts';
+import { registerLoggingRoutes } from './http/client-log-routes.ts';
+import { registerMeetingRoutes } from './meetings/child-routes.ts';
+import { registerConversationRoutes } from './conversations/child-routes.ts';
+import { registerChatRoutes } from './conversations/chat-routes.ts';
+import { registerNotificationRoutes } from './notifications/child-routes.ts';
+import { registerContactMessageRoutes } from './profile/contact-message-routes.ts';
+import { compressJsonAnswer } from './http/compression.ts';
+import { registerAssistantRoutes } from './assistant/assistant-routes.ts';
+import { registerPeerPostRoutes } from './peers/child-routes.ts';
 
 /** The child app's API of SPEC §7, under /portal (staff have their own API under /portal/staff). */
 export const CHILD_API: RouteModule[] = [
@@ -28,6 +36,17 @@ export const CHILD_API: RouteModule[] = [
   registerAssistantRoutes,
   registerPeerPostRoutes,
 ];
+
+/** Which role may call which routes of the staff API (docs/server.md, staff API). */
+export const STAFF_API: Record<StaffRole, RouteModule[]> = {
+  counsellor: [registerCounsellorRoutes, registerPeerModerationRoutes],
+  group_leader: [
+    registerStaffMeetingRoutes,
+    registerGroupLeaderSeriesRoutes,
+    registerGroupLeaderMeetingReads,
+  ],
+  admin: [registerAuditRoutes, registerStaffAccountRoutes],
+};
 
 /**
  * The child app's routes: each one takes a token of the child app's client unless it says

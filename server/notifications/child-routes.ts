@@ -1,36 +1,13 @@
-import { HUB_EVENTS } from '../../contract/hub.ts';
 import type { NotificationWire } from '../../contract/notifications.ts';
 import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { nowIso } from '../db/database.ts';
-import { principalOf } from './guard.ts';
+import { principalOf } from '../http/guard.ts';
 import {
   DeleteNotificationBody,
   NotificationFilterQuery,
   NotificationListQuery,
   ProcessNotificationBody,
 } from '../../contract/schemas/notifications.ts';
-
-/** Creates a notification and tells the account's connections (SPEC §7 PortalAccountNotificationCreated). */
-export async function notify(ctx: AppContext, accountId: number, entity: string, notificationType: string) {
-  const row = await ctx.db
-    .insertInto('notifications')
-    .values({
-      account_id: accountId,
-      entity,
-      notification_type: notificationType,
-      is_processed: 0,
-      created_date: nowIso(),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await ctx.hub.publishToAccount(
-    accountId,
-    HUB_EVENTS.notificationCreated,
-    { id: row.id, entity, notificationType },
-    entity,
-  );
-}
 
 /** SPEC §7 Contact messages and notifications: the notification calls. */
 export function registerNotificationRoutes(app: Api, ctx: AppContext) {

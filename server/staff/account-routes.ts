@@ -1,7 +1,7 @@
 import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { revokeAccount } from '../auth/revoke-account.ts';
-import { principalOf } from '../api/guard.ts';
+import { principalOf } from '../http/guard.ts';
 import { IdParams } from '../../contract/schemas/common.ts';
 import { STAFF_ROLES, StaffRolesBody } from '../../contract/schemas/staff.ts';
 import { requireAdmin } from './audit-log.ts';

@@ -17,15 +17,15 @@ import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { principalOf } from './guard.ts';
-import { idempotent, noteCreated } from './idempotency.ts';
-import { canSeeConversation } from './entity-access.ts';
-import { APPLICATION_ID } from './runtime-config.ts';
-import { listMessages, messageById, toConversation, toConversations } from './conversation-wire.ts';
-import { addMessage } from './conversation-writes.ts';
-import { conversationChanged } from './conversation-changed.ts';
+import { principalOf } from '../http/guard.ts';
+import { idempotent, noteCreated } from '../http/idempotency.ts';
+import { canSeeConversation } from '../auth/entity-access.ts';
+import { APPLICATION_ID } from '../wire-ids.ts';
+import { listMessages, messageById, toConversation, toConversations } from './wire.ts';
+import { addMessage } from './writes.ts';
+import { conversationChanged } from './changed.ts';
 import { endChatIfPastLimit } from './chat-limit.ts';
-import { visibleSeriesIds } from './meeting-view.ts';
+import { visibleSeriesIds } from '../auth/entity-access.ts';
 
 const BASE = '/features/conversations/:appId';
 

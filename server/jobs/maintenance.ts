@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { nowIso } from '../db/database.ts';
-import { pruneIdempotencyKeys } from '../api/idempotency.ts';
+import { pruneIdempotencyKeys } from '../http/idempotency.ts';
 import { pruneAuditLog } from '../staff/audit-log.ts';
 
 const DAY = 24 * 3600_000;

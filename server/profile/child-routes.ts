@@ -25,11 +25,11 @@ import { revokeAccount } from '../auth/revoke-account.ts';
 import { checkNewPassword } from '../security/password-policy.ts';
 import { DISPLAY_NAME_MAX_LENGTH, USERNAME_PATTERN } from '../../contract/limits.ts';
 import { acceptDisplayName, looksLikeStaff } from '../security/display-name.ts';
-import { eraseAccount } from '../security/erasure.ts';
-import { principalOf } from './guard.ts';
-import { shareSeries } from './entity-access.ts';
+import { eraseAccount } from '../conversations/erasure.ts';
+import { principalOf } from '../http/guard.ts';
+import { shareSeries } from '../auth/entity-access.ts';
 import { PROVIDER } from '../../contract/first-screen.ts';
-import { PROPERTY_IDS, PROPERTY_ID_MAP } from './runtime-config.ts';
+import { PROPERTY_IDS, PROPERTY_ID_MAP } from '../wire-ids.ts';
 
 const FEATURE_IDS = new Set<string>(Object.values(CONTACTS_FEATURE_IDS));
 
@@ -281,7 +281,7 @@ export function registerProfileRoutes(app: Api, ctx: AppContext) {
     },
   );
 
-  // Deleting the contact erases the person (server/security/erasure.ts) and ends every session.
+  // Deleting the contact erases the person (server/conversations/erasure.ts) and ends every session.
   // Takes no body: whatever comes is not read.
   app.post('/deleteContact', async (req) => {
     const principal = principalOf(req);

@@ -4,11 +4,11 @@ import { NewPeerReplyBody, PeerItemParams, PeerRejectBody } from '../../contract
 import type { Api, AppContext, TypeBoxProvider } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso, type Db } from '../db/database.ts';
-import { principalOf } from '../api/guard.ts';
-import { idempotent, noteCreated } from '../api/idempotency.ts';
-import { peerItemChanged } from '../api/peer-events.ts';
-import { board, filled, peersOnly, authorNameOf, postOfReply } from '../api/peer-posts.ts';
-import { replyWireById, toReplyWire } from '../api/peer-wire.ts';
+import { principalOf } from '../http/guard.ts';
+import { idempotent, noteCreated } from '../http/idempotency.ts';
+import { peerItemChanged } from './events.ts';
+import { board, filled, peersOnly, authorNameOf, postOfReply } from './board.ts';
+import { replyWireById, toReplyWire } from './wire.ts';
 
 /** Posts and replies that wait for a counsellor, oldest first (reported ones among them). */
 async function moderationQueue(db: Db): Promise<PeerModerationItem[]> {

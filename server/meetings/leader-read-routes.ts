@@ -1,8 +1,8 @@
 import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { principalOf } from '../api/guard.ts';
-import { listMessages } from '../api/conversation-wire.ts';
-import { listAppendices } from '../api/meeting-view.ts';
+import { principalOf } from '../http/guard.ts';
+import { listMessages } from '../conversations/wire.ts';
+import { listAppendices } from './view.ts';
 import { readBlob, sendAttachment } from '../files/file-store.ts';
 import { ledMeeting } from './leader-access.ts';
 import { IdParams } from '../../contract/schemas/common.ts';

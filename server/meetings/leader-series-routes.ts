@@ -3,13 +3,13 @@ import type { Principal } from '../auth/principal.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import { personalCodeDigest } from '../auth/passwords.ts';
-import { principalOf } from '../api/guard.ts';
+import { principalOf } from '../http/guard.ts';
 import { assertLeads, ledSeriesIds } from './leader-access.ts';
 import { acceptDisplayName } from '../security/display-name.ts';
 import { PROVIDER } from '../../contract/first-screen.ts';
 import { IdParams } from '../../contract/schemas/common.ts';
 import { NewParticipantBody, ParticipantsQuery } from '../../contract/schemas/staff.ts';
-import { newPersonalCode } from './personal-code.ts';
+import { newPersonalCode } from '../staff/personal-code.ts';
 import { connectionState } from '../../contract/connection-state.ts';
 import type {
   CreatedParticipant,

@@ -1,7 +1,17 @@
 import { isFinalState } from '../../contract/conversation-state.ts';
 import { parseEntityKey } from '../../contract/hub.ts';
 import type { Db } from '../db/database.ts';
-import { isStaff, type Principal } from '../auth/principal.ts';
+import { isStaff, type Principal } from './principal.ts';
+
+/** Series whose meetings this account may see: its memberships (participants and leaders alike). */
+export async function visibleSeriesIds(db: Db, accountId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('series_memberships')
+    .select('series_id')
+    .where('account_id', '=', accountId)
+    .execute();
+  return rows.map((r) => r.series_id);
+}
 
 /**
  * Who may see an entity, for hub subscriptions and reads alike: its owner, a member of its meeting's

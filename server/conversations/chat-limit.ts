@@ -1,7 +1,7 @@
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 import type { AppContext } from '../context.ts';
-import { addMessage, resolveConversation } from './conversation-writes.ts';
-import { conversationChanged } from './conversation-changed.ts';
+import { addMessage, resolveConversation } from './writes.ts';
+import { conversationChanged } from './changed.ts';
 
 /**
  * SPEC §9 "Chat limited to 45 minutes once per day", read as a daily budget: a child has 45 minutes

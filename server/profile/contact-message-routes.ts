@@ -2,7 +2,7 @@ import type { ContactMessageWire } from '../../contract/notifications.ts';
 import { CONTACTS_FEATURE_IDS } from '../../contract/profile.ts';
 import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { principalOf } from './guard.ts';
+import { principalOf } from '../http/guard.ts';
 import { ContactMessageRefBody, FeatureParams } from '../../contract/schemas/profile.ts';
 
 const FEATURE_IDS = new Set<string>(Object.values(CONTACTS_FEATURE_IDS));

@@ -1,7 +1,7 @@
 import { isFinalState } from '../../contract/conversation-state.ts';
 import type { AppContext } from '../context.ts';
 import { nowIso, type Db } from '../db/database.ts';
-import { conversationChanged } from '../api/conversation-changed.ts';
+import { conversationChanged } from './changed.ts';
 import { deleteMeetingMessages } from '../files/file-store.ts';
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 

@@ -1,29 +1,23 @@
 import { ageFromBirthYear, userAuthorLabel } from '../../contract/profile.ts';
-import { PROPERTY_ID_MAP } from '../api/runtime-config.ts';
+import { PROPERTY_ID_MAP } from '../wire-ids.ts';
 import type { FastifyRequest } from 'fastify';
 import { FINAL_STATES, QUEUED_STATES } from '../../contract/conversation-state.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
-import { principalOf } from '../api/guard.ts';
-import { idempotent, noteCreated } from '../api/idempotency.ts';
-import {
-  inChunks,
-  listMessages,
-  messageById,
-  toConversation,
-  toConversations,
-} from '../api/conversation-wire.ts';
-import { addStaffMessage, resolveConversation } from '../api/conversation-writes.ts';
-import { conversationChanged } from '../api/conversation-changed.ts';
-import { endChatIfPastLimit, startChatClock } from '../api/chat-limit.ts';
-import { notify } from '../api/notifications.ts';
+import { principalOf } from '../http/guard.ts';
+import { idempotent, noteCreated } from '../http/idempotency.ts';
+import { inChunks, listMessages, messageById, toConversation, toConversations } from './wire.ts';
+import { addStaffMessage, resolveConversation } from './writes.ts';
+import { conversationChanged } from './changed.ts';
+import { endChatIfPastLimit, startChatClock } from './chat-limit.ts';
+import { notify } from '../notifications/notify.ts';
 import { NEW_MESSAGE_NOTIFICATION } from '../../contract/notifications.ts';
 import { IdParams } from '../../contract/schemas/common.ts';
 import { StaffMessageBody } from '../../contract/schemas/staff.ts';
 import { MESSAGE_MAX_LENGTH_BY_CHANNEL } from '../../contract/limits.ts';
-import { counsellorMaySee } from '../api/entity-access.ts';
+import { counsellorMaySee } from '../auth/entity-access.ts';
 import { CONVERSATION_STATE, CONVERSATION_STATES } from '../../contract/conversation-state.ts';
 
 function requireCounsellor(principal: Principal) {

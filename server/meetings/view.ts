@@ -5,18 +5,9 @@ import type { Database } from '../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import { isStaff } from '../auth/principal.ts';
 import { ApiError } from '../errors.ts';
+import { visibleSeriesIds } from '../auth/entity-access.ts';
 
 type MeetingRow = Selectable<Database['meetings']>;
-
-/** Series whose meetings this account may see: its memberships (participants and leaders alike). */
-export async function visibleSeriesIds(db: Db, accountId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('series_memberships')
-    .select('series_id')
-    .where('account_id', '=', accountId)
-    .execute();
-  return rows.map((r) => r.series_id);
-}
 
 /** 404 when the meeting does not exist, 403 when it is not in one of the user's series. */
 export async function meetingForUser(db: Db, principal: Principal, meetingId: number): Promise<MeetingRow> {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useApi } from '../data/index.ts';
-import { installedAsApp } from '../header/installed-as-app.ts';
+import { installedAsApp } from '../ui-kit/installed-as-app.ts';
 import { showChatWindow } from '../one-to-one-chat/chat-store.ts';
 import { phaseOf } from '../one-to-one-chat/child-chat-state.ts';
 import { useChildChat } from '../one-to-one-chat/use-child-chat.ts';

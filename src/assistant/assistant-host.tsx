@@ -3,7 +3,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useApi, useSession } from '../data/index.ts';
 import { assistantConversation, forgetConversation, keepConversation } from './assistant-conversation.ts';
-import { lazyPage } from '../shell/lazy-pages.ts';
+import { lazyPage } from '../ui-kit/lazy-pages.ts';
 import { assistantState } from './assistant-state.ts';
 import { assistantToken, readAssistantToken, renewalAt } from './assistant-token.ts';
 

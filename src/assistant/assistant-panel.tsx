@@ -7,7 +7,7 @@ import { useConfig } from '../config/runtime-config.tsx';
 import { registerStyle } from '../config/variant.ts';
 import { useApi, useSession, useDb } from '../data/index.ts';
 import { LoginModal } from '../login/login-modal.tsx';
-import { EmergencyLink } from '../shell/emergency-link.tsx';
+import { EmergencyLink } from '../ui-kit/emergency-link.tsx';
 import { field, iconButton, linkButton, primaryButton, secondaryButton } from '../styles/controls.ts';
 import { useAssistantChat } from './assistant-chat.ts';
 import {

@@ -1,5 +1,6 @@
 import { signal } from '@preact/signals-react';
-import { readAppCookie, writeAppCookie } from '../shell/app-cookies.ts';
+import { readAppCookie, writeAppCookie } from '../ui-kit/app-cookies.ts';
+import { onChatWindowShown } from '../one-to-one-chat/chat-store.ts';
 
 /** SPEC §4 Virtual assistant: Inactive until the assistant is opened. */
 export type AssistantState = 'Inactive' | 'Active' | 'Minimized';
@@ -37,7 +38,7 @@ export const wasOpenedInThisPage = () => openedInThisPage;
 
 /**
  * Every change is kept in a cookie, a session cookie in the browser and one of a year in the installed
- * app (src/shell/app-cookies.ts); its name contains 'assistant', so a login keeps it.
+ * app (src/ui-kit/app-cookies.ts); its name contains 'assistant', so a login keeps it.
  */
 export function setAssistantState(state: AssistantState) {
   if (state === 'Active') openedInThisPage = true;
@@ -55,6 +56,7 @@ export function chatOpened() {
   const next = assistantAfter(assistantState.value, 'chat-opened');
   if (next !== assistantState.value) setAssistantState(next);
 }
+onChatWindowShown(chatOpened);
 
 /** The launcher 'Fråga assistenten': Inactive or Minimized becomes Active. */
 export function openAssistant() {

@@ -4,7 +4,7 @@ import {
   ASSISTANT_TOKEN_SECONDS,
 } from '../../contract/assistant.ts';
 import { TOKEN_TIMEOUT_FACTOR } from '../../contract/timings.ts';
-import { readNamedCookie, writeNamedCookie } from '../shell/app-cookies.ts';
+import { readNamedCookie, writeNamedCookie } from '../ui-kit/app-cookies.ts';
 import type { AssistantTokenValue } from '../../worker/client/assistant.ts';
 import type { WorkerCommands } from '../../worker/client/api.ts';
 

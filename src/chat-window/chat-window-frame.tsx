@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { MinimizeIcon } from '../shell/icons.tsx';
+import { MinimizeIcon } from '../ui-kit/icons.tsx';
 import { iconButton } from '../styles/controls.ts';
 import * as s from './chat-window.styles.ts';
 import { ConnectionNotice } from './connection-notice.tsx';

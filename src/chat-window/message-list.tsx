@@ -1,6 +1,6 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { trustedHtml } from '../../client-kit/security/trusted-types.ts';
-import { chatTextToHtml } from '../group-support/chat-text.ts';
+import { chatTextToHtml } from '../conversation-ui/chat-text.ts';
 import { useApi } from '../data/index.ts';
 import { secondaryButton } from '../styles/controls.ts';
 import { sendStatusText, type ChatEntry } from './chat-messages.ts';

@@ -1,6 +1,6 @@
 import type { TypingRow } from '../../worker/client/group-support.ts';
-import { typingText } from '../group-support/typing-names.ts';
-import { useNow } from '../group-support/use-now.ts';
+import { typingText } from '../conversation-ui/typing-names.ts';
+import { useNow } from '../ui-kit/use-now.ts';
 import { typing } from './chat-window.styles.ts';
 import { TYPING_VISIBLE_MS } from '../../contract/timings.ts';
 export { TYPING_VISIBLE_MS };

@@ -2,7 +2,7 @@ import { Redirect, useSearch } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle, registerStyle } from '../config/variant.ts';
 import { useSession } from '../data/index.ts';
-import { PageLayout } from '../shell/page-layout.tsx';
+import { PageLayout } from '../header/page-layout.tsx';
 import { CreateAccountForm } from './create-account-form.tsx';
 import { CREATE_ACCOUNT_TEXTS } from './texts.ts';
 

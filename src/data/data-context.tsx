@@ -14,8 +14,8 @@ import type { WorkerCommands } from '../../worker/client/api.ts';
 import type { PortalDb } from '../../worker/client/db.ts';
 import { peekSession, type Session } from '../../worker/client/session-peek.ts';
 import type { StorageMode } from '../../worker/client/storage-mode.ts';
-import { preloadDataLayerParts } from '../shell/lazy-pages.ts';
-import { whenIdle } from '../shell/when-idle.ts';
+import { preloadDataLayerParts } from '../ui-kit/lazy-pages.ts';
+import { whenIdle } from '../ui-kit/when-idle.ts';
 import {
   connectData,
   dataLayerState,

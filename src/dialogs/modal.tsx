@@ -2,7 +2,7 @@ import { useEffect, useId, type ReactNode } from 'react';
 import { useModalDialog } from '../../client-kit/dialogs/use-modal-dialog.ts';
 import { DIALOG_TEXTS } from './texts.ts';
 import { QuickExitButton } from '../quick-exit/quick-exit-button.tsx';
-import { CloseIcon } from '../shell/icons.tsx';
+import { CloseIcon } from '../ui-kit/icons.tsx';
 import { iconButton } from '../styles/controls.ts';
 import * as s from './modal.styles.ts';
 

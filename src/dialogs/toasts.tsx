@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { dismissToast, toasts } from './toast-store.ts';
 import { DIALOG_TEXTS } from './texts.ts';
-import { CloseIcon } from '../shell/icons.tsx';
+import { CloseIcon } from '../ui-kit/icons.tsx';
 import { iconButton } from '../styles/controls.ts';
 import * as s from './toasts.styles.ts';
 

@@ -4,8 +4,8 @@ import { assistantState, toggleAssistant } from '../assistant/assistant-state.ts
 import { useConfig } from '../config/runtime-config.tsx';
 import { useSession } from '../data/index.ts';
 import { LoginModal } from '../login/login-modal.tsx';
-import { lazyPage } from '../shell/lazy-pages.ts';
-import { AssistantIcon, LoginIcon } from '../shell/icons.tsx';
+import { lazyPage } from '../ui-kit/lazy-pages.ts';
+import { AssistantIcon, LoginIcon } from '../ui-kit/icons.tsx';
 import { iconButton } from '../styles/controls.ts';
 import { HEADER_TEXTS } from './texts.ts';
 import * as s from './page-header.styles.ts';

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { useProvider } from '../config/runtime-config.tsx';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
-import { OrganisationLogo as Logo } from '../shell/icons.tsx';
-import { installedAsApp } from './installed-as-app.ts';
+import { OrganisationLogo as Logo } from '../ui-kit/icons.tsx';
+import { installedAsApp } from '../ui-kit/installed-as-app.ts';
 import { HEADER_TEXTS } from './texts.ts';
 import * as s from './page-header.styles.ts';
 

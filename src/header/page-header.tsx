@@ -4,7 +4,7 @@ import { useOptionalConfig, useProvider } from '../config/runtime-config.tsx';
 import { showsVersion } from '../config/variant.ts';
 import { useData } from '../data/index.ts';
 import { goBack } from '../routes/navigation-history.ts';
-import { BackIcon, ProductLogo } from '../shell/icons.tsx';
+import { BackIcon, ProductLogo } from '../ui-kit/icons.tsx';
 import { HeaderActions } from './header-actions.tsx';
 import { OrganisationLogoButton } from './organisation-logo.tsx';
 import { HEADER_TEXTS } from './texts.ts';

@@ -8,7 +8,7 @@ import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { phaseOf } from '../one-to-one-chat/child-chat-state.ts';
 import { hideChatWindow } from '../one-to-one-chat/chat-store.ts';
 import { useChildChat } from '../one-to-one-chat/use-child-chat.ts';
-import { BellIcon, GearIcon, LogoutIcon, PersonIcon } from '../shell/icons.tsx';
+import { BellIcon, GearIcon, LogoutIcon, PersonIcon } from '../ui-kit/icons.tsx';
 import { iconButton } from '../styles/controls.ts';
 import { HEADER_TEXTS } from './texts.ts';
 import { useLogout } from './use-logout.ts';

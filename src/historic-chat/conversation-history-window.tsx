@@ -3,11 +3,11 @@ import { useApi, useOpenConversation } from '../data/index.ts';
 import { useOneToOneEntries } from './use-one-to-one-entries.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
-import { useConversation } from '../group-support/hooks.ts';
-import { isFavorite } from '../my-conversations/conversation-lists.ts';
+import { useConversation } from '../data/meeting-and-chat-hooks.ts';
+import { isFavorite } from '../conversation-ui/conversation-lists.ts';
 import { iconButton } from '../styles/controls.ts';
 import { HistoricChatView } from './historic-chat-view.tsx';
-import { StarIcon, TrashIcon } from '../shell/icons.tsx';
+import { StarIcon, TrashIcon } from '../ui-kit/icons.tsx';
 import { favouriteOn } from './historic-chat-window.styles.ts';
 import { HISTORIC_CHAT_TEXTS as T } from './texts.ts';
 

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { MeetingRow } from '../../worker/client/group-support.ts';
 import { useOpenGroupChat } from '../data/index.ts';
 import { useProfile } from '../data/live-queries.ts';
-import { useChatRows, useConversation } from '../group-support/hooks.ts';
+import { useChatRows, useConversation } from '../data/meeting-and-chat-hooks.ts';
 import { chatEntries } from '../chat-window/chat-messages.ts';
 import { HistoricChatView } from './historic-chat-view.tsx';
 

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useProfile } from '../data/live-queries.ts';
 import { chatEntries, type ChatEntry } from '../chat-window/chat-messages.ts';
-import { useChatRows } from '../group-support/hooks.ts';
+import { useChatRows } from '../data/meeting-and-chat-hooks.ts';
 import { withCounsellorLabels } from './counsellor-label.ts';
 import { ageFromBirthYear, userAuthorLabel } from '../../contract/profile.ts';
 

@@ -2,7 +2,7 @@ import { Redirect, useLocation, useSearch } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
 import { LoginForm } from '../login/login-form.tsx';
-import { PageLayout } from '../shell/page-layout.tsx';
+import { PageLayout } from '../header/page-layout.tsx';
 import { LOGGED_OUT_TEXTS } from './texts.ts';
 import * as s from './logged-out-page.styles.ts';
 

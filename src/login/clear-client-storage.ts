@@ -1,4 +1,4 @@
-import { expireCookie, visibleCookieNames } from '../shell/app-cookies.ts';
+import { expireCookie, visibleCookieNames } from '../ui-kit/app-cookies.ts';
 
 /**
  * SPEC §4: a login starts from a clean slate: localStorage, sessionStorage and every cookie go,

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { FIRST_FIELD, Modal } from '../dialogs/modal.tsx';
-import { whenIdle } from '../shell/when-idle.ts';
-import { SHELL_TEXTS } from '../shell/texts.ts';
+import { whenIdle } from '../ui-kit/when-idle.ts';
+import { SHELL_TEXTS } from '../ui-kit/texts.ts';
 import { LOGIN_TEXTS } from './texts.ts';
 
 // The form (with react-hook-form) is no part of the start page's code: it is fetched once

@@ -4,15 +4,15 @@ import { useLocation } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';
-import { installedAsApp } from '../header/installed-as-app.ts';
-import { PageLayout } from '../shell/page-layout.tsx';
+import { installedAsApp } from '../ui-kit/installed-as-app.ts';
+import { PageLayout } from '../header/page-layout.tsx';
 import { lengthError } from '../writing/length-error.ts';
 import { SubjectField } from '../writing/subject-field.tsx';
 import { WritingForm } from '../writing/writing-form.tsx';
 import { MAIL_SUBJECT_MAX_LENGTH } from './mail-limits.ts';
 import { MailTextField, validateMailText } from './mail-text-field.tsx';
 import { MAIL_TEXTS as T } from './texts.ts';
-import { mailPaths } from './mail-paths.ts';
+import { mailPaths } from '../conversation-ui/mail-paths.ts';
 import * as s from './mail.styles.ts';
 
 interface Values {

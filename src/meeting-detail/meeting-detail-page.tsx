@@ -10,17 +10,17 @@ import {
 } from '../chat-window/chat-window-store.ts';
 import { ChatWindow } from '../chat-window/chat-window.tsx';
 import { useApi } from '../data/index.ts';
-import { row } from '../group-support/group-support.styles.ts';
-import { useConversation, useMeeting } from '../group-support/hooks.ts';
+import { row } from '../meeting-ui/meeting.styles.ts';
+import { useConversation, useMeeting } from '../data/meeting-and-chat-hooks.ts';
 import {
   hasHistoricConversation,
   opensChatAutomatically,
   showOpenChat,
   showPrivateMessage,
-} from '../group-support/meeting-detail-state.ts';
+} from '../meeting-ui/meeting-detail-state.ts';
 import { HistoricChatWindow } from '../historic-chat/historic-chat-window.tsx';
 import { MeetingTasks } from '../meeting-tasks/meeting-tasks.tsx';
-import { PageLayout } from '../shell/page-layout.tsx';
+import { PageLayout } from '../header/page-layout.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
 import { AccessDeniedModal } from './access-denied-modal.tsx';

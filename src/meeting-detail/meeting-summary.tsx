@@ -1,10 +1,10 @@
 import { useRef, useState, type ReactNode } from 'react';
 import type { ConversationRow, MeetingRow } from '../../worker/client/group-support.ts';
-import { card } from '../group-support/group-support.styles.ts';
-import { descriptionHtml } from '../group-support/html-content.ts';
-import { detailBadge, registerTap } from '../group-support/meeting-detail-state.ts';
-import { meetingStartTime } from '../group-support/meeting-state.ts';
-import { SafeHtml } from '../group-support/safe-html.tsx';
+import { card } from '../meeting-ui/meeting.styles.ts';
+import { descriptionHtml } from '../conversation-ui/html-content.ts';
+import { detailBadge, registerTap } from '../meeting-ui/meeting-detail-state.ts';
+import { meetingStartTime } from '../meeting-ui/meeting-state.ts';
+import { SafeHtml } from '../conversation-ui/safe-html.tsx';
 import { badgeKind, MeetingBadge } from '../meeting-list/meeting-badge.tsx';
 import { debugBlock, title } from './meeting-detail.styles.ts';
 import { MEETING_DETAIL_TEXTS as T } from './texts.ts';

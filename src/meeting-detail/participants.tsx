@@ -1,10 +1,10 @@
 import { PRESENCE_REFRESH_MS } from '../../contract/timings.ts';
 import { PresenceDot } from '../../client-kit/presence/presence-dot.tsx';
-import { expandable, muted } from '../group-support/group-support.styles.ts';
-import { useConnections, useHubState } from '../group-support/hooks.ts';
-import { participantState } from '../group-support/participant-presence.ts';
+import { expandable, muted } from '../meeting-ui/meeting.styles.ts';
+import { useConnections, useHubState } from '../data/meeting-and-chat-hooks.ts';
+import { participantState } from '../meeting-ui/participant-presence.ts';
 import { useProfile } from '../data/hooks.ts';
-import { useNow } from '../group-support/use-now.ts';
+import { useNow } from '../ui-kit/use-now.ts';
 import { participants } from './meeting-detail.styles.ts';
 import { MEETING_DETAIL_TEXTS as T } from './texts.ts';
 

@@ -4,7 +4,7 @@ import { PRIVATE_MESSAGE_MAX_LENGTH } from '../../contract/limits.ts';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';
-import { expandable } from '../group-support/group-support.styles.ts';
+import { expandable } from '../meeting-ui/meeting.styles.ts';
 import { fieldError, primaryButton } from '../styles/controls.ts';
 import { textarea } from './meeting-detail.styles.ts';
 import { MEETING_DETAIL_TEXTS as T } from './texts.ts';

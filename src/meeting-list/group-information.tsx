@@ -1,5 +1,5 @@
-import { promoteFirstBold } from '../group-support/html-content.ts';
-import { SafeHtml } from '../group-support/safe-html.tsx';
+import { promoteFirstBold } from '../conversation-ui/html-content.ts';
+import { SafeHtml } from '../conversation-ui/safe-html.tsx';
 
 /** The series' group information; its first bold element becomes a heading (SPEC §2). */
 export function GroupInformation({ html }: { html: string }) {

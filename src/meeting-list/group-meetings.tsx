@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useApi } from '../data/index.ts';
-import { useMeetings } from '../group-support/hooks.ts';
-import { uniqueById } from '../group-support/meeting-state.ts';
+import { useMeetings } from '../data/meeting-and-chat-hooks.ts';
+import { uniqueById } from '../meeting-ui/meeting-state.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { GroupInformation } from './group-information.tsx';
 import { MeetingList } from './meeting-list.tsx';

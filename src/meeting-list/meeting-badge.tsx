@@ -1,4 +1,4 @@
-import { badge, badgeKinds } from '../group-support/group-support.styles.ts';
+import { badge, badgeKinds } from '../meeting-ui/meeting.styles.ts';
 
 export type BadgeKind = keyof typeof badgeKinds;
 

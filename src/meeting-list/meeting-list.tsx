@@ -1,6 +1,6 @@
 import type { MeetingRow } from '../../worker/client/group-support.ts';
-import { meetingSections } from '../group-support/meeting-state.ts';
-import { useNow } from '../group-support/use-now.ts';
+import { meetingSections } from '../meeting-ui/meeting-state.ts';
+import { useNow } from '../ui-kit/use-now.ts';
 import { MeetingCard } from './meeting-card.tsx';
 import { list, section } from './meeting-list.styles.ts';
 import { MEETING_LIST_TEXTS } from './texts.ts';

@@ -1,5 +1,5 @@
 import { UPLOAD_LIMITS } from '../../contract/limits.ts';
-import { megabytes } from '../group-support/html-content.ts';
+import { megabytes } from '../conversation-ui/html-content.ts';
 
 /** Swedish texts of the 'Uppgifter' section (SPEC §2 Meeting card, Meeting detail; §8 upload). */
 export const TASK_TEXTS = {

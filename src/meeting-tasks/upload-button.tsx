@@ -2,8 +2,8 @@ import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { UPLOAD_LIMITS } from '../../contract/limits.ts';
 import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';
-import { useUploads } from '../group-support/hooks.ts';
-import { muted } from '../group-support/group-support.styles.ts';
+import { useUploads } from '../data/meeting-and-chat-hooks.ts';
+import { muted } from '../meeting-ui/meeting.styles.ts';
 import { secondaryButton } from '../styles/controls.ts';
 import { TASK_TEXTS } from './texts.ts';
 

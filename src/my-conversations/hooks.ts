@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useDb } from '../data/index.ts';
-import { pendingMails } from './conversation-lists.ts';
+import { pendingMails } from '../conversation-ui/conversation-lists.ts';
 
 /** Every conversation in Dexie (mail, chats, group chats); lists filter them. */
 export function useConversations() {

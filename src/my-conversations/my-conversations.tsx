@@ -5,9 +5,9 @@ import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
 import { useApi } from '../data/index.ts';
 import { useLoadWhenBack } from '../data/live-queries.ts';
-import { mailPaths } from '../mail/mail-paths.ts';
+import { mailPaths } from '../conversation-ui/mail-paths.ts';
 import { ConversationHistoryWindow } from '../historic-chat/conversation-history-window.tsx';
-import { StarIcon } from '../shell/icons.tsx';
+import { StarIcon } from '../ui-kit/icons.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { primaryButton } from '../styles/controls.ts';
 import {
@@ -16,7 +16,7 @@ import {
   isFavorite,
   lastActivity,
   mailThreads,
-} from './conversation-lists.ts';
+} from '../conversation-ui/conversation-lists.ts';
 import { useConversations, usePendingMails } from './hooks.ts';
 import { MY_CONVERSATIONS_TEXTS as T } from './texts.ts';
 import * as s from './my-conversations.styles.ts';

@@ -6,8 +6,6 @@ export const MY_CONVERSATIONS_TEXTS = {
   noMail: 'Du har inga meddelanden ännu.',
   noSubject: 'Meddelande utan ämne',
   unread: 'Nytt svar',
-  pending: 'Väntar på att skickas',
-  pendingWaiting: 'Du har skickat många meddelanden på kort tid. Meddelandet skickas om en stund.',
   historyHeading: 'Chatthistorik',
   noHistory: 'Du har inga avslutade chattar.',
   chatFrom: (date: string) => `Chatt från ${date}`,

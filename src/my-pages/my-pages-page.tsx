@@ -2,7 +2,7 @@ import { useNotificationCount, useProfile } from '../data/live-queries.ts';
 import { useConfig } from '../config/runtime-config.tsx';
 import { MyConversations } from '../my-conversations/my-conversations.tsx';
 import { MyPeerPosts } from '../peers/my-peer-posts.tsx';
-import { PageLayout } from '../shell/page-layout.tsx';
+import { PageLayout } from '../header/page-layout.tsx';
 import { ContactMessageList } from './contact-message-list.tsx';
 import { NotificationList } from './notification-list.tsx';
 import { MY_PAGES_TEXTS } from './texts.ts';

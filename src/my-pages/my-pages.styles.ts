@@ -1,5 +1,5 @@
 import { css } from '@linaria/core';
-import { badge as groupBadge, badgeKinds, card as groupCard } from '../group-support/group-support.styles.ts';
+import { badge as groupBadge, badgeKinds, card as groupCard } from '../meeting-ui/meeting.styles.ts';
 import { colors } from '../styles/theme.ts';
 
 export const list = css`

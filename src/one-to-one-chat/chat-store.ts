@@ -1,5 +1,4 @@
 import { signal } from '@preact/signals-react';
-import { chatOpened } from '../assistant/assistant-state.ts';
 
 /**
  * The child's chat window (SPEC §4 Chat modal): shown or not, minimised or not. The chat itself lives
@@ -8,9 +7,20 @@ import { chatOpened } from '../assistant/assistant-state.ts';
 export const chatWindowOpen = signal(false);
 export const chatWindowMinimized = signal(false);
 
+const shownListeners = new Set<() => void>();
+
+/**
+ * Something to do each time a chat window is shown: the assistant minimises itself (SPEC §4).
+ * The assistant builds on the chat, not the other way round, so it listens here.
+ */
+export function onChatWindowShown(listener: () => void): () => void {
+  shownListeners.add(listener);
+  return () => shownListeners.delete(listener);
+}
+
 /** SPEC §4: opening a chat minimises an Active assistant; Peers opens minimised. */
 export function showChatWindow(minimized = false) {
-  chatOpened();
+  for (const listener of shownListeners) listener();
   chatWindowOpen.value = true;
   chatWindowMinimized.value = minimized;
 }

@@ -1,8 +1,8 @@
 import { Suspense } from 'react';
 import { isGroupStyle } from '../config/variant.ts';
 import { useProfile } from '../data/live-queries.ts';
-import { useChatRows } from '../group-support/hooks.ts';
-import { lazyPage } from '../shell/lazy-pages.ts';
+import { useChatRows } from '../data/meeting-and-chat-hooks.ts';
+import { lazyPage } from '../ui-kit/lazy-pages.ts';
 import { useChatFromNotice } from './use-chat-from-notice.ts';
 import { useChildChatWithTail } from './use-child-chat.ts';
 

@@ -1,4 +1,4 @@
-import { EmergencyLink } from '../shell/emergency-link.tsx';
+import { EmergencyLink } from '../ui-kit/emergency-link.tsx';
 import { ChatTimeLeft } from '../../client-kit/chat-limit/time-left.tsx';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
@@ -12,9 +12,9 @@ import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { Modal } from '../dialogs/modal.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
 import { minutesText } from '../chat-window/texts.ts';
-import { useTyping, type ChatRows } from '../group-support/hooks.ts';
+import { useTyping, type ChatRows } from '../data/meeting-and-chat-hooks.ts';
 import { DURATION_UPDATE_MS } from '../../contract/timings.ts';
-import { useNow } from '../group-support/use-now.ts';
+import { useNow } from '../ui-kit/use-now.ts';
 import * as s from '../chat-window/chat-window.styles.ts';
 import { ChatWindowFrame } from '../chat-window/chat-window-frame.tsx';
 import { MessageInput } from '../chat-window/message-input.tsx';

@@ -3,7 +3,7 @@ import type { PortalDb } from '../../worker/client/db.ts';
 import type { ConversationRow } from '../../worker/client/group-support.ts';
 import type { ChatStateRow } from '../../worker/client/one-to-one-chat.ts';
 import { useDb } from '../data/index.ts';
-import { readChatTail, type ChatTail } from '../group-support/hooks.ts';
+import { readChatTail, type ChatTail } from '../data/meeting-and-chat-hooks.ts';
 
 export interface ChildChatRows {
   state: ChatStateRow | null;

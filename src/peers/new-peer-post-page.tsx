@@ -4,7 +4,7 @@ import { useLocation } from 'wouter';
 import { PEER_POST_SUBJECT_MAX_LENGTH, PEER_POST_TEXT_MAX_LENGTH } from '../../contract/limits.ts';
 import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';
-import { PageLayout } from '../shell/page-layout.tsx';
+import { PageLayout } from '../header/page-layout.tsx';
 import { lengthError } from '../writing/length-error.ts';
 import { SubjectField } from '../writing/subject-field.tsx';
 import { WritingForm } from '../writing/writing-form.tsx';

@@ -9,7 +9,7 @@ import { useApi } from '../data/index.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
 import { lengthError } from '../writing/length-error.ts';
-import { PageLayout } from '../shell/page-layout.tsx';
+import { PageLayout } from '../header/page-layout.tsx';
 import { primaryButton } from '../styles/controls.ts';
 import { DisplayNameGate } from './display-name-gate.tsx';
 import { OwnItemState } from './item-state.tsx';

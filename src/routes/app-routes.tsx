@@ -3,12 +3,12 @@ import { Redirect, Route, Switch } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
 import { StartPage } from '../start/start-page.tsx';
-import { lazyPage } from '../shell/lazy-pages.ts';
-import { PageErrorBoundary } from '../shell/page-error-boundary.tsx';
+import { lazyPage } from '../ui-kit/lazy-pages.ts';
+import { PageErrorBoundary } from '../ui-kit/page-error-boundary.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
-import { SHELL_TEXTS } from '../shell/texts.ts';
+import { SHELL_TEXTS } from '../ui-kit/texts.ts';
 import { RequireAuth } from './guard.tsx';
-import { mailPaths } from '../mail/mail-paths.ts';
+import { mailPaths } from '../conversation-ui/mail-paths.ts';
 
 // Pages beyond the start page load on first use, so the first screen a child sees comes quickly;
 // once it is idle, the rest of this variant's pages are fetched in the background (see lazyPage).

@@ -2,9 +2,9 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { Redirect } from 'wouter';
 import { useSession } from '../data/index.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
-import { preloadPageOf } from '../shell/lazy-pages.ts';
-import { SHELL_TEXTS } from '../shell/texts.ts';
-import { useCurrentUrl } from './current-url.ts';
+import { preloadPageOf } from '../ui-kit/lazy-pages.ts';
+import { SHELL_TEXTS } from '../ui-kit/texts.ts';
+import { useCurrentUrl } from '../ui-kit/current-url.ts';
 import { loggedOutUrl } from './logged-out-url.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocationProperty } from 'wouter/use-browser-location';
-import { useCurrentUrl } from './current-url.ts';
+import { useCurrentUrl } from '../ui-kit/current-url.ts';
 import { takePopped } from './history-pop.ts';
 import { recordNavigation } from './navigation-history.ts';
-import { resetFormInput } from '../shell/unsaved-form-data.ts';
+import { resetFormInput } from '../ui-kit/unsaved-form-data.ts';
 
 /**
  * Router behaviour of SPEC §2: the previous url is remembered for the back button, the scroll

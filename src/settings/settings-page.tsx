@@ -1,7 +1,7 @@
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
 import { useProfile } from '../data/live-queries.ts';
-import { PageLayout } from '../shell/page-layout.tsx';
+import { PageLayout } from '../header/page-layout.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import { DeleteAccount } from './delete-account.tsx';
 import { ProfileDetailsForm } from './profile-details-form.tsx';

@@ -13,14 +13,14 @@ import { NavigationEffects } from '../routes/navigation-effects.tsx';
 import { SessionEffects } from '../routes/session-effects.tsx';
 import { SharedDeviceIdleSignOut } from '../shared-device/idle-sign-out.tsx';
 import { globalStyles } from '../styles/theme.ts';
-import { PageErrorBoundary } from './page-error-boundary.tsx';
+import { PageErrorBoundary } from '../ui-kit/page-error-boundary.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { QuickExitButton, QuickExitKeys } from '../quick-exit/quick-exit-button.tsx';
-import { hasUnsavedFormData, watchFormInput } from './unsaved-form-data.ts';
+import { hasUnsavedFormData, watchFormInput } from '../ui-kit/unsaved-form-data.ts';
 import { rescueLostFocus } from './focus-rescue.ts';
 import { shell, skipLink, content } from './root-shell.styles.ts';
-import { lazyPage, preloadPages } from './lazy-pages.ts';
-import { SHELL_TEXTS } from './texts.ts';
+import { lazyPage, preloadPages } from '../ui-kit/lazy-pages.ts';
+import { SHELL_TEXTS } from '../ui-kit/texts.ts';
 
 // Signed in only, with the data layer (the app chunk): the one-to-one chat window's host.
 const ChildChatHost = lazyPage(

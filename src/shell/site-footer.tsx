@@ -4,8 +4,8 @@ import type { RuntimeConfig } from '../../contract/config.ts';
 import { useOptionalConfig, useProvider } from '../config/runtime-config.tsx';
 import { EmbeddedPageDialog } from '../dialogs/embedded-page-dialog.tsx';
 import { footerLinks, type FooterLink } from './footer-links.ts';
-import { ProductLogo } from './icons.tsx';
-import { SHELL_TEXTS } from './texts.ts';
+import { ProductLogo } from '../ui-kit/icons.tsx';
+import { SHELL_TEXTS } from '../ui-kit/texts.ts';
 import * as s from './site-footer.styles.ts';
 
 function FooterLinkItem({ link, openDialog }: { link: FooterLink; openDialog: (l: FooterLink) => void }) {

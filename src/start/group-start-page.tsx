@@ -1,10 +1,10 @@
-import { EmergencyLink } from '../shell/emergency-link.tsx';
+import { EmergencyLink } from '../ui-kit/emergency-link.tsx';
 import type { ReactNode } from 'react';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useSession } from '../data/index.ts';
 import { LoginForm } from '../login/login-form.tsx';
 import { GroupMeetings } from '../meeting-list/group-meetings.tsx';
-import { PageLayout } from '../shell/page-layout.tsx';
+import { PageLayout } from '../header/page-layout.tsx';
 import { NeutralStartPage } from './neutral-start-page.tsx';
 import { START_TEXTS } from './texts.ts';
 

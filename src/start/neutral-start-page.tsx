@@ -1,8 +1,8 @@
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { useProvider } from '../config/runtime-config.tsx';
-import { EmergencyLink } from '../shell/emergency-link.tsx';
-import { PageLayout } from '../shell/page-layout.tsx';
-import { SHELL_TEXTS } from '../shell/texts.ts';
+import { EmergencyLink } from '../ui-kit/emergency-link.tsx';
+import { PageLayout } from '../header/page-layout.tsx';
+import { SHELL_TEXTS } from '../ui-kit/texts.ts';
 
 /**
  * What every start page shows while it is not known whether a child is signed in: the provider's

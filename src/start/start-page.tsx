@@ -4,8 +4,8 @@ import { Redirect, useLocation, useSearch } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
 import { LoginModal } from '../login/login-modal.tsx';
-import { safeRedirectPath } from '../routes/current-url.ts';
-import { lazyPage } from '../shell/lazy-pages.ts';
+import { safeRedirectPath } from '../ui-kit/current-url.ts';
+import { lazyPage } from '../ui-kit/lazy-pages.ts';
 import { ChildStartPage } from './child-start-page.tsx';
 import { NeutralStartPage } from './neutral-start-page.tsx';
 

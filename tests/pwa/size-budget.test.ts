@@ -19,7 +19,7 @@ import {
   type ModulesByFile,
 } from '../../scripts/critical-path.ts';
 import { QUICK_EXIT_TEXTS } from '../../src/quick-exit/texts.ts';
-import { SHELL_TEXTS } from '../../src/shell/texts.ts';
+import { SHELL_TEXTS } from '../../src/ui-kit/texts.ts';
 import { START_TEXTS } from '../../src/start/texts.ts';
 
 // 'Fast on a cheap phone': the JS a child's phone must fetch before the logged-out start page is

@@ -5,7 +5,7 @@ import {
   cookieNames,
   cookieValue,
   namedCookieString,
-} from '../../src/shell/app-cookies.ts';
+} from '../../src/ui-kit/app-cookies.ts';
 
 const browser = { hostname: 'bris.se', installed: false };
 const installed = { hostname: 'bris.se', installed: true };

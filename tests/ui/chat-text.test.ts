@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { chatTextToHtml, escapeHtml } from '../../src/group-support/chat-text.ts';
-import { joinNames, typingText } from '../../src/group-support/typing-names.ts';
+import { chatTextToHtml, escapeHtml } from '../../src/conversation-ui/chat-text.ts';
+import { joinNames, typingText } from '../../src/conversation-ui/typing-names.ts';
 import {
   descriptionHtml,
   megabytes,
   promoteFirstBold,
   textToHtml,
-} from '../../src/group-support/html-content.ts';
+} from '../../src/conversation-ui/html-content.ts';
 
 describe('chat text', () => {
   it('escapes html', () => {

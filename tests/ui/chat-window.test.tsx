@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useChatMessages, useConversation } from '../../src/group-support/hooks.ts';
+import { useChatMessages, useConversation } from '../../src/data/meeting-and-chat-hooks.ts';
 import { hideChatWindow, showChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
 import { BOT_MESSAGE_DELAYS_MS } from '../../contract/timings.ts';
 import { ChildChatHost } from '../../src/one-to-one-chat/child-chat-host.tsx';

@@ -8,7 +8,7 @@ import {
   lastActivity,
   mailThreads,
   pendingMails,
-} from '../../src/my-conversations/conversation-lists.ts';
+} from '../../src/conversation-ui/conversation-lists.ts';
 import type { OutboxRow } from '../../worker/client/db.ts';
 
 const conversation = (over: Partial<Conversation>): Conversation => ({

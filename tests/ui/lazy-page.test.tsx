@@ -2,7 +2,7 @@ import './page-dom.ts';
 import { StrictMode, Suspense, type ComponentType } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { lazyPage } from '../../src/shell/lazy-pages.ts';
+import { lazyPage } from '../../src/ui-kit/lazy-pages.ts';
 
 // A lazy page suspends until its code is in and then renders; one whose code was fetched ahead
 // renders at once, without its fallback. React's development build (this one) says on the console

@@ -8,7 +8,7 @@ import {
   registerTap,
   showOpenChat,
   showPrivateMessage,
-} from '../../src/group-support/meeting-detail-state.ts';
+} from '../../src/meeting-ui/meeting-detail-state.ts';
 
 const T = '2026-11-22T12:00:00.000Z';
 const conv = (state: ConversationState, agent: string | null = null) => ({

@@ -11,7 +11,7 @@ import {
   meetingStartTime,
   meetingTimeLine,
   uniqueById,
-} from '../../src/group-support/meeting-state.ts';
+} from '../../src/meeting-ui/meeting-state.ts';
 import type { MeetingState } from '../../contract/meetings.ts';
 
 const local = (y: number, mo: number, d: number, h: number, mi: number) =>

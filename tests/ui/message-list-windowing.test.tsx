@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatEntry } from '../../src/chat-window/chat-messages.ts';
 import { MessageList } from '../../src/chat-window/message-list.tsx';
 import { DataProvider } from '../../src/data/index.ts';
-import { CHAT_TAIL_ROWS, useChatRows } from '../../src/group-support/hooks.ts';
+import { CHAT_TAIL_ROWS, useChatRows } from '../../src/data/meeting-and-chat-hooks.ts';
 import type { WorkerCommands } from '../../worker/client/api.ts';
 import { PortalDb } from '../../worker/client/db.ts';
 import type { ChatMessageRow } from '../../worker/client/group-support.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AWAY_WITHIN_MS, CONNECTED_WITHIN_MS } from '../../contract/timings.ts';
-import { participantState } from '../../src/group-support/participant-presence.ts';
+import { participantState } from '../../src/meeting-ui/participant-presence.ts';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();

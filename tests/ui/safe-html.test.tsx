@@ -2,7 +2,7 @@ import './page-dom.ts';
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as trustedTypes from '../../client-kit/security/trusted-types.ts';
-import { SafeHtml } from '../../src/group-support/safe-html.tsx';
+import { SafeHtml } from '../../src/conversation-ui/safe-html.tsx';
 
 // The real sanitiser, watched: how often a meeting's HTML is parsed and cleaned. (What it removes is
 // tested in real Chromium, with the page's policy: e2e/gruppstod/stay-safe-from-injected-meeting-content.)

@@ -3,7 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientErrorReport } from '../../worker/client/session.ts';
 import { reportUiErrorsTo } from '../../src/errors/ui-error-reporting.ts';
-import { PageErrorBoundary } from '../../src/shell/page-error-boundary.tsx';
+import { PageErrorBoundary } from '../../src/ui-kit/page-error-boundary.tsx';
 
 const stops: (() => void)[] = [];
 afterEach(() => {

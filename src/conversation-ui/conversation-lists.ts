@@ -2,7 +2,7 @@ import type { Conversation } from '../../contract/conversations.ts';
 import { isRateLimited, type OutboxRow } from '../../worker/client/db.ts';
 import { MAIL_KIND } from '../../worker/client/mail-and-history.ts';
 import { isEnded } from '../../contract/conversation-state.ts';
-import { MY_CONVERSATIONS_TEXTS as T } from './texts.ts';
+import { CONVERSATION_UI_TEXTS as T } from './texts.ts';
 
 /** SPEC §3 Conversation: derived fields of the child's mail threads and chat history. */
 type Row = Pick<

@@ -1,5 +1,5 @@
 import { isTestHost } from '../config/variant.ts';
-import { installedAsApp } from '../header/installed-as-app.ts';
+import { installedAsApp } from './installed-as-app.ts';
 
 /**
  * SPEC §9 Cookies: "prefixes web_, pwa_, test_; PWA cookies expire after one year; shared-domain

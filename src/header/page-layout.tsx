@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { PageHeader, type PageHeaderProps } from '../header/page-header.tsx';
+import { PageHeader, type PageHeaderProps } from './page-header.tsx';
 import { page } from '../styles/controls.ts';
 
 /** A routed page: the page header, then the page's own content as the main landmark. */

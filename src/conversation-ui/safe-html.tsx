@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { trustedHtml } from '../../client-kit/security/trusted-types.ts';
-import { html as htmlClass } from './group-support.styles.ts';
+import { html as htmlClass } from '../meeting-ui/meeting.styles.ts';
 
 /**
  * Server HTML, always through the Trusted Types policy (DOMPurify, text elements only). Sanitised

@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { ChatMessageRow } from '../../worker/client/group-support.ts';
 import type { PortalDb } from '../../worker/client/db.ts';
-import { useDb } from '../data/index.ts';
+import { useDb } from './index.ts';
 
 /** Live reads of the group-support tables; they render from the Dexie cache, also offline. */
 export function useMeetings() {

@@ -19,6 +19,31 @@ export const delay = (clock: Clock, ms: number) =>
     clock.setTimeout(resolve, ms);
   });
 
+/**
+ * Runs `run` every `ms` on `clock` (and once at once when `now`) until the answered stop is called:
+ * the worker's one repeating timer. The next run is planned when one starts, so a slow request never
+ * stacks runs; a failing run waits for the next.
+ */
+export function repeat(
+  clock: Clock,
+  ms: number,
+  run: () => Promise<unknown>,
+  { now = false }: { now?: boolean } = {},
+): () => void {
+  let stopped = false;
+  const tick = () => {
+    if (stopped) return;
+    handle = clock.setTimeout(tick, ms);
+    void run().catch(() => undefined);
+  };
+  let handle = clock.setTimeout(tick, ms);
+  if (now) void run().catch(() => undefined);
+  return () => {
+    stopped = true;
+    clock.clearTimeout(handle);
+  };
+}
+
 /** Runs `fn` holding a cross-context lock (Web Locks in browsers); without Web Locks it just runs. */
 export type WithLock = <T>(name: string, fn: () => Promise<T>) => Promise<T>;
 

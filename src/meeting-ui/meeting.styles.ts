@@ -1,4 +1,5 @@
 import { css } from '@linaria/core';
+import { COLLAPSE_ANIMATION_MS } from '../../contract/timings.ts';
 import { colors } from '../styles/theme.ts';
 
 /** Cards, badges and expandable sections shared by the meeting list and the meeting detail. */
@@ -47,10 +48,27 @@ export const row = css`
   margin-top: 0.75rem;
 `;
 
+/** SPEC §9: an expandable part opens and closes in 300 ms (at once when the user asks for less motion). */
 export const expandable = css`
   margin-top: 0.75rem;
   border-top: 1px solid ${colors.border};
   padding-top: 0.5rem;
+  interpolate-size: allow-keywords;
+  &::details-content {
+    block-size: 0;
+    overflow: hidden;
+    transition:
+      block-size ${COLLAPSE_ANIMATION_MS}ms ease,
+      content-visibility ${COLLAPSE_ANIMATION_MS}ms allow-discrete;
+  }
+  &[open]::details-content {
+    block-size: auto;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    &::details-content {
+      transition: none;
+    }
+  }
   summary {
     min-height: 44px;
     display: flex;

@@ -1,4 +1,5 @@
 import { css } from '@linaria/core';
+import { POINTER_UP_DARKEN_MS } from '../../contract/timings.ts';
 import { colors, sizes } from './theme.ts';
 
 /** Buttons and fields shared by every screen. */
@@ -16,6 +17,15 @@ const pillButton = css`
   /* With large text on a narrow screen a long word breaks rather than running off the screen. */
   overflow-wrap: anywhere;
   cursor: pointer;
+  /* SPEC §9: a pressed button darkens, and lightens again over 200 ms once the pointer is up. */
+  transition: filter ${POINTER_UP_DARKEN_MS}ms ease-out;
+  &:active:not(:disabled) {
+    filter: brightness(0.85);
+    transition: none;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    transition: none;
+  }
 `;
 
 const primaryColours = css`

@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { CANCEL_REASON, LEAVE_DELAY_MS } from '../../worker/sync/one-to-one-chat.ts';
+import { CANCEL_REASON } from '../../worker/sync/one-to-one-chat.ts';
+import { LEAVE_QUEUE_DELAY_MS } from '../../contract/timings.ts';
 import { api } from '../server/test-server.ts';
 import { useCounsellorTestEnv } from './child-helpers.ts';
 import { ManualClock, waitForQuery } from './helpers.ts';
@@ -97,12 +98,12 @@ describe('the child one-to-one chat in the worker', () => {
     // The server stamped the chat with its own (real) time; the manual clock starts there too.
     // The wait is a timer of its own, beside the session check (which the unmoved clock may have
     // due at the same moment), queue position 15 s and ping 30 s.
-    const waitEnds = clock.now() + LEAVE_DELAY_MS;
+    const waitEnds = clock.now() + LEAVE_QUEUE_DELAY_MS;
     const dueThen = () => clock.dueTimes().filter((at) => at === waitEnds).length;
     const before = dueThen();
     const leaving = child.worker.commands.leaveQueue(id);
     await vi.waitFor(() => expect(dueThen()).toBe(before + 1));
-    clock.advance(LEAVE_DELAY_MS - 1);
+    clock.advance(LEAVE_QUEUE_DELAY_MS - 1);
     expect(child.calls).not.toContain('PUT cancel');
     clock.advance(1);
     await leaving;

@@ -10,7 +10,7 @@ import {
   MESSAGE_CREATED_THROTTLE_MS,
   MESSAGE_RECONCILE_MAX_WAIT_MS,
   MESSAGE_RECONCILE_QUIET_MS,
-  TYPING_SIGNAL_MIN_INTERVAL_MS as TYPING_MIN_INTERVAL_MS,
+  TYPING_SIGNAL_MIN_INTERVAL_MS,
 } from '../../contract/timings.ts';
 import { isRateLimited, type OutboxRow } from '../client/db.ts';
 import type { ConversationRow } from '../client/group-support.ts';
@@ -21,7 +21,6 @@ import { applyMessage, messageOfEvent, reconcileMessages, serverRow } from './ch
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';
 import { OwnRatings } from './own-ratings.ts';
-export { TYPING_MIN_INTERVAL_MS };
 
 export const CHAT_MESSAGE_KIND = 'conversationmessage';
 
@@ -227,7 +226,7 @@ export class ConversationMessages implements SyncModule {
 
   async sendTyping(conversationId: number): Promise<void> {
     const now = this.ctx.clock.now();
-    if (now - (this.lastTyping.get(conversationId) ?? -Infinity) < TYPING_MIN_INTERVAL_MS) return;
+    if (now - (this.lastTyping.get(conversationId) ?? -Infinity) < TYPING_SIGNAL_MIN_INTERVAL_MS) return;
     this.lastTyping.set(conversationId, now);
     await this.activity(conversationId, 'Typing');
   }

@@ -2,11 +2,7 @@ import type { ConversationConnectionWire } from '../../contract/conversations.ts
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import { isFinal } from '../../contract/conversation-state.ts';
 import type { ValueList } from '../../contract/meetings.ts';
-import {
-  PING_MS,
-  MESSAGES_REFETCH_MS as MESSAGES_POLL_MS,
-  PRESENCE_REFRESH_MS,
-} from '../../contract/timings.ts';
+import { PING_MS, MESSAGES_REFETCH_MS, PRESENCE_REFRESH_MS } from '../../contract/timings.ts';
 import type { LoadResult } from '../client/group-support.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
 import { RefCounts } from '../client/ref-counts.ts';
@@ -15,7 +11,7 @@ import { asLoadResult, isGone } from './load-result.ts';
 import { done } from '../client/result.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';
-export { PING_MS, MESSAGES_POLL_MS, PRESENCE_REFRESH_MS };
+import { repeat } from '../clock.ts';
 
 /** Presence events refetch the list at most this often per conversation. */
 export const CONNECTIONS_THROTTLE_MS = 250;
@@ -44,7 +40,7 @@ export class GroupChatSync implements SyncModule {
   /** Opens per conversation: several tabs may show one chat; the last close disconnects. */
   private readonly opens = new RefCounts<number>();
   /** The repeating timers of each open chat (the array is the chat's own until it closes). */
-  private readonly timers = new Map<number, unknown[]>();
+  private readonly timers = new Map<number, Array<() => void>>();
   private readonly refetchConnections: (key: string) => void;
 
   constructor(
@@ -68,7 +64,7 @@ export class GroupChatSync implements SyncModule {
 
   /** Sign-out: no timers of the previous user's chats run on. */
   reset(): void {
-    for (const timers of this.timers.values()) for (const t of timers) this.ctx.clock.clearTimeout(t);
+    for (const timers of this.timers.values()) for (const stop of timers) stop();
     this.timers.clear();
     this.opens.clear();
   }
@@ -88,7 +84,7 @@ export class GroupChatSync implements SyncModule {
 
   private async open(conversationId: number): Promise<LoadResult> {
     if (!this.opens.add(conversationId)) return asLoadResult(() => this.loadAll(conversationId));
-    const timers: unknown[] = [];
+    const timers: Array<() => void> = [];
     this.timers.set(conversationId, timers);
     // Not awaited (group retries may take minutes); once it holds, one refetch covers what was
     // written between our first fetch and the subscription.
@@ -109,7 +105,7 @@ export class GroupChatSync implements SyncModule {
         // A chat that ended while open is no longer pinged (presence of a finished chat means nothing).
         if (!(await this.finished(conversationId))) await this.messages.activity(conversationId, 'Ping');
       });
-      this.every(timers, MESSAGES_POLL_MS, () => this.messages.loadMessages(conversationId));
+      this.every(timers, MESSAGES_REFETCH_MS, () => this.messages.loadMessages(conversationId));
       this.every(timers, PRESENCE_REFRESH_MS, () => this.loadConnections(conversationId));
     }
     return result;
@@ -126,21 +122,15 @@ export class GroupChatSync implements SyncModule {
   }
 
   private async stop(conversationId: number): Promise<void> {
-    for (const t of this.timers.get(conversationId) ?? []) this.ctx.clock.clearTimeout(t);
+    for (const stop of this.timers.get(conversationId) ?? []) stop();
     this.timers.delete(conversationId);
     this.opens.drop(conversationId);
     await this.ctx.unsubscribe(entityKey('Conversation', conversationId));
   }
 
-  /** A repeating timer that ends with the chat (its slot in `timers` is replaced on every run). */
-  private every(timers: unknown[], ms: number, run: () => Promise<unknown>): void {
-    const index = timers.length;
-    const tick = () => {
-      if (![...this.timers.values()].includes(timers)) return;
-      void run().catch(() => undefined);
-      timers[index] = this.ctx.clock.setTimeout(tick, ms);
-    };
-    timers[index] = this.ctx.clock.setTimeout(tick, ms);
+  /** A repeating timer that ends with the chat. */
+  private every(timers: Array<() => void>, ms: number, run: () => Promise<unknown>): void {
+    timers.push(repeat(this.ctx.clock, ms, run));
   }
 
   private async loadAll(conversationId: number): Promise<void> {

@@ -6,7 +6,7 @@ import type { LoadResult } from '../client/group-support.ts';
 import { done, failure, ok, type Result } from '../client/result.ts';
 import type { ChatAccountStatus, ChatStateRow, StartChatResult } from '../client/one-to-one-chat.ts';
 import { apiErrorOf, isHttpError } from '../http/http-error.ts';
-import { delay } from '../clock.ts';
+import { delay, repeat } from '../clock.ts';
 import { propertiesForNewConversation, type DeviceInfo } from './conversation-properties.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import type { ConversationMessages } from './conversation-messages.ts';
@@ -16,14 +16,13 @@ import { asLoadResult } from './load-result.ts';
 import {
   QUEUE_POSITION_MS,
   PING_MS,
-  CHAT_STATUS_REFRESH_MS as STATUS_REFRESH_MS,
-  MESSAGES_REFETCH_MS as MESSAGES_POLL_MS,
+  CHAT_STATUS_REFRESH_MS,
+  MESSAGES_REFETCH_MS,
   YOUNG_CHAT_MS,
-  LEAVE_QUEUE_DELAY_MS as LEAVE_DELAY_MS,
+  LEAVE_QUEUE_DELAY_MS,
 } from '../../contract/timings.ts';
 import { DEFAULT_CHAT_SUBJECT } from '../../contract/conversations.ts';
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
-export { QUEUE_POSITION_MS, PING_MS, STATUS_REFRESH_MS, MESSAGES_POLL_MS, YOUNG_CHAT_MS, LEAVE_DELAY_MS };
 
 /** SPEC §7: the fixed cancel reason. */
 export const CANCEL_REASON = 'Konversationen togs bort av barnet.';
@@ -71,7 +70,8 @@ export class OneToOneChatSync implements SyncModule {
   };
 
   readonly tables: SyncModule['tables'];
-  private timers: unknown[] = [];
+  /** Stops the watched chat's repeating timers. */
+  private timers: Array<() => void> = [];
   private watching: number | null = null;
 
   constructor(
@@ -187,7 +187,8 @@ export class OneToOneChatSync implements SyncModule {
     const { db, http, clock } = this.ctx;
     await this.patchState({ cancelledByUser: true });
     const row = await db.conversations.get(conversationId);
-    if (row && clock.now() - Date.parse(row.loggedDate) < YOUNG_CHAT_MS) await delay(clock, LEAVE_DELAY_MS);
+    if (row && clock.now() - Date.parse(row.loggedDate) < YOUNG_CHAT_MS)
+      await delay(clock, LEAVE_QUEUE_DELAY_MS);
     const base = conversationsBase(this.ctx);
     const cancelled = await http
       .put(`${base}/cancel`, { conversation: conversationId, reason: CANCEL_REASON })
@@ -319,12 +320,12 @@ export class OneToOneChatSync implements SyncModule {
     this.every(PING_MS, false, () =>
       this.ctx.http.post(`${base}/activity`, { conversation: conversationId, type: 'Ping', content: '' }),
     );
-    this.every(STATUS_REFRESH_MS, false, () => this.messages.loadConversation(conversationId));
-    this.every(MESSAGES_POLL_MS, false, () => this.messages.loadMessages(conversationId));
+    this.every(CHAT_STATUS_REFRESH_MS, false, () => this.messages.loadConversation(conversationId));
+    this.every(MESSAGES_REFETCH_MS, false, () => this.messages.loadMessages(conversationId));
   }
 
   private stop(): void {
-    for (const t of this.timers) this.ctx.clock.clearTimeout(t);
+    for (const stop of this.timers) stop();
     this.timers = [];
     const id = this.watching;
     this.watching = null;
@@ -332,15 +333,7 @@ export class OneToOneChatSync implements SyncModule {
   }
 
   private every(ms: number, now: boolean, run: () => Promise<unknown>): void {
-    const index = this.timers.length;
-    const watching = this.watching;
-    const tick = () => {
-      if (this.watching !== watching) return;
-      void run().catch(() => undefined);
-      this.timers[index] = this.ctx.clock.setTimeout(tick, ms);
-    };
-    this.timers[index] = this.ctx.clock.setTimeout(tick, ms);
-    if (now) void run().catch(() => undefined);
+    this.timers.push(repeat(this.ctx.clock, ms, run, { now }));
   }
 
   private async agentTyping(data: unknown): Promise<void> {

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES_POLL_MS, PING_MS } from '../../../worker/sync/group-chat.ts';
+import { MESSAGES_REFETCH_MS, PING_MS } from '../../../contract/timings.ts';
 import { outcomeOf } from '../../../worker/client/result.ts';
 import { ManualClock } from '../helpers.ts';
 import { createWorker } from '../worker-fixture.ts';
@@ -57,7 +57,7 @@ describe('an open group chat over time', () => {
     await ping;
     expect(recorder.count('messages')).toBe(3);
     const poll = recorder.next('messages');
-    clock.advance(MESSAGES_POLL_MS - PING_MS);
+    clock.advance(MESSAGES_REFETCH_MS - PING_MS);
     await poll;
     expect(recorder.count('messages')).toBe(4);
 

@@ -33,6 +33,8 @@ export const MIN_PASSWORD_LENGTH = 8;
 export const USERNAME_PATTERN = /^[a-z0-9._-]{3,30}$/;
 /** Ours: a conversation or meeting subject. */
 export const SUBJECT_MAX_LENGTH = 200;
+/** Ours: the subject the new-mail form takes, kept short for the list of threads. */
+export const MAIL_SUBJECT_MAX_LENGTH = 100;
 /** Ours: a meeting's description. */
 export const MEETING_DESCRIPTION_MAX_LENGTH = 5000;
 

@@ -1,11 +1,11 @@
 import { CountedTextField } from '../writing/counted-text-field.tsx';
 import { lengthError } from '../writing/length-error.ts';
-import { MAIL_TEXT_MAX_LENGTH } from './mail-limits.ts';
+import { MAIL_MAX_LENGTH } from '../../contract/limits.ts';
 import { MAIL_TEXTS as T } from './texts.ts';
 
 /** The rule a message's text follows, in a new post and in a reply alike. */
 export const validateMailText = (v: string) =>
-  lengthError(v, MAIL_TEXT_MAX_LENGTH, { required: T.textRequired, tooLong: T.textTooLong }) ?? true;
+  lengthError(v, MAIL_MAX_LENGTH, { required: T.textRequired, tooLong: T.textTooLong }) ?? true;
 
 /** A message's textarea (`register('text', { validate: validateMailText })`) with the mail counter. */
 export function MailTextField({

@@ -1,5 +1,5 @@
 import { ERROR_TEXTS, OFFLINE_CACHED_TEXT } from '../errors/texts.ts';
-import { MAIL_SUBJECT_MAX_LENGTH, MAIL_TEXT_MAX_LENGTH } from './mail-limits.ts';
+import { MAIL_MAX_LENGTH, MAIL_SUBJECT_MAX_LENGTH } from '../../contract/limits.ts';
 
 /** Swedish texts of the new post and thread pages (SPEC §2 nytt-inlagg, inlagg). */
 export const MAIL_TEXTS = {
@@ -11,8 +11,8 @@ export const MAIL_TEXTS = {
   subjectTooLong: `Max ${MAIL_SUBJECT_MAX_LENGTH} tecken.`,
   text: 'Meddelande',
   textRequired: 'Meddelande måste anges.',
-  textTooLong: `Max ${MAIL_TEXT_MAX_LENGTH} tecken.`,
-  counter: (count: number) => `Antal tecken: ${count} av ${MAIL_TEXT_MAX_LENGTH}`,
+  textTooLong: `Max ${MAIL_MAX_LENGTH} tecken.`,
+  counter: (count: number) => `Antal tecken: ${count} av ${MAIL_MAX_LENGTH}`,
   send: 'Skicka',
   sending: 'Skickar...',
   sendFailed: ERROR_TEXTS.failed,

@@ -8,3 +8,8 @@ export function lengthError(
   if (value.length > max) return texts.tooLong;
   return null;
 }
+
+/** react-hook-form's rules for a field checked by `lengthError`. */
+export function lengthRules(max: number, texts: { required: string; tooLong: string }) {
+  return { validate: (value: string) => lengthError(value, max, texts) ?? true };
+}

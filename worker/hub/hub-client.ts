@@ -1,29 +1,10 @@
-import type { HttpTransportType, LogLevel } from '@microsoft/signalr';
-import { HubKeeper } from '../../client-kit/hub/hub-keeper.ts';
+import { HubKeeper, type HubKeeperOptions } from '../../client-kit/hub/hub-keeper.ts';
 import type { SubscribeMode } from '../../client-kit/hub/entity-subscriptions.ts';
 import type { HubState } from '../client/session.ts';
 import type { Clock } from '../clock.ts';
-import { HUB_RECONNECT_DELAYS_MS, SUBSCRIBE_RETRIES } from '../../contract/timings.ts';
-export { HUB_RECONNECT_DELAYS_MS };
 
-export const SUBSCRIBE_RETRY = SUBSCRIBE_RETRIES;
-
-export interface HubDeps {
-  signalHubUrl: string;
-  clock: Clock;
-  accessToken(): Promise<string | null>;
-  onState(state: HubState): void;
-  onEvent(eventName: string, data: unknown, entityKey: string): void;
-  onError?(message: string): void;
-  /** The server refused the token (negotiate 401): the session may have ended elsewhere. */
-  onUnauthorized?(): void;
-  /** The connection is back after it was lost: events may have been missed meanwhile. */
-  onReconnected?(): void;
-  transport?: HttpTransportType;
-  logLevel?: LogLevel;
-  /** Sent on negotiate and long polling (the variant header, SPEC §1). */
-  headers?: Record<string, string>;
-}
+/** What the worker gives its connection: client-kit's options, on the worker's clock. */
+export type HubDeps = Omit<HubKeeperOptions, 'timer'> & { clock: Clock };
 
 /**
  * The worker's one SignalR connection (client-kit's HubKeeper: SPEC reconnect delays, restarts,

@@ -1,5 +1,5 @@
 import type { PeerItemKind, PeerPostWire, PeerReplyWire } from '../../contract/peers.ts';
-import type { Result } from './result.ts';
+import type { Result, WriteAnswer } from './result.ts';
 
 /**
  * Peers: the board of published posts, the user's own posts in every state, one post's
@@ -26,13 +26,8 @@ export interface PeerReplyDraft {
   text: string;
 }
 
-export type PeerWrite =
-  /** The server has it (pending moderation): its id. */
-  | { status: 'sent'; id: number }
-  /** Offline or the server unreachable: kept in the outbox and sent once, later. */
-  | { status: 'queued'; clientId: string }
-  /** The server asked to wait (too many in a short time); sent on its own after the wait. */
-  | { status: 'waiting'; clientId: string; message: string | null };
+/** A new post's or reply's answer (WriteAnswer): once sent (pending moderation), its id. */
+export type PeerWrite = WriteAnswer<{ id: number }>;
 export type PeerWriteResult = Result<PeerWrite, 'failed'>;
 
 export type { PeerItemKind };

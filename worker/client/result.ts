@@ -68,3 +68,14 @@ export const failure = <C extends ErrorCode>(
 export const outcomeOf = <C extends ErrorCode>(result: Result<unknown, C>): 'ok' | C =>
   result.ok ? 'ok' : result.code;
 export type LoadOutcome = 'ok' | LoadError;
+
+/**
+ * What a new piece of writing (a mail, a Peers post or reply) answers once the outbox has it: sent,
+ * with what the page needs to open it; queued (offline or the server unreachable: kept in the
+ * outbox and sent once, later); or waiting (the server asked to wait after too many writes: sent on
+ * its own after the wait, `message` its text).
+ */
+export type WriteAnswer<Sent extends object> =
+  | ({ status: 'sent' } & Sent)
+  | { status: 'queued'; clientId: string }
+  | { status: 'waiting'; clientId: string; message: string | null };

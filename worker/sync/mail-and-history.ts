@@ -1,7 +1,6 @@
 import type { Conversation } from '../../contract/conversations.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
-import { isRateLimited } from '../client/db.ts';
 import { done, failure, ok, type Result } from '../client/result.ts';
 import type { LoadResult } from '../client/group-support.ts';
 import {
@@ -16,10 +15,9 @@ import { propertiesForNewConversation } from './conversation-properties.ts';
 import type { ConversationMessages } from './conversation-messages.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import { asLoadResult } from './load-result.ts';
+import { writeAndWait } from './write-and-wait.ts';
 import type { SyncModule } from './sync-module.ts';
 
-/** How long `sendMail` waits for the outbox before it answers 'queued' (the write goes on). */
-export const SEND_MAIL_WAIT_MS = 10_000;
 /** The mail list is refetched at most this often on hub events (a burst becomes one more fetch). */
 const LIST_THROTTLE_MS = 1000;
 const FAVOURITE_RATING = 5;
@@ -144,23 +142,22 @@ export class MailAndHistorySync implements SyncModule {
     const { db, clock, config } = this.ctx;
     const profile = await db.profile.get('current');
     const properties = propertiesForNewConversation(profile, config, device, new Date(clock.now()));
-    const clientId = crypto.randomUUID();
-    await this.ctx.enqueue({
-      kind: MAIL_KIND,
-      path: '/mail',
-      body: { subject, text, ...properties },
-      orderKey: `mail:${clientId}`,
-      clientId,
-    });
-    const row = await this.ctx.whenSettled(clientId, SEND_MAIL_WAIT_MS);
-    if (row?.status === 'failed' && row.final) return failure('failed');
-    if (row && isRateLimited(row))
-      return ok({ status: 'waiting', clientId, message: row.lastMessage ?? null });
-    const conversation = row?.status === 'sent' ? (row.response as Conversation | undefined) : undefined;
-    if (!conversation || typeof conversation.id !== 'number') return ok({ status: 'queued', clientId });
-    await db.conversations.put({ ...conversation, fetchedAt: clock.now() });
-    await this.messages.loadMessages(conversation.id).catch(() => undefined);
-    return ok({ status: 'sent', conversationId: conversation.id });
+    return writeAndWait(
+      this.ctx,
+      (clientId) => ({
+        kind: MAIL_KIND,
+        path: '/mail',
+        body: { subject, text, ...properties },
+        orderKey: `mail:${clientId}`,
+      }),
+      async (row) => {
+        const conversation = row.response as Conversation | undefined;
+        if (!conversation || typeof conversation.id !== 'number') return null;
+        await db.conversations.put({ ...conversation, fetchedAt: clock.now() });
+        await this.messages.loadMessages(conversation.id).catch(() => undefined);
+        return { conversationId: conversation.id };
+      },
+    );
   }
 
   async setFavourite(conversationId: number, favourite: boolean): Promise<Result<void, 'failed'>> {

@@ -8,16 +8,15 @@ import {
   type PeerReplyWire,
 } from '../../contract/peers.ts';
 import type { ValueList } from '../../contract/meetings.ts';
-import { isRateLimited, type OutboxRow } from '../client/db.ts';
+import type { OutboxRow } from '../client/db.ts';
 import { failure, ok, type LoadResult, type Result } from '../client/result.ts';
 import { PEER_POST_KIND, PEER_REPLY_KIND, type PeerWriteResult } from '../client/peers.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
 import { asLoadResult, isGone, writeErrorOf } from './load-result.ts';
 import { idOf, type SyncContext } from './sync-context.ts';
+import { writeAndWait } from './write-and-wait.ts';
 import type { SyncModule } from './sync-module.ts';
 
-/** How long a write waits for the outbox before it answers 'queued' (the write goes on). */
-export const PEER_WRITE_WAIT_MS = 10_000;
 /** Hub events are turned into refetches at most this often per list or post. */
 const REFETCH_THROTTLE_MS = 500;
 const BASE = '/api/peers';
@@ -150,17 +149,17 @@ export class PeersSync implements SyncModule {
     return result;
   }
 
-  private async write(kind: string, path: string, body: unknown, orderKey: string): Promise<PeerWriteResult> {
-    const clientId = crypto.randomUUID();
-    await this.ctx.enqueue({ kind, path, body, orderKey, clientId });
-    const row = await this.ctx.whenSettled(clientId, PEER_WRITE_WAIT_MS);
-    if (row?.status === 'failed' && row.final) return failure('failed');
-    if (row && isRateLimited(row))
-      return ok({ status: 'waiting', clientId, message: row.lastMessage ?? null });
-    const sent = row?.status === 'sent' ? (row.response as { id?: unknown } | undefined) : undefined;
-    if (!sent || typeof sent.id !== 'number') return ok({ status: 'queued', clientId });
-    await this.store(row!);
-    return ok({ status: 'sent', id: sent.id });
+  private write(kind: string, path: string, body: unknown, orderKey: string): Promise<PeerWriteResult> {
+    return writeAndWait(
+      this.ctx,
+      () => ({ kind, path, body, orderKey }),
+      async (row) => {
+        const sent = row.response as { id?: unknown } | undefined;
+        if (!sent || typeof sent.id !== 'number') return null;
+        await this.store(row);
+        return { id: sent.id };
+      },
+    );
   }
 
   /** A post or reply reached the server (now, or later from the outbox): it shows as pending. */

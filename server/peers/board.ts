@@ -2,7 +2,7 @@ import { featuresOf } from '../config.ts';
 import { NEUTRAL_AUTHOR_NAME, type PeerPostWire } from '../../contract/peers.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import type { Db } from '../db/database.ts';
+import { nowIso, type Db } from '../db/database.ts';
 import { replyCounts, toPostWire } from './wire.ts';
 
 /** The board shows this many of the newest published posts. */
@@ -39,6 +39,21 @@ export async function authorNameOf(db: Db, accountId: number): Promise<string> {
     .where('accounts.id', '=', accountId)
     .executeTakeFirst();
   return row?.name || NEUTRAL_AUTHOR_NAME;
+}
+
+/**
+ * What a new post or reply starts with: its author and their name as shown, pending until a
+ * counsellor has read it (SPEC: Peers is moderated before anyone else sees it).
+ */
+export async function newPendingItem(db: Db, accountId: number) {
+  return {
+    author_account_id: accountId,
+    author_name: await authorNameOf(db, accountId),
+    state: 'pending' as const,
+    reject_reason: null,
+    created_date: nowIso(),
+    published_date: null,
+  };
 }
 
 export async function board(db: Db, accountId: number): Promise<PeerPostWire[]> {

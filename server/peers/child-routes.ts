@@ -4,13 +4,13 @@ import { IdParams } from '../../contract/schemas/common.ts';
 import { NewPeerPostBody, NewPeerReplyBody, PeerReportBody } from '../../contract/schemas/peers.ts';
 import type { Api, AppContext, TypeBoxProvider } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { nowIso, type Db } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf } from '../http/guard.ts';
 import { idempotent, noteCreated } from '../http/idempotency.ts';
 import { peerItemChanged } from './events.ts';
 import { postWireById, replyCounts, replyWireById, toPostWire, toReplyWire } from './wire.ts';
-import { authorNameOf, board, filled, peersOnly, postOfReply } from './board.ts';
+import { board, filled, newPendingItem, peersOnly, postOfReply } from './board.ts';
 
 async function myPosts(db: Db, accountId: number): Promise<PeerPostWire[]> {
   const rows = await db
@@ -60,14 +60,9 @@ async function createPost(
   const row = await ctx.db
     .insertInto('peer_posts')
     .values({
-      author_account_id: principal.accountId,
-      author_name: await authorNameOf(ctx.db, principal.accountId),
+      ...(await newPendingItem(ctx.db, principal.accountId)),
       subject: filled(subject),
       text: filled(text),
-      state: 'pending',
-      reject_reason: null,
-      created_date: nowIso(),
-      published_date: null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -90,13 +85,8 @@ async function createReply(
     .insertInto('peer_replies')
     .values({
       post_id: post.id,
-      author_account_id: principal.accountId,
-      author_name: await authorNameOf(ctx.db, principal.accountId),
+      ...(await newPendingItem(ctx.db, principal.accountId)),
       text: filled(text),
-      state: 'pending',
-      reject_reason: null,
-      created_date: nowIso(),
-      published_date: null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

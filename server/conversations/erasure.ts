@@ -64,35 +64,13 @@ async function eraseRemains(trx: Db, accountId: number, contactId: number): Prom
   await trx.deleteFrom('series_memberships').where('account_id', '=', accountId).execute();
   const open = await eraseOwnConversations(trx, contactId);
   // A message written to one of those after it was detached (a late write) is emptied as well.
-  await trx
-    .updateTable('conversation_messages')
+  await messagesOfContact(trx, contactId, 'one-to-one')
     .set({ message: '', author_name: null, contact_id: null })
-    .where('contact_id', '=', contactId)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('conversations')
-          .select('conversations.id')
-          .whereRef('conversations.id', '=', 'conversation_messages.conversation_id')
-          .where('conversations.meeting_id', 'is', null),
-      ),
-    )
     .execute();
   // Group chats: the words stay for the group, the author does not. Only group chats' messages: a
   // one-to-one message committed between the statement above and this one keeps its author id, so
   // the next sweep still finds and empties it (a detached message could never be found again).
-  await trx
-    .updateTable('conversation_messages')
-    .set({ author_name: null, contact_id: null })
-    .where('contact_id', '=', contactId)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('conversations')
-          .select('conversations.id')
-          .whereRef('conversations.id', '=', 'conversation_messages.conversation_id')
-          .where('conversations.meeting_id', 'is not', null),
-      ),
-    )
-    .execute();
+  await messagesOfContact(trx, contactId, 'group').set({ author_name: null, contact_id: null }).execute();
   await trx.deleteFrom('conversation_connections').where('contact_id', '=', contactId).execute();
   await eraseMeetingMessages(trx, accountId);
   await trx.deleteFrom('notifications').where('account_id', '=', accountId).execute();
@@ -111,6 +89,21 @@ async function eraseRemains(trx: Db, accountId: number, contactId: number): Prom
 }
 
 /** The person's one-to-one chats and mail: emptied and detached; open ones end. Returns those. */
+/** An update of the contact's messages in one-to-one conversations, or in group chats only. */
+function messagesOfContact(trx: Db, contactId: number, kind: 'one-to-one' | 'group') {
+  return trx
+    .updateTable('conversation_messages')
+    .where('contact_id', '=', contactId)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('conversations')
+          .select('conversations.id')
+          .whereRef('conversations.id', '=', 'conversation_messages.conversation_id')
+          .where('conversations.meeting_id', kind === 'group' ? 'is not' : 'is', null),
+      ),
+    );
+}
+
 async function eraseOwnConversations(trx: Db, contactId: number): Promise<number[]> {
   const own = await trx
     .selectFrom('conversations')

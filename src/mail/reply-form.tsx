@@ -1,7 +1,7 @@
 import { useForm } from 'react-hook-form';
 import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';
-import { primaryButton } from '../styles/controls.ts';
+import { WritingForm } from '../writing/writing-form.tsx';
 import { MailTextField, validateMailText } from './mail-text-field.tsx';
 import { MAIL_TEXTS as T } from './texts.ts';
 import * as s from './mail.styles.ts';
@@ -30,7 +30,13 @@ export function ReplyForm({ conversationId }: { conversationId: number }) {
   };
 
   return (
-    <form className={s.form} onSubmit={(e) => void handleSubmit(onSubmit)(e)} noValidate aria-label={T.reply}>
+    <WritingForm
+      label={T.reply}
+      onSubmit={(e) => void handleSubmit(onSubmit)(e)}
+      failed={null}
+      submitting={isSubmitting}
+      texts={{ send: T.replySend, sending: T.sending }}
+    >
       <MailTextField
         label={T.replyLabel}
         className={`${s.textarea} ${s.replyTextarea}`}
@@ -38,11 +44,6 @@ export function ReplyForm({ conversationId }: { conversationId: number }) {
         error={errors.text}
         length={length}
       />
-      <div className={s.actions}>
-        <button type="submit" className={primaryButton} disabled={isSubmitting}>
-          {isSubmitting ? T.sending : T.replySend}
-        </button>
-      </div>
-    </form>
+    </WritingForm>
   );
 }

@@ -8,9 +8,9 @@ import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { useApi } from '../data/index.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
-import { lengthError } from '../writing/length-error.ts';
+import { lengthRules } from '../writing/length-error.ts';
+import { WritingForm } from '../writing/writing-form.tsx';
 import { PageLayout } from '../header/page-layout.tsx';
-import { primaryButton } from '../styles/controls.ts';
 import { DisplayNameGate } from './display-name-gate.tsx';
 import { OwnItemState } from './item-state.tsx';
 import { PeerTextField } from './peer-text-field.tsx';
@@ -158,27 +158,22 @@ function PeerReplyForm({ postId }: { postId: number }) {
     else showToast(result.status === 'queued' ? T.queued : (result.message ?? T.waiting));
   };
   return (
-    <form
-      className={s.form}
+    <WritingForm
+      label={T.replyFormLabel}
       onSubmit={(e) => void handleSubmit(onSubmit)(e)}
-      noValidate
-      aria-label={T.replyFormLabel}
+      failed={null}
+      submitting={isSubmitting}
+      texts={{ send: T.replySend, sending: T.sending }}
     >
       <PeerTextField
         label={T.replyLabel}
-        registration={register('text', {
-          validate: (v) =>
-            lengthError(v, PEER_REPLY_MAX_LENGTH, { required: T.replyRequired, tooLong: T.replyTooLong }) ??
-            true,
-        })}
+        registration={register(
+          'text',
+          lengthRules(PEER_REPLY_MAX_LENGTH, { required: T.replyRequired, tooLong: T.replyTooLong }),
+        )}
         error={errors.text}
         counter={T.replyCounter(watch('text').length)}
       />
-      <div className={s.actions}>
-        <button type="submit" className={primaryButton} disabled={isSubmitting}>
-          {isSubmitting ? T.sending : T.replySend}
-        </button>
-      </div>
-    </form>
+    </WritingForm>
   );
 }

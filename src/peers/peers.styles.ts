@@ -1,4 +1,5 @@
 import { css } from '@linaria/core';
+import { linkButton } from '../styles/controls.ts';
 import { colors } from '../styles/theme.ts';
 export { item, itemLink, list, section } from '../styles/lists.ts';
 export { actions, counter, form, textarea } from '../writing/writing.styles.ts';
@@ -47,13 +48,8 @@ export const replyHead = css`
   gap: 0.25rem 0.75rem;
 `;
 
-export const reportButton = css`
-  min-height: 44px;
+/** 'Anmäl': a link button with room around it, so it is not tapped by mistake next to the text. */
+const reportPadding = css`
   padding: 0 0.5rem;
-  border: 0;
-  background: none;
-  color: ${colors.brand};
-  font: inherit;
-  text-decoration: underline;
-  cursor: pointer;
 `;
+export const reportButton = `${linkButton} ${reportPadding}`;

@@ -87,6 +87,16 @@ export const linkButton = css`
   cursor: pointer;
 `;
 
+/** How every box a user types in looks: an input, a select, a text area. */
+export const TEXT_BOX = `
+  padding: 0.5rem 0.75rem;
+  border: 1px solid ${colors.border};
+  border-radius: 6px;
+  font: inherit;
+  color: ${colors.text};
+  background: ${colors.surface};
+`;
+
 export const field = css`
   display: flex;
   flex-direction: column;
@@ -98,12 +108,7 @@ export const field = css`
   input,
   select {
     min-height: ${sizes.tapTarget};
-    padding: 0.5rem 0.75rem;
-    border: 1px solid ${colors.border};
-    border-radius: 6px;
-    font: inherit;
-    color: ${colors.text};
-    background: ${colors.surface};
+    ${TEXT_BOX}
   }
   input::placeholder {
     color: ${colors.muted};

@@ -1,4 +1,5 @@
 import { css } from '@linaria/core';
+import { TEXT_BOX } from '../styles/controls.ts';
 import { colors } from '../styles/theme.ts';
 
 /** The forms a child writes in outside the chat (a mail and its replies, a Peers post and reply). */
@@ -12,12 +13,7 @@ export const form = css`
 export const textarea = css`
   width: 100%;
   min-height: 10rem;
-  padding: 0.5rem 0.75rem;
-  border: 1px solid ${colors.border};
-  border-radius: 6px;
-  font: inherit;
-  color: ${colors.text};
-  background: ${colors.surface};
+  ${TEXT_BOX}
   &[aria-invalid='true'] {
     border: 2px solid ${colors.danger};
   }

@@ -40,9 +40,10 @@ export const VARIANT_FEATURES: Readonly<Record<AppVariant, VariantFeatures>> = {
 /**
  * SPEC §3, §7: the conversation properties (age, gender, device) go with a new chat or mail from the
  * child app only. Ours: the child app is every variant a child uses to reach a counsellor (Barn, Chatt,
- * Peers, Assistent); the provider's main app and group support send none.
+ * Peers, Assistent); the provider's main app and group support send none. Read from the features, so
+ * a new variant answers by what it offers.
  */
-export const CHILD_APP_VARIANTS: readonly AppVariant[] = ['Barn', 'Chatt', 'Peers', 'Assistent'];
 export function sendsConversationProperties(variant: AppVariant): boolean {
-  return CHILD_APP_VARIANTS.includes(variant);
+  const features = VARIANT_FEATURES[variant];
+  return !features.main && !features.supportGroup;
 }

@@ -11,11 +11,13 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../server/db/database.ts';
 import type { Database } from '../server/db/schema.ts';
-import { randomBytes, scryptSync } from 'node:crypto';
-import { personalCodeDigest } from '../server/auth/passwords.ts';
+import { hashPassword, personalCodeDigest } from '../server/auth/passwords.ts';
+import { insertAccounts } from '../server/auth/accounts.ts';
 import { NEW_MESSAGE_NOTIFICATION } from '../contract/notifications.ts';
 
 export const BENCH_PASSWORD = 'last-losenord-1';
+/** scrypt at N=2^10: logins verify it as any other, in a millisecond instead of 50. */
+const BENCH_SCRYPT_COST = { N: 1024, r: 8, p: 1 };
 
 export interface SeededChild {
   username: string;
@@ -88,58 +90,34 @@ function random(seed: number) {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** `names.length` accounts with `role`: by password (`hash`), or by personal code (`codeDigests`). */
+/** `names.length` accounts with `role`, made as the server makes them (insertAccounts). */
 async function createAccounts(
   db: Db,
   names: string[],
   role: 'child' | 'participant' | 'counsellor' | 'group_leader',
   login: { hash: string } | { codeDigests: string[] },
 ) {
-  const created = iso(Date.now() - 400 * DAY);
-  const contactIds: number[] = [];
-  const accountIds: number[] = [];
-  for (const [offset, part] of [...chunks(names)].map((p, i) => [i * CHUNK, p] as const)) {
-    const contacts = await db
-      .insertInto('contacts')
-      .values(part.map((name) => ({ name, created_date: created })))
-      .returning('id')
-      .execute();
-    const accounts = await db
-      .insertInto('accounts')
-      .values(
-        contacts.map((c, i) => ({
-          contact_id: c.id,
-          username: 'hash' in login ? names[offset + i]! : null,
-          password_hash: 'hash' in login ? login.hash : null,
-          personal_code_digest: 'hash' in login ? null : login.codeDigests[offset + i]!,
-          created_date: created,
-        })),
-      )
-      .returning('id')
-      .execute();
-    await db
-      .insertInto('account_roles')
-      .values(accounts.map((a) => ({ account_id: a.id, role })))
-      .execute();
-    contactIds.push(...contacts.map((c) => c.id));
-    accountIds.push(...accounts.map((a) => a.id));
-  }
-  return { names, contactIds, ids: accountIds };
+  const createdDate = iso(Date.now() - 400 * DAY);
+  const made = await insertAccounts(
+    db,
+    names.map((name, i) => ({
+      name,
+      roles: [role],
+      login:
+        'hash' in login
+          ? { username: name, passwordHash: login.hash }
+          : { codeDigest: login.codeDigests[i]! },
+      createdDate,
+    })),
+  );
+  return { names, contactIds: made.map((m) => m.contactId), ids: made.map((m) => m.accountId) };
 }
 
 const numbered = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 
 /** Seeds `size` into `db` (one transaction) and says what it wrote and whom the bench can sign in as. */
-/** `scrypt$N$r$p$salt$hash` as server/auth/passwords.ts writes it, at a bench's low cost. */
-function cheapPasswordHash(password: string): string {
-  const [n, r, p] = [1024, 8, 1];
-  const salt = randomBytes(16);
-  const hash = scryptSync(password.normalize('NFKC'), salt, 32, { N: n, r, p });
-  return ['scrypt', n, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
-}
-
 export async function seedVolume(db: Db, size: SeedSize = DEFAULT_SIZE): Promise<Seeded> {
-  const hash = cheapPasswordHash(BENCH_PASSWORD);
+  const hash = await hashPassword(BENCH_PASSWORD, BENCH_SCRYPT_COST);
   const codes = numbered('LAST-KOD', size.participants);
   const codeDigests = await Promise.all(codes.map((code) => personalCodeDigest(code)));
   return db.transaction().execute((trx) => seedInto(trx, size, hash, codes, codeDigests));

@@ -154,6 +154,13 @@ export async function migrateToLatest(
 
 export const nowIso = (): string => new Date().toISOString();
 
+/** `items` in parts of `size`: a statement with one parameter per value stays under every database's limit. */
+export function inChunks<T>(items: readonly T[], size = 500): T[][] {
+  const parts: T[][] = [];
+  for (let i = 0; i < items.length; i += size) parts.push(items.slice(i, i + size));
+  return parts;
+}
+
 /** A write refused by a unique key, on either engine (SQLite's constraint code, PostgreSQL's 23505). */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

@@ -1,9 +1,9 @@
 import type { Db } from './database.ts';
-import { nowIso } from './database.ts';
 import { hashPassword, personalCodeDigest, verifyPassword } from '../auth/passwords.ts';
 import type { Role } from '../auth/principal.ts';
 import { type MeetingState } from '../../contract/meetings.ts';
 import { MEETING_STATE } from '../../contract/meeting-state.ts';
+import { insertAccounts } from '../auth/accounts.ts';
 
 /** The demo logins of ARCHITECTURE.md; printed by `npm start`. */
 export const DEMO_LOGINS = {
@@ -138,28 +138,17 @@ export async function createAccount(
   roles: Role[],
   login: { username: string; password: string } | { code: string },
 ): Promise<number> {
-  const created = nowIso();
-  const contact = await db
-    .insertInto('contacts')
-    .values({ name, created_date: created })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const account = await db
-    .insertInto('accounts')
-    .values({
-      contact_id: contact.id,
-      username: 'code' in login ? null : login.username,
-      password_hash: 'code' in login ? null : await hashPassword(login.password),
-      personal_code_digest: 'code' in login ? await personalCodeDigest(login.code) : null,
-      created_date: created,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('account_roles')
-    .values(roles.map((role) => ({ account_id: account.id, role })))
-    .execute();
-  return account.id;
+  const [made] = await insertAccounts(db, [
+    {
+      name,
+      roles,
+      login:
+        'code' in login
+          ? { codeDigest: await personalCodeDigest(login.code) }
+          : { username: login.username, passwordHash: await hashPassword(login.password) },
+    },
+  ]);
+  return made!.accountId;
 }
 
 /**

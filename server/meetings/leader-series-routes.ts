@@ -1,7 +1,6 @@
 import type { Api, AppContext } from '../context.ts';
 import type { Principal } from '../auth/principal.ts';
 import { ApiError } from '../errors.ts';
-import { nowIso } from '../db/database.ts';
 import { personalCodeDigest } from '../auth/passwords.ts';
 import { principalOf } from '../http/guard.ts';
 import { assertLeads, ledSeriesIds } from './leader-access.ts';
@@ -18,6 +17,7 @@ import type {
   SeriesParticipant,
 } from '../../contract/staff.ts';
 import { MEETING_STATE } from '../../contract/meeting-state.ts';
+import { insertAccounts } from '../auth/accounts.ts';
 
 const BASE = '/series';
 const NAME_MAX_LENGTH = 100;
@@ -131,31 +131,15 @@ async function addParticipant(
     code = newPersonalCode();
     digest = await personalCodeDigest(code);
   }
-  const created = nowIso();
   const account = await db.transaction().execute(async (trx) => {
-    const contact = await trx
-      .insertInto('contacts')
-      .values({ name, created_date: created })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const row = await trx
-      .insertInto('accounts')
-      .values({
-        contact_id: contact.id,
-        username: null,
-        password_hash: null,
-        personal_code_digest: digest,
-        created_date: created,
-        deleted_date: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx.insertInto('account_roles').values({ account_id: row.id, role: 'participant' }).execute();
+    const [made] = await insertAccounts(trx, [
+      { name, roles: ['participant'], login: { codeDigest: digest } },
+    ]);
     await trx
       .insertInto('series_memberships')
-      .values({ series_id: seriesId, account_id: row.id, role: 'participant' })
+      .values({ series_id: seriesId, account_id: made!.accountId, role: 'participant' })
       .execute();
-    return { accountId: row.id, contactId: contact.id };
+    return made!;
   });
   return { ...account, name, personalCode: code };
 }

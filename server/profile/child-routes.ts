@@ -19,7 +19,7 @@ import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { Api, AppContext } from '../context.ts';
 import type { Principal } from '../auth/principal.ts';
 import { ApiError } from '../errors.ts';
-import { isUniqueViolation, nowIso, type Db } from '../db/database.ts';
+import { isUniqueViolation, type Db } from '../db/database.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { revokeAccount } from '../auth/revoke-account.ts';
 import { checkNewPassword } from '../security/password-policy.ts';
@@ -30,6 +30,7 @@ import { principalOf } from '../http/guard.ts';
 import { shareSeries } from '../auth/entity-access.ts';
 import { PROVIDER } from '../../contract/first-screen.ts';
 import { PROPERTY_IDS, PROPERTY_ID_MAP } from '../wire-ids.ts';
+import { insertAccounts } from '../auth/accounts.ts';
 
 const FEATURE_IDS = new Set<string>(Object.values(CONTACTS_FEATURE_IDS));
 
@@ -185,36 +186,25 @@ async function registerContact(ctx: AppContext, body: RegisterContactBody) {
     throw new ApiError('validation');
   }
   const passwordHash = await hashPassword(body.password);
-  const created = nowIso();
   // Two registrations of one name at once: the unique key decides, and the loser hears it is taken.
   const accountId = await ctx.db
     .transaction()
     .execute(async (trx) => {
-      const contact = await trx
-        .insertInto('contacts')
-        // No name until the child chooses one: a username shown to others is half a login.
-        .values({ name: '', created_date: created })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const account = await trx
-        .insertInto('accounts')
-        .values({
-          contact_id: contact.id,
-          username,
-          password_hash: passwordHash,
-          personal_code_digest: null,
-          created_date: created,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx.insertInto('account_roles').values({ account_id: account.id, role: 'child' }).execute();
+      // No name until the child chooses one: a username shown to others is half a login.
+      const [made] = await insertAccounts(trx, [
+        { name: '', roles: ['child'], login: { username, passwordHash } },
+      ]);
       for (const [propertyId, value] of properties) {
         await trx
           .insertInto('contact_properties')
-          .values({ contact_id: contact.id, property_id: propertyId, value: String(value).slice(0, 200) })
+          .values({
+            contact_id: made!.contactId,
+            property_id: propertyId,
+            value: String(value).slice(0, 200),
+          })
           .execute();
       }
-      return account.id;
+      return made!.accountId;
     })
     .catch((error: unknown) => {
       throw isUniqueViolation(error) ? new ApiError('username_taken') : error;

@@ -191,6 +191,14 @@ export default tseslint.config(
             "BinaryExpression:has(MemberExpression[property.name='variant']) > Literal[value=/^(barn|gruppstod|chatt|peers|assistent|main)$/i]",
           message: "Ask the variant's features (contract/variant.ts), not its name.",
         },
+        {
+          // A message's author kind (authorKind on the wire, author_kind in the database) is asked
+          // through contract/author-kinds.ts: a comparison or a case with a kind's name is a gate on it.
+          selector:
+            'BinaryExpression:has(MemberExpression[property.name=/^(authorKind|author_kind)$/]) > Literal[value=/^(contact|agent|bot|system)$/], SwitchStatement[discriminant.property.name=/^(authorKind|author_kind)$/] > SwitchCase > Literal.test',
+          message:
+            'Ask the author kind through contract/author-kinds.ts (AUTHOR_KINDS or a predicate), not its name.',
+        },
       ],
     },
   },

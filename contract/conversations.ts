@@ -31,8 +31,9 @@ export interface Conversation {
 
 /**
  * Who wrote a message: the child or participant (contact), staff (agent), the queue's bot, or the
- * system. Every mapping over it is an exhaustive switch ending in `unreachable`, so a new kind is a
- * compile error wherever it must be handled.
+ * system. What each kind means (whose side it is on, which name it shows, what it stamps) is its
+ * entry in AUTHOR_KINDS (contract/author-kinds.ts), a record over this union: a new kind is a
+ * compile error until it has one, and code elsewhere asks the record, not the kind's name.
  */
 export const MESSAGE_AUTHOR_KINDS = ['contact', 'agent', 'bot', 'system'] as const;
 export type MessageAuthorKind = (typeof MESSAGE_AUTHOR_KINDS)[number];

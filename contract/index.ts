@@ -6,6 +6,7 @@ export * from './hub.ts';
 export * from './errors.ts';
 export * from './meetings.ts';
 export * from './conversations.ts';
+export * from './author-kinds.ts';
 export * from './connection-state.ts';
 export * from './notifications.ts';
 export * from './staff.ts';

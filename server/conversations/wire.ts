@@ -5,6 +5,7 @@ import type {
   ConversationState,
   SystemType,
 } from '../../contract/conversations.ts';
+import { authorNameFields } from '../../contract/author-kinds.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { queuePositions } from './queue.ts';
@@ -64,16 +65,17 @@ export async function toConversation(db: Db, c: ConversationRow): Promise<Conver
 }
 
 export function toMessage(m: MessageRow): ConversationMessageWire {
+  const names = authorNameFields(m.author_kind, m.author_name);
   return {
     id: m.id,
     conversation: m.conversation_id,
     message: m.message,
     loggedDate: m.logged_date,
-    authorKind: m.author_kind as ConversationMessageWire['authorKind'],
+    authorKind: m.author_kind,
     contactId: m.contact_id,
-    contactName: m.author_kind === 'contact' ? m.author_name : null,
+    contactName: names.contactName,
     agentId: m.agent_account_id,
-    agentName: m.author_kind === 'agent' ? m.author_name : null,
+    agentName: names.agentName,
     createdAfterClosedConversation: m.created_after_closed === 1,
   };
 }

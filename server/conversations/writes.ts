@@ -3,6 +3,7 @@ import {
   type ConversationMessageWire,
   type MessageAuthorKind,
 } from '../../contract/conversations.ts';
+import { AUTHOR_KINDS } from '../../contract/author-kinds.ts';
 import { HUB_EVENTS, entityKey, type MessageCreatedEventData } from '../../contract/hub.ts';
 import { CONVERSATION_STATE, FINAL_STATES, isFinalState } from '../../contract/conversation-state.ts';
 import type { AppContext } from '../context.ts';
@@ -24,16 +25,16 @@ export interface NewMessage {
 
 /** What a new message stamps on its conversation (SPEC §3 lastAgentMessageDate, lastContactMessageDate). */
 function stampOf(kind: MessageAuthorKind, logged: string) {
-  switch (kind) {
-    case 'agent':
-      return { last_agent_message_date: logged };
-    case 'contact':
-      return { last_contact_message_date: logged };
-    case 'bot':
-    case 'system':
+  const field = AUTHOR_KINDS[kind].stamps;
+  switch (field) {
+    case null:
       return null;
+    case 'lastAgentMessageDate':
+      return { last_agent_message_date: logged };
+    case 'lastContactMessageDate':
+      return { last_contact_message_date: logged };
     default:
-      return unreachable(kind);
+      return unreachable(field);
   }
 }
 

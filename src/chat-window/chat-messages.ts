@@ -1,9 +1,13 @@
-import { unreachable, type MessageAuthorKind } from '../../contract/conversations.ts';
+import type { MessageAuthorKind } from '../../contract/conversations.ts';
+import { authorNameOf, authorParty, isContactAuthor, type AuthorParty } from '../../contract/author-kinds.ts';
 import type { ChatMessageRow } from '../../worker/client/group-support.ts';
 import { CHAT_TEXTS } from './texts.ts';
 
-/** 'leader' is the staff author (group leader or counsellor); 'bot' marks queue messages. */
-export type AuthorType = 'me' | 'otherContact' | 'leader' | 'info' | 'bot';
+/**
+ * Whose bubble a message is: one's own, another participant's, staff's (a counsellor or a group
+ * leader), a notice's; 'bot' marks the queue's messages the child app adds itself.
+ */
+export type AuthorType = 'me' | 'otherContact' | 'staff' | 'info' | 'bot';
 
 export interface ChatEntry {
   key: string;
@@ -22,19 +26,16 @@ export interface ChatEntry {
   label?: string;
 }
 
+/** The bubble of each side of a conversation (contract/author-kinds.ts AuthorParty). */
+const AUTHOR_TYPE_OF_PARTY = {
+  contact: 'otherContact',
+  staff: 'staff',
+  notice: 'info',
+} as const satisfies Record<AuthorParty, AuthorType>;
+
 /** Whose bubble a message is, by its author kind (one's own messages are told apart by the caller). */
 export function authorTypeOf(kind: MessageAuthorKind): Exclude<AuthorType, 'me' | 'bot'> {
-  switch (kind) {
-    case 'agent':
-      return 'leader';
-    case 'contact':
-      return 'otherContact';
-    case 'bot':
-    case 'system':
-      return 'info';
-    default:
-      return unreachable(kind);
-  }
+  return AUTHOR_TYPE_OF_PARTY[authorParty(kind)];
 }
 
 /**
@@ -49,19 +50,14 @@ export function compareChatRows(a: ChatMessageRow, b: ChatMessageRow): number {
   return a.id !== null && b.id !== null ? a.id - b.id : 0;
 }
 
-/** Chat rows in chat order (compareChatRows), with author labels (leader = agentName, others = contactName, me). */
+/** Chat rows in chat order (compareChatRows), with author names (the one its kind shows; none on one's own). */
 export function chatEntries(rows: readonly ChatMessageRow[], myContactId: number | undefined): ChatEntry[] {
   const sorted = [...rows].sort(compareChatRows);
   const entries: ChatEntry[] = [];
   for (const row of sorted) {
-    const mine = row.clientId !== null || (row.authorKind === 'contact' && row.contactId === myContactId);
+    const mine = row.clientId !== null || (isContactAuthor(row.authorKind) && row.contactId === myContactId);
     const authorType: AuthorType = mine ? 'me' : authorTypeOf(row.authorKind);
-    const authorName =
-      authorType === 'leader'
-        ? (row.agentName ?? '')
-        : authorType === 'otherContact'
-          ? (row.contactName ?? '')
-          : '';
+    const authorName = mine ? '' : (authorNameOf(row) ?? '');
     const previous = entries[entries.length - 1];
     entries.push({
       key: row.key,

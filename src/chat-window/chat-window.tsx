@@ -5,6 +5,7 @@ import { useApi, useOpenGroupChat } from '../data/index.ts';
 import { useProfile } from '../data/live-queries.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { isActive, isGroupSoonStarting, isResolvedOrClosed } from '../../contract/conversation-state.ts';
+import { startsChat } from '../../contract/author-kinds.ts';
 import { useChatMessages, useConversation, useTyping } from '../data/meeting-and-chat-hooks.ts';
 import { DURATION_UPDATE_MS } from '../../contract/timings.ts';
 import { useNow } from '../ui-kit/use-now.ts';
@@ -90,7 +91,7 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
   const chatStart =
     conversation?.liveSince ??
     (rows ?? [])
-      .filter((r) => r.authorKind === 'agent' && r.id !== null)
+      .filter((r) => startsChat(r.authorKind) && r.id !== null)
       .reduce<string | null>(
         (first, r) => (first === null || r.loggedDate < first ? r.loggedDate : first),
         null,

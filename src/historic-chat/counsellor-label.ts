@@ -14,7 +14,7 @@ export function withCounsellorLabels(
   counsellor: string,
 ): ChatEntry[] {
   const label = counsellorLabel(providerName, counsellor);
-  const labelled = entries.map((e) => (e.authorType === 'leader' ? { ...e, authorName: label } : e));
+  const labelled = entries.map((e) => (e.authorType === 'staff' ? { ...e, authorName: label } : e));
   // Two counsellor messages in a row are now by the same author, whatever their names were.
   return labelled.map((e, i) => {
     const previous = labelled[i - 1];

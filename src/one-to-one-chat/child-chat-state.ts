@@ -1,4 +1,5 @@
 import type { Conversation } from '../../contract/conversations.ts';
+import { startsChat } from '../../contract/author-kinds.ts';
 import type { ChatMessageRow } from '../../worker/client/group-support.ts';
 import type { ChatStateRow } from '../../worker/client/one-to-one-chat.ts';
 import { chatEntries, type ChatEntry } from '../chat-window/chat-messages.ts';
@@ -113,7 +114,7 @@ export function childEntries(input: ChildEntriesInput): ChatEntry[] {
   const firstAgent = c.lastAgentMessageDate === null ? null : firstAgentDate(input.rows);
   const counsellor = `${input.providerName} ${T.counsellor}`;
   const list = chatEntries(input.rows, input.myContactId).map((e): ChatEntry => {
-    if (e.authorType === 'leader')
+    if (e.authorType === 'staff')
       return { ...e, label: e.authorName ? `${counsellor} ${e.authorName}` : counsellor };
     // A message the child wrote before any counsellor did is the pre-submitted text.
     if (e.authorType === 'me' && (firstAgent === null || e.loggedDate < firstAgent))
@@ -132,7 +133,7 @@ export function childEntries(input: ChildEntriesInput): ChatEntry[] {
   const at = state.activeSince ?? firstAgent;
   if (at) {
     const index = list.findIndex(
-      (e) => e.authorType === 'leader' || (e.loggedDate !== '' && e.loggedDate > at),
+      (e) => e.authorType === 'staff' || (e.loggedDate !== '' && e.loggedDate > at),
     );
     const notice = extra('connected', T.connected, 'info');
     if (index === -1) list.push(notice);
@@ -148,6 +149,6 @@ export function childEntries(input: ChildEntriesInput): ChatEntry[] {
 function firstAgentDate(rows: readonly ChatMessageRow[]): string | null {
   let first: string | null = null;
   for (const r of rows)
-    if (r.authorKind === 'agent' && (first === null || r.loggedDate < first)) first = r.loggedDate;
+    if (startsChat(r.authorKind) && (first === null || r.loggedDate < first)) first = r.loggedDate;
   return first;
 }

@@ -37,6 +37,7 @@ import { useBotMessages } from './use-bot-messages.ts';
 import type { ChildChatRows } from './use-child-chat.ts';
 import { NoticeQuestion } from './notice-question.tsx';
 import { chatNotice } from '../../contract/system-notices.ts';
+import { isStaffAuthor } from '../../contract/author-kinds.ts';
 import { showSystemNotice } from '../../worker/client/system-notice.ts';
 
 /**
@@ -125,7 +126,7 @@ function ChildChatWindow({
   // messages as first loaded: those already in the database when the window mounts (after a reload)
   // are not new. An ended chat's bar says it ended, so nothing stays unseen.
   // Counted once every row is read: the newest rows, read first, are not the whole chat.
-  const agentCount = complete ? rows?.filter((r) => r.authorKind === 'agent').length : undefined;
+  const agentCount = complete ? rows?.filter((r) => isStaffAuthor(r.authorKind)).length : undefined;
   useEffect(() => {
     if (agentCount === undefined) return;
     if (!minimized || seenAgentCount.current === null || phase === 'ended') {

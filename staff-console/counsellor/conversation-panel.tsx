@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { MESSAGE_MAX_LENGTH_BY_CHANNEL } from '../../contract/limits.ts';
 import { unreachable, type ConversationMessageWire } from '../../contract/conversations.ts';
+import { authorParty, isStaffAuthor } from '../../contract/author-kinds.ts';
 import { StaffApiError, useStaffApi } from '../api/staff-api.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { ChatTimeLeft } from '../../client-kit/chat-limit/time-left.tsx';
@@ -35,30 +36,31 @@ interface Pending {
 
 /** The child's messages carry the SPEC §3 author label ('Tjej, 14 år'), the counsellor's own 'Du'. */
 function authorOf(m: ConversationMessageWire, childLabel: string): string {
-  switch (m.authorKind) {
+  const party = authorParty(m.authorKind);
+  switch (party) {
     case 'contact':
       return childLabel;
-    case 'agent':
+    case 'staff':
       return T.me;
-    case 'bot':
-    case 'system':
+    case 'notice':
       return T.system;
     default:
-      return unreachable(m.authorKind);
+      return unreachable(party);
   }
 }
 
+/** Staff's messages are on the console user's own side; notices are set apart. */
 function bubbleClassOf(m: ConversationMessageWire): string {
-  switch (m.authorKind) {
-    case 'agent':
+  const party = authorParty(m.authorKind);
+  switch (party) {
+    case 'staff':
       return `${bubble} ${mine}`;
     case 'contact':
       return bubble;
-    case 'bot':
-    case 'system':
+    case 'notice':
       return `${bubble} ${infoBubble}`;
     default:
-      return unreachable(m.authorKind);
+      return unreachable(party);
   }
 }
 
@@ -165,7 +167,7 @@ export function ConversationPanel({
                 {authorOf(m, childLabel)} · {formatClockTimeTodayElseDate(m.loggedDate)}
               </span>
               <p>{m.message}</p>
-              {m.authorKind === 'agent' && <span className={meta}>{T.sent}</span>}
+              {isStaffAuthor(m.authorKind) && <span className={meta}>{T.sent}</span>}
             </li>
           ))}
           {outbox.map((p) => (

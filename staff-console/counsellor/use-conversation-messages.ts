@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ConversationMessageWire } from '../../contract/conversations.ts';
+import { isContactAuthor } from '../../contract/author-kinds.ts';
 import { entityKey, HUB_EVENTS } from '../../contract/hub.ts';
 import { StaffApiError, useStaffApi } from '../api/staff-api.ts';
 import { useEntitySubscription, useHubEvent, useHubReconnected } from '../api/staff-hub.ts';
@@ -42,7 +43,7 @@ export function useConversationMessages(conversationId: number) {
   });
 
   // A new message from the child ends its typing; otherwise the signal fades after 5 s.
-  const lastChildMessage = messages?.filter((m) => m.authorKind === 'contact').at(-1)?.id;
+  const lastChildMessage = messages?.filter((m) => isContactAuthor(m.authorKind)).at(-1)?.id;
   useEffect(() => setChildTypingAt(null), [lastChildMessage]);
   useEffect(() => {
     if (childTypingAt === null) return;

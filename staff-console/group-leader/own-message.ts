@@ -1,4 +1,5 @@
 import type { ConversationMessageWire } from '../../contract/conversations.ts';
+import { isStaffAuthor } from '../../contract/author-kinds.ts';
 
 /**
  * Whether the signed-in leader wrote a group-chat message: by the author's account id (the token's
@@ -8,5 +9,5 @@ export function isOwnMessage(
   message: Pick<ConversationMessageWire, 'authorKind' | 'agentId'>,
   accountId: number,
 ) {
-  return message.authorKind === 'agent' && message.agentId === accountId;
+  return isStaffAuthor(message.authorKind) && message.agentId === accountId;
 }

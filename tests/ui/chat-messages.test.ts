@@ -20,7 +20,7 @@ const row = (over: Partial<ChatMessageRow>): ChatMessageRow => ({
 });
 
 describe('chat entries', () => {
-  it('sorts by loggedDate and labels leader, other contacts and me', () => {
+  it('sorts by loggedDate and labels staff, other contacts and me', () => {
     const entries = chatEntries(
       [
         row({ id: 3, loggedDate: '2026-11-22T12:03:00.000Z', contactId: 5, contactName: 'Anna' }),
@@ -38,7 +38,7 @@ describe('chat entries', () => {
       9,
     );
     expect(entries.map((e) => [e.authorType, e.authorName])).toEqual([
-      ['leader', 'Lisa'],
+      ['staff', 'Lisa'],
       ['me', ''],
       ['otherContact', 'Anna'],
       ['me', ''],

@@ -28,7 +28,7 @@ const entry = (key: string, authorType: ChatEntry['authorType'], authorName: str
 describe('withCounsellorLabels', () => {
   it("signs counsellor messages with the provider's name and 'Kurator', whoever wrote them", () => {
     const labelled = withCounsellorLabels(
-      [entry('a', 'me', ''), entry('b', 'leader', 'Kim'), entry('c', 'leader', 'Alex'), entry('d', 'me', '')],
+      [entry('a', 'me', ''), entry('b', 'staff', 'Kim'), entry('c', 'staff', 'Alex'), entry('d', 'me', '')],
       'Stödlinjen',
       'Kurator',
     );

@@ -24,7 +24,7 @@ import {
  */
 afterEach(cleanup);
 
-const entry = (n: number, authorType: ChatEntry['authorType'] = 'leader'): ChatEntry => ({
+const entry = (n: number, authorType: ChatEntry['authorType'] = 'staff'): ChatEntry => ({
   key: `m${n}`,
   content: `Meddelande ${n}`,
   loggedDate: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),

@@ -1,4 +1,5 @@
 import type { ConversationMessageWire } from '../../contract/conversations.ts';
+import { isContactAuthor } from '../../contract/author-kinds.ts';
 import type { ChatMessageRow } from '../client/group-support.ts';
 import type { PortalDb } from '../client/db.ts';
 
@@ -16,7 +17,7 @@ export const serverRow = (m: ConversationMessageWire): ChatMessageRow => ({
  */
 type Comparable = Pick<ChatMessageRow, 'authorKind' | 'contactId' | 'message'>;
 const sameMessage = (local: Comparable, m: Comparable) =>
-  m.authorKind === 'contact' && m.contactId === local.contactId && m.message === local.message;
+  isContactAuthor(m.authorKind) && m.contactId === local.contactId && m.message === local.message;
 
 /** A stored row equal to what would be written (field by field; nested values by their JSON). */
 function sameRow(stored: ChatMessageRow | undefined, row: ChatMessageRow): boolean {

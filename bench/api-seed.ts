@@ -13,6 +13,7 @@ import type { Db } from '../server/db/database.ts';
 import type { Database } from '../server/db/schema.ts';
 import { hashPassword, personalCodeDigest } from '../server/auth/passwords.ts';
 import { insertAccounts } from '../server/auth/accounts.ts';
+import { conversationRow, messageRow } from '../server/conversations/writes.ts';
 import { NEW_MESSAGE_NOTIFICATION } from '../contract/notifications.ts';
 
 export const BENCH_PASSWORD = 'last-losenord-1';
@@ -184,74 +185,51 @@ async function seedInto(
       planned.push({
         child: c,
         open: false,
-        row: {
+        row: conversationRow({
           contact_id: contactIds[c]!,
           channel_id: channelOf(chat ? 'chat' : 'mail'),
-          meeting_id: null,
           system_type: chat ? 'chat' : 'mail',
           subject: chat ? '' : `Fråga ${h}`,
           state: 'Resolved',
           logged_date: iso(logged),
           closed_date: iso(logged + 3600_000),
-          rating: null,
           agent_account_id: agent,
           contact_read_date: iso(logged + 3600_000),
           last_agent_message_date: iso(logged + 1800_000),
           last_contact_message_date: iso(logged + 1700_000),
-          last_contact_ping_date: null,
-          cancel_reason: null,
           live_since: chat ? iso(logged + 60_000) : null,
-          limit_ends_at: null,
-        },
+        }),
       });
     }
     const mailLogged = now - rnd() * 3 * DAY;
     planned.push({
       child: c,
       open: true,
-      row: {
+      row: conversationRow({
         contact_id: contactIds[c]!,
         channel_id: channelOf('mail'),
-        meeting_id: null,
         system_type: 'mail',
         subject: 'Hur gör jag?',
         state: c % 2 ? 'Responded' : 'New',
         logged_date: iso(mailLogged),
-        closed_date: null,
-        rating: null,
         agent_account_id: c % 2 ? counsellors.ids[c % COUNSELLORS]! : null,
-        contact_read_date: null,
         last_agent_message_date: c % 2 ? iso(mailLogged + 3600_000) : null,
         last_contact_message_date: iso(mailLogged),
-        last_contact_ping_date: null,
-        cancel_reason: null,
-        live_since: null,
-        limit_ends_at: null,
-      },
+      }),
     });
     if (c % size.queuedEvery === 0) {
       planned.push({
         child: c,
         open: false,
-        row: {
+        row: conversationRow({
           contact_id: contactIds[c]!,
           channel_id: channelOf('chat'),
-          meeting_id: null,
           system_type: 'chat',
           subject: '',
           state: 'New',
           logged_date: iso(now - rnd() * 600_000),
-          closed_date: null,
-          rating: null,
-          agent_account_id: null,
-          contact_read_date: null,
-          last_agent_message_date: null,
-          last_contact_message_date: null,
           last_contact_ping_date: iso(now),
-          cancel_reason: null,
-          live_since: null,
-          limit_ends_at: null,
-        },
+        }),
       });
     }
   }
@@ -373,25 +351,17 @@ async function seedInto(
     if (!m.completed) continue;
     const conversation = await db
       .insertInto('conversations')
-      .values({
-        contact_id: null,
-        channel_id: null,
-        meeting_id: meetingIds[i]!,
-        system_type: 'groupchat',
-        subject: 'Träff',
-        state: 'Resolved',
-        logged_date: iso(m.start),
-        closed_date: iso(m.start + 90 * 60_000),
-        rating: null,
-        agent_account_id: leaders.ids[0]!,
-        contact_read_date: null,
-        last_agent_message_date: null,
-        last_contact_message_date: null,
-        last_contact_ping_date: null,
-        cancel_reason: null,
-        live_since: null,
-        limit_ends_at: null,
-      })
+      .values(
+        conversationRow({
+          meeting_id: meetingIds[i]!,
+          system_type: 'groupchat',
+          subject: 'Träff',
+          state: 'Resolved',
+          logged_date: iso(m.start),
+          closed_date: iso(m.start + 90 * 60_000),
+          agent_account_id: leaders.ids[0]!,
+        }),
+      )
       .returning('id')
       .executeTakeFirstOrThrow();
     await db
@@ -498,16 +468,20 @@ async function insertMessages(
     await db
       .insertInto('conversation_messages')
       .values(
-        part.map((m) => ({
-          conversation_id: m.conversationId,
-          author_kind: m.contact ? 'contact' : 'agent',
-          contact_id: m.contact ? m.contactId : null,
-          agent_account_id: m.contact ? null : agentAccountId,
-          author_name: m.contact ? 'Barn' : 'Kurator',
-          message: 'Ett meddelande av ungefär den längd som ett barn skriver i en chatt.',
-          logged_date: iso(m.at),
-          created_after_closed: 0,
-        })),
+        part.map((m) =>
+          messageRow(
+            {
+              conversationId: m.conversationId,
+              authorKind: m.contact ? 'contact' : 'agent',
+              contactId: m.contact ? m.contactId : null,
+              agentAccountId: m.contact ? null : agentAccountId,
+              authorName: m.contact ? 'Barn' : 'Kurator',
+              message: 'Ett meddelande av ungefär den längd som ett barn skriver i en chatt.',
+              loggedDate: iso(m.at),
+            },
+            false,
+          ),
+        ),
       )
       .execute();
   }

@@ -11,7 +11,7 @@ import { idempotent, noteCreated } from '../http/idempotency.ts';
 import { canSeeConversation } from '../auth/entity-access.ts';
 import { APPLICATION_ID, PROPERTY_IDS } from '../wire-ids.ts';
 import { conversationById, toConversation } from './wire.ts';
-import { insertMessage, resolveConversation } from './writes.ts';
+import { conversationRow, insertMessage, resolveConversation } from './writes.ts';
 import { conversationChanged } from './changed.ts';
 import { queuePosition } from './queue.ts';
 import { stockholmDayStart } from './chat-limit.ts';
@@ -100,25 +100,17 @@ async function openConversation(
   const row = await db.transaction().execute(async (trx) => {
     const created = await trx
       .insertInto('conversations')
-      .values({
-        contact_id: principal.contactId,
-        channel_id: channel?.id ?? null,
-        meeting_id: null,
-        system_type: systemType,
-        subject: (body.subject ?? '').slice(0, 200),
-        state: CONVERSATION_STATE.New,
-        logged_date: now,
-        closed_date: null,
-        rating: null,
-        agent_account_id: null,
-        contact_read_date: null,
-        last_agent_message_date: null,
-        last_contact_message_date: null,
-        last_contact_ping_date: now,
-        cancel_reason: null,
-        live_since: null,
-        limit_ends_at: null,
-      })
+      .values(
+        conversationRow({
+          contact_id: principal.contactId,
+          channel_id: channel?.id ?? null,
+          system_type: systemType,
+          subject: (body.subject ?? '').slice(0, 200),
+          state: CONVERSATION_STATE.New,
+          logged_date: now,
+          last_contact_ping_date: now,
+        }),
+      )
       .returningAll()
       .executeTakeFirstOrThrow()
       // A chat started at the same moment on another device won: one open chat per child.

@@ -7,8 +7,10 @@ import { AUTHOR_KINDS } from '../../contract/author-kinds.ts';
 import { HUB_EVENTS, entityKey, type MessageCreatedEventData } from '../../contract/hub.ts';
 import { CONVERSATION_STATE, FINAL_STATES, isFinalState } from '../../contract/conversation-state.ts';
 import type { AppContext } from '../context.ts';
+import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 import { toMessage } from './wire.ts';
 
 export interface NewMessage {
@@ -21,6 +23,53 @@ export interface NewMessage {
   loggedDate?: string;
   /** The system message that says why a chat ended, written by the end itself: not "after the end". */
   partOfTheEnd?: boolean;
+}
+
+type ConversationInsert = Insertable<Database['conversations']>;
+
+/**
+ * A new conversation's row: what its kind decides, and the rest as every new conversation starts
+ * (no counsellor, no messages, not closed). The one place that says so: a new column gets its
+ * starting value here, for the chat, the mail, the group chat and the benchmarks' data alike.
+ */
+export function conversationRow(
+  c: Pick<ConversationInsert, 'system_type' | 'state'> & Partial<ConversationInsert>,
+): ConversationInsert {
+  return {
+    contact_id: null,
+    channel_id: null,
+    meeting_id: null,
+    subject: '',
+    logged_date: nowIso(),
+    closed_date: null,
+    rating: null,
+    agent_account_id: null,
+    contact_read_date: null,
+    last_agent_message_date: null,
+    last_contact_message_date: null,
+    last_contact_ping_date: null,
+    cancel_reason: null,
+    live_since: null,
+    limit_ends_at: null,
+    ...c,
+  };
+}
+
+/** A new message's row; `afterClosed`: its conversation had ended before it came (SPEC §3). */
+export function messageRow(
+  m: NewMessage,
+  afterClosed: boolean,
+): Insertable<Database['conversation_messages']> {
+  return {
+    conversation_id: m.conversationId,
+    author_kind: m.authorKind,
+    contact_id: m.contactId ?? null,
+    agent_account_id: m.agentAccountId ?? null,
+    author_name: m.authorName ?? null,
+    message: m.message,
+    logged_date: m.loggedDate ?? nowIso(),
+    created_after_closed: afterClosed ? 1 : 0,
+  };
 }
 
 /** What a new message stamps on its conversation (SPEC §3 lastAgentMessageDate, lastContactMessageDate). */
@@ -91,16 +140,7 @@ export async function insertMessage(db: Db, m: NewMessage): Promise<Conversation
   const logged = m.loggedDate ?? nowIso();
   const row = await db
     .insertInto('conversation_messages')
-    .values({
-      conversation_id: m.conversationId,
-      author_kind: m.authorKind,
-      contact_id: m.contactId ?? null,
-      agent_account_id: m.agentAccountId ?? null,
-      author_name: m.authorName ?? null,
-      message: m.message,
-      logged_date: logged,
-      created_after_closed: isFinalState(conversation.state) && !m.partOfTheEnd ? 1 : 0,
-    })
+    .values(messageRow({ ...m, loggedDate: logged }, isFinalState(conversation.state) && !m.partOfTheEnd))
     .returningAll()
     .executeTakeFirstOrThrow();
   const stamp = stampOf(m.authorKind, logged);

@@ -13,7 +13,7 @@ import { idempotent, noteCreated, replayValue } from '../http/idempotency.ts';
 import { publishMeetingEvent } from './events.ts';
 import { ownMessagesQuery, toMeeting, toMeetingMessages } from './view.ts';
 import { messageById } from '../conversations/wire.ts';
-import { addStaffMessage } from '../conversations/writes.ts';
+import { addStaffMessage, conversationRow } from '../conversations/writes.ts';
 import { conversationChanged } from '../conversations/changed.ts';
 import { contentTypeOf, detectFileKind, nameForKind, safeFileName } from '../files/file-type.ts';
 import { saveBlob } from '../files/file-store.ts';
@@ -50,25 +50,15 @@ async function startMeeting(ctx: AppContext, principal: Principal, id: number) {
   if (conversationId === null) {
     const conversation = await db
       .insertInto('conversations')
-      .values({
-        contact_id: null,
-        channel_id: null,
-        meeting_id: meeting.id,
-        system_type: 'groupchat',
-        subject: meeting.subject,
-        state: CONVERSATION_STATE.InProgress,
-        logged_date: nowIso(),
-        closed_date: null,
-        rating: null,
-        agent_account_id: principal.accountId,
-        contact_read_date: null,
-        last_agent_message_date: null,
-        last_contact_message_date: null,
-        last_contact_ping_date: null,
-        cancel_reason: null,
-        live_since: null,
-        limit_ends_at: null,
-      })
+      .values(
+        conversationRow({
+          meeting_id: meeting.id,
+          system_type: 'groupchat',
+          subject: meeting.subject,
+          state: CONVERSATION_STATE.InProgress,
+          agent_account_id: principal.accountId,
+        }),
+      )
       .returning('id')
       .executeTakeFirstOrThrow();
     conversationId = conversation.id;

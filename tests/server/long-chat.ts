@@ -1,4 +1,5 @@
 import { openDatabase } from '../../server/db/database.ts';
+import { messageRow } from '../../server/conversations/writes.ts';
 
 /**
  * Makes a chat long: writes `texts` as counsellor messages after the conversation's own messages,
@@ -23,16 +24,19 @@ export async function appendCounsellorMessages(databaseUrl: string, conversation
         await trx
           .insertInto('conversation_messages')
           .values(
-            texts.slice(i, i + 500).map((message) => ({
-              conversation_id: conversationId,
-              author_kind: 'agent' as const,
-              contact_id: null,
-              agent_account_id: template.agent_account_id,
-              author_name: template.author_name,
-              message,
-              logged_date: now,
-              created_after_closed: 0,
-            })),
+            texts.slice(i, i + 500).map((message) =>
+              messageRow(
+                {
+                  conversationId,
+                  authorKind: 'agent',
+                  agentAccountId: template.agent_account_id,
+                  authorName: template.author_name,
+                  message,
+                  loggedDate: now,
+                },
+                false,
+              ),
+            ),
           )
           .execute();
       }

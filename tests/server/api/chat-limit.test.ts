@@ -20,6 +20,7 @@ import { openDatabase } from '../../../server/db/database.ts';
 import { sql } from 'kysely';
 import { loadConfig } from '../../../server/config.ts';
 import { PRODUCTION_ENV } from '../server-process.ts';
+import { conversationRow } from '../../../server/conversations/writes.ts';
 
 /**
  * SPEC §9 "Chat limited to 45 minutes once per day": the server ends a live one-to-one
@@ -268,17 +269,17 @@ describe('the daily chat limit', () => {
     const chatRow = (live: string | null, closed: string | null) =>
       db
         .insertInto('conversations')
-        .values({
-          contact_id: contactId,
-          channel_id: null,
-          meeting_id: null,
-          system_type: 'chat',
-          subject: 'Chatt',
-          state: closed ? 'Cancelled' : 'InProgress',
-          logged_date: live ?? '2024-03-31T09:00:00.000Z',
-          closed_date: closed,
-          live_since: live,
-        })
+        .values(
+          conversationRow({
+            contact_id: contactId,
+            system_type: 'chat',
+            subject: 'Chatt',
+            state: closed ? 'Cancelled' : 'InProgress',
+            logged_date: live ?? '2024-03-31T09:00:00.000Z',
+            closed_date: closed,
+            live_since: live,
+          }),
+        )
         .returning('id')
         .executeTakeFirstOrThrow();
     // 31 March 2024, the day Sweden moves to summer time (midnight is 23:00 UTC on the 30th).

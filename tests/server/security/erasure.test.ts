@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runMaintenance } from '../../../server/jobs/maintenance.ts';
 import { eraseLateWrites, LATE_WRITE_WINDOW_MS } from '../../../server/conversations/erasure.ts';
 import { nowIso } from '../../../server/db/database.ts';
+import { conversationRow, messageRow } from '../../../server/conversations/writes.ts';
 import { api, login, type TestServer } from '../test-server.ts';
 import { callFrom, registerChild, startTarget, tryLogin } from './attack.ts';
 
@@ -160,41 +161,32 @@ describe('erasure', () => {
 
     // What requests checked just before the erasure and committed just after it leave behind: a
     // message in the chat it had detached, a new mail with its first message, a changed name.
-    const message = (conversationId: number, text: string) => ({
-      conversation_id: conversationId,
-      author_kind: 'contact' as const,
-      contact_id: account.contact_id,
-      agent_account_id: null,
-      author_name: child.username,
-      message: text,
-      logged_date: nowIso(),
-      created_after_closed: 0,
-    });
+    const message = (conversationId: number, text: string) =>
+      messageRow(
+        {
+          conversationId,
+          authorKind: 'contact',
+          contactId: account.contact_id,
+          authorName: child.username,
+          message: text,
+        },
+        false,
+      );
     await db
       .insertInto('conversation_messages')
       .values(message(chatId, `${WORDS} sent`))
       .execute();
     const mail = await db
       .insertInto('conversations')
-      .values({
-        contact_id: account.contact_id,
-        channel_id: null,
-        meeting_id: null,
-        system_type: 'mail',
-        subject: `${WORDS} i ämnet`,
-        state: 'New',
-        logged_date: nowIso(),
-        closed_date: null,
-        rating: null,
-        agent_account_id: null,
-        contact_read_date: null,
-        last_agent_message_date: null,
-        last_contact_message_date: null,
-        last_contact_ping_date: nowIso(),
-        cancel_reason: null,
-        live_since: null,
-        limit_ends_at: null,
-      })
+      .values(
+        conversationRow({
+          contact_id: account.contact_id,
+          system_type: 'mail',
+          subject: `${WORDS} i ämnet`,
+          state: 'New',
+          last_contact_ping_date: nowIso(),
+        }),
+      )
       .returning('id')
       .executeTakeFirstOrThrow();
     await db

@@ -9,7 +9,7 @@
  * as in the Gruppstöd app.
  */
 import type { Insertable } from 'kysely';
-import type { Db } from '../server/db/database.ts';
+import { inChunks, type Db } from '../server/db/database.ts';
 import type { Database } from '../server/db/schema.ts';
 import { hashPassword, personalCodeDigest } from '../server/auth/passwords.ts';
 import { insertAccounts } from '../server/auth/accounts.ts';
@@ -74,11 +74,6 @@ export const DEFAULT_SIZE: SeedSize = {
 
 const DAY = 24 * 3600_000;
 const COUNSELLORS = 10;
-const CHUNK = 400;
-
-function* chunks<T>(rows: T[]): Generator<T[]> {
-  for (let i = 0; i < rows.length; i += CHUNK) yield rows.slice(i, i + CHUNK);
-}
 
 /** A deterministic pseudo-random sequence, so that every run seeds the same data. */
 function random(seed: number) {
@@ -150,7 +145,7 @@ async function seedInto(
   const { ids: accountIds, contactIds } = await createAccounts(db, childNames, 'child', { hash });
   const participants = await createAccounts(db, codes, 'participant', { codeDigests });
   // The two profile properties the staff console shows beside a child's conversation.
-  for (const part of chunks(contactIds)) {
+  for (const part of inChunks(contactIds)) {
     await db
       .insertInto('contact_properties')
       .values(
@@ -234,7 +229,7 @@ async function seedInto(
     }
   }
   const conversationIds: number[] = [];
-  for (const part of chunks(planned)) {
+  for (const part of inChunks(planned)) {
     const ids = await db
       .insertInto('conversations')
       .values(part.map((p) => p.row))
@@ -271,7 +266,7 @@ async function seedInto(
       created_date: iso(now - n * 2 * DAY),
     })),
   );
-  for (const part of chunks(notifications)) await db.insertInto('notifications').values(part).execute();
+  for (const part of inChunks(notifications)) await db.insertInto('notifications').values(part).execute();
   count('notifications', notifications.length);
   const contactMessages = contactIds.flatMap((contactId) =>
     Array.from({ length: 4 }, (_, n) => ({
@@ -285,7 +280,8 @@ async function seedInto(
       thread_post: null,
     })),
   );
-  for (const part of chunks(contactMessages)) await db.insertInto('contact_messages').values(part).execute();
+  for (const part of inChunks(contactMessages))
+    await db.insertInto('contact_messages').values(part).execute();
   count('contact_messages', contactMessages.length);
 
   // Support groups: each series has its participants and one leader (each leader leads five
@@ -310,7 +306,7 @@ async function seedInto(
   seriesIds.forEach((seriesId, s) =>
     memberships.push({ series_id: seriesId, account_id: leaders.ids[Math.floor(s / 5)]!, role: 'leader' }),
   );
-  for (const part of chunks(memberships)) await db.insertInto('series_memberships').values(part).execute();
+  for (const part of inChunks(memberships)) await db.insertInto('series_memberships').values(part).execute();
   count('series_memberships', memberships.length);
 
   const groupChatsBySeries = new Map<number, number[]>();
@@ -322,7 +318,7 @@ async function seedInto(
     }
   }
   const meetingIds: number[] = [];
-  for (const part of chunks(meetingRows)) {
+  for (const part of inChunks(meetingRows)) {
     const ids = await db
       .insertInto('meetings')
       .values(
@@ -399,7 +395,8 @@ async function seedInto(
         created_date: iso(now - (30 - n) * DAY),
       }));
     });
-  for (const part of chunks(meetingMessages)) await db.insertInto('meeting_messages').values(part).execute();
+  for (const part of inChunks(meetingMessages))
+    await db.insertInto('meeting_messages').values(part).execute();
   count('meeting_messages', meetingMessages.length);
 
   // The Peers board: published posts with replies, and some waiting for moderation.
@@ -418,7 +415,7 @@ async function seedInto(
     };
   });
   const postIds: number[] = [];
-  for (const part of chunks(posts)) {
+  for (const part of inChunks(posts)) {
     const ids = await db.insertInto('peer_posts').values(part).returning('id').execute();
     postIds.push(...ids.map((r) => r.id));
   }
@@ -439,7 +436,7 @@ async function seedInto(
         })
       : [],
   );
-  for (const part of chunks(replies)) await db.insertInto('peer_replies').values(part).execute();
+  for (const part of inChunks(replies)) await db.insertInto('peer_replies').values(part).execute();
   count('peer_posts', posts.length);
   count('peer_replies', replies.length);
 
@@ -464,7 +461,7 @@ async function insertMessages(
   messages: Array<{ conversationId: number; contact: boolean; contactId: number | null; at: number }>,
   agentAccountId: number,
 ) {
-  for (const part of chunks(messages)) {
+  for (const part of inChunks(messages)) {
     await db
       .insertInto('conversation_messages')
       .values(

@@ -8,7 +8,7 @@ import { ApiError } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf } from '../http/guard.ts';
 import { idempotent, noteCreated } from '../http/idempotency.ts';
-import { inChunks, listMessages, messageById, toConversation, toConversations } from './wire.ts';
+import { listMessages, messageById, toConversation, toConversations } from './wire.ts';
 import { addStaffMessage, resolveConversation } from './writes.ts';
 import { conversationChanged } from './changed.ts';
 import { endChatIfPastLimit, startChatClock } from './chat-limit.ts';
@@ -19,6 +19,7 @@ import { StaffMessageBody } from '../../contract/schemas/staff.ts';
 import { MESSAGE_MAX_LENGTH_BY_CHANNEL } from '../../contract/limits.ts';
 import { counsellorMaySee } from '../auth/entity-access.ts';
 import { CONVERSATION_STATE, CONVERSATION_STATES } from '../../contract/conversation-state.ts';
+import { inChunks } from '../db/database.ts';
 
 function requireCounsellor(principal: Principal) {
   if (!principal.roles.includes('counsellor')) throw new ApiError('forbidden');

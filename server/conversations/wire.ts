@@ -6,7 +6,7 @@ import type {
   SystemType,
 } from '../../contract/conversations.ts';
 import { authorNameFields } from '../../contract/author-kinds.ts';
-import type { Db } from '../db/database.ts';
+import { inChunks, type Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { queuePositions } from './queue.ts';
 
@@ -14,13 +14,6 @@ import { queuePositions } from './queue.ts';
 
 type ConversationRow = Selectable<Database['conversations']>;
 type MessageRow = Selectable<Database['conversation_messages']>;
-
-/** Splits a list of ids for `IN (...)`, so no statement passes an engine's limit of parameters. */
-export function inChunks<T>(items: T[], size = 500): T[][] {
-  const parts: T[][] = [];
-  for (let i = 0; i < items.length; i += size) parts.push(items.slice(i, i + size));
-  return parts;
-}
 
 /**
  * Conversations as the wire carries them, in a fixed number of statements however many there are

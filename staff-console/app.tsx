@@ -9,7 +9,7 @@ import { ConsoleShell } from './shell/console-shell.tsx';
 import { SignedInProviders } from './shell/signed-in-providers.tsx';
 import { Spinner } from '../client-kit/spinner/spinner.tsx';
 import { SHELL_TEXTS } from './shell/texts.ts';
-import { errorText, globalStyles } from './styles.ts';
+import { errorText, globalStyles } from './ui/styles.ts';
 
 /** The console lives under /personal; its routes are relative to that. */
 export const CONSOLE_BASE = '/personal';

@@ -5,9 +5,9 @@ import { authorParty, isStaffAuthor } from '../../contract/author-kinds.ts';
 import { StaffApiError, useStaffApi } from '../api/staff-api.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { ChatTimeLeft } from '../../client-kit/chat-limit/time-left.tsx';
-import { button, dangerButton, errorText, mutedText, secondaryButton } from '../styles.ts';
+import { button, dangerButton, errorText, mutedText, secondaryButton } from '../ui/styles.ts';
 import { ChildPropertiesList } from './child-properties-list.tsx';
-import { StaffConfirmDialog } from '../shell/confirm-dialog.tsx';
+import { StaffConfirmDialog } from '../ui/confirm-dialog.tsx';
 import {
   bubble,
   failed,

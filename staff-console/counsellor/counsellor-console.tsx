@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { StaffApiError, useStaffApi } from '../api/staff-api.ts';
-import { mutedText } from '../styles.ts';
+import { mutedText } from '../ui/styles.ts';
 import { ConversationPanel } from './conversation-panel.tsx';
 import { layout, section, workspace } from './counsellor.styles.ts';
 import { COUNSELLOR_TEXTS as T } from './texts.ts';

@@ -1,7 +1,7 @@
 import { css } from '@linaria/core';
-import { chatList, colors, spreadRow, wide } from '../styles.ts';
+import { chatList, colors, spreadRow, wide } from '../ui/styles.ts';
 
-export { bubble, meta } from '../styles.ts';
+export { bubble, meta } from '../ui/styles.ts';
 
 export const layout = css`
   display: grid;

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { button } from '../styles.ts';
+import { button } from '../ui/styles.ts';
 import { composer, composerRow, meta } from './counsellor.styles.ts';
 import { COUNSELLOR_TEXTS as T } from './texts.ts';
 import { TYPING_SIGNAL_MIN_INTERVAL_MS } from '../../contract/timings.ts';

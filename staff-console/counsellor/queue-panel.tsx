@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useEntitySubscription } from '../api/staff-hub.ts';
 import { entityKey } from '../../contract/hub.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
-import { button, errorText, mutedText, secondaryButton } from '../styles.ts';
+import { button, errorText, mutedText, secondaryButton } from '../ui/styles.ts';
 import { ChildPropertiesList } from './child-properties-list.tsx';
 import { queueEntry, queueHead, queueList, section } from './counsellor.styles.ts';
 import { formatClockTimeTodayElseDate } from '../../client-kit/time/format-time.ts';

@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useStaffApi } from '../api/staff-api.ts';
-import { button, errorText, field, noticeText, secondaryButton } from '../styles.ts';
+import { button, errorText, field, noticeText, secondaryButton } from '../ui/styles.ts';
 import { code, row, stack } from './group-leader.styles.ts';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';
 import type { CreatedParticipant } from './types.ts';

@@ -2,7 +2,7 @@ import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { UPLOAD_LIMITS } from '../../contract/limits.ts';
 import { StaffApiError, useStaffApi } from '../api/staff-api.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
-import { button, card, errorText, mutedText } from '../styles.ts';
+import { button, card, errorText, mutedText } from '../ui/styles.ts';
 import { fileInput, plainList, progress, stack } from './group-leader.styles.ts';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';
 import type { MeetingAppendix, ValueList } from './types.ts';

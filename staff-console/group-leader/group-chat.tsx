@@ -5,7 +5,7 @@ import { useStaffApi } from '../api/staff-api.ts';
 import { useEntitySubscription, useHubEvent, useHubReconnected } from '../api/staff-hub.ts';
 import { useStaffSession } from '../session/staff-session.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
-import { button, card, errorText, field, mutedText, noticeText } from '../styles.ts';
+import { button, card, errorText, field, mutedText, noticeText } from '../ui/styles.ts';
 import { bubble, chatList, meta, ownBubble, row, stack, textareaField } from './group-leader.styles.ts';
 import { formatClockTime } from '../../client-kit/time/format-time.ts';
 import { isOwnMessage } from './own-message.ts';

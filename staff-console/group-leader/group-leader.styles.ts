@@ -1,7 +1,7 @@
 import { css } from '@linaria/core';
-import { chatList as sharedChatList, colors, wide } from '../styles.ts';
+import { chatList as sharedChatList, colors, wide } from '../ui/styles.ts';
 
-export { bubble, meta } from '../styles.ts';
+export { bubble, meta } from '../ui/styles.ts';
 
 export const screen = css`
   display: flex;

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useStaffApi } from '../api/staff-api.ts';
-import { button, card, errorText, field, secondaryButton } from '../styles.ts';
+import { button, card, errorText, field, secondaryButton } from '../ui/styles.ts';
 import { row, textareaField } from './group-leader.styles.ts';
 import { formatDateTimeLocalInput } from '../../client-kit/time/format-time.ts';
 import { nextFiveMinutes } from './next-five-minutes.ts';

@@ -3,7 +3,7 @@ import { PresenceDot } from '../../client-kit/presence/presence-dot.tsx';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import { useEntitySubscription, useHubEvent, useHubReconnected } from '../api/staff-hub.ts';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
-import { card, errorText, mutedText } from '../styles.ts';
+import { card, errorText, mutedText } from '../ui/styles.ts';
 import { plainList, row, stack } from './group-leader.styles.ts';
 import { AddParticipant } from './add-participant.tsx';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
-import { button, card, errorText, mutedText, secondaryButton } from '../styles.ts';
+import { button, card, errorText, mutedText, secondaryButton } from '../ui/styles.ts';
 import { listItem, plainList, row, stack } from './group-leader.styles.ts';
 import { useDownload } from './download-file.ts';
 import { formatDateAndClockTime } from '../../client-kit/time/format-time.ts';

@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
-import { button, card, errorText, mutedText } from '../styles.ts';
+import { button, card, errorText, mutedText } from '../ui/styles.ts';
 import { listItem, plainList, screen, linkButton } from './group-leader.styles.ts';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';
 import type { LedSeries, ValueList } from './types.ts';

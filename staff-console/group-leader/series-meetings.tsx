@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
-import { button, card, errorText, mutedText, noticeText, secondaryButton } from '../styles.ts';
+import { button, card, errorText, mutedText, noticeText, secondaryButton } from '../ui/styles.ts';
 import { columns, listItem, plainList, row, screen, stack, linkButton } from './group-leader.styles.ts';
 import { formatDateAndClockTime } from '../../client-kit/time/format-time.ts';
 import { MeetingBadge } from './meeting-badge.tsx';

@@ -2,7 +2,15 @@ import { useId, useState, type FormEvent } from 'react';
 import type { PeerModerationItem } from '../../contract/peers.ts';
 import { PEER_REJECT_REASON_MAX_LENGTH, PEER_REPLY_MAX_LENGTH } from '../../contract/limits.ts';
 import { useStaffApi } from '../api/staff-api.ts';
-import { button, dangerButton, errorText, field, mutedText, noticeText, secondaryButton } from '../styles.ts';
+import {
+  button,
+  dangerButton,
+  errorText,
+  field,
+  mutedText,
+  noticeText,
+  secondaryButton,
+} from '../ui/styles.ts';
 import { layout, queueEntry, queueList, section } from '../counsellor/counsellor.styles.ts';
 import { MODERATION_TEXTS as T } from './texts.ts';
 import { useModerationQueue, usePublishedPosts } from './use-moderation.ts';

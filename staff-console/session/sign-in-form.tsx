@@ -1,6 +1,6 @@
 import { css } from '@linaria/core';
 import { useId, useRef, useState, type FormEvent, type RefObject } from 'react';
-import { button, card, errorText, field, noticeText } from '../styles.ts';
+import { button, card, errorText, field, noticeText } from '../ui/styles.ts';
 import { SESSION_TEXTS as T } from './texts.ts';
 import { SignInError, useSessionState, type SessionNotice } from './staff-session.tsx';
 

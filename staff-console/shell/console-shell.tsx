@@ -6,7 +6,7 @@ import { CounsellorConsole } from '../counsellor/counsellor-console.tsx';
 import { GroupLeaderConsole } from '../group-leader/group-leader-console.tsx';
 import { ModerationConsole } from '../peers/moderation-console.tsx';
 import { useRuntimeConfig } from '../config/runtime-config.ts';
-import { button, colors, noticeText, secondaryButton } from '../styles.ts';
+import { button, colors, noticeText, secondaryButton } from '../ui/styles.ts';
 import { HubStatusNotice } from './hub-status-notice.tsx';
 import { SHELL_TEXTS as T } from './texts.ts';
 

@@ -1,6 +1,6 @@
 import { useHubStatus } from '../api/staff-hub.ts';
 import { HUB_TEXTS } from '../api/texts.ts';
-import { noticeText } from '../styles.ts';
+import { noticeText } from '../ui/styles.ts';
 
 /** Shown while the real-time connection is down (SPEC §8 connection trouble). */
 export function HubStatusNotice() {

@@ -1,5 +1,5 @@
 import { ConfirmDialog } from '../../client-kit/dialogs/confirm-dialog.tsx';
-import { button, dangerButton, dialog, dialogActions, secondaryButton } from '../styles.ts';
+import { button, dangerButton, dialog, dialogActions, secondaryButton } from './styles.ts';
 
 /**
  * The console's confirmation: client-kit's dialog in the console's look. Escape answers no; a click

@@ -1,7 +1,7 @@
 import { css } from '@linaria/core';
-import { BASE_GLOBAL_RULES } from '../client-kit/theme/global-styles.ts';
-import { SPINNER_RULES } from '../client-kit/spinner/spinner.tsx';
-import { colors, sizes, space } from '../client-kit/theme/tokens.ts';
+import { BASE_GLOBAL_RULES } from '../../client-kit/theme/global-styles.ts';
+import { SPINNER_RULES } from '../../client-kit/spinner/spinner.tsx';
+import { colors, sizes, space } from '../../client-kit/theme/tokens.ts';
 
 /** The console's own small style set, drawn with the tokens it shares with the child app (client-kit/theme). */
 export { colors };

@@ -106,6 +106,17 @@ export const dot = css`
   background: ${colors.danger};
 `;
 
+/** How the header's buttons look: the brand's colour on the bar, a pill that shows on hover. */
+const HEADER_BUTTON = `
+  border: 0;
+  border-radius: 22px;
+  background: transparent;
+  color: ${colors.brand};
+  font: inherit;
+  font-weight: 600;
+  cursor: pointer;
+`;
+
 export const textButton = css`
   position: relative;
   display: inline-flex;
@@ -115,13 +126,7 @@ export const textButton = css`
   min-width: 44px;
   min-height: 44px;
   padding: 0 0.5rem;
-  border: 0;
-  border-radius: 22px;
-  background: transparent;
-  color: ${colors.brand};
-  font: inherit;
-  font-weight: 600;
-  cursor: pointer;
+  ${HEADER_BUTTON}
   &:hover {
     background: ${colors.background};
   }
@@ -169,13 +174,7 @@ export const back = css`
   gap: 0.25rem;
   min-height: 44px;
   padding: 0 0.5rem 0 0.25rem;
-  border: 0;
-  border-radius: 22px;
-  background: transparent;
-  color: ${colors.brand};
-  font: inherit;
-  font-weight: 600;
-  cursor: pointer;
+  ${HEADER_BUTTON}
   svg {
     width: 20px;
     height: 20px;

@@ -146,6 +146,27 @@ export async function login(
   return res.body as unknown as Tokens;
 }
 
+/**
+ * A write as the app's outbox sends it: POST with the token, the variant and an Idempotency-Key.
+ * The raw answer, for a test that reads its status and headers (a replay says so in a header).
+ */
+export function postWithKey(
+  url: string,
+  pathName: string,
+  { token, body, key, variant = 'Barn' }: { token: string; body: unknown; key: string; variant?: string },
+): Promise<Response> {
+  return fetch(`${url}${pathName}`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${token}`,
+      'Content-Type': 'application/json',
+      'X-App-Variant': variant,
+      'Idempotency-Key': key,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
 export async function api(
   url: string,
   pathName: string,

@@ -15,6 +15,7 @@ import {
   login,
   startTestServer,
   type TestServer,
+  postWithKey,
 } from '../test-server.ts';
 import { openDatabase } from '../../../server/db/database.ts';
 import { sql } from 'kysely';
@@ -358,15 +359,10 @@ describe('a counsellor message whose follow-up fails after it is stored', () => 
     }
     const key = `k-${chat.id}-hello-once`;
     const send = () =>
-      fetch(`${server.url}/portal/staff/conversations/${chat.id}/messages`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${counsellor}`,
-          'Content-Type': 'application/json',
-          'X-App-Variant': 'Barn',
-          'Idempotency-Key': key,
-        },
-        body: JSON.stringify({ content: 'Hej en gång' }),
+      postWithKey(server.url, `/portal/staff/conversations/${chat.id}/messages`, {
+        token: counsellor,
+        key,
+        body: { content: 'Hej en gång' },
       });
     let first: Response;
     try {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { login, startTestServer, type TestServer } from '../test-server.ts';
+import { login, startTestServer, type TestServer, postWithKey } from '../test-server.ts';
 import { PENDING_ABANDONED_MS } from '../../../server/http/idempotency.ts';
 
 let server: TestServer;
@@ -12,16 +12,7 @@ beforeAll(async () => {
 afterAll(async () => server.dispose());
 
 const post = (key: string, body: unknown, as = token) =>
-  fetch(`${server.url}/portal/createclientlogs`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${as}`,
-      'Content-Type': 'application/json',
-      'X-App-Variant': 'Barn',
-      'Idempotency-Key': key,
-    },
-    body: JSON.stringify(body),
-  });
+  postWithKey(server.url, '/portal/createclientlogs', { token: as, key, body });
 const count = async (message: string) =>
   (await server.ctx.db.selectFrom('client_logs').select('id').where('message', '=', message).execute())
     .length;

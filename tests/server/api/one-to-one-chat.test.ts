@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { api, login, startTestServer, type TestServer } from '../test-server.ts';
+import { api, login, postWithKey, startTestServer, type TestServer } from '../test-server.ts';
 import type { Conversation, ConversationMessageWire } from '../../../contract/conversations.ts';
 import { cancelAbandonedChats } from '../../../server/jobs/abandoned-chats.ts';
 
@@ -240,15 +240,10 @@ describe('one-to-one chat', () => {
 
   describe('opening a conversation when something fails halfway', () => {
     const open = (token: string, key: string, subject: string) =>
-      fetch(`${server.url}/portal/mail`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${token}`,
-          'Content-Type': 'application/json',
-          'X-App-Variant': 'Barn',
-          'Idempotency-Key': key,
-        },
-        body: JSON.stringify({ subject, text: 'Jag vill fråga något.' }),
+      postWithKey(server.url, '/portal/mail', {
+        token,
+        key,
+        body: { subject, text: 'Jag vill fråga något.' },
       });
     const mailsOf = async (token: string, subject: string) =>
       (

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { createTestDatabase, LOCAL_POSTGRES_URL, login } from '../test-server.ts';
+import { createTestDatabase, LOCAL_POSTGRES_URL, login, postWithKey } from '../test-server.ts';
 import { runServerProcess, type ServerRun } from '../server-process.ts';
 import { readMetrics } from '../metrics-text.ts';
 
@@ -32,16 +32,7 @@ afterAll(async () => {
 });
 
 const postLog = (message: string, key: string) =>
-  fetch(`${server.url}/portal/createclientlogs`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${token}`,
-      'Content-Type': 'application/json',
-      'X-App-Variant': 'Barn',
-      'Idempotency-Key': key,
-    },
-    body: JSON.stringify({ message }),
-  });
+  postWithKey(server.url, '/portal/createclientlogs', { token, key, body: { message } });
 
 /** Cuts every connection the server holds to its database; answers how many were cut. */
 async function cutServerConnections(): Promise<number> {

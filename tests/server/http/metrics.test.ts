@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
-import { api, login, startTestServer, type TestServer } from '../test-server.ts';
+import { api, login, postWithKey, startTestServer, type TestServer } from '../test-server.ts';
 import { parseMetrics } from '../metrics-text.ts';
 
 /**
@@ -42,16 +42,7 @@ function connect(transport: HttpTransportType) {
 }
 
 const postLog = (key: string) =>
-  fetch(`${server.url}/portal/createclientlogs`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${token}`,
-      'Content-Type': 'application/json',
-      'X-App-Variant': 'Barn',
-      'Idempotency-Key': key,
-    },
-    body: JSON.stringify({ message: 'metrics-replay' }),
-  });
+  postWithKey(server.url, '/portal/createclientlogs', { token, key, body: { message: 'metrics-replay' } });
 
 describe('/metrics through prom-client', () => {
   it('serves the process metrics: event-loop lag, heap, GC, handles', async () => {

@@ -13,7 +13,7 @@ import {
 } from '../../../contract/index.ts';
 import { CONTACTS_FEATURE_IDS } from '../../../contract/profile.ts';
 import { VARIANT_FEATURES, type VariantFeatures } from '../../../contract/variant.ts';
-import { api, login, startTestServer, type TestServer } from '../test-server.ts';
+import { api, login, startTestServer, type TestServer, postWithKey } from '../test-server.ts';
 import { buildClient, recordEvents, waitFor, HUB_PATH, type ReceivedEvent } from '../hub/helpers.ts';
 
 /**
@@ -260,16 +260,7 @@ describe('Peers posts: write, moderate, publish, report', () => {
     const key = randomUUID();
     const body = { subject: 'En gång', text: `Bara en ${key}` };
     const send = () =>
-      fetch(`${server.url}/portal/api/peers/posts`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${tokens.a}`,
-          'Content-Type': 'application/json',
-          'X-App-Variant': V,
-          'Idempotency-Key': key,
-        },
-        body: JSON.stringify(body),
-      });
+      postWithKey(server.url, '/portal/api/peers/posts', { token: tokens.a, key, body, variant: V });
     const [first, second] = await Promise.all([send(), send()]);
     // The one that came second is told to retry (429, Retry-After) or gets the first answer again.
     expect([first.status, second.status].sort()).toEqual(expect.arrayContaining([201]));
@@ -309,17 +300,7 @@ describe('Peers posts: write, moderate, publish, report', () => {
     ];
     for (const { path, token, body } of cases) {
       const key = randomUUID();
-      const send = () =>
-        fetch(`${server.url}${path}`, {
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${token}`,
-            'Content-Type': 'application/json',
-            'X-App-Variant': V,
-            'Idempotency-Key': key,
-          },
-          body: JSON.stringify(body),
-        });
+      const send = () => postWithKey(server.url, path, { token, key, body, variant: V });
       // The announcement after the insert fails once (the hub's backplane restarting).
       const fail = new Error('backplane down');
       const publish = [

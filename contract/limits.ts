@@ -37,6 +37,14 @@ export const SUBJECT_MAX_LENGTH = 200;
 export const MAIL_SUBJECT_MAX_LENGTH = 100;
 /** Ours: a meeting's description. */
 export const MEETING_DESCRIPTION_MAX_LENGTH = 5000;
+/** Ours: one property value a child sends with a new conversation (age, gender, device). */
+export const CONVERSATION_PROPERTY_MAX_LENGTH = 500;
+/** Ours: one profile property value (birth year, gender). */
+export const PROFILE_PROPERTY_MAX_LENGTH = 200;
+/** Ours: the reason a child gives for leaving the queue. */
+export const CANCEL_REASON_MAX_LENGTH = 500;
+/** Ours: a group participant's name as the leader writes it. */
+export const PARTICIPANT_NAME_MAX_LENGTH = 100;
 
 /**
  * SPEC §9 "Chat limited to 45 minutes once per day": a child's live one-to-one chat time per day

@@ -1,5 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { MESSAGE_MAX_LENGTH, SUBJECT_MAX_LENGTH } from '../limits.ts';
+import {
+  MESSAGE_MAX_LENGTH,
+  SUBJECT_MAX_LENGTH,
+  CANCEL_REASON_MAX_LENGTH,
+  CONVERSATION_PROPERTY_MAX_LENGTH,
+} from '../limits.ts';
 import type { ActivityType } from '../conversations.ts';
 import { AnyId, Body, DateText, Int, Params, PropertyMap, Query, StringEnum, Text } from './common.ts';
 
@@ -12,7 +17,7 @@ export const AppParams = Params({ appId: Text(100) });
 export const CreateConversationBody = Body({
   subject: Type.Optional(Text(SUBJECT_MAX_LENGTH)),
   text: Type.Optional(Text(MESSAGE_MAX_LENGTH)),
-  properties: Type.Optional(PropertyMap(500)),
+  properties: Type.Optional(PropertyMap(CONVERSATION_PROPERTY_MAX_LENGTH)),
 });
 export type CreateConversationBody = Static<typeof CreateConversationBody>;
 
@@ -21,7 +26,10 @@ export const ConversationRefBody = Body({ conversation: AnyId });
 export type ConversationRefBody = Static<typeof ConversationRefBody>;
 
 /** PUT .../cancel: leaving the queue, with the child's reason if they gave one. */
-export const CancelConversationBody = Body({ conversation: AnyId, reason: Type.Optional(Text(500)) });
+export const CancelConversationBody = Body({
+  conversation: AnyId,
+  reason: Type.Optional(Text(CANCEL_REASON_MAX_LENGTH)),
+});
 export type CancelConversationBody = Static<typeof CancelConversationBody>;
 
 /** PUT .../rate */

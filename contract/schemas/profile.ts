@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LOGIN_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../limits.ts';
+import { LOGIN_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PROFILE_PROPERTY_MAX_LENGTH } from '../limits.ts';
 import { AnyId, Body, Params, PropertyMap, Query, Text } from './common.ts';
 
 /** SPEC §7 Profile and account, and the contact messages under the same feature ids. */
@@ -10,7 +10,7 @@ export const FeatureParams = Params({ featureId: Text(100) });
 /** POST .../features/contacts/{featureId}/update */
 export const ContactUpdateBody = Body({
   name: Type.Optional(Text(200)),
-  properties: Type.Optional(PropertyMap(200)),
+  properties: Type.Optional(PropertyMap(PROFILE_PROPERTY_MAX_LENGTH)),
 });
 export type ContactUpdateBody = Static<typeof ContactUpdateBody>;
 
@@ -35,7 +35,7 @@ export type VerifyUsernameBody = Static<typeof VerifyUsernameBody>;
 export const RegisterContactBody = Body({
   username: Text(LOGIN_NAME_MAX_LENGTH),
   password: Text(PASSWORD_MAX_LENGTH),
-  properties: Type.Optional(PropertyMap(200)),
+  properties: Type.Optional(PropertyMap(PROFILE_PROPERTY_MAX_LENGTH)),
 });
 export type RegisterContactBody = Static<typeof RegisterContactBody>;
 

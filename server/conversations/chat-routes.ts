@@ -1,6 +1,11 @@
 import { FINAL_STATES, isFinalState, QUEUED_STATES } from '../../contract/conversation-state.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
-import { MESSAGE_MAX_LENGTH_BY_CHANNEL } from '../../contract/limits.ts';
+import {
+  MESSAGE_MAX_LENGTH_BY_CHANNEL,
+  CANCEL_REASON_MAX_LENGTH,
+  CONVERSATION_PROPERTY_MAX_LENGTH,
+  SUBJECT_MAX_LENGTH,
+} from '../../contract/limits.ts';
 import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { isUniqueViolation, nowIso } from '../db/database.ts';
@@ -105,7 +110,7 @@ async function openConversation(
           contact_id: principal.contactId,
           channel_id: channel?.id ?? null,
           system_type: systemType,
-          subject: (body.subject ?? '').slice(0, 200),
+          subject: (body.subject ?? '').slice(0, SUBJECT_MAX_LENGTH),
           state: CONVERSATION_STATE.New,
           logged_date: now,
           last_contact_ping_date: now,
@@ -121,7 +126,11 @@ async function openConversation(
     for (const [propertyId, value] of properties) {
       await trx
         .insertInto('conversation_properties')
-        .values({ conversation_id: created.id, property_id: propertyId, value: String(value).slice(0, 500) })
+        .values({
+          conversation_id: created.id,
+          property_id: propertyId,
+          value: String(value).slice(0, CONVERSATION_PROPERTY_MAX_LENGTH),
+        })
         .execute();
     }
     if (name) {
@@ -188,7 +197,7 @@ async function cancelConversation(ctx: AppContext, principal: Principal, body: C
     .set({
       state: CONVERSATION_STATE.Cancelled,
       closed_date: nowIso(),
-      cancel_reason: (body.reason ?? '').slice(0, 500),
+      cancel_reason: (body.reason ?? '').slice(0, CANCEL_REASON_MAX_LENGTH),
     })
     .where('id', '=', row.id)
     .execute();

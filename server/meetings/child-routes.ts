@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import multipart from '@fastify/multipart';
 import { MESSAGE_TYPE } from '../../contract/index.ts';
-import { PRIVATE_MESSAGE_MAX_LENGTH, UPLOAD_LIMITS } from '../../contract/limits.ts';
+import { PRIVATE_MESSAGE_MAX_LENGTH, UPLOAD_LIMITS, SUBJECT_MAX_LENGTH } from '../../contract/limits.ts';
 import { isMeetingOver } from '../../contract/meeting-state.ts';
 import { FeatureParams } from '../../contract/schemas/profile.ts';
 import {
@@ -156,7 +156,7 @@ async function sendMeetingMessage(
       .values({
         meeting_id: meeting.id,
         account_id: principal.accountId,
-        subject: (body.Subject ?? '').slice(0, 200),
+        subject: (body.Subject ?? '').slice(0, SUBJECT_MAX_LENGTH),
         text,
         message_type: messageType,
         sender_type: isStaff(principal) ? 'Leader' : 'Participant',

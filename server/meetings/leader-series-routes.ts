@@ -18,9 +18,9 @@ import type {
 } from '../../contract/staff.ts';
 import { MEETING_STATE } from '../../contract/meeting-state.ts';
 import { insertAccounts } from '../auth/accounts.ts';
+import { PARTICIPANT_NAME_MAX_LENGTH } from '../../contract/limits.ts';
 
 const BASE = '/series';
-const NAME_MAX_LENGTH = 100;
 
 /** The series the leader leads, each with its group's name and how many take part. */
 async function ledSeries(ctx: AppContext, principal: Principal): Promise<LedSeries[]> {
@@ -121,7 +121,7 @@ async function addParticipant(
   const { db } = ctx;
   await assertLeads(ctx, principal, seriesId);
   // Shown beside the participant's messages: no invisible tricks, no staff title.
-  const name = acceptDisplayName(wantedName, PROVIDER.name, NAME_MAX_LENGTH);
+  const name = acceptDisplayName(wantedName, PROVIDER.name, PARTICIPANT_NAME_MAX_LENGTH);
   let code = newPersonalCode();
   let digest = await personalCodeDigest(code);
   // 10^15 codes make a clash practically impossible, but a clash would merge two people's logins.

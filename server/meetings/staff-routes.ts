@@ -1,7 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import multipart from '@fastify/multipart';
-import { GROUP_CHAT_MAX_LENGTH } from '../../contract/limits.ts';
+import {
+  GROUP_CHAT_MAX_LENGTH,
+  MEETING_DESCRIPTION_MAX_LENGTH,
+  SUBJECT_MAX_LENGTH,
+} from '../../contract/limits.ts';
 import { HUB_EVENTS } from '../../contract/hub.ts';
 import { UPLOAD_LIMITS } from '../../contract/limits.ts';
 import type { Api, AppContext, TypeBoxProvider } from '../context.ts';
@@ -162,7 +166,7 @@ async function createMeeting(
     .values({
       series_id: seriesId,
       subject,
-      description: (input.description ?? '').slice(0, 5000),
+      description: (input.description ?? '').slice(0, MEETING_DESCRIPTION_MAX_LENGTH),
       description_content_type: 'text/plain',
       ...validTimes(input),
       state: MEETING_STATE.NotStarted,
@@ -183,8 +187,12 @@ async function changeMeeting(ctx: AppContext, principal: Principal, id: number, 
   const { db } = ctx;
   const meeting = await ledMeeting(ctx, principal, id);
   const changes = {
-    ...(input.subject !== undefined ? { subject: String(input.subject).trim().slice(0, 200) } : {}),
-    ...(input.description !== undefined ? { description: String(input.description).slice(0, 5000) } : {}),
+    ...(input.subject !== undefined
+      ? { subject: String(input.subject).trim().slice(0, SUBJECT_MAX_LENGTH) }
+      : {}),
+    ...(input.description !== undefined
+      ? { description: String(input.description).slice(0, MEETING_DESCRIPTION_MAX_LENGTH) }
+      : {}),
     ...(input.startDate !== undefined ? validTimes({ duration: meeting.duration, ...input }) : {}),
   };
   if (changes.subject === '') throw new ApiError('validation');

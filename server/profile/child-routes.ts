@@ -23,7 +23,11 @@ import { isUniqueViolation, type Db } from '../db/database.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { revokeAccount } from '../auth/revoke-account.ts';
 import { checkNewPassword } from '../security/password-policy.ts';
-import { DISPLAY_NAME_MAX_LENGTH, USERNAME_PATTERN } from '../../contract/limits.ts';
+import {
+  DISPLAY_NAME_MAX_LENGTH,
+  USERNAME_PATTERN,
+  PROFILE_PROPERTY_MAX_LENGTH,
+} from '../../contract/limits.ts';
 import { acceptDisplayName, looksLikeStaff } from '../security/display-name.ts';
 import { eraseAccount } from '../conversations/erasure.ts';
 import { principalOf } from '../http/guard.ts';
@@ -200,7 +204,7 @@ async function registerContact(ctx: AppContext, body: RegisterContactBody) {
           .values({
             contact_id: made!.contactId,
             property_id: propertyId,
-            value: String(value).slice(0, 200),
+            value: String(value).slice(0, PROFILE_PROPERTY_MAX_LENGTH),
           })
           .execute();
       }

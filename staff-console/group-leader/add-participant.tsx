@@ -4,6 +4,7 @@ import { button, errorText, field, noticeText, secondaryButton } from '../ui/sty
 import { code, row, stack } from './group-leader.styles.ts';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';
 import type { CreatedParticipant } from './types.ts';
+import { PARTICIPANT_NAME_MAX_LENGTH } from '../../contract/limits.ts';
 
 /**
  * Creates a participant and shows the new personal code once: the server keeps only its digest,
@@ -104,7 +105,7 @@ export function AddParticipant({ seriesId, onCreated }: { seriesId: number; onCr
           id={`${id}-name`}
           ref={nameInput}
           value={name}
-          maxLength={100}
+          maxLength={PARTICIPANT_NAME_MAX_LENGTH}
           autoComplete="off"
           onChange={(e) => setName(e.target.value)}
           aria-invalid={invalid ? true : undefined}

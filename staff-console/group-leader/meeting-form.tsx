@@ -6,6 +6,7 @@ import { formatDateTimeLocalInput } from '../../client-kit/time/format-time.ts';
 import { nextFiveMinutes } from './next-five-minutes.ts';
 import { GROUP_LEADER_TEXTS as T } from './texts.ts';
 import type { Meeting } from './types.ts';
+import { MEETING_DESCRIPTION_MAX_LENGTH } from '../../contract/limits.ts';
 
 interface Values {
   subject: string;
@@ -110,7 +111,7 @@ export function MeetingForm({
           id={`${id}-description`}
           value={values.description}
           onChange={set('description')}
-          maxLength={5000}
+          maxLength={MEETING_DESCRIPTION_MAX_LENGTH}
         />
       </div>
       {input('start', T.form.startDate, { type: 'datetime-local', required: true })}

@@ -1,7 +1,12 @@
 import type { Conversation } from '../../contract/conversations.ts';
 import type { Meeting } from '../../contract/meetings.ts';
 import { isActive, isEnded, isGroupSoonStarting } from '../../contract/conversation-state.ts';
-import { CANCELLED, isCancelled, isInProgress, isNotStarted } from './meeting-state.ts';
+import { CANCELLED } from './meeting-state.ts';
+import {
+  isMeetingCancelled,
+  isMeetingInProgress,
+  isMeetingNotStarted,
+} from '../../contract/meeting-state.ts';
 import { DEBUG_WINDOW_MS } from '../../contract/timings.ts';
 export { DEBUG_WINDOW_MS };
 
@@ -15,13 +20,13 @@ export function detailBadge(
   meeting: Pick<Meeting, 'state'>,
   conversation: ConversationLike | null | undefined,
 ): DetailBadge {
-  if (isInProgress(meeting)) {
+  if (isMeetingInProgress(meeting)) {
     if (!conversation || isGroupSoonStarting(conversation)) return 'Chatten börjar strax';
     if (isEnded(conversation)) return 'Chatten är avslutad';
     return 'Pågående';
   }
-  if (isNotStarted(meeting)) return 'Kommande';
-  if (isCancelled(meeting)) return CANCELLED;
+  if (isMeetingNotStarted(meeting)) return 'Kommande';
+  if (isMeetingCancelled(meeting)) return CANCELLED;
   return 'Avslutad';
 }
 
@@ -36,7 +41,7 @@ export function showOpenChat(
   meeting: Pick<Meeting, 'state'>,
   conversation: ConversationLike | null | undefined,
 ): boolean {
-  if (chatOpen || !isInProgress(meeting)) return false;
+  if (chatOpen || !isMeetingInProgress(meeting)) return false;
   return !conversation || isActive(conversation) || isGroupSoonStarting(conversation);
 }
 
@@ -45,12 +50,12 @@ export function opensChatAutomatically(
   meeting: Pick<Meeting, 'state'>,
   conversation: ConversationLike | null | undefined,
 ): boolean {
-  return isInProgress(meeting) && isActive(conversation);
+  return isMeetingInProgress(meeting) && isActive(conversation);
 }
 
 /** The private-message form shows while the meeting is in progress or not started. */
 export function showPrivateMessage(meeting: Pick<Meeting, 'state'>): boolean {
-  return isInProgress(meeting) || isNotStarted(meeting);
+  return isMeetingInProgress(meeting) || isMeetingNotStarted(meeting);
 }
 
 /** SPEC §9: the hidden debug block needs 5 taps within 5 s. */

@@ -13,17 +13,11 @@ export function meetingIsToday(meeting: Pick<Meeting, 'startDate'>, now: Date = 
   return isOnDayOf(meeting.startDate, now);
 }
 
-export {
-  isMeetingNotStarted as isNotStarted,
-  isMeetingInProgress as isInProgress,
-  isMeetingCompleted as isCompleted,
-  isMeetingCancelled as isCancelled,
-} from '../../contract/meeting-state.ts';
 import {
-  isMeetingCancelled as isCancelled,
-  isMeetingCompleted as isCompleted,
-  isMeetingInProgress as isInProgress,
-  isMeetingNotStarted as isNotStarted,
+  isMeetingCancelled,
+  isMeetingCompleted,
+  isMeetingInProgress,
+  isMeetingNotStarted,
 } from '../../contract/meeting-state.ts';
 
 /** Keeps the first meeting of each id (SPEC §2: duplicates by id removed). */
@@ -45,10 +39,10 @@ export function meetingSections<T extends MeetingLike>(meetings: readonly T[]): 
   const unique = uniqueById(meetings);
   const byStart = (a: T, b: T) => time(a.startDate) - time(b.startDate);
   return {
-    inProgress: unique.filter(isInProgress).sort(byStart),
-    upcoming: unique.filter(isNotStarted).sort(byStart),
+    inProgress: unique.filter(isMeetingInProgress).sort(byStart),
+    upcoming: unique.filter(isMeetingNotStarted).sort(byStart),
     finished: unique
-      .filter((m) => isCompleted(m) || isCancelled(m))
+      .filter((m) => isMeetingCompleted(m) || isMeetingCancelled(m))
       .sort((a, b) => time(b.endDate) - time(a.endDate)),
   };
 }
@@ -56,15 +50,15 @@ export function meetingSections<T extends MeetingLike>(meetings: readonly T[]): 
 /** The card's time line of SPEC §2 Meeting card. */
 export function meetingTimeLine(meeting: MeetingLike, now: Date = new Date()): string {
   const start = meeting.startDate;
-  if (isInProgress(meeting)) return `Mötestid: ${formatClockTime(start)}`;
-  if (isNotStarted(meeting)) {
+  if (isMeetingInProgress(meeting)) return `Mötestid: ${formatClockTime(start)}`;
+  if (isMeetingNotStarted(meeting)) {
     return meetingIsToday(meeting, now)
       ? `Mötestid: Idag, kl ${formatClockTime(start)}`
       : `Mötestid: ${formatDateAndClockTime(start)}`;
   }
   // A cancelled meeting never took place: it is shown by its own state and its planned start, not
   // as 'Avslutad' at an end that may lie days ahead (SPEC gives no text; 'Inställd' is ours).
-  if (isCancelled(meeting)) return `${CANCELLED}: ${formatDateAndClockTime(start)}`;
+  if (isMeetingCancelled(meeting)) return `${CANCELLED}: ${formatDateAndClockTime(start)}`;
   return `Avslutad: ${formatDateAndClockTime(meeting.endDate)}`;
 }
 
@@ -74,17 +68,17 @@ export const CANCELLED = 'Inställd';
 export type MeetingBadge = 'Pågående' | 'Kommande' | 'Avslutad' | typeof CANCELLED;
 
 export function meetingBadge(meeting: Pick<Meeting, 'state'>): MeetingBadge {
-  if (isInProgress(meeting)) return 'Pågående';
-  if (isNotStarted(meeting)) return 'Kommande';
-  if (isCancelled(meeting)) return CANCELLED;
+  if (isMeetingInProgress(meeting)) return 'Pågående';
+  if (isMeetingNotStarted(meeting)) return 'Kommande';
+  if (isMeetingCancelled(meeting)) return CANCELLED;
   return 'Avslutad';
 }
 
 export type MeetingButton = 'Gå med' | 'Se historik' | 'Mer information';
 
 export function meetingButton(meeting: Pick<Meeting, 'state'>): MeetingButton {
-  if (isInProgress(meeting)) return 'Gå med';
-  if (isCompleted(meeting) || isCancelled(meeting)) return 'Se historik';
+  if (isMeetingInProgress(meeting)) return 'Gå med';
+  if (isMeetingCompleted(meeting) || isMeetingCancelled(meeting)) return 'Se historik';
   return 'Mer information';
 }
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  isCancelled,
-  isCompleted,
-  isInProgress,
-  isNotStarted,
+  isMeetingCancelled,
+  isMeetingCompleted,
+  isMeetingInProgress,
+  isMeetingNotStarted,
+} from '../../contract/meeting-state.ts';
+import {
   meetingBadge,
   meetingButton,
   meetingIsToday,
@@ -28,11 +30,11 @@ const now = new Date(2026, 10, 22, 12, 0);
 
 describe('meeting derivations', () => {
   it('knows the state', () => {
-    expect(isNotStarted({ state: 'NotStarted' })).toBe(true);
-    expect(isInProgress({ state: 'InProgress' })).toBe(true);
-    expect(isCompleted({ state: 'Completed' })).toBe(true);
-    expect(isCancelled({ state: 'Cancelled' })).toBe(true);
-    expect(isInProgress({ state: 'NotStarted' })).toBe(false);
+    expect(isMeetingNotStarted({ state: 'NotStarted' })).toBe(true);
+    expect(isMeetingInProgress({ state: 'InProgress' })).toBe(true);
+    expect(isMeetingCompleted({ state: 'Completed' })).toBe(true);
+    expect(isMeetingCancelled({ state: 'Cancelled' })).toBe(true);
+    expect(isMeetingInProgress({ state: 'NotStarted' })).toBe(false);
   });
 
   it('knows whether a meeting is today', () => {

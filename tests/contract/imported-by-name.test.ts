@@ -1,0 +1,27 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const CODE = ['server', 'worker', 'src', 'staff-console', 'client-kit', 'sw', 'bench', 'tests', 'e2e'];
+const IMPORT_FROM_CONTRACT = /import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'[^']*contract\/[^']*'/g;
+
+describe('contract/', () => {
+  it('is imported under its own names: a renamed constant or type hides where a decision is used', () => {
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...CODE], {
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter((path) => /\.(ts|tsx)$/.test(path));
+    expect(files.length).toBeGreaterThan(300);
+    const renamed = files.flatMap((path) =>
+      [...readFileSync(path, 'utf8').matchAll(IMPORT_FROM_CONTRACT)].flatMap(([, names]) =>
+        names!
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => /\sas\s/.test(name))
+          .map((name) => `${path}: ${name}`),
+      ),
+    );
+    expect(renamed).toEqual([]);
+  });
+});

@@ -2,8 +2,6 @@ import { revocationKeys, type Principal } from '../auth/principal.ts';
 import type { HubConnection } from './connection.ts';
 import type { ConnectionRegistry } from './registry.ts';
 
-export { HUB_PATH } from '../../contract/hub.ts';
-
 /** What the transports and negotiate share with the hub. */
 export interface HubContext {
   readonly registry: ConnectionRegistry;

@@ -13,8 +13,6 @@ import { ConnectionRegistry } from './registry.ts';
 import type { Hub, HubOptions } from './types.ts';
 import { attachWebSockets } from './websocket-transport.ts';
 
-export { HUB_PATH } from './access.ts';
-
 export interface CreateHubOptions extends HubOptions {
   /**
    * Redis channel prefix; processes serving one site must agree on it. Tests pass a unique one so parallel

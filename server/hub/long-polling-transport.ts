@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HUB_PATH, accessConnection, bearerToken, queryString } from './access.ts';
+import { HUB_PATH } from '../../contract/hub.ts';
+import { accessConnection, bearerToken, queryString } from './access.ts';
 import type { HubContext } from './access.ts';
 import type { HubConnection, Transport } from './connection.ts';
 

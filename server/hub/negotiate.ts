@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { HUB_PATH, bearerToken } from './access.ts';
+import { HUB_PATH } from '../../contract/hub.ts';
+import { bearerToken } from './access.ts';
 import type { HubContext } from './access.ts';
 
 /** ServerSentEvents is left out on purpose: two transports are enough to support and to test. */

@@ -2,7 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { HUB_PATH, accessConnection, bearerToken } from './access.ts';
+import { HUB_PATH } from '../../contract/hub.ts';
+import { accessConnection, bearerToken } from './access.ts';
 import type { HubContext } from './access.ts';
 import type { HubConnection, Transport } from './connection.ts';
 

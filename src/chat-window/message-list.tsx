@@ -9,9 +9,6 @@ import { CHAT_TEXTS } from './texts.ts';
 import { OVERSCAN_PX, VIRTUALISE_FROM_ROWS, meanHeight, rowOffsets, rowWindow } from './virtual-rows.ts';
 import { SCROLL_TO_BOTTOM_DELAY_MS } from '../../contract/timings.ts';
 import { NEW_MESSAGE_PROMPT_PX } from '../../contract/limits.ts';
-export { SCROLL_TO_BOTTOM_DELAY_MS };
-
-export { NEW_MESSAGE_PROMPT_PX };
 
 function authorLabel(entry: ChatEntry): string {
   if (entry.label) return entry.label;

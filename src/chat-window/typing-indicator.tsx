@@ -3,7 +3,6 @@ import { typingText } from '../conversation-ui/typing-names.ts';
 import { useNow } from '../ui-kit/use-now.ts';
 import { typing } from './chat-window.styles.ts';
 import { TYPING_VISIBLE_MS } from '../../contract/timings.ts';
-export { TYPING_VISIBLE_MS };
 
 export function TypingIndicator({ rows, myContactId }: { rows: readonly TypingRow[]; myContactId?: number }) {
   const now = useNow(1000).getTime();

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { FormSubmit } from '../login/form-submit.tsx';
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'wouter';
-import { MIN_PASSWORD_LENGTH, USERNAME_PATTERN } from '../../worker/client/account.ts';
+import { MIN_PASSWORD_LENGTH, USERNAME_PATTERN } from '../../contract/limits.ts';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';

@@ -4,7 +4,6 @@ import { QuickExitButton } from '../quick-exit/quick-exit-button.tsx';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
 import { actions, confirmTitle, content, dialog } from './modal.styles.ts';
 import { CONFIRMATION_CALLBACK_MS } from '../../contract/timings.ts';
-export { CONFIRMATION_CALLBACK_MS };
 
 export interface ConfirmationDialogProps {
   open: boolean;

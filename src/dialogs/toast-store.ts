@@ -1,6 +1,5 @@
 import { signal } from '@preact/signals-react';
 import { TOAST_AUTOHIDE_MS } from '../../contract/timings.ts';
-export { TOAST_AUTOHIDE_MS };
 
 export interface Toast {
   id: number;

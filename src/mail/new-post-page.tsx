@@ -5,7 +5,7 @@ import { PageLayout } from '../header/page-layout.tsx';
 import { NewWritingForm } from '../writing/new-writing-form.tsx';
 import { MAIL_MAX_LENGTH, MAIL_SUBJECT_MAX_LENGTH } from '../../contract/limits.ts';
 import { MAIL_TEXTS as T } from './texts.ts';
-import { mailPaths } from '../conversation-ui/mail-paths.ts';
+import { mailPaths } from '../../contract/mail-paths.ts';
 
 /** Route '/mina-sidor/nytt-inlagg' (Peers: '/mina-sidor/nytt-meddelande'): write a new mail-style message to a counsellor. */
 export function NewPostPage() {

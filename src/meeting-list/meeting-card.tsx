@@ -8,7 +8,6 @@ import { MeetingTasks } from '../meeting-tasks/meeting-tasks.tsx';
 import { primaryButton } from '../styles/controls.ts';
 import { badgeKind, MeetingBadge } from './meeting-badge.tsx';
 import { MEETING_CARD_SUBSCRIBE_DELAY_MS } from '../../contract/timings.ts';
-export { MEETING_CARD_SUBSCRIBE_DELAY_MS };
 
 export function MeetingCard({ meeting, now }: { meeting: MeetingRow; now: Date }) {
   const api = useApi();

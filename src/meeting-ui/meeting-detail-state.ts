@@ -8,7 +8,6 @@ import {
   isMeetingNotStarted,
 } from '../../contract/meeting-state.ts';
 import { DEBUG_WINDOW_MS } from '../../contract/timings.ts';
-export { DEBUG_WINDOW_MS };
 
 type ConversationLike = Pick<Conversation, 'state' | 'lastAgentMessageDate' | 'lastContactMessageDate'>;
 

@@ -5,7 +5,7 @@ import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle } from '../config/variant.ts';
 import { useApi } from '../data/index.ts';
 import { useLoadWhenBack } from '../data/live-queries.ts';
-import { mailPaths } from '../conversation-ui/mail-paths.ts';
+import { mailPaths } from '../../contract/mail-paths.ts';
 import { ConversationHistoryWindow } from '../historic-chat/conversation-history-window.tsx';
 import { StarIcon } from '../ui-kit/icons.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';

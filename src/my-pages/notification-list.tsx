@@ -3,7 +3,7 @@ import { parseEntityKey } from '../../contract/hub.ts';
 import type { NotificationRow } from '../../worker/client/account.ts';
 import { useConfig } from '../config/runtime-config.tsx';
 import { useApi } from '../data/index.ts';
-import { mailPaths } from '../conversation-ui/mail-paths.ts';
+import { mailPaths } from '../../contract/mail-paths.ts';
 import { AccountList, ReadStatus, RowActions, RowCard, useRowWrite } from './account-list.tsx';
 import { MY_PAGES_TEXTS as T } from './texts.ts';
 import { useNotifications } from './use-account-lists.ts';

@@ -3,7 +3,6 @@
 // the runtime config, and renders <InstallModal /> from ./install-modal.tsx.
 import type { UpdateController } from './update-controller.ts';
 import { SERVICE_WORKER_DELAY_MS } from '../../contract/timings.ts';
-export { SERVICE_WORKER_DELAY_MS };
 
 export { installPrompt, isMobileUserAgent } from './install-prompt.ts';
 

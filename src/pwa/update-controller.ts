@@ -3,7 +3,6 @@
 import { signal } from '@preact/signals-react';
 import { UPDATE_CHECK_FAILED } from './texts.ts';
 import { UPDATE_CHECK_INTERVAL_MS } from '../../contract/timings.ts';
-export { UPDATE_CHECK_INTERVAL_MS };
 
 /** The part of workbox-window's `Workbox` used here, so tests can pass a fake. */
 export interface UpdateWorkbox {

@@ -8,7 +8,7 @@ import { PageErrorBoundary } from '../ui-kit/page-error-boundary.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { SHELL_TEXTS } from '../ui-kit/texts.ts';
 import { RequireAuth } from './guard.tsx';
-import { mailPaths } from '../conversation-ui/mail-paths.ts';
+import { mailPaths } from '../../contract/mail-paths.ts';
 
 // Pages beyond the start page load on first use, so the first screen a child sees comes quickly;
 // once it is idle, the rest of this variant's pages are fetched in the background (see lazyPage).

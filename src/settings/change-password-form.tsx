@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { FormSubmit } from '../login/form-submit.tsx';
 import { useForm } from 'react-hook-form';
-import { MIN_PASSWORD_LENGTH } from '../../worker/client/account.ts';
+import { MIN_PASSWORD_LENGTH } from '../../contract/limits.ts';
 import { useApi } from '../data/index.ts';
 import { showToast } from '../dialogs/toast-store.ts';
 import { field, fieldError } from '../styles/controls.ts';

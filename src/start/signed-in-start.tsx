@@ -7,7 +7,7 @@ import { useConfig } from '../config/runtime-config.tsx';
 import { useApi } from '../data/index.ts';
 import { useProfile } from '../data/live-queries.ts';
 import { installedAsApp } from '../ui-kit/installed-as-app.ts';
-import { mailPaths } from '../conversation-ui/mail-paths.ts';
+import { mailPaths } from '../../contract/mail-paths.ts';
 import { showChatWindow } from '../one-to-one-chat/chat-store.ts';
 import { phaseOf } from '../one-to-one-chat/child-chat-state.ts';
 import { CHILD_CHAT_TEXTS } from '../one-to-one-chat/texts.ts';

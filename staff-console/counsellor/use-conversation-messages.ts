@@ -7,7 +7,6 @@ import { useEntitySubscription, useHubEvent, useHubReconnected } from '../api/st
 import { COUNSELLOR_TEXTS as T } from './texts.ts';
 import { useCoalescedLoader } from '../api/coalesced-loader.ts';
 import { TYPING_VISIBLE_MS } from '../../contract/timings.ts';
-export { TYPING_VISIBLE_MS };
 
 /**
  * One conversation's messages, live: subscribed to `Conversation:{id}`, refetched on

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { UPDATE_CHECK_INTERVAL_MS } from '../../contract/timings.ts';
 import {
-  UPDATE_CHECK_INTERVAL_MS,
   createUpdateController,
   newVersionAvailable,
   updatePending,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationState } from '../../contract/conversations.ts';
+import { DEBUG_WINDOW_MS } from '../../contract/timings.ts';
 import {
-  DEBUG_WINDOW_MS,
   detailBadge,
   hasHistoricConversation,
   opensChatAutomatically,

@@ -23,7 +23,6 @@ export interface ProfileDetails {
 export type DisplayNameError = 'name_not_allowed' | 'invalid' | 'offline' | 'failed';
 
 /** Usernames and passwords as the server accepts them (docs/decisions.md). */
-export { MIN_PASSWORD_LENGTH, USERNAME_PATTERN } from '../../contract/limits.ts';
 
 /** 'unknown' when the server could not be asked. */
 export type UsernameAvailability = 'available' | 'taken' | 'unknown';

@@ -8,8 +8,8 @@ import type { Principal } from '../../../server/auth/principal.ts';
 import { createHub } from '../../../server/hub/hub.ts';
 import type { CreateHubOptions } from '../../../server/hub/hub.ts';
 import type { Hub } from '../../../server/hub/types.ts';
+import { HUB_PATH } from '../../../contract/hub.ts';
 
-export const HUB_PATH = '/hubs/portalaccountevents';
 export const RS = '\x1e';
 
 /** token string → principal; deleting an entry is how a test revokes a token. */

@@ -14,7 +14,8 @@ import {
 import { CONTACTS_FEATURE_IDS } from '../../../contract/profile.ts';
 import { VARIANT_FEATURES, type VariantFeatures } from '../../../contract/variant.ts';
 import { api, login, startTestServer, type TestServer, postWithKey } from '../test-server.ts';
-import { buildClient, recordEvents, waitFor, HUB_PATH, type ReceivedEvent } from '../hub/helpers.ts';
+import { buildClient, recordEvents, waitFor, type ReceivedEvent } from '../hub/helpers.ts';
+import { HUB_PATH } from '../../../contract/hub.ts';
 
 /**
  * Peers over HTTP and the hub, on a real Peers server: a post waits for a counsellor,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransportType } from '@microsoft/signalr';
-import { HUB_PATH, buildClient } from '../hub/helpers.ts';
+import { buildClient } from '../hub/helpers.ts';
+import { HUB_PATH } from '../../../contract/hub.ts';
 import {
   CLIENT_ID,
   api,

@@ -1,7 +1,8 @@
 import { HttpTransportType, type HubConnection } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, refreshRequest, type TestServer, type Tokens } from '../test-server.ts';
-import { buildClient, HUB_PATH } from '../hub/helpers.ts';
+import { buildClient } from '../hub/helpers.ts';
+import { HUB_PATH } from '../../../contract/hub.ts';
 import { registerChild, startTarget } from './attack.ts';
 
 /**

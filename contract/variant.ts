@@ -36,14 +36,3 @@ export const VARIANT_FEATURES: Readonly<Record<AppVariant, VariantFeatures>> = {
   Assistent: { ...NONE, assistant: true },
   Main: { ...NONE, main: true, assistant: true },
 };
-
-/**
- * SPEC §3, §7: the conversation properties (age, gender, device) go with a new chat or mail from the
- * child app only. Ours: the child app is every variant a child uses to reach a counsellor (Barn, Chatt,
- * Peers, Assistent); the provider's main app and group support send none. Read from the features, so
- * a new variant answers by what it offers.
- */
-export function sendsConversationProperties(variant: AppVariant): boolean {
-  const features = VARIANT_FEATURES[variant];
-  return !features.main && !features.supportGroup;
-}

@@ -4,7 +4,7 @@ import {
   deviceString,
   propertiesForNewConversation,
 } from '../../worker/sync/conversation-properties.ts';
-import { APP_VARIANTS } from '../../contract/variant.ts';
+import { APP_VARIANTS, VARIANT_FEATURES } from '../../contract/variant.ts';
 import { ageFromBirthYear, conversationGender, userAuthorLabel } from '../../contract/profile.ts';
 
 const IDS = {
@@ -74,17 +74,26 @@ describe('conversation properties (SPEC §3, child app)', () => {
     });
   });
 
-  it('goes with a new chat or mail from the child-app variants only (SPEC §7)', () => {
+  it('goes with a new chat or mail from the child app only, the variant with the child feature (SPEC §2, §7)', () => {
     const profile = { properties: { birthYear: '2012', gender: 'female' } };
     const device = { userAgent: IPHONE, platform: 'iPhone', installed: false };
     const sent = APP_VARIANTS.filter(
       (variant) =>
-        propertiesForNewConversation(profile, { propertyIds: IDS, variant }, device, NOW).properties !==
-        undefined,
+        propertiesForNewConversation(
+          profile,
+          { propertyIds: IDS, features: VARIANT_FEATURES[variant] },
+          device,
+          NOW,
+        ).properties !== undefined,
     );
-    expect(sent).toEqual(['Barn', 'Chatt', 'Peers', 'Assistent']);
+    expect(sent).toEqual(['Barn']);
     expect(
-      propertiesForNewConversation(profile, { propertyIds: IDS, variant: 'Barn' }, device, NOW).properties,
+      propertiesForNewConversation(
+        profile,
+        { propertyIds: IDS, features: VARIANT_FEATURES.Barn },
+        device,
+        NOW,
+      ).properties,
     ).toMatchObject({ age: '14', gender: 'female' });
   });
 });

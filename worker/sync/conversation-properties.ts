@@ -2,7 +2,6 @@ import type { RuntimeConfig } from '../../contract/config.ts';
 import type { ProfileRow } from '../client/db.ts';
 import type { DeviceInfo } from '../client/one-to-one-chat.ts';
 import { ageFromBirthYear, conversationGender } from '../../contract/profile.ts';
-import { sendsConversationProperties } from '../../contract/variant.ts';
 
 /**
  * SPEC §3 Conversation properties (child app): age, gender and a device string, sent with a new chat
@@ -50,14 +49,17 @@ export function conversationProperties(
   };
 }
 
-/** What a new chat or mail carries: the properties in the child-app variants only (SPEC §7). */
+/**
+ * What a new chat or mail carries: the properties from the child app only (SPEC §2, §7), which is
+ * the variant with the child feature (Barn); Chatt, Peers, Assistent and the main app send none.
+ */
 export function propertiesForNewConversation(
   profile: Pick<ProfileRow, 'properties'> | undefined,
-  config: Pick<RuntimeConfig, 'propertyIds' | 'variant'>,
+  config: Pick<RuntimeConfig, 'propertyIds' | 'features'>,
   device: DeviceInfo,
   now: Date,
 ): { properties?: Record<string, string> } {
-  return sendsConversationProperties(config.variant)
+  return config.features.child
     ? { properties: conversationProperties(profile, config.propertyIds, device, now) }
     : {};
 }

@@ -5,9 +5,10 @@ import { SettingsPage } from '../page-models/settings-page.ts';
 import { violationsAtBothWidths } from '../support/accessibility.ts';
 
 // A group participant signs in with a personal code: there is no password to change, and the
-// server refuses them a new post, so neither is offered (a SPEC gap, see docs/decisions.md).
+// server refuses them a new post, so neither is offered, nor a list of mail they cannot have (a SPEC
+// gap, see docs/decisions.md).
 
-test('a participant’s settings offer no password change and my pages no new post', async ({ page }) => {
+test('a participant’s settings offer no password change and my pages no mail at all', async ({ page }) => {
   const start = new GroupStartPage(page);
   await start.logIn();
 
@@ -21,6 +22,9 @@ test('a participant’s settings offer no password change and my pages no new po
   const myPages = new MyPagesPage(page);
   await myPages.goto();
   await expect(myPages.heading).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Chatthistorik' })).toBeVisible();
+  // Only what the variant offers: no empty mail heading for someone who cannot write mail.
+  await expect(page.getByRole('heading', { name: 'Mina meddelanden' })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Skriv ett nytt meddelande' })).toHaveCount(0);
   expect(await violationsAtBothWidths(page)).toEqual([]);
 

@@ -40,43 +40,48 @@ export function MyConversations() {
 
   return (
     <>
-      <section className={s.section} aria-labelledby="my-mail-heading">
-        <h2 id="my-mail-heading">{T.mailHeading}</h2>
-        {/* Group participants (personal codes) write to their leaders from the meeting: the server refuses them a new post. */}
-        {!groupStyle && (
+      {/* Group participants (personal codes) write to their leaders from the meeting and have no
+          mail: group support's my pages show only what it offers. */}
+      {!groupStyle && (
+        <section className={s.section} aria-labelledby="my-mail-heading">
+          <h2 id="my-mail-heading">{T.mailHeading}</h2>
           <Link href={mail.newMail} className={primaryButton}>
             {T.newPost}
           </Link>
-        )}
-        {result === 'offline' && <p role="status">{T.offline}</p>}
-        {(result === 'failed' || result === 'forbidden') && <p role="alert">{T.loadFailed}</p>}
-        {loading ? (
-          <Spinner label={T.loading} />
-        ) : threads.length === 0 && !pending?.length ? (
-          <p>{T.noMail}</p>
-        ) : (
-          <ul className={s.list} aria-label={T.mailHeading}>
-            {pending?.map((mail) => (
-              <li key={mail.clientId} className={s.item}>
-                <span className={s.itemLink}>{mail.subject || T.noSubject}</span>
-                <span className={s.pending}>{mail.status}</span>
-              </li>
-            ))}
-            {threads.map((c) => (
-              <li key={c.id} className={s.item}>
-                <Link href={mail.thread(c.id)} className={s.itemLink}>
-                  {c.subject || T.noSubject}
-                </Link>
-                <span className={s.date}>{day(lastActivity(c))}</span>
-                {hasUnreadMessages(c) && <span className={s.badge}>{T.unread}</span>}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+          {result === 'offline' && <p role="status">{T.offline}</p>}
+          {(result === 'failed' || result === 'forbidden') && <p role="alert">{T.loadFailed}</p>}
+          {loading ? (
+            <Spinner label={T.loading} />
+          ) : threads.length === 0 && !pending?.length ? (
+            <p>{T.noMail}</p>
+          ) : (
+            <ul className={s.list} aria-label={T.mailHeading}>
+              {pending?.map((mail) => (
+                <li key={mail.clientId} className={s.item}>
+                  <span className={s.itemLink}>{mail.subject || T.noSubject}</span>
+                  <span className={s.pending}>{mail.status}</span>
+                </li>
+              ))}
+              {threads.map((c) => (
+                <li key={c.id} className={s.item}>
+                  <Link href={mail.thread(c.id)} className={s.itemLink}>
+                    {c.subject || T.noSubject}
+                  </Link>
+                  <span className={s.date}>{day(lastActivity(c))}</span>
+                  {hasUnreadMessages(c) && <span className={s.badge}>{T.unread}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
       <section id="historik" className={s.section} aria-labelledby="my-history-heading">
         <h2 id="my-history-heading">{T.historyHeading}</h2>
-        {loading ? null : history.length === 0 ? (
+        {groupStyle && result === 'offline' && <p role="status">{T.offline}</p>}
+        {groupStyle && (result === 'failed' || result === 'forbidden') && <p role="alert">{T.loadFailed}</p>}
+        {loading ? (
+          groupStyle && <Spinner label={T.loading} />
+        ) : history.length === 0 ? (
           <p>{T.noHistory}</p>
         ) : (
           <ul className={s.list} aria-label={T.historyHeading}>

@@ -69,17 +69,20 @@ export function AppRoutes() {
             <StartPage />
           </Route>
           <Route path="/start">{group ? <Redirect to="/" replace /> : <StartPage />}</Route>
-          <Route path="/tillfalle/:id">
-            {(params) =>
-              params.id ? (
-                <RequireAuth>
-                  <MeetingDetailPage id={params.id} />
-                </RequireAuth>
-              ) : (
-                <Redirect to="/" replace />
-              )
-            }
-          </Route>
+          {/* Only a variant with groups has group routes: elsewhere an old link is an unknown address. */}
+          {group && (
+            <Route path="/tillfalle/:id">
+              {(params) =>
+                params.id ? (
+                  <RequireAuth>
+                    <MeetingDetailPage id={params.id} />
+                  </RequireAuth>
+                ) : (
+                  <Redirect to="/" replace />
+                )
+              }
+            </Route>
+          )}
           <Route path="/utloggad">
             <LoggedOutPage />
           </Route>

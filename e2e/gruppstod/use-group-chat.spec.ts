@@ -55,7 +55,8 @@ test('a participant waits for the group chat, chats with the leader and sees it 
   await expect(chat.message('Hur mår ni idag?')).toBeVisible();
 
   await chat.leaveButton.click();
-  await expect(chat.confirm).toContainText('Är du säker på att du vill lämna chatten?');
+  // A running chat is closed down (SPEC §8's group wording); before it begins, it is left.
+  await expect(chat.confirm).toContainText('Är du säker på att du vill stänga ner chatten?');
   await chat.confirm.getByRole('button', { name: 'Avbryt' }).click();
   await expect(chat.confirm).toBeHidden();
   await expect(chat.dialog).toBeVisible();

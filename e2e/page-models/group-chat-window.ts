@@ -66,10 +66,10 @@ export class GroupChatWindow {
     await expect(this.dialog).toBeVisible();
   }
 
-  /** 'Lämna chatten' and then 'Ja, lämna' in the question it asks. */
+  /** 'Lämna chatten', then yes to the question it asks ('Ja, stäng ner' in a running chat, else 'Ja, lämna'). */
   async leave() {
     await this.leaveButton.click();
-    await this.confirm.getByRole('button', { name: 'Ja, lämna' }).click();
+    await this.confirm.getByRole('button', { name: /^Ja, (lämna|stäng ner)$/ }).click();
     await expect(this.dialog).toBeHidden();
   }
 

@@ -152,8 +152,8 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
       />
       <ConfirmationDialog
         open={confirmLeave}
-        text={CHAT_TEXTS.leaveConfirm}
-        yes={CHAT_TEXTS.leaveYes}
+        text={active ? CHAT_TEXTS.closeDownConfirm : CHAT_TEXTS.leaveConfirm}
+        yes={active ? CHAT_TEXTS.closeDownYes : CHAT_TEXTS.leaveYes}
         no={CHAT_TEXTS.leaveNo}
         onClose={() => setConfirmLeave(false)}
         onResult={(yes) => yes && onLeave()}

@@ -37,9 +37,13 @@ export const CHAT_TEXTS = {
   /** Not from SPEC: the server asked to wait (429) and did not say why in its own words. */
   sendWaiting: 'Du har skickat många meddelanden på kort tid. Meddelandet skickas om en stund.',
   afterClosed: 'Meddelandet skickades efter att chatten avslutades',
+  /** SPEC §8: leaving before the chat has begun (the group's wording of leaving the queue). */
   leaveConfirm: 'Är du säker på att du vill lämna chatten?',
   leaveYes: 'Ja, lämna',
   leaveNo: 'Avbryt',
+  /** SPEC §8: ending a running chat, in the group's close-down wording (ours: the words themselves). */
+  closeDownConfirm: 'Är du säker på att du vill stänga ner chatten?',
+  closeDownYes: 'Ja, stäng ner',
   connectionTrouble:
     'Internetuppkopplingen verkar svajig. Testa att ladda om sidan om upplever problem med chatten',
 } as const;

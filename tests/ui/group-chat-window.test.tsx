@@ -78,6 +78,12 @@ describe('a participant in the group chat', () => {
     await user.click(screen.getByRole('button', { name: 'Chattkö' }));
     expect(screen.queryByRole('button', { name: 'Aktiv chatt' })).toBeNull();
     window = chatWindow(subject);
+    // Before it has begun, closing it is leaving (SPEC §8's group wording of leaving the queue).
+    await user.click(within(window).getByRole('button', { name: 'Lämna chatten' }));
+    const confirm = screen.getByRole('dialog', { name: 'Bekräfta' });
+    expect(within(confirm).getByText('Är du säker på att du vill lämna chatten?')).toBeTruthy();
+    expect(within(confirm).getByRole('button', { name: 'Ja, lämna' })).toBeTruthy();
+    await user.click(within(confirm).getByRole('button', { name: 'Avbryt' }));
 
     // The meeting was opened for chat 20 minutes ago; the leader begins the chat only now.
     await server.ctx.db
@@ -123,7 +129,7 @@ describe('a participant in the group chat', () => {
     expect(screen.getByRole('button', { name: 'Aktiv chatt' })).toBeTruthy();
   });
 
-  it('is asked before leaving the chat, may stay, and leaves on "Ja, lämna"', async () => {
+  it('is asked before closing down a running chat, may stay, and leaves on "Ja, stäng ner"', async () => {
     const user = userEvent.setup();
     const subject = 'Lämna chatten';
     await participantOnStartedMeeting(subject, 'Välkomna!');
@@ -132,14 +138,14 @@ describe('a participant in the group chat', () => {
 
     await user.click(within(window).getByRole('button', { name: 'Lämna chatten' }));
     const confirm = screen.getByRole('dialog', { name: 'Bekräfta' });
-    expect(within(confirm).getByText('Är du säker på att du vill lämna chatten?')).toBeTruthy();
+    expect(within(confirm).getByText('Är du säker på att du vill stänga ner chatten?')).toBeTruthy();
     await user.click(within(confirm).getByRole('button', { name: 'Avbryt' }));
     expect(screen.queryByRole('dialog', { name: 'Bekräfta' })).toBeNull();
     expect(chatWindow(subject)).toBeTruthy();
 
     await user.click(within(window).getByRole('button', { name: 'Lämna chatten' }));
     await user.click(
-      within(screen.getByRole('dialog', { name: 'Bekräfta' })).getByRole('button', { name: 'Ja, lämna' }),
+      within(screen.getByRole('dialog', { name: 'Bekräfta' })).getByRole('button', { name: 'Ja, stäng ner' }),
     );
     await waitForElementToBeRemoved(() => screen.queryByRole('dialog', { name: subject }));
     // Left by choice: the chat does not open by itself again, but the participant may open it.

@@ -187,7 +187,7 @@ export class PortalWorker {
         subscribe: async (key, mode) => ok(await this.subscribe(key, mode)),
         unsubscribe: (key) => done(this.unsubscribe(key)),
       },
-      tables: [db.profile, db.caches, db.outbox],
+      tables: [db.profile, db.outbox],
     };
   }
 

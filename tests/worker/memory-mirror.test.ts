@@ -28,8 +28,15 @@ async function tabCopy(name: string) {
   return copy;
 }
 
-const cache = (key: 'threads' | 'mypages', value: string) => ({ key, value, storedAt: 1 });
-const rows = (db: PortalDb) => db.caches.orderBy('key').toArray();
+/** Rows of a plain keyed table (who is typing), standing for any table the worker writes. */
+const row = (key: 'threads' | 'mypages', value: string) => ({
+  key,
+  conversation: 1,
+  contactId: 1,
+  contactName: value,
+  at: 1,
+});
+const rows = (db: PortalDb) => db.typing.orderBy('key').toArray();
 const sameRows = async (copy: PortalDb, worker: PortalDb) =>
   waitForQuery(
     () => rows(copy),
@@ -43,27 +50,27 @@ async function settle(worker: PortalDb) {
 describe('memory mirror', () => {
   it('gives a joining tab what the worker holds, then every change in order', async () => {
     const { db, name } = await workerDb();
-    await db.caches.put(cache('threads', 'före'));
+    await db.typing.put(row('threads', 'före'));
     await db.session.put({ id: 'current', status: 'authenticated', changedAt: 1 });
 
     const copy = await tabCopy(name);
-    expect(await copy.caches.get('threads')).toEqual(cache('threads', 'före'));
+    expect(await copy.typing.get('threads')).toEqual(row('threads', 'före'));
     expect((await copy.session.get('current'))?.status).toBe('authenticated');
 
-    await db.caches.put(cache('mypages', 'efter'));
-    await db.caches.update('threads', { value: 'ändrad' });
-    await db.transaction('rw', db.caches, async () => {
-      await db.caches.put(cache('threads', 'snabbt'));
-      await db.caches.delete('threads');
+    await db.typing.put(row('mypages', 'efter'));
+    await db.typing.update('threads', { contactName: 'ändrad' });
+    await db.transaction('rw', db.typing, async () => {
+      await db.typing.put(row('threads', 'snabbt'));
+      await db.typing.delete('threads');
     });
-    await db.caches.where('key').equals('mypages').modify({ value: 'via modify' });
+    await db.typing.where('key').equals('mypages').modify({ contactName: 'via modify' });
     await settle(db);
     await sameRows(copy, db);
-    expect(await rows(copy)).toEqual([cache('mypages', 'via modify')]);
+    expect(await rows(copy)).toEqual([row('mypages', 'via modify')]);
 
-    await db.caches.clear();
+    await db.typing.clear();
     await waitForQuery(
-      () => copy.caches.count(),
+      () => copy.typing.count(),
       (n) => n === 0,
     );
   });
@@ -71,27 +78,27 @@ describe('memory mirror', () => {
   it('misses nothing written while a tab joins', async () => {
     const { db, name } = await workerDb();
     const writes = (async () => {
-      for (let i = 0; i < 40; i++) await db.caches.put(cache(i % 2 ? 'threads' : 'mypages', `v${i}`));
+      for (let i = 0; i < 40; i++) await db.typing.put(row(i % 2 ? 'threads' : 'mypages', `v${i}`));
     })();
     const copy = await tabCopy(name);
     await writes;
     await settle(db);
     await sameRows(copy, db);
-    expect((await rows(copy)).map((r) => r.value)).toEqual(['v38', 'v39']);
+    expect((await rows(copy)).map((r) => r.contactName)).toEqual(['v38', 'v39']);
   });
 
   it('feeds several tabs, and a tab never writes back', async () => {
     const { db, name } = await workerDb();
     const [first, second] = [await tabCopy(name), await tabCopy(name)];
-    await db.caches.put(cache('threads', 'till alla'));
+    await db.typing.put(row('threads', 'till alla'));
     await settle(db);
     await Promise.all([sameRows(first, db), sameRows(second, db)]);
     // A copy is a reader's: what it changes stays in it (the UI never writes).
-    await first.caches.put(cache('mypages', 'bara här'));
-    await db.caches.put(cache('threads', 'igen'));
+    await first.typing.put(row('mypages', 'bara här'));
+    await db.typing.put(row('threads', 'igen'));
     await settle(db);
     await sameRows(second, db);
-    expect(await db.caches.get('mypages')).toBeUndefined();
+    expect(await db.typing.get('mypages')).toBeUndefined();
   });
 
   it('says so when no worker keeps a session in memory', async () => {

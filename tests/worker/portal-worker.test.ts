@@ -11,6 +11,14 @@ const userItems = async (authDb: AuthDb) =>
   (await authDb.items.toArray()).filter((item) => item.key.startsWith('user:'));
 
 const env = useWorkerTestServer();
+/** Something of the signed-in user's that a sign-out or another user's sign-in must not leave behind. */
+const NOTIFICATION = {
+  id: 1,
+  entity: 'Conversation:1',
+  notificationType: 'NewMessage',
+  isProcessed: false,
+  createdDate: '2026-01-01T00:00:00.000Z',
+};
 
 async function worker(clock?: ManualClock) {
   const fixture = await createWorker(env.server, clock ? { clock } : {});
@@ -75,9 +83,9 @@ describe('session lifecycle of the data worker', () => {
     const { worker: w, db } = await worker();
     await w.start(true);
     await w.login('demo', 'demo-losenord');
-    await db.caches.put({ key: 'mypages', value: ['demo'], storedAt: 1 });
+    await db.notifications.put(NOTIFICATION);
     expect(await w.login('DEMOKOD-0001', null)).toEqual({ ok: true });
-    expect(await db.caches.count()).toBe(0);
+    expect(await db.notifications.count()).toBe(0);
     expect((await db.profile.get('current'))?.username).not.toBe('Demo');
   });
 
@@ -117,12 +125,14 @@ describe('session lifecycle of the data worker', () => {
     const { worker: w, db, broadcasts } = await worker();
     await w.start(true);
     await w.login('demo', 'demo-losenord');
-    await db.caches.put({ key: 'threads', value: [1], storedAt: 1 });
+    await db.notifications.put(NOTIFICATION);
     await w.enqueue({ kind: 'x', path: '/nowhere', body: {} });
     const token = (await w.auth.manager.getUser())!.access_token;
     await w.logout();
     expect(await db.session.get('current')).toMatchObject({ status: 'anonymous', signOutReason: 'user' });
-    expect([await db.profile.count(), await db.caches.count(), await db.outbox.count()]).toEqual([0, 0, 0]);
+    expect([await db.profile.count(), await db.notifications.count(), await db.outbox.count()]).toEqual([
+      0, 0, 0,
+    ]);
     expect(broadcasts).toContainEqual({ type: 'signed-out', reason: 'user' });
     expect((await api(env.server.url, '/portal/accounts', { token })).status).toBe(401);
     expect((await db.runtime.get('current'))?.hubState).toBe('Disconnected');
@@ -170,7 +180,7 @@ describe('session lifecycle of the data worker', () => {
     const { worker: w, db } = await worker(clock);
     await w.start(true);
     await w.login('demo', 'demo-losenord');
-    await db.caches.put({ key: 'mypages', value: ['demo'], storedAt: 1 });
+    await db.notifications.put(NOTIFICATION);
     const demo = (await db.profile.get('current'))!;
     const other = await worker();
     await other.worker.login('DEMOKOD-0001', null);
@@ -182,7 +192,7 @@ describe('session lifecycle of the data worker', () => {
       (row) => row !== undefined && row.contactId !== demo.contactId,
     );
     expect(profile?.username).not.toBe(demo.username);
-    expect(await db.caches.count()).toBe(0);
+    expect(await db.notifications.count()).toBe(0);
     expect(await db.session.get('current')).toMatchObject({ status: 'authenticated' });
   });
 

@@ -81,13 +81,6 @@ export const RATE_LIMITED_STATUS = 429;
 export const isRateLimited = (row: Pick<OutboxRow, 'status' | 'final' | 'lastStatus'>): boolean =>
   row.status === 'failed' && !row.final && row.lastStatus === RATE_LIMITED_STATUS;
 
-/** Session caches of SPEC §3 (thread list, my-pages data), cleared from the header. */
-export interface CacheRow {
-  key: 'threads' | 'mypages';
-  value: unknown;
-  storedAt: number;
-}
-
 /**
  * Tables stored as they are: the session's status (the first screen reads it before the data layer
  * has loaded: worker/client/session-peek.ts), the connection's state and the assistant's public
@@ -100,7 +93,6 @@ export class PortalDb extends Dexie {
   profile!: EntityTable<ProfileRow, 'id'>;
   runtime!: EntityTable<RuntimeRow, 'id'>;
   outbox!: EntityTable<OutboxRow, 'clientId'>;
-  caches!: EntityTable<CacheRow, 'key'>;
   meetings!: EntityTable<MeetingRow, 'id'>;
   meetingMessages!: EntityTable<MeetingMessageRow, 'id'>;
   appendices!: EntityTable<AppendixRow, 'id'>;
@@ -158,5 +150,8 @@ export class PortalDb extends Dexie {
       peerPosts: 'id, state',
       peerReplies: 'id, postId',
     });
+    // SPEC §3's session caches (thread list, my-pages data) are the tables above, read live and
+    // refetched on the logo and on my pages: the separate cache table was never written.
+    this.version(6).stores({ caches: null });
   }
 }

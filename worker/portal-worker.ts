@@ -65,6 +65,8 @@ export class PortalWorker {
       ...(deps.deviceStore ? { deviceStore: deps.deviceStore } : {}),
       clock,
       withLock: deps.withLock,
+      // SPEC §8: the authentication library's events are only emitted, to the client error log.
+      onEvent: (event, detail) => this.clientLog.report({ message: `Authentication ${event}: ${detail}` }),
     });
     this.clientLog = new ClientLog({
       clock,

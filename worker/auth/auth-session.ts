@@ -38,9 +38,27 @@ export interface AuthDeps {
   deviceStore?: StateStore;
   clock: Clock;
   withLock: WithLock;
+  /** An authentication library event with what went wrong (an error code or message, no secret). */
+  onEvent?: (event: AuthEvent, detail: string) => void;
 }
 
 export type RefreshOutcome = 'refreshed' | 'rejected' | 'unreachable' | 'no-refresh-token';
+
+/**
+ * SPEC §8's authentication library events that a password-grant worker can meet; they are only
+ * emitted (to the client error log), never shown. The others cannot occur here: `popup_blocked` and
+ * `popup_closed` (no popup opens: the login is the app's own form), `invalid_nonce_in_state` (no
+ * redirect, so no nonce). docs/decisions.md says so.
+ */
+export const AUTH_EVENTS = [
+  'token_error',
+  'token_refresh_error',
+  'token_validation_error',
+  'discovery_document_load_error',
+  'silent_refresh_timeout',
+  'token_revoke_error',
+] as const;
+export type AuthEvent = (typeof AUTH_EVENTS)[number];
 
 /**
  * Tokens of SPEC §4 with oidc-client-ts in the worker: password grant, refresh-token grant on our own
@@ -83,14 +101,22 @@ export class AuthSession {
     try {
       this.tokenParams[DEVICE_TOKEN_FIELD] = await this.deviceToken();
       // The stored user stays until a new one replaces it: a failed attempt must not sign anyone out.
-      await this.manager.signinResourceOwnerCredentials({
+      const user = await this.manager.signinResourceOwnerCredentials({
         username: username.trim(),
         // Group style (SPEC §4): the personal code is the username and the password is empty.
         password: password ?? '',
       });
+      // The library takes a 200 without a token as a user: an answer that does not validate.
+      if (!user.access_token) {
+        this.emit('token_validation_error', 'no access token in the answer');
+        await this.manager.removeUser();
+        return failure('failed');
+      }
       return { ok: true, value: undefined };
     } catch (error) {
-      return failure(loginErrorOf(error));
+      const code = loginErrorOf(error);
+      this.emit((await this.discoveryFailed()) ? 'discovery_document_load_error' : 'token_error', code);
+      return failure(code);
     }
   }
 
@@ -150,8 +176,14 @@ export class AuthSession {
         const refreshed = await this.manager.signinSilent({
           silentRequestTimeoutInSeconds: SILENT_REFRESH_TIMEOUT_MS / 1000,
         });
+        // The library takes a 200 without a token as a user: an answer that does not validate.
+        if (refreshed && !refreshed.access_token) {
+          this.emit('token_validation_error', 'no access token in the answer');
+          return 'rejected';
+        }
         return refreshed ? 'refreshed' : 'rejected';
       } catch (error) {
+        this.emit(await this.refreshEventOf(error), describe(error));
         if (error instanceof ErrorResponse && error.error === 'invalid_grant') {
           // The server said no: the refresh token is spent, revoked or expired.
           await this.manager.removeUser();
@@ -216,9 +248,29 @@ export class AuthSession {
     try {
       if (await this.manager.getUser()) await this.manager.revokeTokens();
     } catch (error) {
-      console.warn('Token revocation failed; signing out locally', error);
+      this.emit('token_revoke_error', describe(error));
     }
     await this.manager.removeUser();
+  }
+
+  /** Which event a failed refresh is: a timeout, an answer that does not validate, or a refusal. */
+  private async refreshEventOf(error: unknown): Promise<AuthEvent> {
+    if (error instanceof ErrorTimeout) return 'silent_refresh_timeout';
+    if (!(error instanceof ErrorResponse) && !isTransient(error)) return 'token_validation_error';
+    return (await this.discoveryFailed()) ? 'discovery_document_load_error' : 'token_refresh_error';
+  }
+
+  /** Whether the discovery document cannot be had (the library keeps it once it has loaded it). */
+  private discoveryFailed(): Promise<boolean> {
+    return this.manager.metadataService.getMetadata().then(
+      () => false,
+      () => true,
+    );
+  }
+
+  private emit(event: AuthEvent, detail: string): void {
+    console.warn(`Authentication: ${event}`, detail);
+    this.deps.onEvent?.(event, detail);
   }
 
   private isValid(user: User): boolean {
@@ -251,4 +303,10 @@ function isTransient(error: unknown): boolean {
     error.name === 'AbortError' ||
     /\((5\d\d|408|429)\)/.test(error.message)
   );
+}
+
+/** What went wrong, for the log: the server's error code, else the error's own message. */
+function describe(error: unknown): string {
+  if (error instanceof ErrorResponse) return error.error ?? 'error response';
+  return error instanceof Error ? error.message : String(error);
 }

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SILENT_REFRESH_TIMEOUT_MS } from '../../../contract/timings.ts';
 import { startFaultProxy } from '../../../e2e/support/fault-proxy.ts';
-import { AuthSession, tokenLifetimeMs } from '../../../worker/auth/auth-session.ts';
+import { AuthSession, tokenLifetimeMs, type AuthEvent } from '../../../worker/auth/auth-session.ts';
 import { AuthDb, DexieStateStore } from '../../../worker/auth/user-store.ts';
 import { noLock } from '../../../worker/clock.ts';
 import { api, startTestServer, type TestServer } from '../../server/test-server.ts';
@@ -19,6 +19,8 @@ afterEach(() => {
 
 function session(clock = new ManualClock(), authUrl = server.url) {
   const db = new AuthDb(uniqueName('portal-auth'));
+  /** SPEC §8's authentication library events, as emitted. */
+  const events: Array<[AuthEvent, string]> = [];
   const auth = new AuthSession({
     config: { authUrl, authClientId: 'portal-web', portalId: 'portal' },
     variant: 'Barn',
@@ -26,8 +28,9 @@ function session(clock = new ManualClock(), authUrl = server.url) {
     userStore: new DexieStateStore(db),
     clock,
     withLock: noLock,
+    onEvent: (event, detail) => events.push([event, detail]),
   });
-  return { auth, db, clock };
+  return { auth, db, clock, events };
 }
 
 describe('auth session against the real server', () => {
@@ -232,5 +235,63 @@ describe('auth session against the real server', () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  describe('emits the authentication library events of SPEC §8 that a password grant can meet', () => {
+    it('token_error for a refused login, discovery_document_load_error when the server cannot be reached', async () => {
+      const refused = session();
+      await refused.auth.login('demo', 'fel-losenord');
+      expect(refused.events).toEqual([['token_error', 'invalid_username_or_password']]);
+      const unreachable = session(new ManualClock(), 'http://127.0.0.1:1');
+      await unreachable.auth.login('demo', 'demo-losenord');
+      expect(unreachable.events).toEqual([['discovery_document_load_error', 'offline']]);
+    });
+
+    it('token_refresh_error for a refused refresh token, none for a refresh that works', async () => {
+      const { auth, events } = session();
+      await auth.login('demo', 'demo-losenord');
+      expect(await auth.refresh()).toBe('refreshed');
+      expect(events).toEqual([]);
+      const user = (await auth.manager.getUser())!;
+      await auth.manager.storeUser(Object.assign(user, { refresh_token: 'inte-en-riktig-token' }));
+      expect(await auth.refresh()).toBe('rejected');
+      expect(events).toEqual([['token_refresh_error', 'invalid_grant']]);
+    });
+
+    it('token_validation_error for an answer that is no token, silent_refresh_timeout for none in 20 s, token_revoke_error for a failed revocation', async () => {
+      const proxy = await startFaultProxy({ target: server.url });
+      try {
+        const { auth, events } = session(new ManualClock(), proxy.origin);
+        expect(await auth.login('demo', 'demo-losenord')).toEqual({ ok: true });
+
+        // 200 with a body that holds no token.
+        const bad = proxy.addRule({ method: 'POST', path: '/connect/token', action: 'status', status: 200 });
+        expect(await auth.refresh()).toBe('rejected');
+        expect(await auth.login('demo', 'demo-losenord')).toEqual({ ok: false, code: 'failed' });
+        expect(await auth.manager.getUser()).toBeNull();
+        expect(events.map(([event]) => event)).toEqual(['token_validation_error', 'token_validation_error']);
+        bad.remove();
+        events.length = 0;
+        expect(await auth.login('demo', 'demo-losenord')).toEqual({ ok: true });
+
+        proxy.addRule({ method: 'POST', path: '/connect/token', action: 'hang', times: 1 });
+        const arrived = proxy.waitForRequest({ method: 'POST', path: '/connect/token' });
+        vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+        const refreshing = auth.refresh();
+        await arrived;
+        await vi.advanceTimersByTimeAsync(SILENT_REFRESH_TIMEOUT_MS);
+        expect(await refreshing).toBe('unreachable');
+        vi.useRealTimers();
+        expect(events.map(([event]) => event)).toEqual(['silent_refresh_timeout']);
+        events.length = 0;
+
+        proxy.addRule({ method: 'POST', path: '/connect/revocation', action: 'status', status: 500 });
+        await auth.signOut();
+        expect(await auth.manager.getUser()).toBeNull();
+        expect(events.map(([event]) => event)).toEqual(['token_revoke_error']);
+      } finally {
+        await proxy.close();
+      }
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { AppVariant, VariantFeatures } from './variant.ts';
+import type { AppVariant, ApplicationType, VariantFeatures } from './variant.ts';
 
 /** `GET /config.json`: the client's runtime configuration (SPEC §3 Config, ARCHITECTURE.md). */
 export interface RuntimeConfig {
@@ -13,6 +13,8 @@ export interface RuntimeConfig {
   /** The `{contactsapplicationfeature-id}` path segment of SPEC §7 Profile for this variant. */
   contactsFeatureId: string;
   variant: AppVariant;
+  /** SPEC §1's application type of this variant (Peers 1, the main app 2, Gruppstöd 3); null for the others. */
+  applicationType: ApplicationType | null;
   providerName: string;
   providerUrl: string;
   version: string;

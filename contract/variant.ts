@@ -3,8 +3,14 @@ export const APP_VARIANTS = ['Barn', 'Gruppstod', 'Chatt', 'Peers', 'Assistent',
 export type AppVariant = (typeof APP_VARIANTS)[number];
 export const VARIANT_HEADER = 'X-App-Variant';
 
-/** Application type values of SPEC §1. */
+/** Application type values of SPEC §1: the variants that have one. */
 export const APPLICATION_TYPE = { Peers: 1, Main: 2, Gruppstod: 3 } as const;
+export type ApplicationType = (typeof APPLICATION_TYPE)[keyof typeof APPLICATION_TYPE];
+
+/** The variant's application type, or null for a variant SPEC gives none (Barn, Chatt, Assistent). */
+export function applicationTypeOf(variant: AppVariant): ApplicationType | null {
+  return variant in APPLICATION_TYPE ? APPLICATION_TYPE[variant as keyof typeof APPLICATION_TYPE] : null;
+}
 
 /**
  * What a variant offers (SPEC §3 Config feature flags, with `main` for the provider's main app).

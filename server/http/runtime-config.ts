@@ -7,6 +7,7 @@ import { CONTACTS_FEATURE_IDS } from '../../contract/profile.ts';
 import { featuresOf, VARIANTS, type VariantKey } from '../config.ts';
 import { siteOrigin, type AppContext } from '../context.ts';
 import { APPLICATION_ID, MEETINGS_FEATURE_ID, PORTAL_ID, PROPERTY_ID_MAP } from '../wire-ids.ts';
+import { applicationTypeOf } from '../../contract/variant.ts';
 
 /** SPEC §2, §9: the version shown, from package.json ('0.93.0' shows as 0.93). */
 export const APP_VERSION = appVersion();
@@ -38,6 +39,7 @@ export function runtimeConfig(ctx: AppContext, origin: string): RuntimeConfig {
     meetingsFeatureId: MEETINGS_FEATURE_ID,
     contactsFeatureId: contactsFeatureId(v),
     variant: VARIANTS[v],
+    applicationType: applicationTypeOf(VARIANTS[v]),
     providerName: PROVIDER.name,
     providerUrl: PROVIDER.url,
     version: APP_VERSION,

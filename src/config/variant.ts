@@ -22,7 +22,15 @@ export function isTestHost(hostname: string): boolean {
   return /^test[.-]/.test(hostname) || hostname.includes('.test.');
 }
 
+/** SPEC §3 Environment: Test by the address, else Production or Development by the build. */
+export type Environment = 'Development' | 'Production' | 'Test';
+
+export function environmentOf(config: Pick<RuntimeConfig, 'production'>, hostname: string): Environment {
+  if (isTestHost(hostname)) return 'Test';
+  return config.production ? 'Production' : 'Development';
+}
+
 /** SPEC §2 Page header: the version number shows on test hosts or outside production. */
 export function showsVersion(config: RuntimeConfig, hostname: string): boolean {
-  return !config.production || isTestHost(hostname);
+  return environmentOf(config, hostname) !== 'Production';
 }

@@ -218,6 +218,8 @@ describe('health and metrics', () => {
       signalHubUrl: server.url,
       authClientId: 'portal-web',
       variant: 'Barn',
+      // SPEC §1 gives the child app no application type.
+      applicationType: null,
       features: { child: true, supportGroup: false },
     });
   });

@@ -19,6 +19,7 @@ export const API_ERRORS = {
   },
   name_not_allowed: { status: 400, message: 'Namnet går inte att använda. Välj ett annat.' },
   foreign_origin: { status: 403, message: 'Förfrågan kom från en annan webbplats.' },
+  anti_forgery: { status: 403, message: 'Sidan behöver laddas om. Ladda om sidan och försök igen.' },
   username_taken: { status: 409, message: 'Användarnamnet är upptaget.' },
   conflict: { status: 409, message: 'Det går inte just nu.' },
   too_many_requests: { status: 429, message: 'För många försök. Vänta en stund och försök igen.' },

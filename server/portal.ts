@@ -23,9 +23,11 @@ import { registerContactMessageRoutes } from './profile/contact-message-routes.t
 import { compressJsonAnswer } from './http/compression.ts';
 import { registerAssistantRoutes } from './assistant/assistant-routes.ts';
 import { registerPeerPostRoutes } from './peers/child-routes.ts';
+import { checkAntiForgery, registerAntiForgeryRoute } from './http/anti-forgery.ts';
 
 /** The child app's API of SPEC §7, under /portal (staff have their own API under /portal/staff). */
 export const CHILD_API: RouteModule[] = [
+  registerAntiForgeryRoute,
   registerProfileRoutes,
   registerLoggingRoutes,
   registerMeetingRoutes,
@@ -72,6 +74,7 @@ export function portal(ctx: AppContext): FastifyPluginAsync {
     app.addHook('onRequest', async (req) => {
       checkVariantHeader(req);
       checkOrigin(req, siteOrigin(ctx.config, req));
+      checkAntiForgery(req);
     });
     app.addHook('onSend', storeIdempotentReply(ctx));
     auditStaffRequests(app, ctx);

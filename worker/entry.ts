@@ -63,13 +63,6 @@ const webLock: WithLock = locks
 const events = new BroadcastChannel(BROADCAST_CHANNEL);
 const broadcast = (message: WorkerBroadcast) => events.postMessage(message);
 
-/** Cookies are not readable in a worker except where the Cookie Store API exists. */
-async function readCookie(name: string): Promise<string | undefined> {
-  const store = (globalThis as { cookieStore?: { get(n: string): Promise<{ value: string } | null> } })
-    .cookieStore;
-  return (await store?.get(name).catch(() => null))?.value;
-}
-
 /** Started offline, the worker waits for the config instead of failing every command for good. */
 async function loadConfigPatiently(origin: string) {
   for (let wait = 1000; ; wait = Math.min(wait * 2, 30_000)) {
@@ -123,7 +116,6 @@ async function boot(): Promise<PortalWorker> {
     clock: systemClock,
     withLock: webLock,
     broadcast,
-    readCookie,
     ...(isShared || inMemory ? {} : { notifyPeers: (message: PeerMessage) => peers.postMessage(message) }),
   });
   peers.addEventListener('message', (e: MessageEvent<PeerMessage>) => void worker.onPeerMessage(e.data));

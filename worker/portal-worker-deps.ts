@@ -37,7 +37,6 @@ export interface PortalWorkerDeps {
   withLock: WithLock;
   broadcast(message: WorkerBroadcast): void;
   notifyPeers?(message: PeerMessage): void;
-  readCookie?(name: string): Promise<string | undefined>;
   hub?: Pick<HubDeps, 'transport' | 'logLevel'>;
   random?: () => number;
   /** Tests shorten the HTTP timeout (REQUEST_TIMEOUT_MS) to see a hung request given up. */

@@ -23,6 +23,7 @@ import { fetchUploader, xhrUploader } from './sync/upload.ts';
 import { updateRuntime } from './sync/runtime.ts';
 import { SessionLifecycle } from './session-lifecycle.ts';
 import { SystemNotices } from './sync/system-notices.ts';
+import { AntiForgeryToken } from './http/anti-forgery.ts';
 
 export type { HubEventHandler, PeerMessage, PortalWorkerDeps, SubscribeMode } from './portal-worker-deps.ts';
 
@@ -80,7 +81,11 @@ export class PortalWorker {
       fetch: deps.fetch,
       origin: deps.origin,
       accessToken: () => this.auth.accessToken(),
-      ...(deps.readCookie ? { readCookie: deps.readCookie } : {}),
+      antiForgery: new AntiForgeryToken({
+        apiUrl: config.apiUrl,
+        variant: config.variant,
+        fetch: deps.fetch,
+      }),
       ...(deps.requestTimeoutMs ? { timeoutMs: deps.requestTimeoutMs } : {}),
       reportError: (error) =>
         this.clientLog.report({

@@ -11,9 +11,10 @@ import { fieldError } from '../styles/controls.ts';
 import { birthYears } from './birth-years.ts';
 import { FormField } from './form-field.tsx';
 import { registerFailure } from './register-failure.ts';
-import { CREATE_ACCOUNT_TEXTS as T, type Gender } from './texts.ts';
+import { CREATE_ACCOUNT_TEXTS as T } from './texts.ts';
 import { useUsernameAvailability } from './use-username-availability.ts';
 import * as s from './create-account.styles.ts';
+import { GENDERS, type Gender } from '../../contract/profile.ts';
 
 interface Values {
   username: string;
@@ -23,8 +24,6 @@ interface Values {
   gender: Gender | '';
   consent: boolean;
 }
-
-const GENDERS = Object.keys(T.genders) as Gender[];
 
 const normalised = (username: string) => username.trim().toLowerCase();
 

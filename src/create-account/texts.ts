@@ -1,3 +1,4 @@
+import type { Gender } from '../../contract/profile.ts';
 import { ERROR_TEXTS } from '../errors/texts.ts';
 /** Swedish texts of the create-account page (SPEC §2 /skapa-konto). */
 export const CREATE_ACCOUNT_TEXTS = {
@@ -29,7 +30,7 @@ export const CREATE_ACCOUNT_TEXTS = {
     male: 'Kille',
     'non-binary': 'Icke-binär',
     x: 'Vill inte välja',
-  },
+  } satisfies Record<Gender, string>,
   consent: 'Jag godkänner att mitt användarnamn, födelseår och kön sparas så att jag kan använda tjänsten.',
   consentRequired: 'Du behöver godkänna för att skapa ett konto.',
   required: 'Måste anges.',
@@ -50,5 +51,3 @@ export const CREATE_ACCOUNT_TEXTS = {
     login_failed: 'Kontot är skapat men inloggningen misslyckades. Logga in med ditt nya konto.',
   },
 } as const;
-
-export type Gender = keyof typeof CREATE_ACCOUNT_TEXTS.genders;

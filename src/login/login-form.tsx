@@ -9,7 +9,8 @@ import { useData, useSession } from '../data/index.ts';
 import { field, fieldError } from '../styles/controls.ts';
 import { clearClientStorage } from './clear-client-storage.ts';
 import { loginFailureText } from './login-failure.ts';
-import { LOGIN_TEXTS, PERSONAL_CODE_MIN_LENGTH } from './texts.ts';
+import { LOGIN_TEXTS } from './texts.ts';
+import { PERSONAL_CODE_MIN_LENGTH } from '../../contract/limits.ts';
 import * as s from './login-form.styles.ts';
 
 interface LoginFields {

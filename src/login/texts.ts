@@ -31,6 +31,3 @@ export const LOGIN_TEXTS = {
   offline: ERROR_TEXTS.offline,
   failed: ERROR_TEXTS.failed,
 } as const;
-
-/** SPEC §5 and §9: a personal code has at least 10 characters. */
-export const PERSONAL_CODE_MIN_LENGTH = 10;

@@ -7,7 +7,7 @@ import {
   isMeetingInProgress,
   isMeetingNotStarted,
 } from '../../contract/meeting-state.ts';
-import { DEBUG_WINDOW_MS } from '../../contract/timings.ts';
+import { DEBUG_WINDOW_MS, DEBUG_TAPS } from '../../contract/timings.ts';
 
 type ConversationLike = Pick<Conversation, 'state' | 'lastAgentMessageDate' | 'lastContactMessageDate'>;
 
@@ -56,9 +56,6 @@ export function opensChatAutomatically(
 export function showPrivateMessage(meeting: Pick<Meeting, 'state'>): boolean {
   return isMeetingInProgress(meeting) || isMeetingNotStarted(meeting);
 }
-
-/** SPEC §9: the hidden debug block needs 5 taps within 5 s. */
-export const DEBUG_TAPS = 5;
 
 /** Keeps the taps of the last 5 s; true when there are enough to reveal the block. */
 export function registerTap(taps: number[], at: number): { taps: number[]; reveal: boolean } {

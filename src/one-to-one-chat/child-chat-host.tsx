@@ -1,4 +1,7 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { reportChatInView } from '../../worker/client/connect.ts';
+import { chatWindowMinimized, chatWindowOpen } from './chat-store.ts';
 import { isGroupStyle } from '../config/variant.ts';
 import { useProfile } from '../data/live-queries.ts';
 import { useChatRows } from '../data/meeting-and-chat-hooks.ts';
@@ -21,6 +24,7 @@ const ChildChatWindow = lazyPage(
  * window is ready before the child opens it, and opening it only draws.
  */
 export function ChildChatHost() {
+  useReportChatInView();
   const chat = useChildChatWithTail();
   const messages = useChatRows(chat?.tail.conversationId ?? null, { tail: chat?.tail });
   const profile = useProfile();
@@ -30,4 +34,11 @@ export function ChildChatHost() {
       <ChildChatWindow chat={chat} messages={messages} myContactId={profile?.contactId} />
     </Suspense>
   );
+}
+
+/** Tells the worker whether the chat's messages are in view: the window open and not minimised. */
+function useReportChatInView() {
+  useSignals();
+  const inView = chatWindowOpen.value && !chatWindowMinimized.value;
+  useEffect(() => reportChatInView(inView), [inView]);
 }

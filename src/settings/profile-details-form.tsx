@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useConfig } from '../config/runtime-config.tsx';
 import { birthYears } from '../create-account/birth-years.ts';
-import { CREATE_ACCOUNT_TEXTS, type Gender } from '../create-account/texts.ts';
+import { CREATE_ACCOUNT_TEXTS } from '../create-account/texts.ts';
 import { useApi } from '../data/index.ts';
 import { useProfile } from '../data/live-queries.ts';
 import { showToast } from '../dialogs/toast-store.ts';
@@ -11,13 +11,12 @@ import { field } from '../styles/controls.ts';
 import { SETTINGS_TEXTS as T } from './texts.ts';
 import { choices } from '../create-account/create-account.styles.ts';
 import { form } from '../login/login-form.styles.ts';
+import { GENDERS, type Gender } from '../../contract/profile.ts';
 
 interface Values {
   birthYear: string;
   gender: Gender | '';
 }
-
-const GENDERS = Object.keys(CREATE_ACCOUNT_TEXTS.genders) as Gender[];
 
 /**
  * The birth year and gender the child gave at registration, to change (SPEC §7 contacts update):

@@ -1,5 +1,11 @@
 import { createContext, useContext } from 'react';
 import { VARIANT_HEADER } from '../../contract/variant.ts';
+import {
+  ANTI_FORGERY_COOKIE,
+  ANTI_FORGERY_HEADER,
+  ANTI_FORGERY_PATH,
+  type AntiForgeryResponse,
+} from '../../contract/anti-forgery.ts';
 import { apiErrorBodyOf } from '../../client-kit/http/api-error-body.ts';
 import { API_ERROR_TEXTS } from './texts.ts';
 
@@ -92,21 +98,66 @@ function xhrUpload(
   });
 }
 
+/** A cookie of this page, or undefined. */
+function pageCookie(name: string): string | undefined {
+  for (const part of document.cookie.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+/** 403 `anti_forgery`: the anti-forgery cookie was cleared or replaced since it was read. */
+async function isAntiForgeryRefusal(reply: Reply): Promise<boolean> {
+  if (reply.status !== 403) return false;
+  const copy = reply instanceof Response ? reply.clone() : reply;
+  return apiErrorBodyOf(await readBody(copy))?.error === 'anti_forgery';
+}
+
 export function createStaffApi(options: StaffApiOptions): StaffApi {
-  const base = `${options.apiUrl.replace(/\/$/, '')}/staff`;
+  const root = options.apiUrl.replace(/\/$/, '');
+  const base = `${root}/staff`;
+
+  /**
+   * SPEC §7: the anti-forgery cookie's value, copied into the header of every write. The server
+   * sets the cookie and says its value at `{api}/antiforgery` when the page has none (or after a
+   * refusal, `renew`).
+   */
+  async function antiForgeryToken(renew: boolean): Promise<string | undefined> {
+    const cookie = pageCookie(ANTI_FORGERY_COOKIE);
+    if (cookie && !renew) return cookie;
+    try {
+      const reply = await fetch(`${root}${ANTI_FORGERY_PATH}`, {
+        headers: { [VARIANT_HEADER]: options.variant },
+      });
+      if (reply.ok) return ((await reply.json()) as AntiForgeryResponse).token;
+    } catch {
+      // Offline: the write itself will say so.
+    }
+    return cookie;
+  }
 
   /**
    * The one way a call reaches the server: with the access token and the variant header. An access
    * token may be revoked or expire between our check and the server's, so a 401 gets one more try
    * with a fresh token; a second 401 ends the session.
    */
-  async function authorized(send: (headers: Record<string, string>) => Promise<Reply>): Promise<Reply> {
+  async function authorized(
+    send: (headers: Record<string, string>) => Promise<Reply>,
+    write = false,
+  ): Promise<Reply> {
+    let forgery = write ? await antiForgeryToken(false) : undefined;
     const headersFor = (token: string) => ({
       Authorization: `Bearer ${token}`,
       [VARIANT_HEADER]: options.variant,
+      ...(forgery ? { [ANTI_FORGERY_HEADER]: forgery } : {}),
     });
     let token = await options.getAccessToken();
     let reply = await send(headersFor(token));
+    if (write && (await isAntiForgeryRefusal(reply))) {
+      forgery = await antiForgeryToken(true);
+      reply = await send(headersFor(token));
+    }
     if (reply.status === 401) {
       token = await options.getAccessToken(token);
       reply = await send(headersFor(token));
@@ -132,16 +183,18 @@ export function createStaffApi(options: StaffApiOptions): StaffApi {
 
   function send<T>(method: string, path: string, body?: unknown): Promise<T> {
     const withBody = body !== undefined || method === 'POST' || method === 'PUT';
-    return authorized((headers) =>
-      fetchReply(path, {
-        method,
-        headers: {
-          ...headers,
-          Accept: 'application/json',
-          ...(withBody ? { 'Content-Type': 'application/json' } : {}),
-        },
-        body: withBody ? JSON.stringify(body ?? {}) : undefined,
-      }),
+    return authorized(
+      (headers) =>
+        fetchReply(path, {
+          method,
+          headers: {
+            ...headers,
+            Accept: 'application/json',
+            ...(withBody ? { 'Content-Type': 'application/json' } : {}),
+          },
+          body: withBody ? JSON.stringify(body ?? {}) : undefined,
+        }),
+      method !== 'GET',
     ).then((reply) => json<T>(reply));
   }
 
@@ -151,8 +204,10 @@ export function createStaffApi(options: StaffApiOptions): StaffApi {
     put: (path, body) => send('PUT', path, body),
     del: (path) => send('DELETE', path),
     upload: (path, form, onProgress) =>
-      authorized((headers) =>
-        xhrUpload(`${base}${path}`, { ...headers, Accept: 'application/json' }, form, onProgress),
+      authorized(
+        (headers) =>
+          xhrUpload(`${base}${path}`, { ...headers, Accept: 'application/json' }, form, onProgress),
+        true,
       ).then((reply) => json(reply)),
     async download(path) {
       const reply = await authorized((headers) => fetchReply(path, { headers }));

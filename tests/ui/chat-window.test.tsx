@@ -217,6 +217,19 @@ describe('a child in a chat with a counsellor', () => {
     await within(window).findByText('Chatten är avslutad', { selector: '[role=status]' }, LIVE);
     expect(screen.queryByRole('dialog', { name: 'Chatt avslutad' })).toBeNull();
   });
+
+  it('sends a message with Enter, with no "Skicka med Enter" choice to turn it off', async () => {
+    const user = userEvent.setup();
+    const { window, conversationId } = await chatWithCounsellor();
+    expect(within(window).queryByRole('checkbox', { name: 'Skicka med Enter' })).toBeNull();
+
+    const input = within(window).getByRole('textbox', { name: 'Meddelande' }) as HTMLTextAreaElement;
+    await user.type(input, 'Hej Kim!{Enter}');
+    const sent = await within(window).findByText('Skickat', {}, LIVE);
+    expect(sent.closest('li')?.textContent).toContain('Hej Kim!');
+    expect(input.value).toBe('');
+    expect(await counsellor.messages(conversationId)).toContain('Hej Kim!');
+  });
 });
 
 describe('a child waiting in the queue', () => {

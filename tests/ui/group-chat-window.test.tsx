@@ -1,6 +1,6 @@
 import './page-dom.ts';
 import 'fake-indexeddb/auto';
-import { cleanup, screen, waitForElementToBeRemoved, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatClosedByUser, openChatMeeting } from '../../src/chat-window/chat-window-store.ts';
@@ -108,6 +108,30 @@ describe('a participant in the group chat', () => {
     const sent = await messages.findByText('Skickat', {}, LIVE);
     expect(sent.closest('li')?.textContent).toContain('Hej från mig');
     expect(input.value).toBe('');
+  });
+
+  it('sends with Enter while "Skicka med Enter" is checked, and writes a new line once it is not', async () => {
+    const user = userEvent.setup();
+    const subject = 'Skicka med Enter';
+    await participantOnStartedMeeting(subject, 'Välkomna!');
+    const window = await openChat(user, subject);
+    const messages = messageList(window);
+    await messages.findByText('Gruppchatten har startat', {}, LIVE);
+    const option = within(window).getByRole('checkbox', { name: 'Skicka med Enter' }) as HTMLInputElement;
+    expect(option.checked).toBe(true);
+
+    const input = messageInput(window);
+    await user.type(input, 'Med Enter{Enter}');
+    const sent = await messages.findByText('Skickat', {}, LIVE);
+    expect(sent.closest('li')?.textContent).toContain('Med Enter');
+    await waitFor(() => expect(input.disabled).toBe(false));
+    expect(input.value).toBe('');
+
+    await user.click(option);
+    expect(option.checked).toBe(false);
+    await user.type(input, 'Rad ett{Enter}rad två');
+    expect(input.value).toBe('Rad ett\nrad två');
+    expect(messages.queryByText(/Rad ett/)).toBeNull();
   });
 
   it('minimises the chat and sees "Nya meddelanden!" when the leader writes, then reads it', async () => {

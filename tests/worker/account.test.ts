@@ -9,7 +9,8 @@ import {
   tokenRequest,
   type TestServer,
 } from '../server/test-server.ts';
-import { waitForQuery } from './helpers.ts';
+import { NOTIFICATIONS_DAYS } from '../../contract/limits.ts';
+import { ManualClock, waitForQuery } from './helpers.ts';
 import { createWorker, type WorkerFixture } from './worker-fixture.ts';
 import { outcomeOf } from '../../worker/client/result.ts';
 
@@ -261,6 +262,21 @@ describe('notifications, contact messages and deleting the account', () => {
     expect(await db.notifications.count()).toBe(0);
     expect(outcomeOf(await account.loadNotifications())).toBe('ok');
     expect(await db.notifications.count()).toBe(0);
+  });
+
+  it('asks for the notifications of the last 30 days', async () => {
+    const clock = new ManualClock();
+    const recorder = recordingFetch();
+    const fixture = await createWorker(server, { clock, fetch: recorder.fetchFn });
+    fixtures.push(fixture);
+    await fixture.worker.start(true);
+    await registered(fixture.worker.commands, 'trettio.dagar');
+
+    expect(outcomeOf(await fixture.worker.commands.loadNotifications())).toBe('ok');
+    const call = recorder.calls.filter((c) => new URL(c.url).pathname.endsWith('/api/notifications')).at(-1);
+    expect(call).toBeDefined();
+    const fromDate = new URL(call!.url).searchParams.get('fromDate');
+    expect(fromDate).toBe(new Date(clock.now() - NOTIFICATIONS_DAYS * 24 * 3600_000).toISOString());
   });
 
   it("reads and deletes the demo child's contact message", async () => {

@@ -27,7 +27,17 @@ async function newChild() {
   return username;
 }
 
-/** A signed-in worker core; `calls` records every request it makes ('PUT cancel', ...). */
+/** The body of an activity the worker posts (SPEC §7). */
+interface Activity {
+  conversation: number;
+  type: string;
+  content: string;
+}
+
+/**
+ * A signed-in worker core; `calls` records every request it makes ('PUT cancel', ...) and
+ * `activities` every activity it posts.
+ */
 async function signedIn(
   username: string,
   options: {
@@ -35,9 +45,12 @@ async function signedIn(
     fail?: RegExp | { test(call: string): boolean };
     /** Told of every request as it starts. */
     seen?: (call: string) => void;
+    /** Told of every activity posted, as it starts. */
+    posted?: (activity: Activity) => void;
   } = {},
 ) {
   const calls: string[] = [];
+  const activities: Activity[] = [];
   const fixture = await createWorker(env.server, {
     ...(options.clock ? { clock: options.clock } : {}),
     fetch: (input, init) => {
@@ -45,6 +58,11 @@ async function signedIn(
       const call = `${init?.method ?? 'GET'} ${url.pathname.split('/').at(-1)}`;
       calls.push(call);
       options.seen?.(call);
+      if (call === 'POST activity' && typeof init?.body === 'string') {
+        const activity = JSON.parse(init.body) as Activity;
+        activities.push(activity);
+        options.posted?.(activity);
+      }
       if (options.fail?.test(call)) return Promise.resolve(new Response('{}', { status: 500 }));
       return fetch(input, init);
     },
@@ -52,7 +70,7 @@ async function signedIn(
   fixtures.push(fixture);
   await fixture.worker.start(true);
   expect((await fixture.worker.login(username, 'blå-ballong-73')).ok).toBe(true);
-  return { ...fixture, calls };
+  return { ...fixture, calls, activities };
 }
 
 const staffQueue = async () =>
@@ -178,6 +196,38 @@ describe('the child one-to-one chat in the worker', () => {
     expect((await staffQueue()).map((q) => q.id)).not.toContain(id);
     expect(await child.db.chatState.count()).toBe(0);
     expect(await child.db.conversations.count()).toBe(0);
+  });
+
+  it('logging out writes "Användaren loggade ut" to the chat’s log before ending it', async () => {
+    const child = await signedIn(await newChild());
+    const result = await child.worker.commands.startChat(null, DEVICE);
+    expect(result.ok).toBe(true);
+    const id = result.ok ? result.value : -1;
+    await child.worker.logout('user');
+    expect(child.activities).toContainEqual({
+      conversation: id,
+      type: 'Log',
+      content: 'Användaren loggade ut',
+    });
+    expect(child.calls.indexOf('POST activity')).toBeLessThan(child.calls.indexOf('PUT cancel'));
+  });
+
+  it('writes a real-time error to the log of the chat it waits in', async () => {
+    let logged: (activity: Activity) => void = () => undefined;
+    const errorLogged = new Promise<Activity>((resolve) => (logged = resolve));
+    const child = await signedIn(await newChild(), {
+      posted: (activity) => {
+        if (activity.type === 'Error') logged(activity);
+      },
+    });
+    const result = await child.worker.commands.startChat(null, DEVICE);
+    expect(result.ok).toBe(true);
+    const id = result.ok ? result.value : -1;
+    // A subscription the server refuses is a real-time error.
+    expect(await child.worker.subscribe('Conversation:999999999')).toBe(false);
+    const activity = await errorLogged;
+    expect(activity).toMatchObject({ conversation: id, type: 'Error' });
+    expect(activity.content).toContain('Conversation:999999999');
   });
 
   it('reconciles the messages the hub brought only once the chat has been quiet, off the hot path', async () => {

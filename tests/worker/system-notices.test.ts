@@ -41,11 +41,12 @@ const chatRow = (fixture: WorkerFixture, id: number, predicate: (lastAgent: stri
   );
 
 describe('system notices', () => {
-  it('tell of the counsellor joining, and of a counsellor message only while no tab is visible', async () => {
+  it('tell of the counsellor joining, and of a counsellor message only while no tab shows the chat', async () => {
     const fixture = await child();
     const { commands } = fixture.worker;
     await commands.tabVisibility('tab-hidden', false);
     await commands.tabVisibility('tab-visible', true);
+    await commands.chatInView('tab-visible', true);
     const id = valueOf(await commands.startChat(null, { ...MAIL_DEVICE }));
 
     expect((await staff(`/conversations/${id}/accept`, {})).status).toBe(200);
@@ -74,6 +75,22 @@ describe('system notices', () => {
       tabId: 'tab-visible',
       notice: { title: 'Du har ett nytt meddelande', tag: `conversation-${id}`, url: '/start#chatt' },
     });
+
+    // SPEC §2: a visible tab whose chat is minimised does not show the message either.
+    await commands.tabVisibility('tab-visible', true);
+    await commands.chatInView('tab-visible', false);
+    const third = (await staff(`/conversations/${id}/messages`, { content: 'Är du kvar?' }))
+      .body as unknown as ConversationMessageWire;
+    await chatRow(fixture, id, (lastAgent) => lastAgent === third.loggedDate);
+    await vi.waitFor(() => expect(noticesOf(fixture)).toHaveLength(3));
+    expect(noticesOf(fixture)[2]).toMatchObject({ tabId: 'tab-visible', notice: { url: '/start#chatt' } });
+
+    // Opened again: the message is in view, no notice.
+    await commands.chatInView('tab-visible', true);
+    const fourth = (await staff(`/conversations/${id}/messages`, { content: 'Bra!' }))
+      .body as unknown as ConversationMessageWire;
+    await chatRow(fixture, id, (lastAgent) => lastAgent === fourth.loggedDate);
+    expect(noticesOf(fixture)).toHaveLength(3);
   });
 
   it('tell of an answered mail with the way to its thread, to a tab that is still open', async () => {

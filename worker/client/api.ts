@@ -105,6 +105,7 @@ export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: 'repeat' |
   writePeerReply: 'once',
   reportPeerItem: 'repeat',
   tabVisibility: 'repeat',
+  chatInView: 'repeat',
   answerNoticeQuestion: 'repeat',
 };
 

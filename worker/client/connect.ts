@@ -68,13 +68,34 @@ export async function connectMemoryWorker(): Promise<WorkerConnection> {
   return { api, db, tabId, inMemory: true };
 }
 
+/** Whether this tab shows the child's chat window open and not minimised (SPEC §2). */
+let chatInView = false;
+const chatReporters = new Set<() => void>();
+
+/**
+ * The chat window was opened, minimised or closed: every worker of this tab is told, so that a
+ * counsellor's message raises a system notification while the chat is not in view, also in a
+ * visible tab (worker/sync/system-notices.ts).
+ */
+export function reportChatInView(inView: boolean): void {
+  if (inView === chatInView) return;
+  chatInView = inView;
+  for (const report of chatReporters) report();
+}
+
 function bridgeTo(workerName: string) {
   const { tabId, locked } = tabIdentity();
-  // Every worker is told whether this tab is visible (for system notifications), also a new one.
+  // Every worker is told whether this tab is visible and shows the chat (for system notifications),
+  // also a new one.
   const reportVisibility = () =>
     void bridge.api
       .tabVisibility(tabId, document.visibilityState === 'visible')
       .catch((error: unknown) => console.error('tabVisibility failed', error));
+  const reportChat = () =>
+    void bridge.api
+      .chatInView(tabId, chatInView)
+      .catch((error: unknown) => console.error('chatInView failed', error));
+  chatReporters.add(reportChat);
   const bridge: WorkerBridge = new WorkerBridge({
     tabId,
     locked,
@@ -85,6 +106,7 @@ function bridgeTo(workerName: string) {
         // The first answer of this page's worker: what bench/cold-start.ts measures from.
         if (performance.getEntriesByName(WORKER_READY_MARK).length === 0) performance.mark(WORKER_READY_MARK);
         reportVisibility();
+        reportChat();
       }
     },
   });

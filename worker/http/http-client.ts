@@ -1,6 +1,8 @@
 import { VARIANT_HEADER, type AppVariant } from '../../contract/variant.ts';
 import { REQUEST_TIMEOUT_MS, TRANSFER_TIMEOUT_MS } from '../../contract/timings.ts';
 import { HttpError, UNKNOWN_ERROR, parseRetryAfter } from './http-error.ts';
+import { ANTI_FORGERY_HEADER } from '../../contract/anti-forgery.ts';
+import type { AntiForgery } from './anti-forgery.ts';
 
 export type Params = Record<string, string | number | boolean | null | undefined>;
 
@@ -18,6 +20,8 @@ export interface RequestOptions {
   token?: string;
   /** Give the call up after this long without a full answer (default REQUEST_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** Set on the one retry after a 403 `anti_forgery` (the value was renewed in between). */
+  antiForgeryRenewed?: boolean;
 }
 
 export interface HttpDeps {
@@ -28,7 +32,8 @@ export interface HttpDeps {
   accessToken(): Promise<string | null>;
   /** The origin the app is served from: only same-origin calls get the anti-forgery header. */
   origin: string;
-  readCookie?(name: string): Promise<string | undefined>;
+  /** SPEC §7: the anti-forgery value copied into the header of same-origin writes. */
+  antiForgery?: AntiForgery;
   /** Every failure goes here before it is rethrown (the client log of SPEC §8). */
   reportError?(error: HttpError): void;
   /** The default of `RequestOptions.timeoutMs` (tests shorten it). */
@@ -37,9 +42,6 @@ export interface HttpDeps {
 
 type Body = { kind: 'json'; value: unknown } | { kind: 'form'; value: FormData } | null;
 type ResponseKind = 'json' | 'text' | 'blob';
-
-const XSRF_COOKIE = 'XSRF-TOKEN';
-const XSRF_HEADER = 'X-XSRF-TOKEN';
 
 /**
  * The one HTTP helper of SPEC §7: variant header on every call, bearer unless public, JSON writes,
@@ -133,6 +135,24 @@ export class HttpClient {
       if (!response.ok) {
         const text = await response.text().catch(() => '');
         if (abort.signal.aborted) throw new HttpError(0, UNKNOWN_ERROR, method, url);
+        // The browser's anti-forgery cookie was cleared or replaced: ask again, and try once more.
+        if (
+          isAntiForgeryRefusal(response.status, text) &&
+          this.deps.antiForgery &&
+          !options.antiForgeryRenewed
+        ) {
+          const renewed = await this.deps.antiForgery.renew().then(
+            () => true,
+            () => false,
+          );
+          // Its failure, if any, is reported once, by this call's catch below.
+          if (renewed)
+            return await this.send<T>(method, path, body, responseKind, {
+              ...options,
+              antiForgeryRenewed: true,
+              report: false,
+            });
+        }
         const retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'), Date.now());
         throw new HttpError(
           response.status,
@@ -169,8 +189,8 @@ export class HttpClient {
     // FormData sets its own multipart boundary; only JSON bodies name their type.
     if (body?.kind === 'json') headers['Content-Type'] = 'application/json';
     if (method !== 'GET' && new URL(url).origin === this.deps.origin) {
-      const xsrf = await this.deps.readCookie?.(XSRF_COOKIE);
-      if (xsrf) headers[XSRF_HEADER] = xsrf;
+      const token = await this.deps.antiForgery?.token();
+      if (token) headers[ANTI_FORGERY_HEADER] = token;
     }
     return headers;
   }
@@ -195,4 +215,11 @@ async function read(response: Response, kind: ResponseKind): Promise<unknown> {
   if (kind === 'blob') return response.blob();
   const text = await response.text();
   return kind === 'text' ? text : parse(text);
+}
+
+/** 403 `anti_forgery`: the write's anti-forgery header did not match the browser's cookie. */
+function isAntiForgeryRefusal(status: number, text: string): boolean {
+  if (status !== 403) return false;
+  const body = parse(text) as { error?: unknown } | null;
+  return body?.error === 'anti_forgery';
 }

@@ -24,10 +24,8 @@ import type { SyncContext } from './sync-context.ts';
 import { asLoadResult, writeErrorOf } from './load-result.ts';
 import { failure, ok, type Result, type WriteResult } from '../client/result.ts';
 import type { SyncModule } from './sync-module.ts';
+import { NOTIFICATIONS_DAYS, NOTIFICATIONS_TAKE } from '../../contract/limits.ts';
 
-/** SPEC §7 / §9: notifications of the last 30 days, at most 1000. */
-export const NOTIFICATIONS_TAKE = 1000;
-export const NOTIFICATIONS_DAYS = 30;
 /** A burst of new notifications (several answers at once) refetches the list once a second. */
 const NOTIFICATION_LIST_THROTTLE_MS = 1000;
 const DAY_MS = 24 * 3600_000;

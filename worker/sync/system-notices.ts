@@ -19,13 +19,16 @@ export type SystemNoticesCommands = SystemNotices['commands'];
  * to show the notice, through its service worker registration (a SharedWorker has none, and a
  * stopped service worker would not hear a BroadcastChannel). When a counsellor takes the child's chat
  * from the queue and when a mail is answered, always; when a counsellor writes in the chat, only
- * while no tab is visible (a visible one shows the message itself). Tabs report their visibility.
+ * while no visible tab shows the chat window open (a visible tab with the chat minimised or closed
+ * does not show the message: SPEC §2). Tabs report their visibility and whether the chat is in view.
  */
 export class SystemNotices implements SyncModule {
   readonly commands = {
     /** A tab became visible or hidden (and tells every new worker so after the handshake). */
     tabVisibility: (tabId: string, visible: boolean) =>
       done(Promise.resolve(this.tabVisibility(tabId, visible))),
+    /** The tab's chat window is open and not minimised (so its messages are in view), or not. */
+    chatInView: (tabId: string, inView: boolean) => done(Promise.resolve(this.chatInViewIn(tabId, inView))),
     /** The child answered 'Vill du få en notis när det är din tur?': it is asked once per browser. */
     answerNoticeQuestion: (answer: NoticeAnswer) =>
       done(updateRuntime(this.ctx.db, { noticeAnswer: answer })),
@@ -35,6 +38,8 @@ export class SystemNotices implements SyncModule {
   readonly tables: SyncModule['tables'] = [];
   /** The tabs that reported, with whether each is visible; the last reported last. */
   private readonly tabs = new Map<string, boolean>();
+  /** The tabs whose chat window is open and not minimised. */
+  private readonly chatShown = new Set<string>();
 
   constructor(
     private readonly ctx: SyncContext,
@@ -48,15 +53,22 @@ export class SystemNotices implements SyncModule {
   /** A closed tab is neither visible nor there to show a notice. */
   tabGone(tabId: string): void {
     this.tabs.delete(tabId);
+    this.chatShown.delete(tabId);
+  }
+
+  private chatInViewIn(tabId: string, inView: boolean): void {
+    if (inView) this.chatShown.add(tabId);
+    else this.chatShown.delete(tabId);
+  }
+
+  /** Whether the child sees the chat's messages now: a visible tab shows the chat window open. */
+  private get chatSeen(): boolean {
+    return [...this.tabs].some(([tabId, visible]) => visible && this.chatShown.has(tabId));
   }
 
   private tabVisibility(tabId: string, visible: boolean): void {
     this.tabs.delete(tabId);
     this.tabs.set(tabId, visible);
-  }
-
-  private get anyTabVisible(): boolean {
-    return [...this.tabs.values()].some(Boolean);
   }
 
   /** The child's one-to-one chat, reloaded after a hub event or a status refresh. */
@@ -67,7 +79,7 @@ export class SystemNotices implements SyncModule {
     const wrote =
       conversation.lastAgentMessageDate !== null &&
       conversation.lastAgentMessageDate !== previous.lastAgentMessageDate;
-    if (joined || (wrote && !this.anyTabVisible)) this.show(chatNotice(conversation.id));
+    if (joined || (wrote && !this.chatSeen)) this.show(chatNotice(conversation.id));
   }
 
   /** A counsellor answered the child's mail (the server notifies the account: SPEC §7). */

@@ -49,6 +49,13 @@ export const PUBLIC_ROUTES: PublicEntry[] = [
     status: 200,
   },
   {
+    route: 'GET /portal/antiforgery',
+    server: 'barn',
+    public: "SPEC §7's anti-forgery value: a browser's own cookie, needed before its first write",
+    call: () => ({ path: '/portal/antiforgery' }),
+    status: 200,
+  },
+  {
     route: 'GET /healthz',
     server: 'barn',
     public: 'load balancer health check; answers only ok or unavailable',

@@ -22,6 +22,7 @@ const NO_BODY = new Set([
 ]);
 /** GET/DELETE routes that read no query. */
 const NO_QUERY = new Set([
+  'GET /portal/antiforgery',
   'GET /portal/accounts',
   'GET /portal/chatAccountStatus',
   'GET /portal/contactmessages',

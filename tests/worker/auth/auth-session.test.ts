@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SILENT_REFRESH_TIMEOUT_MS } from '../../../contract/timings.ts';
+import { SILENT_REFRESH_TIMEOUT_MS, TOKEN_TIMEOUT_FACTOR } from '../../../contract/timings.ts';
 import { startFaultProxy } from '../../../e2e/support/fault-proxy.ts';
 import { AuthSession, tokenLifetimeMs, type AuthEvent } from '../../../worker/auth/auth-session.ts';
 import { AuthDb, DexieStateStore } from '../../../worker/auth/user-store.ts';
@@ -201,6 +201,42 @@ describe('auth session against the real server', () => {
     await auth.signOut();
     expect(await auth.manager.getUser()).toBeNull();
     expect((await api(server.url, '/portal/accounts', { token: user.access_token })).status).toBe(401);
+  });
+
+  it('takes a fresh token as valid and renews it at 0.75 of its lifetime with the device clock 10 minutes off', async () => {
+    const SKEW_MS = 10 * 60_000;
+    const realFetch = globalThis.fetch;
+    try {
+      for (const skew of [SKEW_MS, -SKEW_MS]) {
+        // This process's Date is the server's while a request is out and the device's otherwise, so
+        // the authentication library reads the answer on the device's clock, as in the browser.
+        const serverNow = Math.floor(Date.now() / 1000) * 1000;
+        const deviceNow = serverNow + skew;
+        vi.useFakeTimers({ toFake: ['Date'], now: deviceNow });
+        globalThis.fetch = async (input, init) => {
+          vi.setSystemTime(serverNow);
+          try {
+            return await realFetch(input, init);
+          } finally {
+            vi.setSystemTime(deviceNow);
+          }
+        };
+        const { auth, clock } = session(new ManualClock(deviceNow));
+        expect(await auth.login('demo', 'demo-losenord')).toEqual({ ok: true });
+        const user = (await auth.manager.getUser())!;
+        const lifetimeMs = tokenLifetimeMs(user.access_token)!;
+        expect(lifetimeMs).toBe(15 * 60_000);
+
+        expect(await auth.validUser()).not.toBeNull();
+        expect(await auth.accessToken()).toBe(user.access_token);
+        await auth.scheduleRefresh(() => undefined);
+        expect(clock.nextAt()).toBe(deviceNow + TOKEN_TIMEOUT_FACTOR * lifetimeMs);
+        auth.stopRefresh();
+        vi.useRealTimers();
+      }
+    } finally {
+      globalThis.fetch = realFetch;
+    }
   });
 
   it('gives up a refresh that gets no answer after 20 s (SPEC §9), keeping the session', async () => {

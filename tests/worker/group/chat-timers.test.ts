@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES_REFETCH_MS, PING_MS } from '../../../contract/timings.ts';
+import { MESSAGES_REFETCH_MS, PING_MS, TYPING_SIGNAL_MIN_INTERVAL_MS } from '../../../contract/timings.ts';
 import { outcomeOf } from '../../../worker/client/result.ts';
 import { ManualClock } from '../helpers.ts';
 import { createWorker } from '../worker-fixture.ts';
@@ -69,5 +69,29 @@ describe('an open group chat over time', () => {
     clock.advance(PING_MS * 3);
     await new Promise((r) => setImmediate(r));
     expect(recorder.calls.slice(before)).toEqual([]);
+  });
+
+  it('sends the typing activity at most once every 5 s for a conversation', async () => {
+    const { conversationId } = await startedChat(env.server, env.leader, 'Skriver');
+    const clock = new ManualClock();
+    const recorder = recordingFetch();
+    const fixture = await createWorker(env.server, { clock, fetch: recorder.fetchFn });
+    env.fixtures.push(fixture);
+    await fixture.worker.start(true);
+    await fixture.worker.login('DEMOKOD-0001', null);
+    const chat = fixture.worker.commands;
+    expect(outcomeOf(await chat.openGroupChat(conversationId))).toBe('ok');
+
+    expect(outcomeOf(await chat.sendTyping(conversationId))).toBe('ok');
+    expect(recorder.count('activity:Typing')).toBe(1);
+    // Keys pressed within the 5 s send nothing more.
+    clock.advance(TYPING_SIGNAL_MIN_INTERVAL_MS - 1);
+    expect(outcomeOf(await chat.sendTyping(conversationId))).toBe('ok');
+    expect(recorder.count('activity:Typing')).toBe(1);
+    // Once they are over, the next key press is sent again.
+    clock.advance(1);
+    expect(outcomeOf(await chat.sendTyping(conversationId))).toBe('ok');
+    expect(recorder.count('activity:Typing')).toBe(2);
+    await chat.closeGroupChat(conversationId);
   });
 });

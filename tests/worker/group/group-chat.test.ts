@@ -108,4 +108,23 @@ describe('group chat in Dexie', () => {
     expect(rows[0]).toMatchObject({ contactName: expect.any(String) });
     expect(rows[0]?.contactId).not.toBe(own);
   });
+
+  it('signs out of an open group chat without writing a Log activity', async () => {
+    const { conversationId } = await startedChat(env.server, env.leader, 'Utloggning');
+    const activities: string[] = [];
+    const a = await participant('DEMOKOD-0001', {
+      fetch: (input, init) => {
+        if (String(input).includes('/activity') && typeof init?.body === 'string') {
+          activities.push((JSON.parse(init.body) as { type: string }).type);
+        }
+        return fetch(input, init);
+      },
+    });
+    expect(outcomeOf(await a.worker.commands.openGroupChat(conversationId))).toBe('ok');
+    expect(activities).toContain('Connect');
+
+    await a.worker.logout('user');
+    expect((await a.db.session.get('current'))?.status).not.toBe('authenticated');
+    expect(activities).not.toContain('Log');
+  });
 });

@@ -19,7 +19,7 @@ function setup(answer: (call: Call) => Response | Promise<Response>, deps: Parti
     variant: 'Gruppstod',
     origin: 'https://app.example',
     accessToken: async () => 'tok',
-    readCookie: async (name) => (name === 'XSRF-TOKEN' ? 'xsrf-1' : undefined),
+    antiForgery: { token: async () => 'xsrf-1', renew: async () => undefined },
     reportError: (e) => reported.push(e),
     fetch: async (input, init) => {
       const call = {

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER } from '../../../contract/anti-forgery.ts';
+import { AntiForgeryToken } from '../../../worker/http/anti-forgery.ts';
+import { HttpClient } from '../../../worker/http/http-client.ts';
+import { HttpError } from '../../../worker/http/http-error.ts';
+import { login, startTestServer, type TestServer } from '../../server/test-server.ts';
+
+let server: TestServer;
+let token: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  token = (await login(server.url, 'demo', 'demo-losenord')).access_token;
+});
+afterAll(async () => server?.dispose());
+
+/**
+ * fetch as a browser does it for this site: the cookies it keeps go with every call, and a
+ * Set-Cookie answer is kept. (Node's fetch keeps no cookies; a browser's worker does.)
+ */
+function browser() {
+  const jar = new Map<string, string>([['web_assistant-state', 'Inactive']]);
+  const sent: Array<{ method: string; url: string; header: string | null }> = [];
+  const fetchFn: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('Cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
+    sent.push({
+      method: init?.method ?? 'GET',
+      url: String(input),
+      header: headers.get(ANTI_FORGERY_HEADER),
+    });
+    const response = await fetch(input, { ...init, headers });
+    const [pair] = (response.headers.get('set-cookie') ?? '').split(';');
+    const at = pair!.indexOf('=');
+    if (at > 0) jar.set(pair!.slice(0, at), pair!.slice(at + 1));
+    return response;
+  };
+  return { jar, sent, fetchFn };
+}
+
+function client(fetchFn: typeof fetch, antiForgery = true) {
+  const apiUrl = `${server.url}/portal`;
+  return new HttpClient({
+    apiUrl,
+    variant: 'Barn',
+    origin: server.url,
+    fetch: fetchFn,
+    accessToken: async () => token,
+    ...(antiForgery
+      ? { antiForgery: new AntiForgeryToken({ apiUrl, variant: 'Barn', fetch: fetchFn }) }
+      : {}),
+  });
+}
+
+const log = (http: HttpClient, message: string) => http.post('/createclientlogs', { message });
+
+describe("the worker's anti-forgery header (SPEC §7)", () => {
+  it("copies the browser's cookie value into its writes, asking the server for it once", async () => {
+    const { jar, sent, fetchFn } = browser();
+    const http = client(fetchFn);
+    await log(http, 'första');
+    await log(http, 'andra');
+    expect(jar.get(ANTI_FORGERY_COOKIE)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(sent.map((s) => `${s.method} ${new URL(s.url).pathname} ${s.header ?? '-'}`)).toEqual([
+      'GET /portal/antiforgery -',
+      `POST /portal/createclientlogs ${jar.get(ANTI_FORGERY_COOKIE)}`,
+      `POST /portal/createclientlogs ${jar.get(ANTI_FORGERY_COOKIE)}`,
+    ]);
+  });
+
+  it('asks again and writes once more when the cookie was cleared and set anew meanwhile', async () => {
+    const { jar, sent, fetchFn } = browser();
+    const http = client(fetchFn);
+    await log(http, 'före');
+    // Another tab cleared the cookies and the page got a new value since.
+    jar.delete(ANTI_FORGERY_COOKIE);
+    await fetchFn(`${server.url}/portal/antiforgery`, { headers: { 'X-App-Variant': 'Barn' } });
+    sent.length = 0;
+    await log(http, 'efter');
+    expect(sent.map((s) => `${s.method} ${new URL(s.url).pathname}`)).toEqual([
+      'POST /portal/createclientlogs',
+      'GET /portal/antiforgery',
+      'POST /portal/createclientlogs',
+    ]);
+    expect(sent[2]!.header).toBe(jar.get(ANTI_FORGERY_COOKIE));
+    const stored = await server.ctx.db
+      .selectFrom('client_logs')
+      .select('message')
+      .where('message', 'in', ['före', 'efter'])
+      .execute();
+    expect(stored.map((r) => r.message).sort()).toEqual(['efter', 'före']);
+  });
+
+  it('is what lets a write through: without it a browser write is refused', async () => {
+    const { fetchFn } = browser();
+    await fetchFn(`${server.url}/portal/antiforgery`, { headers: { 'X-App-Variant': 'Barn' } });
+    const refused = await log(client(fetchFn, false), 'utan').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(HttpError);
+    expect((refused as HttpError).status).toBe(403);
+  });
+});

@@ -38,7 +38,7 @@ const server = (port: number, variant: string) => ({
   },
 });
 
-const chromium = {
+export const chromiumLaunchOptions = {
   executablePath: '/usr/bin/chromium',
   args: [
     '--disable-gpu',
@@ -58,7 +58,7 @@ export default defineConfig({
   forbidOnly: true,
   reporter: process.env.CI ? 'list' : 'line',
   timeout: 30_000,
-  use: { locale: 'sv-SE', timezoneId: 'Europe/Stockholm', launchOptions: chromium },
+  use: { locale: 'sv-SE', timezoneId: 'Europe/Stockholm', launchOptions: chromiumLaunchOptions },
   projects: [
     {
       name: 'barn',

@@ -13,6 +13,7 @@ import {
   expectHubConnected,
   expectNotices,
   pretendHidden,
+  pretendVisible,
 } from './support/system-notices.ts';
 
 const NOTICE = 'Du har ett nytt meddelande';
@@ -88,8 +89,17 @@ test('with notices allowed, a counsellor joining and writing while the page is h
   // Never the message, nor who wrote it.
   await expectNotices(page, [chatNotice], { shows: 2 });
 
-  // Elsewhere in the app with the chat minimised, a click on the notice brings the chat forward.
+  // SPEC §2: in a tab in front with the chat minimised, the message is not in view either: one notice.
+  await pretendVisible(page);
+  await closeNotices(page);
   await chat.minimize();
+  await counsellor.write(id, 'Är du kvar?');
+  await expectNotices(page, [chatNotice], { shows: 3 });
+  expect(
+    await page.evaluate(() => (window as unknown as { __noticeShows: { done: number } }).__noticeShows.done),
+  ).toBe(3);
+
+  // Elsewhere in the app with the chat minimised, a click on the notice brings the chat forward.
   await chat.header.getByRole('button', { name: 'Mina sidor' }).click();
   await expect(page).toHaveURL(/\/mina-sidor$/);
   await clickNotice(context);

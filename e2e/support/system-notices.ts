@@ -116,6 +116,14 @@ export async function pretendHidden(page: Page) {
   });
 }
 
+/** The page is in front again (after pretendHidden). */
+export async function pretendVisible(page: Page) {
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+}
+
 /**
  * A click on the one notice shown. Nobody can click a system notification in a test, so the
  * service worker is handed the event the browser would give it.

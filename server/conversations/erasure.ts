@@ -88,7 +88,6 @@ async function eraseRemains(trx: Db, accountId: number, contactId: number): Prom
   return open;
 }
 
-/** The person's one-to-one chats and mail: emptied and detached; open ones end. Returns those. */
 /** An update of the contact's messages in one-to-one conversations, or in group chats only. */
 function messagesOfContact(trx: Db, contactId: number, kind: 'one-to-one' | 'group') {
   return trx
@@ -104,6 +103,7 @@ function messagesOfContact(trx: Db, contactId: number, kind: 'one-to-one' | 'gro
     );
 }
 
+/** The person's one-to-one chats and mail: emptied and detached; open ones end. Returns those. */
 async function eraseOwnConversations(trx: Db, contactId: number): Promise<number[]> {
   const own = await trx
     .selectFrom('conversations')

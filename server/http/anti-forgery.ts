@@ -13,19 +13,20 @@ import { ApiError } from '../errors.ts';
 /** 32 random bytes, base64url: what the server issues, and all it accepts. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-/** A cookie's value in a request's Cookie header, or undefined. */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
+/**
+ * Every value of a cookie in a request's Cookie header: a browser sends two cookies of one name
+ * when another app of the same domain set one on the parent domain.
+ */
+export function cookieValues(header: string | undefined, name: string): string[] {
+  return (header ?? '').split(';').flatMap((part) => {
     const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
+    return at > 0 && part.slice(0, at).trim() === name ? [part.slice(at + 1).trim()] : [];
+  });
 }
 
-/** The request's anti-forgery cookie when it is one the server could have issued. */
-function tokenOf(req: FastifyRequest): string | undefined {
-  const value = cookieValue(req.headers.cookie, ANTI_FORGERY_COOKIE);
-  return value && TOKEN.test(value) ? value : undefined;
+/** The request's anti-forgery cookies that the server could have issued. */
+function tokensOf(req: FastifyRequest): string[] {
+  return cookieValues(req.headers.cookie, ANTI_FORGERY_COOKIE).filter((value) => TOKEN.test(value));
 }
 
 /**
@@ -37,21 +38,17 @@ function tokenOf(req: FastifyRequest): string | undefined {
 export function checkAntiForgery(req: FastifyRequest) {
   if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
   if (!req.headers.cookie) return;
-  const cookie = tokenOf(req);
   const header = req.headers[ANTI_FORGERY_HEADER.toLowerCase()];
-  if (
-    !cookie ||
-    typeof header !== 'string' ||
-    header.length !== cookie.length ||
-    !timingSafeEqual(Buffer.from(header), Buffer.from(cookie))
-  ) {
-    throw new ApiError('anti_forgery');
-  }
+  const matches =
+    typeof header === 'string' &&
+    TOKEN.test(header) &&
+    tokensOf(req).some((cookie) => timingSafeEqual(Buffer.from(header), Buffer.from(cookie)));
+  if (!matches) throw new ApiError('anti_forgery');
 }
 
 /** Sets the cookie when the browser has none (or one the server did not issue), and says its value. */
 function issue(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): AntiForgeryResponse {
-  const existing = tokenOf(req);
+  const [existing] = tokensOf(req);
   if (existing) return { token: existing };
   const token = randomBytes(32).toString('base64url');
   const secure = siteOrigin(ctx.config, req).startsWith('https:') ? '; Secure' : '';

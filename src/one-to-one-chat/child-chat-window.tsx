@@ -36,9 +36,7 @@ import { CHILD_CHAT_TEXTS as T } from './texts.ts';
 import { useBotMessages } from './use-bot-messages.ts';
 import type { ChildChatRows } from './use-child-chat.ts';
 import { NoticeQuestion } from './notice-question.tsx';
-import { chatNotice } from '../../contract/system-notices.ts';
 import { isStaffAuthor } from '../../contract/author-kinds.ts';
-import { showSystemNotice } from '../../worker/client/system-notice.ts';
 
 /**
  * The child's chat, app-wide: the full-screen window, or its minimised bar while the chat lasts. Its
@@ -136,14 +134,10 @@ function ChildChatWindow({
     }
     if (agentCount > seenAgentCount.current) {
       seenAgentCount.current = agentCount;
+      // The system notice for it comes from the worker, which knows whether any tab shows the chat.
       setUnseen(true);
-      if (document.visibilityState === 'visible') {
-        showSystemNotice(chatNotice(conversation.id)).catch((error: unknown) =>
-          console.warn('Notice not shown', error),
-        );
-      }
     }
-  }, [minimized, agentCount, phase, conversation.id]);
+  }, [minimized, agentCount, phase]);
 
   const preSubmitAllowed = canPreSubmit(conversation, state);
   const preSubmitting = phase === 'queue' && preSubmitAllowed && preSubmitChoice === 'yes';

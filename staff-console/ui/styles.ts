@@ -149,7 +149,7 @@ export const meta = css`
   white-space: normal;
 `;
 
-/** The confirmation dialog (shell/confirm-dialog.tsx) and its buttons. */
+/** The confirmation dialog (ui/confirm-dialog.tsx) and its buttons. */
 export const dialog = css`
   max-width: min(28rem, calc(100vw - 2rem));
   border: none;

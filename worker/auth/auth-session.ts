@@ -115,7 +115,9 @@ export class AuthSession {
       return { ok: true, value: undefined };
     } catch (error) {
       const code = loginErrorOf(error);
-      this.emit((await this.discoveryFailed()) ? 'discovery_document_load_error' : 'token_error', code);
+      // A timed-out login is not asked again for the discovery document: that would wait as long again.
+      const discovery = !(error instanceof ErrorTimeout) && (await this.discoveryFailed());
+      this.emit(discovery ? 'discovery_document_load_error' : 'token_error', code);
       return failure(code);
     }
   }
@@ -179,6 +181,8 @@ export class AuthSession {
         // The library takes a 200 without a token as a user: an answer that does not validate.
         if (refreshed && !refreshed.access_token) {
           this.emit('token_validation_error', 'no access token in the answer');
+          // The library has stored it as the user already: no half-signed-in session stays behind.
+          await this.manager.removeUser();
           return 'rejected';
         }
         return refreshed ? 'refreshed' : 'rejected';

@@ -90,6 +90,18 @@ export class HttpClient {
     return { url, headers: await this.headers(method, url, null, {}) };
   }
 
+  /**
+   * Asks the server for the anti-forgery value again (its cookie was cleared or replaced); answers
+   * whether a value was had. A call made outside fetch (an upload) retries with it itself.
+   */
+  async renewAntiForgery(): Promise<boolean> {
+    if (!this.deps.antiForgery) return false;
+    return this.deps.antiForgery.renew().then(
+      () => true,
+      () => false,
+    );
+  }
+
   /** Lets a call made outside fetch report its failure like every other call. */
   report(error: HttpError): void {
     this.deps.reportError?.(error);
@@ -141,17 +153,15 @@ export class HttpClient {
           this.deps.antiForgery &&
           !options.antiForgeryRenewed
         ) {
-          const renewed = await this.deps.antiForgery.renew().then(
-            () => true,
-            () => false,
-          );
+          // No new value now (a blip, a deploy): as good as no answer, so the outbox tries again
+          // later instead of taking the refusal as final.
+          if (!(await this.renewAntiForgery())) throw new HttpError(0, UNKNOWN_ERROR, method, url);
           // Its failure, if any, is reported once, by this call's catch below.
-          if (renewed)
-            return await this.send<T>(method, path, body, responseKind, {
-              ...options,
-              antiForgeryRenewed: true,
-              report: false,
-            });
+          return await this.send<T>(method, path, body, responseKind, {
+            ...options,
+            antiForgeryRenewed: true,
+            report: false,
+          });
         }
         const retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'), Date.now());
         throw new HttpError(
@@ -219,7 +229,10 @@ async function read(response: Response, kind: ResponseKind): Promise<unknown> {
 
 /** 403 `anti_forgery`: the write's anti-forgery header did not match the browser's cookie. */
 function isAntiForgeryRefusal(status: number, text: string): boolean {
-  if (status !== 403) return false;
-  const body = parse(text) as { error?: unknown } | null;
-  return body?.error === 'anti_forgery';
+  return isAntiForgeryAnswer(status, parse(text));
+}
+
+/** The same for an answer already parsed (an upload's `HttpError`). */
+export function isAntiForgeryAnswer(status: number, body: unknown): boolean {
+  return status === 403 && (body as { error?: unknown } | null)?.error === 'anti_forgery';
 }

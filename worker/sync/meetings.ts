@@ -10,6 +10,7 @@ import { RefCounts } from '../client/ref-counts.ts';
 import { idOf, meetingsBase, type SyncContext } from './sync-context.ts';
 import { asLoadResult, isGone, loadErrorOf, writeErrorOf } from './load-result.ts';
 import type { SyncModule } from './sync-module.ts';
+import { isAntiForgeryAnswer } from '../http/http-client.ts';
 
 /** Bursts of meeting events (a leader editing) cause one refetch a second per meeting. */
 const MEETING_THROTTLE_MS = 1000;
@@ -198,9 +199,17 @@ export class MeetingsSync implements SyncModule {
       fileName,
     );
     try {
-      const { url, headers } = await http.prepare('POST', `${meetingsBase(this.ctx)}/meetingmessage`);
-      await this.ctx.upload(url, { ...headers, 'Idempotency-Key': row.id }, form, (loaded, total) => {
-        void db.uploads.update(row.id, { loaded, total: total || row.total });
+      const send = async () => {
+        const { url, headers } = await http.prepare('POST', `${meetingsBase(this.ctx)}/meetingmessage`);
+        await this.ctx.upload(url, { ...headers, 'Idempotency-Key': row.id }, form, (loaded, total) => {
+          void db.uploads.update(row.id, { loaded, total: total || row.total });
+        });
+      };
+      // The anti-forgery value went stale (cookies cleared at a login): ask again, and send once more.
+      await send().catch(async (error: unknown) => {
+        const refused = isHttpError(error) && isAntiForgeryAnswer(error.status, error.body);
+        if (refused && (await http.renewAntiForgery())) return send();
+        throw error;
       });
       row = { ...row, loaded: file.size, total: file.size, status: 'done' };
     } catch (error) {

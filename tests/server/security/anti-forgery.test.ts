@@ -56,6 +56,8 @@ describe('the anti-forgery double submit (SPEC §7)', () => {
       { Cookie: cookie },
       { Cookie: cookie, [ANTI_FORGERY_HEADER]: 'A'.repeat(43) },
       { Cookie: 'web_assistant-state=Active', [ANTI_FORGERY_HEADER]: value },
+      // As long as a value, in other characters: refused, not a server error.
+      { Cookie: cookie, [ANTI_FORGERY_HEADER]: 'ö'.repeat(43) },
     ];
     for (const headers of attempts) {
       const refused = await write(headers);
@@ -77,6 +79,16 @@ describe('the anti-forgery double submit (SPEC §7)', () => {
     const { token: value } = (await (await antiForgery()).json()) as { token: string };
     expect(
       (await write({ Cookie: `${ANTI_FORGERY_COOKIE}=${value}`, [ANTI_FORGERY_HEADER]: value })).status,
+    ).toBe(201);
+    // Another app of the domain set a cookie of the same name on the parent domain, sent first.
+    const foreign = 'F'.repeat(43);
+    expect(
+      (
+        await write({
+          Cookie: `${ANTI_FORGERY_COOKIE}=${foreign}; ${ANTI_FORGERY_COOKIE}=${value}`,
+          [ANTI_FORGERY_HEADER]: value,
+        })
+      ).status,
     ).toBe(201);
     // A server or native client: no cookie a forged request could ride on; its bearer token is the proof.
     expect((await write({})).status).toBe(201);

@@ -303,6 +303,8 @@ describe('auth session against the real server', () => {
         // 200 with a body that holds no token.
         const bad = proxy.addRule({ method: 'POST', path: '/connect/token', action: 'status', status: 200 });
         expect(await auth.refresh()).toBe('rejected');
+        // Not left half signed in: the library had stored the answer as the user.
+        expect(await auth.manager.getUser()).toBeNull();
         expect(await auth.login('demo', 'demo-losenord')).toEqual({ ok: false, code: 'failed' });
         expect(await auth.manager.getUser()).toBeNull();
         expect(events.map(([event]) => event)).toEqual(['token_validation_error', 'token_validation_error']);

@@ -20,7 +20,10 @@ afterAll(async () => server?.dispose());
 function browser() {
   const jar = new Map<string, string>([['web_assistant-state', 'Inactive']]);
   const sent: Array<{ method: string; url: string; header: string | null }> = [];
+  /** While set, the anti-forgery value cannot be had (a deploy, a blip). */
+  const down = { antiForgery: false };
   const fetchFn: typeof fetch = async (input, init) => {
+    if (down.antiForgery && String(input).endsWith('/antiforgery')) return new Response('', { status: 503 });
     const headers = new Headers(init?.headers);
     headers.set('Cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
     sent.push({
@@ -34,7 +37,7 @@ function browser() {
     if (at > 0) jar.set(pair!.slice(0, at), pair!.slice(at + 1));
     return response;
   };
-  return { jar, sent, fetchFn };
+  return { jar, sent, fetchFn, down };
 }
 
 function client(fetchFn: typeof fetch, antiForgery = true) {
@@ -88,6 +91,20 @@ describe("the worker's anti-forgery header (SPEC §7)", () => {
       .where('message', 'in', ['före', 'efter'])
       .execute();
     expect(stored.map((r) => r.message).sort()).toEqual(['efter', 'före']);
+  });
+
+  it('takes a refusal it cannot renew now as no answer, so the outbox tries again rather than giving up', async () => {
+    const { jar, fetchFn, down } = browser();
+    const http = client(fetchFn);
+    await log(http, 'innan');
+    jar.delete(ANTI_FORGERY_COOKIE);
+    await fetchFn(`${server.url}/portal/antiforgery`, { headers: { 'X-App-Variant': 'Barn' } });
+    down.antiForgery = true;
+    const failed = await log(http, 'under driftstopp').catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(HttpError);
+    expect((failed as HttpError).status).toBe(0);
+    down.antiForgery = false;
+    await log(http, 'under driftstopp');
   });
 
   it('is what lets a write through: without it a browser write is refused', async () => {

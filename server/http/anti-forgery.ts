@@ -9,20 +9,10 @@ import {
 import type { Api, AppContext } from '../context.ts';
 import { siteOrigin } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { cookieValues } from '../../contract/cookie-header.ts';
 
 /** 32 random bytes, base64url: what the server issues, and all it accepts. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
-/**
- * Every value of a cookie in a request's Cookie header: a browser sends two cookies of one name
- * when another app of the same domain set one on the parent domain.
- */
-export function cookieValues(header: string | undefined, name: string): string[] {
-  return (header ?? '').split(';').flatMap((part) => {
-    const at = part.indexOf('=');
-    return at > 0 && part.slice(0, at).trim() === name ? [part.slice(at + 1).trim()] : [];
-  });
-}
 
 /** The request's anti-forgery cookies that the server could have issued. */
 function tokensOf(req: FastifyRequest): string[] {

@@ -1,5 +1,6 @@
 import { isTestHost } from '../config/variant.ts';
 import { installedAsApp } from './installed-as-app.ts';
+import { cookieValues } from '../../contract/cookie-header.ts';
 
 /**
  * SPEC §9 Cookies: "prefixes web_, pwa_, test_; PWA cookies expire after one year; shared-domain
@@ -75,11 +76,7 @@ export function appCookieString(
 
 /** The value of the cookie named exactly `name` in a `document.cookie` string, if there is one. */
 export function cookieValue(cookies: string, name: string): string | undefined {
-  return cookies
-    .split(';')
-    .map((c) => c.trim())
-    .find((c) => c.startsWith(`${name}=`))
-    ?.slice(name.length + 1);
+  return cookieValues(cookies, name)[0];
 }
 
 /** The names of the cookies in a `document.cookie` string. */

@@ -8,6 +8,7 @@ import {
 } from '../../contract/anti-forgery.ts';
 import { apiErrorBodyOf } from '../../client-kit/http/api-error-body.ts';
 import { API_ERROR_TEXTS } from './texts.ts';
+import { cookieValues } from '../../contract/cookie-header.ts';
 
 /** The staff API under `/portal/staff`; every path is relative to it (e.g. '/meetings'). */
 export interface StaffApi {
@@ -98,15 +99,6 @@ function xhrUpload(
   });
 }
 
-/** A cookie of this page, or undefined. */
-function pageCookie(name: string): string | undefined {
-  for (const part of document.cookie.split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
-}
-
 /** 403 `anti_forgery`: the anti-forgery cookie was cleared or replaced since it was read. */
 async function isAntiForgeryRefusal(reply: Reply): Promise<boolean> {
   if (reply.status !== 403) return false;
@@ -124,7 +116,7 @@ export function createStaffApi(options: StaffApiOptions): StaffApi {
    * refusal, `renew`).
    */
   async function antiForgeryToken(renew: boolean): Promise<string | undefined> {
-    const cookie = pageCookie(ANTI_FORGERY_COOKIE);
+    const [cookie] = cookieValues(document.cookie, ANTI_FORGERY_COOKIE);
     if (cookie && !renew) return cookie;
     try {
       const reply = await fetch(`${root}${ANTI_FORGERY_PATH}`, {

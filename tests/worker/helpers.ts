@@ -1,4 +1,6 @@
 import { liveQuery } from 'dexie';
+import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER, ANTI_FORGERY_PATH } from '../../contract/anti-forgery.ts';
+import { VARIANT_HEADER } from '../../contract/variant.ts';
 import type { Clock } from '../../worker/clock.ts';
 import type { ErrorCode, Result } from '../../worker/client/result.ts';
 
@@ -93,4 +95,33 @@ export const uniqueName = (prefix: string) => `${prefix}-${process.pid}-${++coun
 export function valueOf<T>(result: Result<T, ErrorCode>): T {
   if (!result.ok) throw new Error(`The command failed: ${result.code}`);
   return result.value;
+}
+
+/**
+ * fetch as a browser does it for this site: the cookies it keeps go with every call, and a
+ * Set-Cookie answer is kept. (Node's fetch keeps no cookies; a browser's worker does.)
+ */
+export function browserFetch(siteUrl: string) {
+  const jar = new Map<string, string>([['web_assistant-state', 'Inactive']]);
+  const sent: Array<{ method: string; url: string; header: string | null }> = [];
+  /** While set, the anti-forgery value cannot be had (a deploy, a blip). */
+  const down = { antiForgery: false };
+  const fetchFn: typeof fetch = async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (down.antiForgery && url.endsWith(ANTI_FORGERY_PATH)) return new Response('', { status: 503 });
+    const headers = new Headers(init?.headers);
+    headers.set('Cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
+    sent.push({ method: init?.method ?? 'GET', url, header: headers.get(ANTI_FORGERY_HEADER) });
+    const response = await fetch(input, { ...init, headers });
+    const [pair] = (response.headers.get('set-cookie') ?? '').split(';');
+    const at = pair!.indexOf('=');
+    if (at > 0) jar.set(pair!.slice(0, at), pair!.slice(at + 1));
+    return response;
+  };
+  /** Another tab cleared the cookies and the page got a new anti-forgery value since. */
+  const replaceAntiForgeryCookie = async () => {
+    jar.delete(ANTI_FORGERY_COOKIE);
+    await fetchFn(`${siteUrl}/portal${ANTI_FORGERY_PATH}`, { headers: { [VARIANT_HEADER]: 'Barn' } });
+  };
+  return { jar, sent, fetchFn, down, replaceAntiForgeryCookie };
 }

@@ -35,16 +35,21 @@ function recordingFetch() {
   return { calls, fetchFn, next, nth, count };
 }
 
+/** A participant's worker on a hand-moved clock, its calls recorded, and a started chat to open. */
+async function participantOnClock(subject: string) {
+  const { conversationId } = await startedChat(env.server, env.leader, subject);
+  const clock = new ManualClock();
+  const recorder = recordingFetch();
+  const fixture = await createWorker(env.server, { clock, fetch: recorder.fetchFn });
+  env.fixtures.push(fixture);
+  await fixture.worker.start(true);
+  await fixture.worker.login('DEMOKOD-0001', null);
+  return { conversationId, clock, recorder, chat: fixture.worker.commands };
+}
+
 describe('an open group chat over time', () => {
   it('pings every 30 s, refetches every 45 s, and disconnects when the last open closes', async () => {
-    const { conversationId } = await startedChat(env.server, env.leader, 'Timers');
-    const clock = new ManualClock();
-    const recorder = recordingFetch();
-    const fixture = await createWorker(env.server, { clock, fetch: recorder.fetchFn });
-    env.fixtures.push(fixture);
-    await fixture.worker.start(true);
-    await fixture.worker.login('DEMOKOD-0001', null);
-    const chat = fixture.worker.commands;
+    const { conversationId, clock, recorder, chat } = await participantOnClock('Timers');
 
     expect(outcomeOf(await chat.openGroupChat(conversationId))).toBe('ok');
     expect(outcomeOf(await chat.openGroupChat(conversationId))).toBe('ok');
@@ -72,14 +77,7 @@ describe('an open group chat over time', () => {
   });
 
   it('sends the typing activity at most once every 5 s for a conversation', async () => {
-    const { conversationId } = await startedChat(env.server, env.leader, 'Skriver');
-    const clock = new ManualClock();
-    const recorder = recordingFetch();
-    const fixture = await createWorker(env.server, { clock, fetch: recorder.fetchFn });
-    env.fixtures.push(fixture);
-    await fixture.worker.start(true);
-    await fixture.worker.login('DEMOKOD-0001', null);
-    const chat = fixture.worker.commands;
+    const { conversationId, clock, recorder, chat } = await participantOnClock('Skriver');
     expect(outcomeOf(await chat.openGroupChat(conversationId))).toBe('ok');
 
     expect(outcomeOf(await chat.sendTyping(conversationId))).toBe('ok');

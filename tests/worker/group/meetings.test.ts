@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { MeetingRow } from '../../../worker/client/group-support.ts';
 import { api } from '../../server/test-server.ts';
-import { valueOf, waitForQuery } from '../helpers.ts';
+import { browserFetch, valueOf, waitForQuery } from '../helpers.ts';
 import { createMeeting, signedInWorker, startMeeting, useGroupTestEnv } from './group-helpers.ts';
 import { outcomeOf } from '../../../worker/client/result.ts';
 import { HUB_EVENTS } from '../../../contract/hub.ts';
@@ -143,6 +143,31 @@ describe('meetings in Dexie', () => {
     expect(await child.db.meetings.count()).toBe(0);
     expect(outcomeOf(await child.worker.commands.loadMeeting(open.id))).toBe('forbidden');
     expect(await child.db.meetings.get(open.id)).toBeUndefined();
+  });
+
+  it('uploads homework in a browser whose anti-forgery cookie changed since, asking for the value again', async () => {
+    const browser = browserFetch(env.server.url);
+    const fixture = await signedInWorker(env.server, 'DEMOKOD-0003', null, { fetch: browser.fetchFn });
+    env.fixtures.push(fixture);
+    const { worker, db } = fixture;
+    await worker.commands.loadMeetings();
+    const open = (await db.meetings.toArray()).find((m) => m.state === 'NotStarted')!;
+    const pdf = new Blob([PDF], { type: 'application/pdf' });
+    expect(valueOf(await worker.commands.uploadHomework(open.id, pdf, 'först.pdf')).status).toBe('done');
+
+    await browser.replaceAntiForgeryCookie();
+    browser.sent.length = 0;
+    const again = valueOf(await worker.commands.uploadHomework(open.id, pdf, 'sedan.pdf'));
+    expect(again.status).toBe('done');
+    // Refused once for the old value, then sent with the new one: stored once.
+    expect(browser.sent.map((s) => `${s.method} ${new URL(s.url).pathname}`).slice(0, 3)).toEqual([
+      'POST /portal/features/meetings/meetingsapplicationfeature-id/meetingmessage',
+      'GET /portal/antiforgery',
+      'POST /portal/features/meetings/meetingsapplicationfeature-id/meetingmessage',
+    ]);
+    await worker.commands.loadMeeting(open.id);
+    const messages = await db.meetingMessages.where('meetingId').equals(open.id).toArray();
+    expect(messages.filter((m) => m.files.some((f) => f.name === 'sedan.pdf'))).toHaveLength(1);
   });
 
   it('uploads homework with progress and refuses a type the server does not take', async () => {

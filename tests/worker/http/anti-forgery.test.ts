@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER } from '../../../contract/anti-forgery.ts';
+import { ANTI_FORGERY_COOKIE } from '../../../contract/anti-forgery.ts';
 import { AntiForgeryToken } from '../../../worker/http/anti-forgery.ts';
 import { HttpClient } from '../../../worker/http/http-client.ts';
 import { HttpError } from '../../../worker/http/http-error.ts';
 import { login, startTestServer, type TestServer } from '../../server/test-server.ts';
+import { browserFetch } from '../helpers.ts';
 
 let server: TestServer;
 let token: string;
@@ -12,33 +13,6 @@ beforeAll(async () => {
   token = (await login(server.url, 'demo', 'demo-losenord')).access_token;
 });
 afterAll(async () => server?.dispose());
-
-/**
- * fetch as a browser does it for this site: the cookies it keeps go with every call, and a
- * Set-Cookie answer is kept. (Node's fetch keeps no cookies; a browser's worker does.)
- */
-function browser() {
-  const jar = new Map<string, string>([['web_assistant-state', 'Inactive']]);
-  const sent: Array<{ method: string; url: string; header: string | null }> = [];
-  /** While set, the anti-forgery value cannot be had (a deploy, a blip). */
-  const down = { antiForgery: false };
-  const fetchFn: typeof fetch = async (input, init) => {
-    if (down.antiForgery && String(input).endsWith('/antiforgery')) return new Response('', { status: 503 });
-    const headers = new Headers(init?.headers);
-    headers.set('Cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
-    sent.push({
-      method: init?.method ?? 'GET',
-      url: String(input),
-      header: headers.get(ANTI_FORGERY_HEADER),
-    });
-    const response = await fetch(input, { ...init, headers });
-    const [pair] = (response.headers.get('set-cookie') ?? '').split(';');
-    const at = pair!.indexOf('=');
-    if (at > 0) jar.set(pair!.slice(0, at), pair!.slice(at + 1));
-    return response;
-  };
-  return { jar, sent, fetchFn, down };
-}
 
 function client(fetchFn: typeof fetch, antiForgery = true) {
   const apiUrl = `${server.url}/portal`;
@@ -58,7 +32,7 @@ const log = (http: HttpClient, message: string) => http.post('/createclientlogs'
 
 describe("the worker's anti-forgery header (SPEC §7)", () => {
   it("copies the browser's cookie value into its writes, asking the server for it once", async () => {
-    const { jar, sent, fetchFn } = browser();
+    const { jar, sent, fetchFn } = browserFetch(server.url);
     const http = client(fetchFn);
     await log(http, 'första');
     await log(http, 'andra');
@@ -71,12 +45,10 @@ describe("the worker's anti-forgery header (SPEC §7)", () => {
   });
 
   it('asks again and writes once more when the cookie was cleared and set anew meanwhile', async () => {
-    const { jar, sent, fetchFn } = browser();
+    const { jar, sent, fetchFn, replaceAntiForgeryCookie } = browserFetch(server.url);
     const http = client(fetchFn);
     await log(http, 'före');
-    // Another tab cleared the cookies and the page got a new value since.
-    jar.delete(ANTI_FORGERY_COOKIE);
-    await fetchFn(`${server.url}/portal/antiforgery`, { headers: { 'X-App-Variant': 'Barn' } });
+    await replaceAntiForgeryCookie();
     sent.length = 0;
     await log(http, 'efter');
     expect(sent.map((s) => `${s.method} ${new URL(s.url).pathname}`)).toEqual([
@@ -94,11 +66,10 @@ describe("the worker's anti-forgery header (SPEC §7)", () => {
   });
 
   it('takes a refusal it cannot renew now as no answer, so the outbox tries again rather than giving up', async () => {
-    const { jar, fetchFn, down } = browser();
+    const { fetchFn, down, replaceAntiForgeryCookie } = browserFetch(server.url);
     const http = client(fetchFn);
     await log(http, 'innan');
-    jar.delete(ANTI_FORGERY_COOKIE);
-    await fetchFn(`${server.url}/portal/antiforgery`, { headers: { 'X-App-Variant': 'Barn' } });
+    await replaceAntiForgeryCookie();
     down.antiForgery = true;
     const failed = await log(http, 'under driftstopp').catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(HttpError);
@@ -108,8 +79,8 @@ describe("the worker's anti-forgery header (SPEC §7)", () => {
   });
 
   it('is what lets a write through: without it a browser write is refused', async () => {
-    const { fetchFn } = browser();
-    await fetchFn(`${server.url}/portal/antiforgery`, { headers: { 'X-App-Variant': 'Barn' } });
+    const { fetchFn, replaceAntiForgeryCookie } = browserFetch(server.url);
+    await replaceAntiForgeryCookie();
     const refused = await log(client(fetchFn, false), 'utan').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(HttpError);
     expect((refused as HttpError).status).toBe(403);

@@ -67,6 +67,12 @@ export interface ServerConfig {
    * CHAT_LIMIT_SECONDS, which a production server refuses.
    */
   chatLimitMs: number;
+  /**
+   * Test-only fault point (FAULT_KILL_AFTER_CREATE=N): the process kills itself with SIGKILL right
+   * after its Nth successful create commits, before the answer leaves. Null: never. A production
+   * server refuses it.
+   */
+  faultKillAfterCreate: number | null;
   /** The virtual assistant's content (ASSISTANT_CONTENT_FILE): re-read whenever the file changes. */
   assistantContentFile: string;
 }
@@ -100,6 +106,16 @@ function chatLimitMsOf(value: string | undefined, production: boolean): number {
   if (!Number.isInteger(seconds) || seconds <= 0)
     throw new Error(`CHAT_LIMIT_SECONDS must be a whole number of seconds, not ${value}`);
   return seconds * 1000;
+}
+
+/** Test-only: FAULT_KILL_AFTER_CREATE (see ServerConfig.faultKillAfterCreate), refused with NODE_ENV=production. */
+function faultKillAfterCreateOf(value: string | undefined, production: boolean): number | null {
+  if (value === undefined || value === '') return null;
+  if (production) throw new Error('FAULT_KILL_AFTER_CREATE is for tests only and not allowed in production');
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`FAULT_KILL_AFTER_CREATE must be a whole number of creates, not ${value}`);
+  return n;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '::1', '[::1]']);
@@ -189,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     nodeId: nodeIdOf(env.NODE_ID),
     quickExitUrl: quickExitUrlOf(env.QUICK_EXIT_URL),
     chatLimitMs: chatLimitMsOf(env.CHAT_LIMIT_SECONDS, production),
+    faultKillAfterCreate: faultKillAfterCreateOf(env.FAULT_KILL_AFTER_CREATE, production),
     assistantContentFile: path.resolve(env.ASSISTANT_CONTENT_FILE ?? DEFAULT_ASSISTANT_CONTENT_FILE),
   };
 }

@@ -12,7 +12,7 @@ import { isUniqueViolation, nowIso } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf } from '../http/guard.ts';
 import { eraseConversations } from './erasure.ts';
-import { idempotent, noteCreated } from '../http/idempotency.ts';
+import { idempotent, recordKeyOf, type RecordKey } from '../http/idempotency.ts';
 import { canSeeConversation } from '../auth/entity-access.ts';
 import { APPLICATION_ID, PROPERTY_IDS } from '../wire-ids.ts';
 import { conversationById, toConversation } from './wire.ts';
@@ -75,7 +75,7 @@ async function openConversation(
   principal: Principal,
   systemType: 'chat' | 'mail',
   body: CreateConversationBody,
-  onStored: (id: number) => void,
+  record: RecordKey | undefined,
 ) {
   const { db } = ctx;
   if (!principal.roles.includes('child')) throw new ApiError('forbidden');
@@ -142,11 +142,12 @@ async function openConversation(
         authorName: name.name,
       });
     }
+    // The request's idempotency key is settled with the conversation, in its transaction: a step
+    // below that fails (the announcements, the answer's read), or a process killed right after the
+    // commit, leaves a key the retry replays instead of opening another.
+    await record?.(trx, created.id);
     return created;
   });
-  // Stored: a step below that fails (the announcements, the answer's read) settles the request's
-  // idempotency key as this conversation, so the retry replays it instead of opening another.
-  onStored(row.id);
   await ctx.hub.publishToAccount(
     principal.accountId,
     HUB_EVENTS.chatCreated,
@@ -239,8 +240,7 @@ export function registerChatRoutes(app: Api, ctx: AppContext) {
         preHandler: [idempotent(ctx, replay), ctx.limits.preHandler(systemType)],
         schema: { body: CreateConversationBody },
       },
-      async (req) =>
-        openConversation(ctx, principalOf(req), systemType, req.body, (id) => noteCreated(req, id, 200)),
+      async (req) => openConversation(ctx, principalOf(req), systemType, req.body, recordKeyOf(req, 200)),
     );
   }
 

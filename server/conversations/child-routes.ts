@@ -18,7 +18,7 @@ import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf } from '../http/guard.ts';
-import { idempotent, noteCreated } from '../http/idempotency.ts';
+import { idempotent, recordKeyOf, type RecordKey } from '../http/idempotency.ts';
 import { canSeeConversation } from '../auth/entity-access.ts';
 import { APPLICATION_ID } from '../wire-ids.ts';
 import { listMessages, messageById, toConversation, toConversations } from './wire.ts';
@@ -108,7 +108,7 @@ async function writeMessage(
   ctx: AppContext,
   principal: Principal,
   body: ConversationMessageBody,
-  stored: (messageId: number) => void,
+  record: RecordKey | undefined,
 ) {
   const row = await conversationFor(ctx, principal, body.conversation);
   const content = body.content.trim();
@@ -120,14 +120,17 @@ async function writeMessage(
   await endChatIfPastLimit(ctx, row);
   // The server's time of arrival, never the device's clock: a message written offline takes its place
   // after what others wrote meanwhile, the same place on every device.
-  const message = await addMessage(ctx, {
-    conversationId: row.id,
-    authorKind: 'contact',
-    message: content,
-    contactId: principal.contactId,
-    authorName: await contactName(ctx, principal.contactId),
-  });
-  stored(message.id);
+  const message = await addMessage(
+    ctx,
+    {
+      conversationId: row.id,
+      authorKind: 'contact',
+      message: content,
+      contactId: principal.contactId,
+      authorName: await contactName(ctx, principal.contactId),
+    },
+    record,
+  );
   // A mail waits in the counsellors' queue again until answered; a chat's open window hears the
   // message itself, and the queue has nothing to learn from it.
   if (row.system_type === 'mail') await conversationChanged(ctx, row.id, { watchers: false });
@@ -191,7 +194,7 @@ export function registerConversationRoutes(app: Api, ctx: AppContext) {
       schema: { body: ConversationMessageBody },
     },
     async (req, reply) =>
-      reply.code(201).send(await writeMessage(ctx, principalOf(req), req.body, (m) => noteCreated(req, m))),
+      reply.code(201).send(await writeMessage(ctx, principalOf(req), req.body, recordKeyOf(req))),
   );
 
   app.post(

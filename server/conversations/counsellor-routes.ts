@@ -7,7 +7,7 @@ import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf } from '../http/guard.ts';
-import { idempotent, noteCreated } from '../http/idempotency.ts';
+import { idempotent, recordKeyOf, type RecordKey } from '../http/idempotency.ts';
 import { listMessages, messageById, toConversation, toConversations } from './wire.ts';
 import { addStaffMessage, resolveConversation } from './writes.ts';
 import { conversationChanged } from './changed.ts';
@@ -211,7 +211,7 @@ async function answer(
   principal: Principal,
   id: number,
   body: StaffMessageBody,
-  stored: (messageId: number) => void,
+  record: RecordKey | undefined,
 ) {
   const row = await oneToOne(ctx, id);
   const content = body.content.trim();
@@ -219,8 +219,7 @@ async function answer(
     throw new ApiError('validation');
   if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
   await claimForAnswer(ctx, principal, row);
-  const message = await addStaffMessage(ctx, principal, row.id, content);
-  stored(message.id);
+  const message = await addStaffMessage(ctx, principal, row.id, content, record);
   if (row.system_type === 'mail') await markMailAnswered(ctx, principal, row);
   // The first counsellor message makes a chat live: its day's limit starts counting (SPEC §9).
   else await startChatClock(ctx, row.id, message.loggedDate);
@@ -267,9 +266,7 @@ export function registerCounsellorRoutes(app: Api, ctx: AppContext) {
       schema: { params: IdParams, body: StaffMessageBody },
     },
     async (req, reply) =>
-      reply
-        .code(201)
-        .send(await answer(ctx, counsellor(req), req.params.id, req.body, (m) => noteCreated(req, m))),
+      reply.code(201).send(await answer(ctx, counsellor(req), req.params.id, req.body, recordKeyOf(req))),
   );
   app.post(
     '/conversations/:id/typing',

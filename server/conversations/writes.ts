@@ -12,6 +12,7 @@ import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { toMessage } from './wire.ts';
+import { createOnce, type RecordKey } from '../http/idempotency.ts';
 
 export interface NewMessage {
   conversationId: number;
@@ -96,28 +97,42 @@ export async function addStaffMessage(
   staff: { accountId: number; contactId: number },
   conversationId: number,
   content: string,
+  record?: RecordKey,
 ): Promise<ConversationMessageWire> {
   const { name } = await ctx.db
     .selectFrom('contacts')
     .select('name')
     .where('id', '=', staff.contactId)
     .executeTakeFirstOrThrow();
-  return addMessage(ctx, {
-    conversationId,
-    authorKind: 'agent',
-    message: content,
-    agentAccountId: staff.accountId,
-    authorName: name,
-  });
+  return addMessage(
+    ctx,
+    {
+      conversationId,
+      authorKind: 'agent',
+      message: content,
+      agentAccountId: staff.accountId,
+      authorName: name,
+    },
+    record,
+  );
 }
 
 /**
  * Stores a message, stamps the conversation and tells its subscribers (SPEC §7
  * ConversationMessageCreated). Whether the conversation itself changed for anyone else (the queue,
- * its owner) is the caller's to announce with conversationChanged.
+ * its owner) is the caller's to announce with conversationChanged. The message, its conversation's
+ * stamp and the request's idempotency key (`record`) are stored together.
  */
-export async function addMessage(ctx: AppContext, m: NewMessage): Promise<ConversationMessageWire> {
-  const message = await insertMessage(ctx.db, m);
+export async function addMessage(
+  ctx: AppContext,
+  m: NewMessage,
+  record?: RecordKey,
+): Promise<ConversationMessageWire> {
+  // A create with a key stores the message and the key in one transaction; a message no request
+  // asked for (a system notice) needs none.
+  const message = record
+    ? await createOnce(ctx.db, record, (trx) => insertMessage(trx, m))
+    : await insertMessage(ctx.db, m);
   const event: MessageCreatedEventData = { conversationId: m.conversationId, messageId: message.id, message };
   await ctx.hub.publishToEntity(
     entityKey('Conversation', m.conversationId),

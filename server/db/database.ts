@@ -5,7 +5,9 @@ import {
   Migrator,
   PostgresDialect,
   SqliteDialect,
-  type CompiledQuery,
+  SqliteDriver,
+  CompiledQuery,
+  type DatabaseConnection,
   type SqliteDatabase,
 } from 'kysely';
 import SQLite from 'better-sqlite3';
@@ -87,8 +89,31 @@ export function openDatabase(
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepStatements(sqlite) }), log });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(keepStatements(sqlite)), log });
   return { db, kind, poolStats: () => null, close: () => db.destroy() };
+}
+
+/**
+ * A transaction takes SQLite's write lock when it begins (BEGIN IMMEDIATE), waiting out another
+ * process's writer for busy_timeout. A deferred one that reads first and then writes (a message
+ * reads its conversation's state, then stores itself with its idempotency key) cannot wait: when
+ * another process wrote meanwhile, SQLite refuses its upgrade at once with "database is locked".
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #database: SqliteDatabase;
+  constructor(database: SqliteDatabase) {
+    super({ database });
+    this.#database = database;
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver({ database: this.#database });
+  }
 }
 
 /** How many prepared statements a SQLite database keeps (the app runs a few hundred distinct ones). */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { nowIso } from '../db/database.ts';
+import { nowIso, type Db } from '../db/database.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** Keys are kept at least this long, so a client's outbox can retry for a day. */
@@ -19,7 +19,7 @@ export const PENDING_ABANDONED_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: { accountId: number; key: string; created?: { id: number; status: number } };
+    idempotency?: { accountId: number; key: string };
   }
 }
 
@@ -118,41 +118,86 @@ function answeredId(payload: unknown): number | null {
 }
 
 /**
- * Tells the request's key that its entity is stored (committed) with `id`, for a create call that
- * answers `status` (201 unless given) with the entity. A step after that which fails (a follow-up
- * query on a connection just cut answers 5xx) then still settles the key as this success, so the
- * client's retry replays the entity instead of storing it a second time.
+ * Records, in the create's own transaction, that the request's key made entity `id` and answers
+ * `status`: the key is settled when, and only when, the entity is committed. A process killed right
+ * after the commit (before its answer, or onSend, could run) leaves a settled key, so the client's
+ * retry replays the entity instead of writing it a second time; a rolled-back create leaves the key
+ * a placeholder, which onSend frees.
  */
-export function noteCreated(req: FastifyRequest, id: number, status = 201): void {
-  if (req.idempotency) req.idempotency.created = { id, status };
+export type RecordKey = (trx: Db, id: number) => Promise<void>;
+
+/** The `RecordKey` of a request; none when it came without a key. */
+export function recordKeyOf(req: FastifyRequest, status = 201): RecordKey | undefined {
+  const claim = req.idempotency;
+  if (!claim) return undefined;
+  return async (trx, id) => {
+    await trx
+      .updateTable('idempotency_keys')
+      .set({ status_code: status, response_id: id })
+      .where('account_id', '=', claim.accountId)
+      .where('key', '=', claim.key)
+      .execute();
+  };
 }
 
 /**
- * onSend: records which entity the first request created; a refused or failed one frees the key,
- * unless it had stored its entity before it failed (`noteCreated`).
+ * Writes a created entity and its request's key in one transaction (see `RecordKey`): the one way a
+ * create route stores what it creates. `write` returns the new row, whose `id` the key records.
+ */
+export async function createOnce<T extends { id: number }>(
+  db: Db,
+  record: RecordKey | undefined,
+  write: (trx: Db) => Promise<T>,
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const row = await write(trx);
+    await record?.(trx, row.id);
+    return row;
+  });
+}
+
+/**
+ * Test-only fault point (FAULT_KILL_AFTER_CREATE): kills the process with SIGKILL right after the
+ * Nth create that answered with success, after its commit and before its answer leaves. Proves that
+ * a retry after any kill replays the stored answer. A production server refuses the setting.
+ */
+let createsSeen = 0;
+function killIfFaultPoint(ctx: AppContext, reply: FastifyReply) {
+  const n = ctx.config.faultKillAfterCreate;
+  if (n === null || reply.statusCode < 200 || reply.statusCode >= 300) return;
+  createsSeen += 1;
+  if (createsSeen === n) process.kill(process.pid, 'SIGKILL');
+}
+
+/**
+ * onSend: settles the request's key. A success the create's transaction has not recorded (a route
+ * with no entity of its own, the client log) is recorded now; a refused or failed request frees the
+ * key, unless its entity was committed with it (the row is no longer a placeholder then, and stays).
  */
 export function storeIdempotentReply(ctx: AppContext) {
   return async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = req.idempotency;
     if (!claim) return payload;
     req.idempotency = undefined;
-    const update = ctx.db
-      .updateTable('idempotency_keys')
-      .where('account_id', '=', claim.accountId)
-      .where('key', '=', claim.key);
+    killIfFaultPoint(ctx, reply);
     // Only a success is remembered: a refusal (429 over a limit, 409 for a state) may pass on retry.
     const succeeded = reply.statusCode >= 200 && reply.statusCode < 300;
-    const { created } = claim;
     const settle = succeeded
-      ? () => update.set({ status_code: reply.statusCode, response_id: answeredId(payload) }).execute()
-      : created !== undefined
-        ? () => update.set({ status_code: created.status, response_id: created.id }).execute()
-        : () =>
-            ctx.db
-              .deleteFrom('idempotency_keys')
-              .where('account_id', '=', claim.accountId)
-              .where('key', '=', claim.key)
-              .execute();
+      ? () =>
+          ctx.db
+            .updateTable('idempotency_keys')
+            .set({ status_code: reply.statusCode, response_id: answeredId(payload) })
+            .where('account_id', '=', claim.accountId)
+            .where('key', '=', claim.key)
+            .where('status_code', '=', PENDING)
+            .execute()
+      : () =>
+          ctx.db
+            .deleteFrom('idempotency_keys')
+            .where('account_id', '=', claim.accountId)
+            .where('key', '=', claim.key)
+            .where('status_code', '=', PENDING)
+            .execute();
     // The answer goes out whatever happens here. A failure (most often the same broken database
     // connection that failed the request) is tried once more on a fresh connection; if that fails
     // too, the placeholder stays until PENDING_ABANDONED_MS lets a retry take it over.

@@ -22,7 +22,7 @@ import { isStaff, type Principal } from '../auth/principal.ts';
 import { contentTypeOf, detectFileKind, nameForKind, safeFileName } from '../files/file-type.ts';
 import { deleteMeetingMessages, readBlob, saveBlob, sendAttachment } from '../files/file-store.ts';
 import { principalOf } from '../http/guard.ts';
-import { idempotent, replayValue } from '../http/idempotency.ts';
+import { idempotent, recordKeyOf, replayValue, type RecordKey } from '../http/idempotency.ts';
 import { MEETINGS_FEATURE_ID } from '../wire-ids.ts';
 import { meetingForUser, ownMessagesQuery, listAppendices, toMeeting, toMeetingMessages } from './view.ts';
 import { visibleSeriesIds } from '../auth/entity-access.ts';
@@ -141,6 +141,7 @@ async function sendMeetingMessage(
   ctx: AppContext,
   principal: Principal,
   body: Static<typeof MeetingMessageBody>,
+  record: RecordKey | undefined,
 ) {
   const meeting = await meetingForUser(ctx.db, principal, body.MeetingRuid);
   if (isMeetingOver(meeting)) throw new ApiError('forbidden');
@@ -176,6 +177,7 @@ async function sendMeetingMessage(
         })
         .execute();
     }
+    await record?.(trx, message.id);
     return message.id;
   });
 }
@@ -254,7 +256,7 @@ export async function registerMeetingRoutes(app: Api, ctx: AppContext) {
       },
       async (req) => {
         checkFeature(req.params.featureId);
-        return { value: await sendMeetingMessage(ctx, principalOf(req), req.body) };
+        return { value: await sendMeetingMessage(ctx, principalOf(req), req.body, recordKeyOf(req, 200)) };
       },
     );
   });

@@ -13,7 +13,7 @@ import type { Principal } from '../auth/principal.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso } from '../db/database.ts';
 import { principalOf } from '../http/guard.ts';
-import { idempotent, noteCreated, replayValue } from '../http/idempotency.ts';
+import { createOnce, idempotent, recordKeyOf, replayValue, type RecordKey } from '../http/idempotency.ts';
 import { publishMeetingEvent } from './events.ts';
 import { ownMessagesQuery, toMeeting, toMeetingMessages } from './view.ts';
 import { messageById } from '../conversations/wire.ts';
@@ -112,7 +112,7 @@ async function addAppendix(
   principal: Principal,
   id: number,
   body: AppendixBody,
-  onStored: (id: number) => void,
+  record: RecordKey | undefined,
 ) {
   const { db } = ctx;
   const meeting = await ledMeeting(ctx, principal, id);
@@ -121,7 +121,7 @@ async function addAppendix(
   const name = safeFileName(body.name ?? 'bilaga');
   const kind = detectFileKind(content, name);
   if (!kind) throw new ApiError('unsupported_type');
-  const row = await db.transaction().execute(async (trx) => {
+  const row = await createOnce(db, record, async (trx) => {
     const blobId = await saveBlob(trx, principal.accountId, content);
     const count = await trx
       .selectFrom('appendices')
@@ -144,7 +144,6 @@ async function addAppendix(
       .returning('id')
       .executeTakeFirstOrThrow();
   });
-  onStored(row.id);
   await publishMeetingEvent(ctx, HUB_EVENTS.meetingUpdated, meeting);
   return row.id;
 }
@@ -154,30 +153,31 @@ async function createMeeting(
   ctx: AppContext,
   principal: Principal,
   input: Static<typeof NewMeetingBody>,
-  onStored: (id: number) => void,
+  record: RecordKey | undefined,
 ) {
   const { db } = ctx;
   const seriesId = input.seriesId;
   await assertLeads(ctx, principal, seriesId);
   const subject = input.subject.trim();
   if (!subject || subject.length > 200) throw new ApiError('validation');
-  const row = await db
-    .insertInto('meetings')
-    .values({
-      series_id: seriesId,
-      subject,
-      description: (input.description ?? '').slice(0, MEETING_DESCRIPTION_MAX_LENGTH),
-      description_content_type: 'text/plain',
-      ...validTimes(input),
-      state: MEETING_STATE.NotStarted,
-      session_state: MEETING_STATE.NotStarted,
-      meeting_type: 'Meeting',
-      conversation_id: null,
-      is_active: 1,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  onStored(row.id);
+  const row = await createOnce(db, record, (trx) =>
+    trx
+      .insertInto('meetings')
+      .values({
+        series_id: seriesId,
+        subject,
+        description: (input.description ?? '').slice(0, MEETING_DESCRIPTION_MAX_LENGTH),
+        description_content_type: 'text/plain',
+        ...validTimes(input),
+        state: MEETING_STATE.NotStarted,
+        session_state: MEETING_STATE.NotStarted,
+        meeting_type: 'Meeting',
+        conversation_id: null,
+        is_active: 1,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
   await publishMeetingEvent(ctx, HUB_EVENTS.meetingCreated, row);
   return toMeeting(db, principal, row);
 }
@@ -212,14 +212,13 @@ async function writeToGroupChat(
   principal: Principal,
   id: number,
   text: string,
-  stored: (messageId: number) => void,
+  record: RecordKey | undefined,
 ) {
   const meeting = await ledMeeting(ctx, principal, id);
   const content = text.trim();
   if (!content || content.length > GROUP_CHAT_MAX_LENGTH) throw new ApiError('validation');
   if (meeting.conversation_id === null) throw new ApiError('validation', 'the group chat has not started');
-  const message = await addStaffMessage(ctx, principal, meeting.conversation_id, content);
-  stored(message.id);
+  const message = await addStaffMessage(ctx, principal, meeting.conversation_id, content, record);
   await conversationChanged(ctx, meeting.conversation_id);
   return message;
 }
@@ -282,9 +281,7 @@ export async function registerStaffMeetingRoutes(app: Api, ctx: AppContext) {
       schema: { body: NewMeetingBody },
     },
     async (req, reply) =>
-      reply
-        .code(201)
-        .send(await createMeeting(ctx, principalOf(req), req.body, (id) => noteCreated(req, id))),
+      reply.code(201).send(await createMeeting(ctx, principalOf(req), req.body, recordKeyOf(req))),
   );
 
   app.put(`${BASE}/:id`, { schema: { params: IdParams, body: MeetingChangesBody } }, async (req) =>
@@ -333,9 +330,7 @@ export async function registerStaffMeetingRoutes(app: Api, ctx: AppContext) {
       reply
         .code(201)
         .send(
-          await writeToGroupChat(ctx, principalOf(req), req.params.id, req.body.content, (m) =>
-            noteCreated(req, m),
-          ),
+          await writeToGroupChat(ctx, principalOf(req), req.params.id, req.body.content, recordKeyOf(req)),
         ),
   );
 
@@ -360,9 +355,7 @@ export async function registerStaffMeetingRoutes(app: Api, ctx: AppContext) {
       },
       async (req, reply) =>
         reply.code(201).send({
-          value: await addAppendix(ctx, principalOf(req), req.params.id, req.body, (id) =>
-            noteCreated(req, id),
-          ),
+          value: await addAppendix(ctx, principalOf(req), req.params.id, req.body, recordKeyOf(req)),
         }),
     );
   });

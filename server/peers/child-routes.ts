@@ -7,7 +7,7 @@ import { ApiError } from '../errors.ts';
 import type { Db } from '../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
 import { principalOf } from '../http/guard.ts';
-import { idempotent, noteCreated } from '../http/idempotency.ts';
+import { createOnce, idempotent, recordKeyOf, type RecordKey } from '../http/idempotency.ts';
 import { peerItemChanged } from './events.ts';
 import { postWireById, replyCounts, replyWireById, toPostWire, toReplyWire } from './wire.ts';
 import { board, filled, newPendingItem, peersOnly, postOfReply } from './board.ts';
@@ -55,18 +55,20 @@ async function createPost(
   principal: Principal,
   subject: string,
   text: string,
-  onStored: (id: number) => void,
+  record: RecordKey | undefined,
 ) {
-  const row = await ctx.db
-    .insertInto('peer_posts')
-    .values({
-      ...(await newPendingItem(ctx.db, principal.accountId)),
-      subject: filled(subject),
-      text: filled(text),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  onStored(row.id);
+  const pending = await newPendingItem(ctx.db, principal.accountId);
+  const row = await createOnce(ctx.db, record, (trx) =>
+    trx
+      .insertInto('peer_posts')
+      .values({
+        ...pending,
+        subject: filled(subject),
+        text: filled(text),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
   await peerItemChanged(ctx, { postId: row.id }, { queue: true });
   return toPostWire(row, 0, principal.accountId);
 }
@@ -76,21 +78,23 @@ async function createReply(
   principal: Principal,
   postId: number,
   text: string,
-  onStored: (id: number) => void,
+  record: RecordKey | undefined,
 ) {
   const post = await visiblePost(ctx.db, principal.accountId, postId);
   // The author sees their own pending post, but nobody can answer it before it is published.
   if (post.state !== 'published') throw new ApiError('conflict', post.state);
-  const row = await ctx.db
-    .insertInto('peer_replies')
-    .values({
-      post_id: post.id,
-      ...(await newPendingItem(ctx.db, principal.accountId)),
-      text: filled(text),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  onStored(row.id);
+  const pending = await newPendingItem(ctx.db, principal.accountId);
+  const row = await createOnce(ctx.db, record, (trx) =>
+    trx
+      .insertInto('peer_replies')
+      .values({
+        post_id: post.id,
+        ...pending,
+        text: filled(text),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
   await peerItemChanged(ctx, { postId: post.id, replyId: row.id }, { queue: true });
   return toReplyWire(row, principal.accountId);
 }
@@ -151,11 +155,7 @@ export async function registerPeerPostRoutes(parent: Api, ctx: AppContext) {
         async (req, reply) =>
           reply
             .code(201)
-            .send(
-              await createPost(ctx, principalOf(req), req.body.subject, req.body.text, (id) =>
-                noteCreated(req, id),
-              ),
-            ),
+            .send(await createPost(ctx, principalOf(req), req.body.subject, req.body.text, recordKeyOf(req))),
       );
       app.post(
         '/posts/:id/replies',
@@ -169,11 +169,7 @@ export async function registerPeerPostRoutes(parent: Api, ctx: AppContext) {
         async (req, reply) =>
           reply
             .code(201)
-            .send(
-              await createReply(ctx, principalOf(req), req.params.id, req.body.text, (id) =>
-                noteCreated(req, id),
-              ),
-            ),
+            .send(await createReply(ctx, principalOf(req), req.params.id, req.body.text, recordKeyOf(req))),
       );
       app.post(
         '/reports',

@@ -5,7 +5,7 @@ import type { Api, AppContext, TypeBoxProvider } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso, type Db } from '../db/database.ts';
 import { principalOf } from '../http/guard.ts';
-import { idempotent, noteCreated } from '../http/idempotency.ts';
+import { createOnce, idempotent, recordKeyOf, type RecordKey } from '../http/idempotency.ts';
 import { peerItemChanged } from './events.ts';
 import { board, filled, peersOnly, authorNameOf, postOfReply } from './board.ts';
 import { replyWireById, toReplyWire } from './wire.ts';
@@ -100,7 +100,7 @@ async function staffReply(
   accountId: number,
   postId: number,
   text: string,
-  onStored: (id: number) => void,
+  record: RecordKey | undefined,
 ) {
   const post = await ctx.db
     .selectFrom('peer_posts')
@@ -110,22 +110,24 @@ async function staffReply(
   if (!post) throw new ApiError('not_found');
   if (post.state !== 'published') throw new ApiError('conflict', post.state);
   const now = nowIso();
-  const row = await ctx.db
-    .insertInto('peer_replies')
-    .values({
-      post_id: postId,
-      author_account_id: accountId,
-      author_name: await authorNameOf(ctx.db, accountId),
-      by_staff: 1,
-      text: filled(text),
-      state: 'published',
-      reject_reason: null,
-      created_date: now,
-      published_date: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  onStored(row.id);
+  const authorName = await authorNameOf(ctx.db, accountId);
+  const row = await createOnce(ctx.db, record, (trx) =>
+    trx
+      .insertInto('peer_replies')
+      .values({
+        post_id: postId,
+        author_account_id: accountId,
+        author_name: authorName,
+        by_staff: 1,
+        text: filled(text),
+        state: 'published',
+        reject_reason: null,
+        created_date: now,
+        published_date: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
   await peerItemChanged(ctx, { postId, replyId: row.id }, { board: true });
   return toReplyWire(row, accountId);
 }
@@ -161,8 +163,12 @@ export async function registerPeerModerationRoutes(parent: Api, ctx: AppContext)
           reply
             .code(201)
             .send(
-              await staffReply(ctx, principalOf(req).accountId, req.params.id, req.body.text, (id) =>
-                noteCreated(req, id),
+              await staffReply(
+                ctx,
+                principalOf(req).accountId,
+                req.params.id,
+                req.body.text,
+                recordKeyOf(req),
               ),
             ),
       );

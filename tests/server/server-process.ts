@@ -64,7 +64,8 @@ export async function runServerProcess(env: Record<string, string | undefined>):
     output: () => output,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Gone already: it exited, or a signal (a test's SIGKILL) ended it.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGINT');
       }),

@@ -1,4 +1,4 @@
-import type { ConversationMessageBody } from './schemas/conversations.ts';
+import type { ConversationMessageBody, ConversationMessagesQuery } from './schemas/conversations.ts';
 
 /** SPEC §3 Conversation, Conversation message, Conversation connection; §7 Conversations. */
 export type ConversationState =
@@ -58,6 +58,9 @@ export interface ConversationMessageWire {
 
 /** POST {api}/conversationmessage: the type of the route's schema (contract/schemas/conversations.ts). */
 export type CreateConversationMessage = ConversationMessageBody;
+
+/** The catch-up cursor of the message lists (contract/schemas/conversations.ts `since`). */
+export type MessageListCursor = Pick<ConversationMessagesQuery, 'since'>;
 
 export type ActivityType = 'Typing' | 'Log' | 'Read' | 'Ping' | 'Error' | 'Connect' | 'Disconnect';
 

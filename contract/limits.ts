@@ -59,6 +59,12 @@ export const CHAT_TIME_LEFT_ANNOUNCED_AT: readonly number[] = [10, 5, 1];
 /** SPEC §7, §9: conversation lists take 9999 from 0; the active query takes 999. */
 export const CONVERSATION_LIST_TAKE = 9999;
 export const ACTIVE_CONVERSATIONS_TAKE = 999;
+/**
+ * Ours: a message list asked with `since` (the catch-up cursor) also answers the messages logged up
+ * to this long before the cursor's message: one whose write committed after a later one's (ids are
+ * handed out before commit) is fetched again, never skipped (docs/decisions.md "Catch-up by cursor").
+ */
+export const MESSAGES_SINCE_OVERLAP_MS = 5 * 60_000;
 /** SPEC §7, §9: notifications of the last 30 days, at most 1000. */
 export const NOTIFICATIONS_TAKE = 1000;
 export const NOTIFICATIONS_DAYS = 30;

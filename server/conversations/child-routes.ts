@@ -21,7 +21,7 @@ import { principalOf } from '../http/guard.ts';
 import { idempotent, recordKeyOf, type RecordKey } from '../http/idempotency.ts';
 import { canSeeConversation } from '../auth/entity-access.ts';
 import { APPLICATION_ID } from '../wire-ids.ts';
-import { listMessages, messageById, toConversation, toConversations } from './wire.ts';
+import { listMessagesSince, messageById, toConversation, toConversations } from './wire.ts';
 import { addMessage } from './writes.ts';
 import { conversationChanged } from './changed.ts';
 import { endChatIfPastLimit } from './chat-limit.ts';
@@ -173,7 +173,7 @@ export function registerConversationRoutes(app: Api, ctx: AppContext) {
     async (req) => {
       checkApp(req.params.appId);
       const row = await conversationFor(ctx, principalOf(req), req.query.conversation);
-      return { value: await listMessages(db, row.id) };
+      return { value: await listMessagesSince(db, row.id, req.query.since) };
     },
   );
 
@@ -183,7 +183,7 @@ export function registerConversationRoutes(app: Api, ctx: AppContext) {
     async (req) => {
       const row = await conversationFor(ctx, principalOf(req), req.query.conversationId);
       if (row.meeting_id === null) throw new ApiError('not_found');
-      return { value: await listMessages(db, row.id) };
+      return { value: await listMessagesSince(db, row.id, req.query.since) };
     },
   );
 

@@ -6,6 +6,7 @@ import type {
   SystemType,
 } from '../../contract/conversations.ts';
 import { authorNameFields } from '../../contract/author-kinds.ts';
+import { MESSAGES_SINCE_OVERLAP_MS } from '../../contract/limits.ts';
 import { inChunks, type Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { queuePositions } from './queue.ts';
@@ -95,6 +96,36 @@ export async function listMessages(db: Db, conversationId: number) {
     .selectFrom('conversation_messages')
     .selectAll()
     .where('conversation_id', '=', conversationId)
+    .orderBy('logged_date', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+  return rows.map(toMessage);
+}
+
+/**
+ * A message list with the catch-up cursor `since` (contract/schemas/conversations.ts): the messages
+ * logged from MESSAGES_SINCE_OVERLAP_MS before the cursor's message on, without the cursor's own,
+ * through the (conversation_id, logged_date) index. An id is handed out before its write commits,
+ * so a message may become visible after one with a higher id: the overlap fetches it again rather
+ * than skip it, and the client merges by id (docs/decisions.md "Catch-up by cursor"). A cursor that
+ * is no message of this conversation answers the whole list: more than asked, never less.
+ */
+export async function listMessagesSince(db: Db, conversationId: number, since: number | undefined) {
+  if (since === undefined) return listMessages(db, conversationId);
+  const cursor = await db
+    .selectFrom('conversation_messages')
+    .select('logged_date')
+    .where('id', '=', since)
+    .where('conversation_id', '=', conversationId)
+    .executeTakeFirst();
+  const cursorTime = cursor ? Date.parse(cursor.logged_date) : Number.NaN;
+  if (Number.isNaN(cursorTime)) return listMessages(db, conversationId);
+  const rows = await db
+    .selectFrom('conversation_messages')
+    .selectAll()
+    .where('conversation_id', '=', conversationId)
+    .where('logged_date', '>=', new Date(cursorTime - MESSAGES_SINCE_OVERLAP_MS).toISOString())
+    .where('id', '!=', since)
     .orderBy('logged_date', 'asc')
     .orderBy('id', 'asc')
     .execute();

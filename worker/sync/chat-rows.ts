@@ -39,12 +39,14 @@ function sameRow(stored: ChatMessageRow | undefined, row: ChatMessageRow): boole
  * Writes a fetched message list. A local row whose message the server already has (the refetch can
  * arrive before the outbox records the POST's answer) is replaced by it, so nothing shows twice and
  * it takes the server's time (and so its place in the chat); own sent rows keep their clientId so the
- * UI's list keys stay stable.
+ * UI's list keys stay stable. A whole list also removes the stored messages it no longer has; a list
+ * asked with the catch-up cursor (`partial`) holds only the newest, so it is merged by id instead.
  */
 export async function reconcileMessages(
   db: PortalDb,
   conversationId: number,
   messages: ConversationMessageWire[],
+  { partial = false }: { partial?: boolean } = {},
 ): Promise<void> {
   await db.transaction('rw', [db.chatMessages, db.outbox], async () => {
     const existing = await db.chatMessages.where('conversation').equals(conversationId).toArray();
@@ -71,9 +73,11 @@ export async function reconcileMessages(
       Object.assign(match, { clientId: local.clientId, sendStatus: 'sent' });
       await db.chatMessages.delete(local.key);
     }
-    const keep = new Set(rows.map((r) => r.key));
-    const gone = existing.filter((r) => r.id !== null && !keep.has(r.key)).map((r) => r.key);
-    await db.chatMessages.bulkDelete(gone);
+    if (!partial) {
+      const keep = new Set(rows.map((r) => r.key));
+      const gone = existing.filter((r) => r.id !== null && !keep.has(r.key)).map((r) => r.key);
+      await db.chatMessages.bulkDelete(gone);
+    }
     // Only what changed is written: an unchanged refetch wakes no live query and renders nothing.
     await db.chatMessages.bulkPut(rows.filter((row) => !sameRow(previous.get(row.key), row)));
   });

@@ -3,6 +3,7 @@ import type {
   Conversation,
   ConversationMessageWire,
   CreateConversationMessage,
+  MessageListCursor,
 } from '../../contract/conversations.ts';
 import { HUB_EVENTS } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
@@ -58,6 +59,12 @@ export class ConversationMessages implements SyncModule {
   /** The child's own stars, kept over any answer that left the server before they were saved. */
   readonly ownRatings = new OwnRatings();
   private readonly lastTyping = new Map<number, number>();
+  /**
+   * Per conversation, the newest message id of the last complete list written to Dexie: the catch-up
+   * cursor. Not the newest id stored: a hub event's message is stored at once, and the messages the
+   * outage hid came before it (docs/decisions.md "Catch-up by cursor").
+   */
+  private readonly complete = new Map<number, number>();
   private readonly loadedListeners: ConversationLoadedListener[] = [];
   private readonly refetchMessages: (key: string) => void;
   private readonly refetchConversation: (key: string) => void;
@@ -114,6 +121,7 @@ export class ConversationMessages implements SyncModule {
   reset(): void {
     this.lastTyping.clear();
     this.ownRatings.clear();
+    this.complete.clear();
   }
 
   /** A throttled refetch of the messages, e.g. once a subscription holds. */
@@ -151,18 +159,49 @@ export class ConversationMessages implements SyncModule {
    * conversation row in Dexie it is fetched first.
    */
   async loadMessages(conversationId: number): Promise<void> {
+    const value = await this.fetchMessages(conversationId, {});
+    await reconcileMessages(this.ctx.db, conversationId, value);
+    // The whole list replaced what was stored: its newest message is where a catch-up goes on from.
+    const newest = newestId(value);
+    if (newest === undefined) this.complete.delete(conversationId);
+    else this.complete.set(conversationId, newest);
+  }
+
+  /**
+   * Back online: only what came after the last complete list (the `since` cursor), merged by id; the
+   * whole list when this device holds none, or no longer holds its newest message. Deletions and
+   * erasures of older messages come with the next whole list (opening it, the 45 s refetch).
+   */
+  async catchUpMessages(conversationId: number): Promise<void> {
+    const since = this.complete.get(conversationId);
+    if (since === undefined || !(await this.ctx.db.chatMessages.get(String(since)))) {
+      await this.loadMessages(conversationId);
+      return;
+    }
+    const value = await this.fetchMessages(conversationId, { since });
+    await reconcileMessages(this.ctx.db, conversationId, value, { partial: true });
+    // A whole list written meanwhile may have gone further; the cursor never goes back.
+    const newest = Math.max(since, newestId(value) ?? since, this.complete.get(conversationId) ?? since);
+    this.complete.set(conversationId, newest);
+  }
+
+  /** A meeting's group chat from the group endpoint, the others from the conversations feature. */
+  private async fetchMessages(
+    conversationId: number,
+    cursor: MessageListCursor,
+  ): Promise<ConversationMessageWire[]> {
     if (!(await this.ctx.db.conversations.get(conversationId))) await this.loadConversation(conversationId);
     const row = await this.ctx.db.conversations.get(conversationId);
     const group = row ? row.meetingId !== null : false;
     const { value } = group
       ? await this.ctx.http.get<ValueList<ConversationMessageWire>>('/groupconversationmessages', {
-          params: { conversationId },
+          params: { conversationId, ...cursor },
         })
       : await this.ctx.http.get<ValueList<ConversationMessageWire>>(
           `${conversationsBase(this.ctx)}/messages`,
-          { params: { take: 9999, conversation: conversationId, selection: 'mine' } },
+          { params: { take: 9999, conversation: conversationId, selection: 'mine', ...cursor } },
         );
-    await reconcileMessages(this.ctx.db, conversationId, value);
+    return value;
   }
 
   /** Shows the message at once as a local row; the outbox sends it once, in order, when it can. */
@@ -268,4 +307,9 @@ export class ConversationMessages implements SyncModule {
       }
     });
   }
+}
+
+/** The highest message id of a list (the server sorts by date, and a late write may sit anywhere). */
+function newestId(messages: ConversationMessageWire[]): number | undefined {
+  return messages.length === 0 ? undefined : Math.max(...messages.map((m) => m.id));
 }

@@ -77,7 +77,7 @@ export class GroupChatSync implements SyncModule {
     await Promise.all(
       this.opens.keys().map(async (conversationId) => {
         if (!(await this.finished(conversationId))) await this.messages.activity(conversationId, 'Ping');
-        await this.loadAll(conversationId);
+        await this.loadAll(conversationId, 'since');
       }),
     );
   }
@@ -133,10 +133,13 @@ export class GroupChatSync implements SyncModule {
     timers.push(repeat(this.ctx.clock, ms, run));
   }
 
-  private async loadAll(conversationId: number): Promise<void> {
+  /** `since`: the messages after the last complete list only (the catch-up cursor). */
+  private async loadAll(conversationId: number, messages: 'whole' | 'since' = 'whole'): Promise<void> {
+    const loadMessages = (id: number) =>
+      messages === 'since' ? this.messages.catchUpMessages(id) : this.messages.loadMessages(id);
     // The conversation row first: it decides which endpoint lists the messages.
     await Promise.all([
-      this.messages.loadConversation(conversationId).then(() => this.messages.loadMessages(conversationId)),
+      this.messages.loadConversation(conversationId).then(() => loadMessages(conversationId)),
       this.loadConnections(conversationId),
     ]);
   }

@@ -126,7 +126,7 @@ export class MailAndHistorySync implements SyncModule {
 
   /** Back online: the messages of every open thread or historic chat. */
   async catchUp(): Promise<void> {
-    await Promise.all(this.opens.keys().map((id) => this.messages.loadMessages(id)));
+    await Promise.all(this.opens.keys().map((id) => this.messages.catchUpMessages(id)));
   }
 
   async closeConversation(conversationId: number): Promise<void> {

@@ -281,7 +281,7 @@ export class OneToOneChatSync implements SyncModule {
       return;
     }
     await this.messages.loadConversation(id);
-    await this.messages.loadMessages(id);
+    await this.messages.catchUpMessages(id);
   }
 
   /** SPEC §4: logout ends the chat (while the token still works). */

@@ -1,15 +1,32 @@
 import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { DEMO_LOGINS } from './db/seed.ts';
+import { eraseLoggedErasuresAgain } from './jobs/erasure-replay.ts';
+import { SERVER_APPLICATION_NAME } from './db/backup.ts';
 
 /** Starts the reference server; Ctrl-C (SIGINT) or SIGTERM stop it cleanly. */
 export async function main() {
   const config = loadConfig();
+  // PostgreSQL lists the server's connections under this name, where `npm run restore` sees a
+  // running site (server/db/backup.ts).
+  process.env.PGAPPNAME ??= SERVER_APPLICATION_NAME;
   // Every failure (a 500) is logged; each request only with LOG_REQUESTS=1.
-  const { app, close } = await buildApp(config, {
+  const { app, ctx, close } = await buildApp(config, {
     logger: true,
     logRequests: process.env.LOG_REQUESTS === '1',
   });
+  // After a restore: whoever was erased since the backup was taken is erased again before anyone is
+  // served (docs/operations.md, "Backup and restore").
+  const replay = await eraseLoggedErasuresAgain(ctx).catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
+  if (replay.erasedAgain > 0) {
+    console.info(`Erasure log ${replay.file}: ${replay.erasedAgain} restored account(s) erased again.`);
+  }
+  if (replay.unreadable > 0) {
+    console.warn(`Erasure log ${replay.file}: ${replay.unreadable} line(s) cut short were skipped.`);
+  }
   await app.listen({ port: config.port, host: config.host });
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
   const db = config.databaseUrl.startsWith('postgres') ? 'PostgreSQL' : `SQLite (${config.databaseUrl})`;

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { nowIso, type Db } from '../db/database.ts';
 import { conversationChanged } from './changed.ts';
 import { deleteMeetingMessages } from '../files/file-store.ts';
+import { logErasure } from '../security/erasure-log.ts';
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 
 /**
@@ -13,7 +14,15 @@ import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
  * sessions. What others wrote in a group chat stays, and the person's group-chat messages stay for
  * the group without any name or id that leads back to them.
  */
-export async function eraseAccount(ctx: AppContext, accountId: number, contactId: number): Promise<void> {
+export async function eraseAccount(
+  ctx: AppContext,
+  accountId: number,
+  contactId: number,
+  options: { logged?: boolean } = {},
+): Promise<void> {
+  // Logged first, outside the database: restoring a backup taken before now must not bring the
+  // person back (server/security/erasure-log.ts). `logged`: the start is making a logged one again.
+  if (!options.logged) await logErasure(ctx.db, ctx.config.databaseUrl, accountId);
   const openChats = await ctx.db.transaction().execute(async (trx) => {
     await trx
       .updateTable('accounts')

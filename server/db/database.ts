@@ -7,6 +7,8 @@ import {
   SqliteDialect,
   SqliteDriver,
   CompiledQuery,
+  DEFAULT_MIGRATION_TABLE,
+  sql,
   type DatabaseConnection,
   type SqliteDatabase,
 } from 'kysely';
@@ -166,6 +168,18 @@ export async function migrateToLatest(
   open: OpenDatabase,
   upTo?: keyof ReturnType<typeof migrations>,
 ): Promise<void> {
+  const known = Object.keys(migrations(open.kind));
+  if (!upTo) {
+    const done = await executedMigrations(open.db);
+    const ahead = done.filter((name) => !known.includes(name));
+    // A rolling upgrade: a newer build has migrated the shared database while this one still runs
+    // (or restarts). Migrations only add (docs/operations.md, "Rolling upgrade"), so this build runs
+    // on the newer schema unchanged, provided it lacks none of its own.
+    if (ahead.length > 0 && known.every((name) => done.includes(name))) {
+      console.warn(`database: its schema is ahead of this build (${ahead.join(', ')}); running on it`);
+      return;
+    }
+  }
   const migrator = new Migrator({
     db: open.db,
     provider: { getMigrations: async () => migrations(open.kind) },
@@ -175,6 +189,16 @@ export async function migrateToLatest(
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });
   }
+}
+
+/** The names of the migrations the database has run (none before its first). */
+async function executedMigrations(db: Db): Promise<string[]> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((t) => t.name === DEFAULT_MIGRATION_TABLE)) return [];
+  const { rows } = await sql<{
+    name: string;
+  }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
+  return rows.map((r) => r.name);
 }
 
 export const nowIso = (): string => new Date().toISOString();

@@ -26,6 +26,10 @@ export interface ChaosClient {
   conversations: number[];
   readonly groupChats: Set<number>;
   readonly running: boolean;
+  /** Answers it got with `Idempotent-Replayed: true` (undefined where they cannot be seen: a browser). */
+  readonly replayed?: number;
+  /** 5xx answers it got (each is retried), by status (undefined where they cannot be seen). */
+  readonly retried?: Map<number, number>;
   /** Queues a message as the app does; false when the client is closed. */
   write(conversationId: number): Promise<boolean>;
   offline(): void;
@@ -58,6 +62,8 @@ export class ChaosChild implements ChaosClient {
   conversations: number[] = [];
   /** Group chats among `conversations` (a meeting's chat: opened as the meeting page opens it). */
   readonly groupChats = new Set<number>();
+  replayed = 0;
+  readonly retried = new Map<number, number>();
   private seq = 0;
   private config: RuntimeConfig | null = null;
 
@@ -87,7 +93,12 @@ export class ChaosChild implements ChaosClient {
       requestTimeoutMs: 5000,
       db: this.db,
       userStore: new DexieStateStore(this.authDb),
-      fetch: (input, init) => fetch(input, init),
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        if (res.headers.get('idempotent-replayed') === 'true') this.replayed++;
+        if (res.status >= 500) this.retried.set(res.status, (this.retried.get(res.status) ?? 0) + 1);
+        return res;
+      },
       clock: systemClock,
       withLock: noLock,
       broadcast: () => undefined,

@@ -9,12 +9,16 @@
 //   CHAOS_BROWSERS  children in Debian Chromium (the built app), each writing in a mail thread (2)
 //   CHAOS_SEED      replays a run's fault schedule and choices (random, printed)
 //   CHAOS_PROCESSES server processes behind nginx (2)
+//
+// PostgreSQL and Redis are the run's own (a fresh PostgreSQL cluster in a temporary folder, a Redis
+// on a free port), so that restarting them hits nothing else on the machine.
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { freeClusterPort, startCluster, type Cluster } from '../scripts/cluster.ts';
 import { freePort } from '../tests/server/server-process.ts';
 import { startRedis, stopRedis } from '../tests/server/redis-process.ts';
+import { startPostgres } from '../tests/server/faults/postgres-process.ts';
 import { readMetrics } from '../tests/server/metrics-text.ts';
 import { login } from '../tests/server/test-server.ts';
 import { ChaosChild, CHILD_PASSWORD, type ChaosClient, type Sent } from './chaos-client.ts';
@@ -30,7 +34,10 @@ const BROWSERS = Number(process.env.CHAOS_BROWSERS ?? 2);
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 /** A child or a counsellor writes every 2 to 4 s: a person typing, not a load generator. */
 const WRITE_EVERY_MS: [number, number] = [2000, 4000];
-const POSTGRES = 'postgres://postgres@127.0.0.1:5432';
+/** A PostgreSQL restart keeps it down this long (ms), at random in the range. */
+const POSTGRES_DOWN_MS: [number, number] = [5000, 15000];
+/** A process restarted with FAULT_KILL_AFTER_CREATE kills itself after this many creates, at random. */
+const CREATES_BEFORE_KILL: [number, number] = [1, 5];
 
 /** mulberry32: a small seeded generator, so a seed replays the same schedule and choices. */
 function seeded(seed: number) {
@@ -51,6 +58,8 @@ function seeded(seed: number) {
 
 const FAULTS = [
   'kill -9 a server process',
+  'kill -9 inside a write',
+  'restart PostgreSQL',
   'restart Redis',
   'reload nginx',
   'cut PostgreSQL connections',
@@ -66,7 +75,12 @@ interface Fault {
   target: number;
   /** How long the thing stays down. */
   downMs: number;
+  /** 'kill -9 inside a write': the process dies right after this many creates committed. */
+  creates: number;
 }
+
+/** Faults that hit one server process (the others hit a child). */
+const hitsProcess = (kind: FaultKind) => kind.startsWith('kill');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (line: string) => console.info(`${new Date().toISOString().slice(11, 23)} ${line}`);
@@ -87,13 +101,17 @@ function scheduleOf(random: ReturnType<typeof seeded>, writingMs: number): Fault
   return kinds.slice(0, count).map((kind, i) => ({
     atMs: Math.round(gap * (i + 1)),
     kind,
-    target:
-      kind === 'kill -9 a server process'
-        ? random.between(0, PROCESSES - 1)
-        : random.between(0, CHILDREN - 1),
-    downMs: random.between(1000, Math.min(5000, Math.floor(gap * 0.6))),
+    target: hitsProcess(kind) ? random.between(0, PROCESSES - 1) : random.between(0, CHILDREN - 1),
+    downMs:
+      kind === 'restart PostgreSQL'
+        ? random.between(...POSTGRES_DOWN_MS)
+        : random.between(1000, Math.min(5000, Math.floor(gap * 0.6))),
+    creates: random.between(...CREATES_BEFORE_KILL),
   }));
 }
+
+/** What the staff writers were answered with: replays of a key, and each 5xx status before a retry. */
+const staffSeen = { replayed: 0, retried: new Map<number, number>() };
 
 /** A staff call that is retried as the staff console's outbox would: same key, until it is answered. */
 async function staffCall(
@@ -116,7 +134,9 @@ async function staffCall(
         signal: AbortSignal.timeout(10_000),
       });
       const text = await res.text();
+      if (res.headers.get('idempotent-replayed') === 'true') staffSeen.replayed++;
       const retry = res.status === 429 || res.status >= 500;
+      if (res.status >= 500) staffSeen.retried.set(res.status, (staffSeen.retried.get(res.status) ?? 0) + 1);
       if (!retry || Date.now() > deadline) {
         return { status: res.status, body: text ? JSON.parse(text) : null, attempts: attempt };
       }
@@ -154,8 +174,8 @@ async function main() {
   );
   console.info('fault schedule (replay with CHAOS_SEED=' + SEED + '):');
   for (const f of schedule) {
-    const target = f.kind.startsWith('kill')
-      ? ` n${f.target + 1}`
+    const target = hitsProcess(f.kind)
+      ? ` n${f.target + 1}${f.kind === 'kill -9 inside a write' ? ` after ${f.creates} creates` : ''}`
       : f.kind.startsWith('child') || f.kind.startsWith('worker')
         ? f.target < CHILDREN
           ? ` child ${f.target + 1}`
@@ -166,6 +186,8 @@ async function main() {
     console.info(`  +${(f.atMs / 1000).toFixed(1).padStart(5)} s  ${f.kind}${target}, down ${f.downMs} ms`);
   }
 
+  const postgres = await startPostgres();
+  const POSTGRES = postgres.url.replace(/\/postgres$/, '');
   const databaseName = `chaos_${SEED}_${process.pid}`;
   const databaseUrl = `${POSTGRES}/${databaseName}`;
   const redisPort = await freePort();
@@ -173,9 +195,19 @@ async function main() {
   let cluster: Cluster | null = null;
   const children: ChaosClient[] = [];
   const browser = BROWSERS > 0 ? await launchChromium() : null;
-  const admin = new pg.Client({ connectionString: `${POSTGRES}/postgres` });
-  await admin.connect();
+  /** A statement on the maintenance database, on a connection of its own (PostgreSQL restarts). */
+  const adminQuery = async (text: string, values: unknown[] = []) => {
+    const admin = new pg.Client({ connectionString: `${POSTGRES}/postgres` });
+    await admin.connect();
+    try {
+      return await admin.query(text, values);
+    } finally {
+      await admin.end();
+    }
+  };
   const discrepancies: string[] = [];
+  /** Per 'kill -9 inside a write': the processes whose replays answered the retry of the killed write. */
+  const killedWrites: string[] = [];
   try {
     for (let attempt = 0; !cluster; attempt++) {
       try {
@@ -198,7 +230,9 @@ async function main() {
       }
     }
     const site = cluster.url;
-    log(`cluster up at ${site}; Redis on ${redisPort}; database ${databaseName}`);
+    log(
+      `cluster up at ${site}; Redis on ${redisPort}; PostgreSQL on ${postgres.port}, database ${databaseName}`,
+    );
 
     // Children: registered, signed in, each with a live chat accepted by the counsellor and a mail.
     const counsellor = await staffLogin(site);
@@ -303,17 +337,137 @@ async function main() {
       })(),
     ]);
 
+    const replaysOf = async (nodes: number[]) =>
+      new Map(
+        await Promise.all(
+          nodes.map(
+            async (i) =>
+              [
+                i,
+                (await readMetrics(cluster!.nodes[i]!.url)).get(
+                  'http_retry_signals_total{kind="idempotent_replay"}',
+                ) ?? 0,
+              ] as const,
+          ),
+        ),
+      );
+    const others = (target: number) => cluster!.nodes.map((_, i) => i).filter((i) => i !== target);
+
+    /**
+     * A process restarted with FAULT_KILL_AFTER_CREATE dies with SIGKILL right after a create of its
+     * committed, before its answer left. The write's retry (nginx's, to another process, or the
+     * writer's own, with the same Idempotency-Key) must be answered from the key: a replay, seen in
+     * /metrics of another process or of the restarted one. Then the process runs normally again.
+     */
+    const killInsideWrite = async (fault: Fault) => {
+      const target = fault.target;
+      const before = await replaysOf(others(target));
+      await cluster!.kill(target, 'SIGTERM');
+      await cluster!.start(target, { FAULT_KILL_AFTER_CREATE: String(fault.creates) });
+      log(`n${target + 1} restarted with FAULT_KILL_AFTER_CREATE=${fault.creates}`);
+      const died = await Promise.race([
+        cluster!.untilExit(target),
+        sleep(60_000).then(() => 'alive' as const),
+      ]);
+      if (died === 'alive') {
+        discrepancies.push(`kill -9 inside a write: n${target + 1} had not died after 60 s`);
+        await cluster!.kill(target, 'SIGKILL');
+      } else if (died !== 'SIGKILL') {
+        discrepancies.push(`kill -9 inside a write: n${target + 1} ended with ${died}, not SIGKILL`);
+      }
+      log(
+        `n${target + 1} died (${died}) after ${fault.creates} creates; restarting it without the fault point`,
+      );
+      await cluster!.start(target);
+      // The killed write's retry is answered from its key, by a process that counts the replay.
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const now = await replaysOf(cluster!.nodes.map((_, i) => i));
+        const by = [...now]
+          .map(([i, count]) => [i, count - (before.get(i) ?? 0)] as const)
+          .filter(([, count]) => count > 0);
+        if (by.length > 0) {
+          const where = by.map(([i, count]) => `n${i + 1}${i === target ? ' (restarted)' : ''}: ${count}`);
+          killedWrites.push(where.join(', '));
+          log(`the killed write's retry was replayed: ${where.join(', ')}`);
+          break;
+        }
+        if (Date.now() > deadline) {
+          discrepancies.push(`kill -9 inside a write: no replay of the killed write on any process in 30 s`);
+          break;
+        }
+        await sleep(250);
+      }
+    };
+
+    /** /healthz of every running process, until each answers `status` or the deadline passes. */
+    const untilHealth = async (status: number, timeoutMs: number): Promise<string[]> => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const answers = await Promise.all(
+          cluster!.nodes.map(async (n) => {
+            if (!n.running()) return status;
+            return fetch(`${n.url}/healthz`, { signal: AbortSignal.timeout(3000) })
+              .then((r) => r.status)
+              .catch(() => 0);
+          }),
+        );
+        const wrong = answers
+          .map((got, i) => [i, got] as const)
+          .filter(([, got]) => got !== status)
+          .map(([i, got]) => `n${i + 1} answered ${got}`);
+        if (wrong.length === 0 || Date.now() > deadline) return wrong;
+        await sleep(100);
+      }
+    };
+
+    /**
+     * PostgreSQL stopped (a fast shutdown: every session ended), down for fault.downMs, started
+     * again. Meanwhile every process's /healthz must say 503, and a call through nginx must be
+     * answered by a process with 503 and Retry-After (not nginx's 502 for "no process left"); the
+     * writers' retries wait it out. Afterwards every process must serve again (its pool recovered).
+     */
+    const restartPostgres = async (fault: Fault) => {
+      await postgres.stop();
+      const down = Date.now();
+      try {
+        const unhealthy = await untilHealth(503, 3000);
+        if (unhealthy.length > 0) discrepancies.push(`PostgreSQL down: /healthz ${unhealthy.join(', ')}`);
+        const probe = await fetch(`${site}/portal/staff/queue`, {
+          headers: { Authorization: `Bearer ${counsellor}` },
+          signal: AbortSignal.timeout(5000),
+        });
+        await probe.arrayBuffer();
+        if (probe.status !== 503 || !probe.headers.get('retry-after'))
+          discrepancies.push(
+            `PostgreSQL down: a call through nginx answered ${probe.status} (Retry-After ${probe.headers.get('retry-after')}), not 503 with Retry-After`,
+          );
+        await sleep(Math.max(0, down + fault.downMs - Date.now()));
+      } finally {
+        await postgres.start();
+      }
+      const sick = await untilHealth(200, 30_000);
+      if (sick.length > 0) discrepancies.push(`PostgreSQL back: /healthz ${sick.join(', ')} after 30 s`);
+      log(`PostgreSQL was down ${Date.now() - down} ms; every process serves again`);
+    };
+
     // Faults, on their schedule, while the writers write.
     const started = Date.now();
     const faultRuns: Array<Promise<void>> = [];
     const runFault = async (fault: Fault) => {
       const c = children[fault.target % children.length]!;
-      log(`fault: ${fault.kind}${fault.kind.startsWith('kill') ? ` n${fault.target + 1}` : ''}`);
+      log(`fault: ${fault.kind}${hitsProcess(fault.kind) ? ` n${fault.target + 1}` : ''}`);
       switch (fault.kind) {
         case 'kill -9 a server process':
           await cluster!.kill(fault.target, 'SIGKILL');
           await sleep(fault.downMs);
           await cluster!.start(fault.target);
+          break;
+        case 'kill -9 inside a write':
+          await killInsideWrite(fault);
+          break;
+        case 'restart PostgreSQL':
+          await restartPostgres(fault);
           break;
         case 'restart Redis':
           await stopRedis(redis);
@@ -324,7 +478,7 @@ async function main() {
           await cluster!.reloadNginx();
           break;
         case 'cut PostgreSQL connections':
-          await admin.query(
+          await adminQuery(
             'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
             [databaseName],
           );
@@ -459,6 +613,25 @@ async function main() {
       `  database errors           query ${sum('db_errors_total{kind="query"}')}, connection ${sum('db_errors_total{kind="connection"}')}`,
     );
     console.info(`  Redis backplane reconnects ${sum('hub_backplane_reconnects_total')}`);
+    const childReplays = children.reduce((total, c) => total + (c.replayed ?? 0), 0);
+    const childRetried = new Map<number, number>();
+    for (const c of children)
+      for (const [status, n] of c.retried ?? [])
+        childRetried.set(status, (childRetried.get(status) ?? 0) + n);
+    const statuses = (m: Map<number, number>) =>
+      [...m]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${status}: ${n}`)
+        .join(', ') || 'none';
+    console.info('\nwhat the writers saw:');
+    console.info(
+      `  Idempotent-Replayed: true ${childReplays + staffSeen.replayed} (worker-core children ${childReplays}, staff ${staffSeen.replayed}; the browsers' are not seen)`,
+    );
+    console.info(
+      `  5xx before a retry        children ${statuses(childRetried)}; staff ${statuses(staffSeen.retried)}`,
+    );
+    for (const [i, where] of killedWrites.entries())
+      console.info(`  killed write ${i + 1} replayed by ${where}`);
     console.info('\nresult:');
     console.info(
       `  messages written   ${expected.length} (children ${expected.length - counsellorSent.length}, counsellor ${counsellorSent.length})`,
@@ -476,8 +649,7 @@ async function main() {
     await browser?.close();
     await cluster?.stop().catch(() => undefined);
     await stopRedis(redis);
-    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
+    await postgres.destroy();
   }
   if (discrepancies.length > 0) {
     console.error(`\n${discrepancies.length} discrepancies:`);

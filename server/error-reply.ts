@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './errors.ts';
+import { ApiError, isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
 
 /**
  * The server's error handler: every refusal is `{ error, message }` with a Swedish message from
@@ -19,6 +19,18 @@ export function replyWithError(error: FastifyError | Error, req: FastifyRequest,
     return reply
       .code(status)
       .send({ error: 'bad_request', message: new ApiError('bad_request').toBody().message });
+  }
+  // The database is restarting or failing over: a retryable 503 that says when to try again, not a
+  // 500 that reads as a fault of the request. A proxy in front may try another process (nginx's
+  // proxy_next_upstream http_503, scripts/cluster.ts); a client's outbox waits Retry-After.
+  if (isDatabaseUnavailable(error)) {
+    // Expected while it lasts, and one line per refused request: its code, not its stack.
+    const { code, message } = error as { code?: string; message?: string };
+    req.log.warn(`database unavailable (${code || message})`);
+    return reply
+      .code(503)
+      .header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
+      .send(new ApiError('unavailable').toBody());
   }
   req.log.error({ err: error }, 'request failed');
   return reply.code(500).send(new ApiError('internal').toBody());

@@ -32,6 +32,8 @@ export const API_ERRORS = {
   unsupported_type: { status: 415, message: 'Filtypen är inte tillåten.' },
   unsupported_media: { status: 415, message: 'Förfrågan har ett format som inte stöds.' },
   internal: { status: 500, message: 'Något blev fel. Försök igen.' },
+  /** The database cannot be reached (restarting, failing over): nothing was written, try again. */
+  unavailable: { status: 503, message: 'Tjänsten är inte tillgänglig just nu. Försök igen om en stund.' },
 } as const;
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
@@ -49,6 +51,42 @@ export class ApiError extends Error {
     const status = this.code === 'conflict' ? { status: this.message } : {};
     return { error: this.code, message: API_ERRORS[this.code].message, ...status };
   }
+}
+
+/** Seconds a client is asked to wait (`Retry-After`) when the database cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * PostgreSQL's and the driver's ways of saying the database cannot be reached now, as opposed to a
+ * statement that failed: class 08 (connection exception), 57P01-57P03 (shut down by an administrator,
+ * crashed, cannot connect now: starting up or shutting down), and the socket errors of a server that
+ * is not there. Any of them may pass in seconds (a restart, a failover), and a write that failed so
+ * was not committed, or was committed with its idempotency key, so its retry is safe.
+ */
+const UNAVAILABLE_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** node-postgres reports a lost or timed-out connection by its message only. */
+const UNAVAILABLE_MESSAGE =
+  /^(Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/i;
+
+/** Whether an error (or its cause) says the database is unavailable rather than the statement wrong. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** OAuth 2.0 error bodies (RFC 6749 §5.2) for /connect/*. */

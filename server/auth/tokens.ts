@@ -6,6 +6,7 @@ import type { KeyRing } from './keys.ts';
 import { SIGNING_ALG } from './keys.ts';
 import type { Principal, Role } from './principal.ts';
 import { CLIENTS, type ClientId } from './clients.ts';
+import { isDatabaseUnavailable } from '../errors.ts';
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 /** How far ahead of this server's clock a token's issue time may be (another process's clock). */
@@ -335,7 +336,10 @@ export class TokenService {
         expiresAt: payload.exp,
         scopes: typeof payload.scope === 'string' ? payload.scope.split(' ') : [],
       };
-    } catch {
+    } catch (error) {
+      // A database that cannot be asked (restarting) says nothing about the token: 503, not 401,
+      // which would send the client to sign in again.
+      if (isDatabaseUnavailable(error)) throw error;
       return null;
     }
   }

@@ -19,7 +19,8 @@ export const PENDING_ABANDONED_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: { accountId: number; key: string };
+    /** The request's claim on its key: the placeholder row it wrote, known by its `since` stamp. */
+    idempotency?: { accountId: number; key: string; since: string };
   }
 }
 
@@ -57,6 +58,7 @@ export function idempotent(ctx: AppContext, replay: Replay) {
     if (typeof key !== 'string' || !KEY.test(key)) throw new ApiError('bad_request');
     const accountId = req.principal.accountId;
     const digest = digestOf(req);
+    const since = nowIso();
     const inserted = await ctx.db
       .insertInto('idempotency_keys')
       .values({
@@ -66,12 +68,12 @@ export function idempotent(ctx: AppContext, replay: Replay) {
         request_digest: digest,
         status_code: PENDING,
         response_id: null,
-        created_date: nowIso(),
+        created_date: since,
       })
       .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) {
-      req.idempotency = { accountId, key };
+      req.idempotency = { accountId, key, since };
       return;
     }
     const row = await ctx.db
@@ -86,14 +88,14 @@ export function idempotent(ctx: AppContext, replay: Replay) {
         // Only one of several concurrent retries wins the takeover (the row must still be as read).
         const taken = await ctx.db
           .updateTable('idempotency_keys')
-          .set({ created_date: nowIso() })
+          .set({ created_date: since })
           .where('account_id', '=', accountId)
           .where('key', '=', key)
           .where('status_code', '=', PENDING)
           .where('created_date', '=', row.created_date)
           .executeTakeFirst();
         if (Number(taken.numUpdatedRows) === 1) {
-          req.idempotency = { accountId, key };
+          req.idempotency = { accountId, key, since };
           return;
         }
       }
@@ -126,18 +128,38 @@ function answeredId(payload: unknown): number | null {
  */
 export type RecordKey = (trx: Db, id: number) => Promise<void>;
 
-/** The `RecordKey` of a request; none when it came without a key. */
+/**
+ * The `RecordKey` of a request; none when it came without a key. A claim that is no longer this
+ * request's (a retry took the key over after PENDING_ABANDONED_MS while this one still ran) fails
+ * the create, so that only one of the two stores its entity.
+ */
 export function recordKeyOf(req: FastifyRequest, status = 201): RecordKey | undefined {
   const claim = req.idempotency;
   if (!claim) return undefined;
   return async (trx, id) => {
-    await trx
-      .updateTable('idempotency_keys')
-      .set({ status_code: status, response_id: id })
-      .where('account_id', '=', claim.accountId)
-      .where('key', '=', claim.key)
-      .execute();
+    const recorded = await ownPlaceholder(
+      trx.updateTable('idempotency_keys').set({ status_code: status, response_id: id }),
+      claim,
+    ).executeTakeFirst();
+    if (Number(recorded.numUpdatedRows) !== 1) {
+      throw new ApiError('too_many_requests', 'the key was taken over by a retry');
+    }
   };
+}
+
+/** Narrows a statement to the request's own placeholder: still running, and still this request's. */
+function ownPlaceholder<
+  Q extends {
+    where(column: 'account_id', op: '=', value: number): Q;
+    where(column: 'key' | 'created_date', op: '=', value: string): Q;
+    where(column: 'status_code', op: '=', value: number): Q;
+  },
+>(query: Q, claim: { accountId: number; key: string; since: string }): Q {
+  return query
+    .where('account_id', '=', claim.accountId)
+    .where('key', '=', claim.key)
+    .where('created_date', '=', claim.since)
+    .where('status_code', '=', PENDING);
 }
 
 /**
@@ -175,6 +197,7 @@ function killIfFaultPoint(ctx: AppContext, reply: FastifyReply) {
  * key, unless its entity was committed with it (the row is no longer a placeholder then, and stays).
  */
 export function storeIdempotentReply(ctx: AppContext) {
+  const later = new SettleLater();
   return async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = req.idempotency;
     if (!claim) return payload;
@@ -184,32 +207,63 @@ export function storeIdempotentReply(ctx: AppContext) {
     const succeeded = reply.statusCode >= 200 && reply.statusCode < 300;
     const settle = succeeded
       ? () =>
-          ctx.db
-            .updateTable('idempotency_keys')
-            .set({ status_code: reply.statusCode, response_id: answeredId(payload) })
-            .where('account_id', '=', claim.accountId)
-            .where('key', '=', claim.key)
-            .where('status_code', '=', PENDING)
-            .execute()
-      : () =>
-          ctx.db
-            .deleteFrom('idempotency_keys')
-            .where('account_id', '=', claim.accountId)
-            .where('key', '=', claim.key)
-            .where('status_code', '=', PENDING)
-            .execute();
+          ownPlaceholder(
+            ctx.db
+              .updateTable('idempotency_keys')
+              .set({ status_code: reply.statusCode, response_id: answeredId(payload) }),
+            claim,
+          ).execute()
+      : () => ownPlaceholder(ctx.db.deleteFrom('idempotency_keys'), claim).execute();
     // The answer goes out whatever happens here. A failure (most often the same broken database
     // connection that failed the request) is tried once more on a fresh connection; if that fails
-    // too, the placeholder stays until PENDING_ABANDONED_MS lets a retry take it over.
+    // too (the database is away), this process goes on trying in the background, so the client's
+    // retry is served as soon as the database is back, not only when PENDING_ABANDONED_MS lets it
+    // take the key over.
     try {
       await settle();
     } catch {
       await settle().catch((error: unknown) => {
-        req.log.warn({ err: error }, 'idempotency key not settled');
+        req.log.warn({ err: error }, 'idempotency key not settled; trying again in the background');
+        later.add(settle);
       });
     }
     return payload;
   };
+}
+
+/**
+ * Settles keys whose settling failed, every SETTLE_RETRY_MS until it succeeds or the key is past
+ * PENDING_ABANDONED_MS (a retry may take it over then, and the statement, narrowed to this request's
+ * own placeholder, would change nothing). The timer does not keep the process alive.
+ */
+export const SETTLE_RETRY_MS = 1000;
+class SettleLater {
+  private readonly pending = new Map<() => Promise<unknown>, number>();
+  private timer: NodeJS.Timeout | null = null;
+
+  add(settle: () => Promise<unknown>) {
+    this.pending.set(settle, Date.now() + PENDING_ABANDONED_MS);
+    this.timer ??= setInterval(() => void this.tryAll(), SETTLE_RETRY_MS).unref();
+  }
+
+  private running = false;
+
+  private async tryAll() {
+    if (this.running) return;
+    this.running = true;
+    for (const [settle, until] of [...this.pending]) {
+      const done = await settle().then(
+        () => true,
+        () => Date.now() > until,
+      );
+      if (done) this.pending.delete(settle);
+    }
+    this.running = false;
+    if (this.pending.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
 }
 
 /** A replay whose answer names only the id: `{ value: id }`. */

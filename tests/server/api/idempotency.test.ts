@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { login, startTestServer, type TestServer, postWithKey } from '../test-server.ts';
-import { PENDING_ABANDONED_MS } from '../../../server/http/idempotency.ts';
+import type { FastifyRequest } from 'fastify';
+import { createOnce, PENDING_ABANDONED_MS, recordKeyOf } from '../../../server/http/idempotency.ts';
+import type { Db } from '../../../server/db/database.ts';
 
 let server: TestServer;
 let token: string;
@@ -85,5 +88,122 @@ describe('Idempotency-Key on create calls', () => {
     await plain();
     expect(await count('no-key')).toBe(2);
     expect((await post('x', { message: 'bad-key' })).status).toBe(400);
+  });
+});
+
+/**
+ * A database fault planted as a trigger: `statement` runs before each `op` on `table` (RAISE, or a
+ * write of its own). On SQLite and PostgreSQL alike; the returned function removes it.
+ */
+async function plant(db: Db, postgres: boolean, table: string, op: 'INSERT' | 'DELETE', statement: string) {
+  const name = `fault_${table}_${op.toLowerCase()}`;
+  if (postgres) {
+    await sql
+      .raw(
+        `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${statement}; RETURN ${op === 'DELETE' ? 'OLD' : 'NEW'}; END $$;
+         CREATE TRIGGER ${name} BEFORE ${op} ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}();`,
+      )
+      .execute(db);
+    return async () => void (await sql.raw(`DROP FUNCTION ${name}() CASCADE`).execute(db));
+  }
+  await sql.raw(`CREATE TRIGGER ${name} BEFORE ${op} ON ${table} BEGIN ${statement}; END`).execute(db);
+  return async () => void (await sql.raw(`DROP TRIGGER ${name}`).execute(db));
+}
+
+describe('a key whose create failed while the database failed too', () => {
+  const postgres = () => server.databaseUrl.startsWith('postgres');
+  const raise = () =>
+    postgres() ? "RAISE EXCEPTION 'planted fault'" : "SELECT RAISE(ABORT, 'planted fault')";
+  const newMail = async () => {
+    const res = await postWithKey(server.url, '/portal/mail', {
+      token,
+      key: randomUUID(),
+      body: { subject: 'Nyckel', text: 'Första' },
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { id: number }).id;
+  };
+  const messages = async (conversation: number, text: string) =>
+    (
+      await server.ctx.db
+        .selectFrom('conversation_messages')
+        .select('id')
+        .where('conversation_id', '=', conversation)
+        .where('message', '=', text)
+        .execute()
+    ).length;
+
+  it('is freed in the background once the database answers again, so the retry writes at once', async () => {
+    const conversation = await newMail();
+    const body = { conversation, content: `Efter felet ${randomUUID()}` };
+    const key = randomUUID();
+    const send = () => postWithKey(server.url, '/portal/conversationmessage', { token, key, body });
+    // The write fails, and so does freeing its key (as when the database goes away mid-request).
+    const healInsert = await plant(server.ctx.db, postgres(), 'conversation_messages', 'INSERT', raise());
+    const healDelete = await plant(server.ctx.db, postgres(), 'idempotency_keys', 'DELETE', raise());
+    expect((await send()).status).toBe(500);
+    expect((await send()).status).toBe(429);
+    await healInsert();
+    await healDelete();
+
+    // Without the background settling this stays 429 for PENDING_ABANDONED_MS (a minute).
+    const deadline = Date.now() + 10_000;
+    let retry = await send();
+    while (retry.status === 429 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      retry = await send();
+    }
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(await messages(conversation, body.content)).toBe(1);
+  });
+
+  it('a create whose key a retry took over meanwhile stores nothing: only one of the two writes', async () => {
+    const db = server.ctx.db;
+    const key = randomUUID();
+    const message = `Övertagen ${key}`;
+    const { id: accountId } = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('username', '=', 'demo')
+      .executeTakeFirstOrThrow();
+    // This request's claim, stamped when it began; a retry has since taken the key over (a new stamp).
+    const claim = { accountId, key, since: '2026-01-01T00:00:00.000Z' };
+    await db
+      .insertInto('idempotency_keys')
+      .values({
+        account_id: accountId,
+        key,
+        route: '/createclientlogs',
+        request_digest: 'x',
+        status_code: 0,
+        response_id: null,
+        created_date: '2026-01-01T00:01:05.000Z',
+      })
+      .execute();
+    const write = createOnce(db, recordKeyOf({ idempotency: claim } as FastifyRequest), (trx) =>
+      trx
+        .insertInto('client_logs')
+        .values({
+          account_id: accountId,
+          message,
+          stack: null,
+          url: null,
+          level: 'info',
+          variant: null,
+          created_date: new Date().toISOString(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow(),
+    );
+    await expect(write).rejects.toThrow(/taken over/);
+    expect(await count(message)).toBe(0);
+    // The key is the retry's: this request changed nothing of it.
+    const row = await db
+      .selectFrom('idempotency_keys')
+      .select(['status_code', 'created_date'])
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status_code: 0, created_date: '2026-01-01T00:01:05.000Z' });
   });
 });

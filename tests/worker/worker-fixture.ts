@@ -19,6 +19,8 @@ export interface WorkerFixture {
   /** The at-rest key both databases are sealed with. */
   atRest: AtRestKey;
   broadcasts: WorkerBroadcast[];
+  /** The device's own store (what outlives a sign-out), beside `db` and `authDb`. */
+  deviceDb: AuthDb;
   dispose(): Promise<void>;
 }
 
@@ -32,13 +34,19 @@ export async function createWorker(
     /** Another origin in front of the server (the fault proxy): every call and the hub go there. */
     origin?: string;
     requestTimeoutMs?: number;
+    /**
+     * A core started on the databases of another, as a new worker starts on what a dead one left;
+     * that other fixture keeps them (this one's dispose only stops the core).
+     */
+    sameDataAs?: WorkerFixture;
   } = {},
 ): Promise<WorkerFixture> {
   // As on disk in the browser: sealed at rest, deleted with the key at sign-out.
-  const atRest = new AtRestKey(uniqueName('portal-key'));
-  const db = new PortalDb(uniqueName('portal-data'), undefined, atRest);
-  const authDb = new AuthDb(uniqueName('portal-auth'), undefined, atRest);
-  const deviceDb = new AuthDb(uniqueName('portal-device'));
+  const same = options.sameDataAs;
+  const atRest = same?.atRest ?? new AtRestKey(uniqueName('portal-key'));
+  const db = same?.db ?? new PortalDb(uniqueName('portal-data'), undefined, atRest);
+  const authDb = same?.authDb ?? new AuthDb(uniqueName('portal-auth'), undefined, atRest);
+  const deviceDb = same?.deviceDb ?? new AuthDb(uniqueName('portal-device'));
   const broadcasts: WorkerBroadcast[] = [];
   const worker = new PortalWorker({
     config: await loadRuntimeConfig(options.origin ?? server.url),
@@ -60,9 +68,10 @@ export async function createWorker(
     authDb,
     atRest,
     broadcasts,
+    deviceDb,
     async dispose() {
       await worker.retire();
-      await Promise.all([db.delete(), authDb.delete(), deviceDb.delete(), atRest.destroy()]);
+      if (!same) await Promise.all([db.delete(), authDb.delete(), deviceDb.delete(), atRest.destroy()]);
     },
   };
 }

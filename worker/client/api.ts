@@ -37,25 +37,56 @@ export interface WorkerApi extends WorkerCommands {
 }
 
 /**
- * Whether a command may be sent again to a new worker when the one it went to died before it
- * answered: 'repeat' for reads and idempotent writes; 'once' where a second run could do the thing
- * twice (a message, a registration), so the tab is told it failed instead. Every command is listed
- * (the type checks it), which also gives the worker the names to expose.
+ * Commands that open something a tab must close again, with their closing command. The worker
+ * counts them per tab and closes them for a tab that went away (worker/entry.ts).
  */
-export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: 'repeat' | 'once' } = {
+export const TAB_HOLDS = {
+  openGroupChat: 'closeGroupChat',
+  openConversation: 'closeConversation',
+} as const satisfies Partial<Record<keyof WorkerCommands, keyof WorkerCommands>>;
+
+/**
+ * A standing command: what it registers lasts after it answered, so a new worker must be told again
+ * what the tab still holds when the old one died (worker/client/standing-registrations.ts).
+ * - `open`: held until `closedBy` is called with the same first argument; held once per open.
+ * - `switch`: the last argument (true or false) turns it on or off for the arguments before it,
+ *   counted like an open and its close.
+ * - `latest`: the tab's own state; the last call for the same leading arguments is what holds.
+ */
+export type Standing =
+  | { readonly standing: 'open'; readonly closedBy: keyof WorkerCommands }
+  | { readonly standing: 'switch' }
+  | { readonly standing: 'latest' };
+
+/**
+ * What the bridge does with a command when its worker dies (worker/client/worker-bridge.ts):
+ * 'repeat' sends it again to the new worker if it had not answered (reads and idempotent writes);
+ * 'once' answers `worker_lost` instead, where a second run could do the thing twice (a message, a
+ * new account); a standing command is repeated too, and what it registered is replayed on every
+ * new worker. Every command is listed (the type checks it), which also gives the worker the names
+ * to expose; the one table decides both what is repeated and what is replayed.
+ */
+export type CommandRetry = 'repeat' | 'once' | Standing;
+
+const SWITCH = { standing: 'switch' } as const;
+const LATEST = { standing: 'latest' } as const;
+const openClosedBy = (closedBy: keyof WorkerCommands) => ({ standing: 'open', closedBy }) as const;
+
+export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: CommandRetry } = {
   login: 'once',
   assistantToken: 'repeat',
   loadAssistantContent: 'repeat',
   askAssistant: 'repeat',
   logout: 'repeat',
   becameVisible: 'repeat',
+  // An event, not a state: the new worker reads the network itself when it starts.
   networkChanged: 'repeat',
   clearThreadCache: 'repeat',
   clearMyPagesCache: 'repeat',
   reportError: 'repeat',
   enqueue: 'once',
   flushOutbox: 'repeat',
-  subscribe: 'repeat',
+  subscribe: openClosedBy('unsubscribe'),
   unsubscribe: 'repeat',
   loadMeetings: 'repeat',
   loadMeeting: 'repeat',
@@ -64,8 +95,8 @@ export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: 'repeat' |
   deleteMeetingMessage: 'once',
   downloadAppendix: 'repeat',
   downloadMeetingMessageFile: 'repeat',
-  watchMeeting: 'repeat',
-  openGroupChat: 'repeat',
+  watchMeeting: SWITCH,
+  openGroupChat: openClosedBy(TAB_HOLDS.openGroupChat),
   closeGroupChat: 'repeat',
   sendChatMessage: 'once',
   replyToConversation: 'once',
@@ -81,7 +112,7 @@ export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: 'repeat' |
   closeChat: 'repeat',
   markActive: 'repeat',
   loadConversations: 'repeat',
-  openConversation: 'repeat',
+  openConversation: openClosedBy(TAB_HOLDS.openConversation),
   closeConversation: 'repeat',
   sendMail: 'once',
   setFavourite: 'repeat',
@@ -104,19 +135,9 @@ export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: 'repeat' |
   writePeerPost: 'once',
   writePeerReply: 'once',
   reportPeerItem: 'repeat',
-  tabVisibility: 'repeat',
-  chatInView: 'repeat',
+  tabVisibility: LATEST,
+  chatInView: LATEST,
   answerNoticeQuestion: 'repeat',
 };
 
 export const COMMAND_NAMES = Object.keys(COMMAND_RETRY) as (keyof WorkerCommands)[];
-
-/**
- * Commands that open something a tab must close again, with their closing command. The worker
- * counts them per tab and closes them for a tab that went away; the tab replays them on a new
- * worker after the old one died.
- */
-export const TAB_HOLDS = {
-  openGroupChat: 'closeGroupChat',
-  openConversation: 'closeConversation',
-} as const satisfies Partial<Record<keyof WorkerCommands, keyof WorkerCommands>>;

@@ -85,8 +85,8 @@ export function reportChatInView(inView: boolean): void {
 
 function bridgeTo(workerName: string) {
   const { tabId, locked } = tabIdentity();
-  // Every worker is told whether this tab is visible and shows the chat (for system notifications),
-  // also a new one.
+  // The worker is told whether this tab is visible and shows the chat (for system notifications);
+  // both are standing commands, so the bridge tells a new worker the latest of each again.
   const reportVisibility = () =>
     void bridge.api
       .tabVisibility(tabId, document.visibilityState === 'visible')
@@ -105,11 +105,12 @@ function bridgeTo(workerName: string) {
       else {
         // The first answer of this page's worker: what bench/cold-start.ts measures from.
         if (performance.getEntriesByName(WORKER_READY_MARK).length === 0) performance.mark(WORKER_READY_MARK);
-        reportVisibility();
-        reportChat();
       }
     },
   });
+  // Sent once the worker answered the handshake (a call waits for it).
+  reportVisibility();
+  reportChat();
   document.addEventListener('visibilitychange', reportVisibility);
   watchReloads();
   return { api: bridge.api, tabId };

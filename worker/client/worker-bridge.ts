@@ -1,8 +1,8 @@
 import * as Comlink from 'comlink';
-import { COMMAND_RETRY, TAB_HOLDS, type WorkerCommands } from './api.ts';
+import { COMMAND_RETRY, type WorkerCommands } from './api.ts';
 import { BUILD_ID } from './build-id.ts';
-import { RefCounts } from './ref-counts.ts';
 import { failure } from './result.ts';
+import { StandingRegistrations } from './standing-registrations.ts';
 
 /** How often a tab asks the worker whether it still answers, once it answered the first time. */
 export const HEARTBEAT_MS = 5_000;
@@ -31,10 +31,12 @@ type AnyCommand = (...args: unknown[]) => Promise<unknown>;
 
 /**
  * The tab's end of the Comlink connection, made to outlive its worker. A worker that fires `error`
- * or misses a heartbeat is replaced: the bridge starts a new one, greets it, opens again what this
- * tab holds open (TAB_HOLDS), and sends again the calls that were waiting for the old one when
- * they are safe to repeat (COMMAND_RETRY); the others answer 'worker_lost'. Writes in the outbox
- * need nothing from here: the new worker sends what the old one left in IndexedDB.
+ * or misses a heartbeat is replaced: the bridge starts a new one, greets it, registers again
+ * everything this tab registered and has not taken back (the standing commands of COMMAND_RETRY:
+ * open chats and threads, entity subscriptions, watched meetings, the tab's visibility), before any
+ * other call, and sends again the calls that were waiting for the old one when they are safe to
+ * repeat; the others answer 'worker_lost'. Writes in the outbox need nothing from here: the new
+ * worker sends what the old one left in IndexedDB as soon as it starts.
  */
 export class WorkerBridge {
   readonly api: WorkerCommands;
@@ -48,9 +50,10 @@ export class WorkerBridge {
   private markLost!: () => void;
   /** Resolves when the current worker answered the handshake (never, for one given up). */
   private greeted!: Promise<void>;
-  /** What this tab opened and has not closed, by the open command and its arguments. */
-  private readonly holds = new RefCounts<string>();
+  /** What this tab registered and has not taken back, to register again on a new worker. */
+  private readonly registrations = new StandingRegistrations();
   private heartbeat: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
 
   constructor(private readonly deps: WorkerBridgeDeps) {
     this.connect();
@@ -84,10 +87,10 @@ export class WorkerBridge {
             ok: boolean;
           };
           clearTimeout(timeout);
-          if (generation !== this.generation) return;
+          if (generation !== this.generation || this.closed) return;
           this.greetedGeneration = generation;
           this.deps.onHello(answer);
-          if (replay) this.reopen();
+          if (replay) this.replay();
           this.beat(generation);
           greeted();
         } catch (error) {
@@ -100,7 +103,7 @@ export class WorkerBridge {
 
   /** Gives the worker of `generation` up and starts another, once per generation. */
   private replace(generation: number): void {
-    if (generation !== this.generation) return;
+    if (generation !== this.generation || this.closed) return;
     console.warn('The data worker stopped answering; starting it again');
     if (this.heartbeat !== null) clearTimeout(this.heartbeat);
     this.heartbeat = null;
@@ -110,7 +113,7 @@ export class WorkerBridge {
 
   private beat(generation: number): void {
     this.heartbeat = setTimeout(() => {
-      if (generation !== this.generation) return;
+      if (generation !== this.generation || this.closed) return;
       let answered = false;
       const timeout = setTimeout(() => {
         if (!answered) this.replace(generation);
@@ -125,6 +128,7 @@ export class WorkerBridge {
 
   private async call(name: string, args: unknown[]): Promise<unknown> {
     for (;;) {
+      if (this.closed) return failure('worker_lost');
       const generation = this.generation;
       const { remote, lost } = this;
       await Promise.race([this.greeted, lost]);
@@ -134,27 +138,30 @@ export class WorkerBridge {
         lost.then(() => null),
       ]);
       if (answer) {
-        this.track(name, args);
+        this.registrations.record(name, args);
         return answer.value;
       }
-      if (COMMAND_RETRY[name as keyof typeof COMMAND_RETRY] !== 'repeat') return failure('worker_lost');
+      if (COMMAND_RETRY[name as keyof typeof COMMAND_RETRY] === 'once') return failure('worker_lost');
     }
   }
 
-  /** Counts what the tab opened and closed, to open it again on a new worker. */
-  private track(name: string, args: unknown[]): void {
-    const opened = name in TAB_HOLDS;
-    const open = Object.entries(TAB_HOLDS).find(([, close]) => close === name)?.[0];
-    if (opened) this.holds.add(JSON.stringify([name, args]));
-    else if (open) this.holds.remove(JSON.stringify([open, args]));
+  /** Lets the worker go for good: no heartbeat, no new worker; waiting calls answer 'worker_lost'. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.heartbeat !== null) clearTimeout(this.heartbeat);
+    this.heartbeat = null;
+    this.markLost();
+    this.worker.close();
   }
 
-  private reopen(): void {
-    for (const key of this.holds.keys()) {
-      const [name, args] = JSON.parse(key) as [string, unknown[]];
-      for (let n = this.holds.count(key); n > 0; n--) {
-        void this.remote[name]!(...args).catch((error: unknown) => console.error(name, error));
-      }
+  /**
+   * Registers again on a new worker what the tab holds. Sent before the handshake lets any waiting
+   * call through, so a close that waited for the new worker comes after the open it closes.
+   */
+  private replay(): void {
+    for (const { name, args } of this.registrations.replay()) {
+      void this.remote[name]!(...args).catch((error: unknown) => console.error(name, error));
     }
   }
 }

@@ -87,7 +87,11 @@ export class Outbox {
     });
   }
 
-  /** Resumes after a restart: a row left 'sending' by a dead worker is sent again (same key). */
+  /**
+   * Resumes after a restart: a row left 'sending' by a dead worker is sent again (same key), and a
+   * row waiting out a backoff is tried at once, as when the network comes back: the wait was the
+   * old worker's (its timer died with it), and a new worker is often what ends the fault.
+   */
   async start(): Promise<void> {
     this.stopped = false;
     const { outbox } = this.deps.db;
@@ -98,7 +102,7 @@ export class Outbox {
       .equals('sent')
       .filter((r) => r.createdAt < cutoff)
       .delete();
-    await this.pump();
+    await this.flush();
   }
 
   stop(): void {

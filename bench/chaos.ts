@@ -26,6 +26,10 @@ import { ChaosBrowserChild } from './chaos-browser.ts';
 import { launchChromium } from './support.ts';
 import { buildClientIfStale } from '../scripts/client-build.ts';
 import { verdictOf } from './chaos-verdict.ts';
+import { prepareRelease, type Release } from '../scripts/release.ts';
+import { PROBE_COLUMN, withProbeMigration } from '../tests/cluster/next-release.ts';
+import fs from 'node:fs';
+import path from 'node:path';
 
 const MESSAGES = Number(process.env.CHAOS_MESSAGES ?? 1000);
 const CHILDREN = Number(process.env.CHAOS_CHILDREN ?? 10);
@@ -60,6 +64,7 @@ const FAULTS = [
   'kill -9 a server process',
   'kill -9 inside a write',
   'restart PostgreSQL',
+  'rolling upgrade',
   'restart Redis',
   'reload nginx',
   'cut PostgreSQL connections',
@@ -230,6 +235,16 @@ async function main() {
       }
     }
     const site = cluster.url;
+    // The release a 'rolling upgrade' rolls out: the server with one migration more (a column
+    // added), and the client built again with a BUILD_ID of its own.
+    log('preparing the next release (a client build)...');
+    const nextRelease: Release = withProbeMigration(
+      prepareRelease({
+        client: BROWSERS > 0 ? 'build' : null,
+        previousClientDir: cluster.release().clientDir,
+      }),
+    );
+    log(`next release ${nextRelease.id} ready`);
     log(
       `cluster up at ${site}; Redis on ${redisPort}; PostgreSQL on ${postgres.port}, database ${databaseName}`,
     );
@@ -451,6 +466,33 @@ async function main() {
       log(`PostgreSQL was down ${Date.now() - down} ms; every process serves again`);
     };
 
+    // One process at a time replaced by the next release while everyone writes; the first new one
+    // migrates the shared database under the old one. Then every process serves the new client and
+    // runs on the new schema.
+    const rollingUpgrade = async () => {
+      await cluster!.upgrade(nextRelease, (node) =>
+        log(`upgrade: ${node.id} runs release ${nextRelease.id}`),
+      );
+      if (BROWSERS > 0) {
+        const sw = fs.readFileSync(path.join(nextRelease.clientDir, 'sw.js'), 'utf8');
+        for (const node of cluster!.nodes) {
+          const served = await fetch(`${node.url}/sw.js`).then((r) => r.text());
+          if (served !== sw) discrepancies.push(`upgrade: ${node.id} does not serve the new release's sw.js`);
+        }
+      }
+      const probe = new pg.Client({ connectionString: databaseUrl });
+      await probe.connect();
+      try {
+        const { rows } = await probe.query(
+          `SELECT 1 FROM information_schema.columns WHERE table_name = 'conversations' AND column_name = $1`,
+          [PROBE_COLUMN],
+        );
+        if (rows.length !== 1) discrepancies.push(`upgrade: the new release's migration did not run`);
+      } finally {
+        await probe.end();
+      }
+    };
+
     // Faults, on their schedule, while the writers write.
     const started = Date.now();
     const faultRuns: Array<Promise<void>> = [];
@@ -468,6 +510,9 @@ async function main() {
           break;
         case 'restart PostgreSQL':
           await restartPostgres(fault);
+          break;
+        case 'rolling upgrade':
+          await rollingUpgrade();
           break;
         case 'restart Redis':
           await stopRedis(redis);
@@ -518,6 +563,12 @@ async function main() {
     }
     await Promise.all([...writers, leaderWriter]);
     writing = false;
+    const kindsRun = new Set(schedule.slice(0, faultRuns.length).map((f) => f.kind));
+    if (kindsRun.size < FAULTS.length) {
+      discrepancies.push(
+        `only ${kindsRun.size} of the ${FAULTS.length} fault kinds ran before the writing ended: raise CHAOS_MESSAGES`,
+      );
+    }
     await Promise.all(faultRuns);
     log(`writing done: ${issued} messages issued in ${Math.round((Date.now() - started) / 1000)} s`);
 

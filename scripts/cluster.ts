@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { CHECKOUT, type Release } from './release.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p)) ?? 'nginx';
@@ -53,6 +54,15 @@ export interface Cluster {
    * cluster's for this start only (a fault point such as FAULT_KILL_AFTER_CREATE).
    */
   start(index: number, env?: Record<string, string | undefined>): Promise<void>;
+  /** The release the processes start from now (the checkout, until an upgrade). */
+  release(): Release;
+  /**
+   * A rolling upgrade: replaces the processes one at a time with `release`, each drained (SIGTERM)
+   * and started again before the next goes, so the site always has a process up and the old and the
+   * new release serve side by side meanwhile. `replaced` hears of each process as it comes up, and
+   * the next waits for it.
+   */
+  upgrade(release: Release, replaced?: (node: ClusterNode) => void | Promise<void>): Promise<void>;
   /** Resolves when the process running now exits (at once when none runs), with its signal or code. */
   untilExit(index: number): Promise<NodeJS.Signals | number | null>;
   /** nginx re-reads its config and replaces its workers, as a deploy does (SIGHUP). */
@@ -267,11 +277,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   }
 
   const children: Array<ChildProcess | null> = nodes.map(() => null);
+  let current: Release = { ...CHECKOUT, clientDir: options.clientDir };
   const startNode = async (
     index: number,
     extraEnv: Record<string, string | undefined> = {},
   ): Promise<void> => {
     const node = nodes[index]!;
+    const release = current;
     const env: Record<string, string | undefined> = {
       ...process.env,
       HOST: '127.0.0.1',
@@ -283,12 +295,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       PUBLIC_ORIGIN: options.origin === 'loopback' ? undefined : `http://127.0.0.1:${options.port}`,
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: options.redisUrl,
-      CLIENT_DIR: options.clientDir,
+      CLIENT_DIR: release.clientDir,
       ...options.env,
       ...extraEnv,
     };
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: root,
+      cwd: release.root,
       env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -358,25 +370,38 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       child.once('exit', () => resolve());
     });
 
+  const clusterNodes: ClusterNode[] = nodes.map((node, i) => ({
+    ...node,
+    url: `http://127.0.0.1:${node.port}`,
+    pid: () => children[i]?.pid,
+    running: () => children[i] !== null,
+  }));
+  const kill = async (index: number, signal: NodeJS.Signals = 'SIGKILL') => {
+    const child = children[index];
+    if (!child) return;
+    const done = exited(child);
+    child.kill(signal);
+    await done;
+    children[index] = null;
+  };
+
   return {
     url: `http://127.0.0.1:${options.port}`,
-    nodes: nodes.map((node, i) => ({
-      ...node,
-      url: `http://127.0.0.1:${node.port}`,
-      pid: () => children[i]?.pid,
-      running: () => children[i] !== null,
-    })),
-    async kill(index, signal = 'SIGKILL') {
-      const child = children[index];
-      if (!child) return;
-      const done = exited(child);
-      child.kill(signal);
-      await done;
-      children[index] = null;
-    },
+    nodes: clusterNodes,
+    kill,
     async start(index, env) {
       if (children[index]) return;
       await startNode(index, env);
+    },
+    release: () => current,
+    async upgrade(release, replaced) {
+      // From now on every start is of the new release, a restart after a fault included.
+      current = release;
+      for (const [index, node] of clusterNodes.entries()) {
+        await kill(index, 'SIGTERM');
+        await startNode(index);
+        await replaced?.(node);
+      }
     },
     untilExit(index) {
       const child = children[index];
@@ -437,7 +462,21 @@ async function main() {
   );
   for (const node of cluster.nodes)
     console.info(`  ${node.id}: ${node.url} (its /metrics: ${node.url}/metrics)`);
-  console.info('\nPress Ctrl-C to stop (each process drains its hub connections first).');
+  console.info(
+    `\nA rolling upgrade to the checkout as it is now (docs/operations.md, "Rolling upgrade"): kill -HUP ${process.pid}`,
+  );
+  console.info('Press Ctrl-C to stop (each process drains its hub connections first).');
+  let upgrading: Promise<void> | null = null;
+  process.on('SIGHUP', () => {
+    if (upgrading) return console.info('An upgrade is running already.');
+    upgrading = rollingUpgrade(cluster)
+      .catch((error: unknown) => {
+        console.error('The upgrade stopped:', error instanceof Error ? error.message : error);
+      })
+      .finally(() => {
+        upgrading = null;
+      });
+  });
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -448,6 +487,20 @@ async function main() {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+}
+
+/**
+ * SIGHUP: a release of the checkout as it is now (its server code and a client built with a new
+ * BUILD_ID), rolled out one process at a time. The first new process applies the release's
+ * migrations as it starts; the old ones run on (migrations only add).
+ */
+async function rollingUpgrade(cluster: Cluster) {
+  const { prepareRelease } = await import('./release.ts');
+  console.info('Upgrade: building the release...');
+  const release = prepareRelease({ client: 'build', previousClientDir: cluster.release().clientDir });
+  console.info(`Upgrade: release ${release.id} in ${release.root}; replacing the processes one at a time`);
+  await cluster.upgrade(release, (node) => console.info(`Upgrade: ${node.id} runs release ${release.id}`));
+  console.info(`Upgrade: done; every process runs release ${release.id}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

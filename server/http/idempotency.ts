@@ -223,7 +223,9 @@ export function storeIdempotentReply(ctx: AppContext) {
       await settle();
     } catch {
       await settle().catch((error: unknown) => {
-        req.log.warn({ err: error }, 'idempotency key not settled; trying again in the background');
+        // One line, not a stack: while the database is away every such request says the same.
+        const code = (error as { code?: unknown }).code ?? (error as Error).message;
+        req.log.warn({ code }, 'idempotency key not settled; trying again in the background');
         later.add(settle);
       });
     }

@@ -1,0 +1,84 @@
+// A release: what a rolling upgrade (`npm run cluster`, then SIGHUP) starts its new processes from.
+// A snapshot of the server's code as the checkout holds it now, and a client built with its own
+// BUILD_ID, in a folder of its own, so that the processes still running the previous release keep
+// their code and their client whatever the checkout becomes meanwhile.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+export interface Release {
+  /** The client's BUILD_ID (vite.config.ts), also the release's name. */
+  id: string;
+  /** The folder the processes start in: `server/main.ts` and what it imports. */
+  root: string;
+  /** The built client the processes serve (CLIENT_DIR). */
+  clientDir: string;
+}
+
+/** The checkout as it is, for the processes a cluster starts with. */
+export const CHECKOUT: Release = { id: 'checkout', root, clientDir: path.join(root, 'dist') };
+
+/** What the server runs: its code, the contract it shares with the client, and how to run them. */
+const SERVER_PARTS = ['server', 'contract', 'package.json', 'tsconfig.json', 'tsconfig.server.json'];
+
+/** A BUILD_ID as vite.config.ts makes one: the time, so a newer build sorts after an older one. */
+export const newBuildId = (): string => new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+
+export interface ReleaseOptions {
+  id?: string;
+  /** Where releases are kept (RELEASES_DIR, else the system's temporary folder). */
+  dir?: string;
+  /**
+   * The client: 'build' builds it from the checkout with the release's BUILD_ID (about a minute);
+   * a folder is copied as it is (a client built before, or the tests' stand-in); null: none (a
+   * cluster that serves no pages).
+   */
+  client: 'build' | string | null;
+  /**
+   * The client of the release being replaced: its hashed assets are kept in the new one, so a page
+   * loaded before the upgrade still finds the code it asks for later, from whichever process.
+   */
+  previousClientDir?: string;
+}
+
+/** Makes a release from the checkout; see Release. */
+export function prepareRelease(options: ReleaseOptions): Release {
+  const id = options.id ?? newBuildId();
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(id))
+    throw new Error(`a release id is letters, digits, . _ -, not ${id}`);
+  const base = options.dir ?? process.env.RELEASES_DIR ?? path.join(os.tmpdir(), 'portal-releases');
+  const releaseRoot = path.join(base, id);
+  fs.rmSync(releaseRoot, { recursive: true, force: true });
+  fs.mkdirSync(releaseRoot, { recursive: true });
+  for (const part of SERVER_PARTS) {
+    fs.cpSync(path.join(root, part), path.join(releaseRoot, part), { recursive: true });
+  }
+  // The packages are the checkout's: a release that changes them is installed, not rolled.
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(releaseRoot, 'node_modules'), 'dir');
+  const clientDir = path.join(releaseRoot, 'dist');
+  if (options.client === 'build') {
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', clientDir, '--emptyOutDir'], {
+      cwd: root,
+      env: { ...process.env, BUILD_ID: id },
+      stdio: 'inherit',
+    });
+  } else if (options.client !== null) {
+    fs.cpSync(options.client, clientDir, { recursive: true });
+  }
+  if (options.client !== null && options.previousClientDir) keepAssets(options.previousClientDir, clientDir);
+  return { id, root: releaseRoot, clientDir };
+}
+
+/** Copies the hashed assets of `from` that `to` lacks (a hashed name never means two contents). */
+function keepAssets(from: string, to: string) {
+  const assets = path.join(from, 'assets');
+  if (!fs.existsSync(assets)) return;
+  fs.mkdirSync(path.join(to, 'assets'), { recursive: true });
+  for (const name of fs.readdirSync(assets)) {
+    const target = path.join(to, 'assets', name);
+    if (!fs.existsSync(target)) fs.copyFileSync(path.join(assets, name), target);
+  }
+}

@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Release } from '../../scripts/release.ts';
+
+/** The column the next release's migration adds (to `conversations`, which every write touches). */
+export const PROBE_COLUMN = 'release_probe';
+const MIGRATION = '9999-release-probe';
+
+/**
+ * Makes `release` the next release of a rolling upgrade test: its server has one migration more than
+ * this checkout's, adding PROBE_COLUMN, as a release that changes the schema has. The old release's
+ * processes must run on beside it (docs/operations.md, "Rolling upgrade").
+ */
+export function withProbeMigration(release: Release): Release {
+  const file = path.join(release.root, 'server', 'db', 'database.ts');
+  const source = fs.readFileSync(file, 'utf8');
+  const anchor = 'export function migrations(kind: DatabaseKind) {\n  return {\n';
+  if (!source.includes(anchor)) throw new Error(`server/db/database.ts: no ${JSON.stringify(anchor)}`);
+  fs.writeFileSync(
+    file,
+    source.replace(
+      anchor,
+      `${anchor}    '${MIGRATION}': {
+      up: async (db: Kysely<unknown>) => {
+        await db.schema.alterTable('conversations').addColumn('${PROBE_COLUMN}', 'text').execute();
+      },
+    },\n`,
+    ),
+  );
+  return release;
+}

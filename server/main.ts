@@ -27,7 +27,11 @@ export async function main() {
   if (replay.unreadable > 0) {
     console.warn(`Erasure log ${replay.file}: ${replay.unreadable} line(s) cut short were skipped.`);
   }
-  await app.listen({ port: config.port, host: config.host });
+  // backlog: when another process dies, its clients' connections (a WebSocket upgrade each, through
+  // nginx) arrive here within a second or two; Node's default queue of 511 unaccepted connections
+  // drops the rest, whose connect then times out at nginx as a 502. The kernel caps it at
+  // net.core.somaxconn (4096 here; raise that too where it is lower).
+  await app.listen({ port: config.port, host: config.host, backlog: 4096 });
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
   const db = config.databaseUrl.startsWith('postgres') ? 'PostgreSQL' : `SQLite (${config.databaseUrl})`;
   console.info(`\nThe app (variant ${config.variant}) runs at ${url}  - database: ${db}`);

@@ -7,6 +7,12 @@ export interface HubContext {
   readonly registry: ConnectionRegistry;
   /** Never throws: an authenticator failure counts as a refused token. */
   authenticate(token: string): Promise<Principal | null>;
+  /**
+   * The same, but answered from this process's verification of the token within the last few
+   * seconds when there is one (server/hub/verified-tokens.ts): for the steps of a client coming
+   * back right after its negotiate (the WebSocket upgrade, its subscriptions).
+   */
+  authenticateRecent(token: string): Promise<Principal | null>;
   /** A new connection, or a status to refuse it with (429: the account has too many open). */
   createConnection(principal: Principal, token: string): HubConnection | 429;
   isClosing(): boolean;
@@ -29,8 +35,9 @@ export async function accessConnection(
   context: HubContext,
   token: string | null,
   connectionToken: string | null,
+  authenticate: (token: string) => Promise<Principal | null> = context.authenticate,
 ): Promise<AccessResult> {
-  const principal = token ? await context.authenticate(token) : null;
+  const principal = token ? await authenticate(token) : null;
   if (!principal) return { ok: false, status: 401 };
   const connection = connectionToken ? context.registry.find(connectionToken) : undefined;
   if (!connection) return { ok: false, status: 404 };

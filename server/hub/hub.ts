@@ -11,6 +11,7 @@ import { registerNegotiate } from './negotiate.ts';
 import { sendEventFrameText } from './protocol.ts';
 import { ConnectionRegistry } from './registry.ts';
 import type { Hub, HubOptions } from './types.ts';
+import { VerifiedTokens } from './verified-tokens.ts';
 import { attachWebSockets } from './websocket-transport.ts';
 
 export interface CreateHubOptions extends HubOptions {
@@ -42,7 +43,7 @@ export function createHub(options: CreateHubOptions): Hub {
   let closed: Promise<void> | null = null;
   const detachers: Array<() => Promise<void>> = [];
 
-  const authenticate = async (token: string): Promise<Principal | null> => {
+  const verifyNow = async (token: string): Promise<Principal | null> => {
     try {
       return await options.authenticate(token);
     } catch (error) {
@@ -50,12 +51,19 @@ export function createHub(options: CreateHubOptions): Hub {
       return null;
     }
   };
+  /** Tokens verified within the last seconds; every revocation heard drops what it names. */
+  const verifiedTokens = new VerifiedTokens();
+  /** Always asks the authenticator (negotiate, every long-polling request), and remembers a good answer. */
+  const authenticate = (token: string) => verifiedTokens.verify(token, verifyNow, { fresh: true });
+  /** Answered from a verification of the last few seconds when there is one (see HubContext). */
+  const authenticateRecent = (token: string) => verifiedTokens.verify(token, verifyNow);
   const observer = options.observer;
   const maxPerAccount = options.maxConnectionsPerAccount ?? DEFAULT_MAX_CONNECTIONS_PER_ACCOUNT;
   const dispatch = createDispatcher({
     registry,
     canSubscribe: (p, key) => options.canSubscribe(p, key),
-    authenticate,
+    // A subscription comes right after its connection's negotiate and upgrade.
+    authenticate: authenticateRecent,
   });
   /**
    * One timer for all connections, as ASP.NET's heartbeat, rather than a keep-alive interval, a client
@@ -100,11 +108,13 @@ export function createHub(options: CreateHubOptions): Hub {
         return;
       }
       case 'disconnect':
+        verifiedTokens.revokeKey(message.tokenId);
         for (const connection of registry.tokens.members(message.tokenId)) {
           connection.close({ error: 'Token revoked' });
         }
         return;
       case 'disconnect-account':
+        verifiedTokens.revokeAccount(message.accountId);
         for (const connection of registry.owners.members(message.accountId)) {
           connection.close({ error: 'Token revoked' });
         }
@@ -126,8 +136,13 @@ export function createHub(options: CreateHubOptions): Hub {
         `${options.redisChannelPrefix ?? 'hub:'}portalaccountevents`,
         deliver,
         {
-          lost: () => observer?.backplaneLost(),
+          lost: () => {
+            // Revocations in other processes cannot reach this one now: every step verifies afresh.
+            verifiedTokens.suspend();
+            observer?.backplaneLost();
+          },
           recovered: () => {
+            verifiedTokens.resume();
             observer?.backplaneRecovered();
             // What other processes published while Redis was away never arrived here: every client
             // reconnects and catches up, as after a restart.
@@ -140,6 +155,7 @@ export function createHub(options: CreateHubOptions): Hub {
   const context: HubContext = {
     registry,
     authenticate,
+    authenticateRecent,
     createConnection(principal: Principal, token: string): HubConnection | 429 {
       if (registry.liveCountOf(principal.accountId) >= maxPerAccount) return 429;
       const connection = new HubConnection(principal, token, timing, connectionEvents, options.nodeId);
@@ -189,10 +205,13 @@ export function createHub(options: CreateHubOptions): Hub {
     },
 
     async disconnectToken(tokenId) {
+      // Here at once (the backplane's echo comes later); every other process when it hears it.
+      verifiedTokens.revokeKey(tokenId);
       await backplane.publish({ kind: 'disconnect', tokenId });
     },
 
     async disconnectAccount(accountId) {
+      verifiedTokens.revokeAccount(accountId);
       await backplane.publish({ kind: 'disconnect-account', accountId });
     },
 

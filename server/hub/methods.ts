@@ -15,11 +15,32 @@ const MAX_ENTITY_KEY_LENGTH = 256;
 export interface MethodContext {
   registry: ConnectionRegistry;
   canSubscribe(principal: Principal, entityKey: string): Promise<boolean>;
-  /** Checks the connection's newest token again: expired, revoked or of a deleted account is null. */
+  /**
+   * Checks the connection's newest token again: expired, revoked or of a deleted account is null
+   * (within the few seconds a verification of this process is trusted, see verified-tokens.ts).
+   */
   authenticate(token: string): Promise<Principal | null>;
 }
 
-type Method = (context: MethodContext, connection: HubConnection, args: unknown[]) => Promise<unknown>;
+/**
+ * A subscription's checks, started when its invocation arrives rather than when its turn comes: the
+ * invocations of a connection still run one after another (their effects and completions keep their
+ * order), but the database answers all the checks of a burst of subscriptions together (canSubscribe
+ * batches what is asked at once, server/auth/entity-access.ts) instead of one round trip each.
+ */
+interface Prepared {
+  /** The connection's token, verified again (null: refused). */
+  verified: Promise<Principal | null>;
+  /** canSubscribe's answer, or its failure. */
+  allowed: Promise<boolean>;
+}
+
+type Method = (
+  context: MethodContext,
+  connection: HubConnection,
+  args: unknown[],
+  prepared?: Prepared,
+) => Promise<unknown>;
 
 const entityKeyArgument = (name: string, args: unknown[]): string => {
   if (args.length !== 1) {
@@ -38,7 +59,7 @@ const METHODS = new Map<string, { name: string; run: Method }>([
     HUB_METHODS.subscribe.toLowerCase(),
     {
       name: HUB_METHODS.subscribe,
-      async run(context, connection, args) {
+      async run(context, connection, args, prepared) {
         const key = entityKeyArgument(HUB_METHODS.subscribe, args);
         if (
           !connection.isSubscribedTo(key) &&
@@ -46,12 +67,18 @@ const METHODS = new Map<string, { name: string; run: Method }>([
         ) {
           throw new HubError('Too many subscriptions.');
         }
-        // A revocation reaches every process through the backplane; this check holds even if it did not.
-        if (connection.expired || !(await context.authenticate(connection.currentToken))) {
+        // A revocation reaches every process through the backplane; this check holds even if it did
+        // not, from a verification of at most a few seconds ago (context.authenticate is the hub's
+        // authenticateRecent, server/hub/verified-tokens.ts). The token is the one the connection
+        // held when the invocation arrived (a long poll's send brings a newer one before its
+        // invocations).
+        const verified = prepared?.verified ?? context.authenticate(connection.currentToken);
+        if (connection.expired || !(await verified)) {
           connection.close({ error: 'The access token is no longer valid.', allowReconnect: true });
           throw new HubError('Unauthorized');
         }
-        if (!(await context.canSubscribe(connection.principal, key))) throw new HubError('Forbidden');
+        const allowed = prepared?.allowed ?? context.canSubscribe(connection.principal, key);
+        if (!(await allowed)) throw new HubError('Forbidden');
         // The connection may have ended while permission was checked; a closed one must not rejoin a group.
         if (connection.closed) return null;
         connection.subscribe(key);
@@ -82,11 +109,60 @@ const METHODS = new Map<string, { name: string; run: Method }>([
   ],
 ]);
 
-async function invoke(context: MethodContext, connection: HubConnection, message: InvocationMessage) {
+/**
+ * The token verification that the subscriptions of one read from the client share: every invocation
+ * dispatched in the same synchronous pass over the client's records (a frame of many
+ * subscriptions) shares one verification, started when they arrived; a later read starts its own.
+ */
+const verifications = new WeakMap<HubConnection, { token: string; verified: Promise<Principal | null> }>();
+
+function verifyOnArrival(context: MethodContext, connection: HubConnection): Promise<Principal | null> {
+  const token = connection.currentToken;
+  const shared = verifications.get(connection);
+  if (shared?.token === token) return shared.verified;
+  const verified = context.authenticate(token);
+  verifications.set(connection, { token, verified });
+  queueMicrotask(() => {
+    if (verifications.get(connection)?.verified === verified) verifications.delete(connection);
+  });
+  return verified;
+}
+
+/** A subscription's checks, begun as it arrives (see Prepared); nothing for other invocations. */
+function prepare(
+  context: MethodContext,
+  connection: HubConnection,
+  message: InvocationMessage,
+): Prepared | undefined {
+  if (message.target.toLowerCase() !== HUB_METHODS.subscribe.toLowerCase()) return undefined;
+  const [key] = message.arguments;
+  if (message.arguments.length !== 1 || typeof key !== 'string') return undefined;
+  if (key.length === 0 || key.length > MAX_ENTITY_KEY_LENGTH) return undefined;
+  // One over the limit is refused in its turn without a check.
+  if (!connection.isSubscribedTo(key) && connection.subscriptionCount >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+    return undefined;
+  }
+  const verified = verifyOnArrival(context, connection);
+  // Access is checked (and, for staff, audited) only for a token that held: as in its turn. The
+  // checks of one frame still go out together, since its verification is shared.
+  const principal = connection.principal;
+  const allowed = verified.then((holds) => (holds ? context.canSubscribe(principal, key) : false));
+  // canSubscribe may fail, and is awaited only when its turn comes: a failure before then must not
+  // count as unhandled (it is reported to the client in its turn).
+  allowed.catch(() => undefined);
+  return { verified, allowed };
+}
+
+async function invoke(
+  context: MethodContext,
+  connection: HubConnection,
+  message: InvocationMessage,
+  prepared: Prepared | undefined,
+) {
   const method = METHODS.get(message.target.toLowerCase());
   if (!method) return { error: `Unknown hub method '${message.target}'` };
   try {
-    return { result: await method.run(context, connection, message.arguments) };
+    return { result: await method.run(context, connection, message.arguments, prepared) };
   } catch (error) {
     if (error instanceof HubError) return { error: error.message };
     console.error(`hub: ${method.name} failed`, error);
@@ -98,18 +174,20 @@ async function invoke(context: MethodContext, connection: HubConnection, message
 export function createDispatcher(context: MethodContext) {
   return (connection: HubConnection, message: ClientMessage): void => {
     switch (message.type) {
-      case MessageType.Invocation:
+      case MessageType.Invocation: {
         if (!connection.invocations.take()) {
           if (message.invocationId !== undefined)
             connection.send(completionFrame(message.invocationId, { error: 'Too many requests.' }));
           return;
         }
+        const prepared = prepare(context, connection, message);
         connection.serially(async () => {
-          const outcome = await invoke(context, connection, message);
+          const outcome = await invoke(context, connection, message, prepared);
           if (message.invocationId !== undefined)
             connection.send(completionFrame(message.invocationId, outcome));
         });
         return;
+      }
       case MessageType.StreamInvocation:
         if (message.invocationId !== undefined) {
           connection.send(completionFrame(message.invocationId, { error: 'Streaming is not supported.' }));

@@ -101,7 +101,9 @@ async function accept(
     if (!principal) return 401;
     return context.isClosing() ? 503 : context.createConnection(principal, token!);
   }
-  const access = await accessConnection(context, token, connectionToken);
+  // Right after its negotiate, which verified the token: that verification serves (a storm of
+  // returning clients then costs the database one verification each, not two).
+  const access = await accessConnection(context, token, connectionToken, context.authenticateRecent);
   if (!access.ok) return access.status;
   if (access.connection.closed) return 404;
   // One transport per connection, bound once, as in ASP.NET.

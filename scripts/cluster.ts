@@ -144,122 +144,17 @@ export function nginxConfig(
     // A process that refused a connection (or answered 502/503) is left alone for 2 s before it is
     // tried again.
     APP_SERVERS: nodes.map((n) => `    server 127.0.0.1:${n.port} max_fails=1 fail_timeout=2s;`).join('\n'),
-    NODE_UPSTREAMS: [
-      // The same processes, never marked down: where a request goes when `app` has none left (below).
-      `  upstream app_any {\n${nodes.map((n) => `    server 127.0.0.1:${n.port} max_fails=0;`).join('\n')}\n    keepalive 16;\n  }`,
-      RETRY_MAPS,
-      ...nodes.map(
-        (n) => `  upstream node_${n.id} {\n    server 127.0.0.1:${n.port};\n    keepalive 16;\n  }`,
-      ),
-    ].join('\n'),
+    APP_ANY_SERVERS: nodes.map((n) => `    server 127.0.0.1:${n.port} max_fails=0;`).join('\n'),
+    NODE_UPSTREAMS: nodes
+      .map((n) => `  upstream node_${n.id} {\n    server 127.0.0.1:${n.port};\n    keepalive 16;\n  }`)
+      .join('\n'),
     NODE_MAP: nodes.map((n) => `    "~^${n.id}\\." node_${n.id};`).join('\n'),
   };
-  const filled = template.replace(/\{\{([A-Z_]+)\}\}/g, (_, key: string) => {
+  return template.replace(/\{\{([A-Z_]+)\}\}/g, (_, key: string) => {
     const value = fill[key];
     if (value === undefined) throw new Error(`deploy/nginx.conf: nothing to fill {{${key}}} with`);
     return value;
   });
-  return withRetries(filled);
-}
-
-/**
- * How nginx may retry a request on another process (see withRetries): one with an Idempotency-Key
- * always (its retry replays); a POST (PATCH, LOCK) without one only while no process has received
- * it; anything else (GET, PUT, DELETE, ...) also after a process answered 502 or 503.
- */
-const RETRY_MAPS = `  map "$request_method|$http_idempotency_key" $retry_kind {
-    "~^(POST|PATCH|LOCK)\\|$" once;
-    "~^[A-Z]+\\|." keyed;
-    default safe;
-  }
-  # After nginx's own 502, whether no process received the request: its last try found none left
-  # ("no live upstreams" names the upstream, not a process).
-  map $upstream_addr $none_received {
-    "~(^|, )app$" 1;
-    default 0;
-  }`;
-
-/** The parts of deploy/nginx.conf that \`withRetries\` replaces, and what it puts there. */
-const RETRY_EDITS: Array<[string, string]> = [
-  [
-    '    proxy_next_upstream error timeout;\n',
-    `    # A process that refuses or drops the connection, or answers 502/503 (its database is away),
-    # is passed over: the request is tried on the next one, and a process that failed is left alone
-    # for fail_timeout (max_fails=1). Which requests may be tried again: $retry_kind.
-    proxy_next_upstream error timeout http_502 http_503;
-    # When every process failed within fail_timeout (PostgreSQL restarting: all answer 503), \`app\`
-    # has none left and nginx would answer 502 itself, with no Retry-After. Instead its 502 hands the
-    # request to \`app_any\`, the same processes never marked down, and the client gets what they
-    # answer (503 with Retry-After). nginx's 502 stays for a site with no process up.
-    recursive_error_pages on;
-`,
-  ],
-  [
-    '    location / {\n      proxy_pass http://app;\n    }\n',
-    `    location / {
-      error_page 502 = @any;
-      error_page 418 = @keyed;
-      error_page 419 = @once;
-      if ($retry_kind = keyed) {
-        return 418;
-      }
-      if ($retry_kind = once) {
-        return 419;
-      }
-      proxy_pass http://app;
-    }
-
-    location @any {
-      proxy_pass http://app_any;
-    }
-
-    # With an Idempotency-Key: sent to the next process even after one received it (and died, or
-    # answered 502/503); the key makes the retry replay what the first one committed.
-    location @keyed {
-      error_page 502 = @keyed_any;
-      proxy_pass http://app;
-      proxy_next_upstream error timeout http_502 http_503 non_idempotent;
-    }
-
-    location @keyed_any {
-      proxy_pass http://app_any;
-      proxy_next_upstream error timeout http_502 http_503 non_idempotent;
-    }
-
-    # A POST without a key (a login, a token refresh, a registration) is never sent twice: only a
-    # process that refused the connection is passed over, and a process's answer (503 too) is the
-    # client's to act on.
-    location @once {
-      error_page 502 = @once_any;
-      proxy_pass http://app;
-      proxy_next_upstream error timeout;
-    }
-
-    location @once_any {
-      if ($none_received = 0) {
-        return 502;
-      }
-      proxy_pass http://app_any;
-      proxy_next_upstream error timeout;
-    }
-`,
-  ],
-];
-
-/**
- * deploy/nginx.conf as the cluster runs it, with the retries of RETRY_MAPS and RETRY_EDITS: a
- * process that cannot serve (down, or its database away) is passed over, requests with an
- * Idempotency-Key are retried on another process even when the first one died after receiving them
- * (non_idempotent; the key makes the retry replay), POSTs without one are never sent twice, and a
- * site whose every process answers 503 answers the client 503, not nginx's 502.
- */
-function withRetries(config: string): string {
-  let edited = config;
-  for (const [from, to] of RETRY_EDITS) {
-    if (!edited.includes(from)) throw new Error(`deploy/nginx.conf: no ${JSON.stringify(from)} to replace`);
-    edited = edited.replace(from, to);
-  }
-  return edited;
 }
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {

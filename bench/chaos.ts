@@ -239,7 +239,7 @@ async function main() {
     // added), and the client built again with a BUILD_ID of its own.
     log('preparing the next release (a client build)...');
     const nextRelease: Release = withProbeMigration(
-      prepareRelease({
+      await prepareRelease({
         client: BROWSERS > 0 ? 'build' : null,
         previousClientDir: cluster.release().clientDir,
       }),

@@ -191,6 +191,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: options.redisUrl,
       CLIENT_DIR: release.clientDir,
+      // One erasure log for the site, whichever release's folder a process runs from (a relative
+      // default would follow the folder, and a restore would miss the erasures logged elsewhere).
+      ERASURE_LOG_FILE: process.env.ERASURE_LOG_FILE ?? path.join(root, 'data', 'erasure-log.jsonl'),
       ...options.env,
       ...extraEnv,
     };
@@ -290,11 +293,22 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     },
     release: () => current,
     async upgrade(release, replaced) {
+      const previous = current;
       // From now on every start is of the new release, a restart after a fault included.
       current = release;
       for (const [index, node] of clusterNodes.entries()) {
         await kill(index, 'SIGTERM');
-        await startNode(index);
+        try {
+          await startNode(index);
+        } catch (error) {
+          // The new release does not start: this process and the ones not yet replaced go on with
+          // the previous one (those already replaced keep the new one until the next upgrade).
+          current = previous;
+          await startNode(index);
+          throw new Error(`${node.id} did not start on release ${release.id}; it runs ${previous.id} again`, {
+            cause: error,
+          });
+        }
         await replaced?.(node);
       }
     },
@@ -392,7 +406,7 @@ async function main() {
 async function rollingUpgrade(cluster: Cluster) {
   const { prepareRelease } = await import('./release.ts');
   console.info('Upgrade: building the release...');
-  const release = prepareRelease({ client: 'build', previousClientDir: cluster.release().clientDir });
+  const release = await prepareRelease({ client: 'build', previousClientDir: cluster.release().clientDir });
   console.info(`Upgrade: release ${release.id} in ${release.root}; replacing the processes one at a time`);
   await cluster.upgrade(release, (node) => console.info(`Upgrade: ${node.id} runs release ${release.id}`));
   console.info(`Upgrade: done; every process runs release ${release.id}`);

@@ -2,7 +2,7 @@
 // A snapshot of the server's code as the checkout holds it now, and a client built with its own
 // BUILD_ID, in a folder of its own, so that the processes still running the previous release keep
 // their code and their client whatever the checkout becomes meanwhile.
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,8 +44,11 @@ export interface ReleaseOptions {
   previousClientDir?: string;
 }
 
-/** Makes a release from the checkout; see Release. */
-export function prepareRelease(options: ReleaseOptions): Release {
+/**
+ * Makes a release from the checkout; see Release. The client's build runs as a process of its own,
+ * so a cluster that prepares a release goes on reading its processes' output meanwhile.
+ */
+export async function prepareRelease(options: ReleaseOptions): Promise<Release> {
   const id = options.id ?? newBuildId();
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(id))
     throw new Error(`a release id is letters, digits, . _ -, not ${id}`);
@@ -60,11 +63,7 @@ export function prepareRelease(options: ReleaseOptions): Release {
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(releaseRoot, 'node_modules'), 'dir');
   const clientDir = path.join(releaseRoot, 'dist');
   if (options.client === 'build') {
-    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', clientDir, '--emptyOutDir'], {
-      cwd: root,
-      env: { ...process.env, BUILD_ID: id },
-      stdio: 'inherit',
-    });
+    await buildClient(clientDir, id);
   } else if (options.client !== null) {
     fs.cpSync(options.client, clientDir, { recursive: true });
   }
@@ -81,4 +80,19 @@ function keepAssets(from: string, to: string) {
     const target = path.join(to, 'assets', name);
     if (!fs.existsSync(target)) fs.copyFileSync(path.join(assets, name), target);
   }
+}
+
+/** `vite build` of the checkout's client into `outDir` with BUILD_ID `id`. */
+function buildClient(outDir: string, id: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const build = spawn('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], {
+      cwd: root,
+      env: { ...process.env, BUILD_ID: id },
+      stdio: 'inherit',
+    });
+    build.once('error', reject);
+    build.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`the client build exited with ${code}`)),
+    );
+  });
 }

@@ -12,7 +12,7 @@ import { registerStaffMeetingRoutes } from './meetings/staff-routes.ts';
 import { registerGroupLeaderSeriesRoutes } from './meetings/leader-series-routes.ts';
 import { registerGroupLeaderMeetingReads } from './meetings/leader-read-routes.ts';
 import { checkOrigin, checkVariantHeader, requireChildApp } from './http/guard.ts';
-import { storeIdempotentReply } from './http/idempotency.ts';
+import { storeIdempotentReplies } from './http/idempotency.ts';
 import { registerProfileRoutes } from './profile/child-routes.ts';
 import { registerLoggingRoutes } from './http/client-log-routes.ts';
 import { registerMeetingRoutes } from './meetings/child-routes.ts';
@@ -76,7 +76,7 @@ export function portal(ctx: AppContext): FastifyPluginAsync {
       checkOrigin(req, siteOrigin(ctx.config, req));
       checkAntiForgery(req);
     });
-    app.addHook('onSend', storeIdempotentReply(ctx));
+    storeIdempotentReplies(app, ctx);
     auditStaffRequests(app, ctx);
     app.addHook('onSend', async (_req, reply, payload) => {
       // Nothing personal in any cache: every API answer is private and never stored.

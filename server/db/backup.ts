@@ -35,8 +35,11 @@ export async function backupDatabase(
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const partial = `${target}.partial-${process.pid}`;
   try {
+    // Every child's words are in it: readable by the site's own user only, from its first byte.
+    fs.writeFileSync(partial, '', { mode: 0o600 });
     if (kind === 'sqlite') await backupSqlite(databaseUrl, partial);
     else await backupPostgres(databaseUrl, partial);
+    fs.chmodSync(partial, 0o600);
     syncFile(partial);
     fs.renameSync(partial, target);
     syncFile(path.dirname(target));

@@ -168,18 +168,19 @@ export async function migrateToLatest(
   open: OpenDatabase,
   upTo?: keyof ReturnType<typeof migrations>,
 ): Promise<void> {
-  const known = Object.keys(migrations(open.kind));
-  if (!upTo) {
+  // A rolling upgrade: a newer build has migrated the shared database while this one still runs
+  // (or restarts). Migrations only add (docs/operations.md, "Rolling upgrade"), so this build runs on
+  // the newer schema unchanged, provided it lacks none of its own. Asked before migrating, and again
+  // when the migrator refuses: a newer build may have migrated while this one waited for its lock.
+  const runsOnNewerSchema = async () => {
+    const known = Object.keys(migrations(open.kind));
     const done = await executedMigrations(open.db);
     const ahead = done.filter((name) => !known.includes(name));
-    // A rolling upgrade: a newer build has migrated the shared database while this one still runs
-    // (or restarts). Migrations only add (docs/operations.md, "Rolling upgrade"), so this build runs
-    // on the newer schema unchanged, provided it lacks none of its own.
-    if (ahead.length > 0 && known.every((name) => done.includes(name))) {
-      console.warn(`database: its schema is ahead of this build (${ahead.join(', ')}); running on it`);
-      return;
-    }
-  }
+    if (ahead.length === 0 || !known.every((name) => done.includes(name))) return false;
+    console.warn(`database: its schema is ahead of this build (${ahead.join(', ')}); running on it`);
+    return true;
+  };
+  if (!upTo && (await runsOnNewerSchema())) return;
   const migrator = new Migrator({
     db: open.db,
     provider: { getMigrations: async () => migrations(open.kind) },
@@ -187,6 +188,7 @@ export async function migrateToLatest(
   const { error, results } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
+    if (!upTo && !failed && (await runsOnNewerSchema())) return;
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });
   }
 }

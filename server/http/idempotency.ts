@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { nowIso, type Db } from '../db/database.ts';
@@ -49,7 +49,7 @@ const digestOf = (req: FastifyRequest) =>
  * Makes a create call safe to retry: the same `Idempotency-Key` with the same body gives the first
  * answer again and creates nothing; the same key with another body is refused with 422. Keys belong
  * to the account, so one user's key can never replay another user's answer. Use as a preHandler
- * after authentication, together with `storeIdempotentReply` as onSend.
+ * after authentication, together with `storeIdempotentReplies` on its app.
  */
 export function idempotent(ctx: AppContext, replay: Replay) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
@@ -192,13 +192,14 @@ function killIfFaultPoint(ctx: AppContext, reply: FastifyReply) {
 }
 
 /**
- * onSend: settles the request's key. A success the create's transaction has not recorded (a route
+ * Settles each request's key as its answer leaves (onSend). A success the create's transaction has not recorded (a route
  * with no entity of its own, the client log) is recorded now; a refused or failed request frees the
  * key, unless its entity was committed with it (the row is no longer a placeholder then, and stays).
  */
-export function storeIdempotentReply(ctx: AppContext) {
+export function storeIdempotentReplies(app: FastifyInstance, ctx: AppContext): void {
   const later = new SettleLater();
-  return async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  app.addHook('onClose', async () => later.stop());
+  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = req.idempotency;
     if (!claim) return payload;
     req.idempotency = undefined;
@@ -230,20 +231,24 @@ export function storeIdempotentReply(ctx: AppContext) {
       });
     }
     return payload;
-  };
+  });
 }
 
 /**
  * Settles keys whose settling failed, every SETTLE_RETRY_MS until it succeeds or the key is past
  * PENDING_ABANDONED_MS (a retry may take it over then, and the statement, narrowed to this request's
- * own placeholder, would change nothing). The timer does not keep the process alive.
+ * own placeholder, would change nothing). At most SETTLE_LATER_MAX wait at a time, so a long outage
+ * neither grows the list without end nor floods the pool when the database is back: past it, a key
+ * is left to the takeover. The timer does not keep the process alive and stops with the app.
  */
 export const SETTLE_RETRY_MS = 1000;
+export const SETTLE_LATER_MAX = 1000;
 class SettleLater {
   private readonly pending = new Map<() => Promise<unknown>, number>();
   private timer: NodeJS.Timeout | null = null;
 
   add(settle: () => Promise<unknown>) {
+    if (this.pending.size >= SETTLE_LATER_MAX) return;
     this.pending.set(settle, Date.now() + PENDING_ABANDONED_MS);
     this.timer ??= setInterval(() => void this.tryAll(), SETTLE_RETRY_MS).unref();
   }
@@ -254,6 +259,10 @@ class SettleLater {
     if (this.running) return;
     this.running = true;
     for (const [settle, until] of [...this.pending]) {
+      if (Date.now() > until) {
+        this.pending.delete(settle);
+        continue;
+      }
       const done = await settle().then(
         () => true,
         () => Date.now() > until,
@@ -261,6 +270,12 @@ class SettleLater {
       if (done) this.pending.delete(settle);
     }
     this.running = false;
+  }
+
+  stop() {
+    this.pending.clear();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
     if (this.pending.size === 0 && this.timer) {
       clearInterval(this.timer);
       this.timer = null;

@@ -24,14 +24,21 @@ export async function eraseLoggedErasuresAgain(ctx: AppContext): Promise<Erasure
   const { entries, unreadable } = await readErasureLog(file);
   if (entries.length === 0) return { file, erasedAgain: 0, unreadable };
   const site = await siteOf(ctx.db);
-  const ids = [...new Set(entries.filter((e) => e.site === site).map((e) => e.account))];
+  // Per account, its latest erasure: an account made after it is another person who got the same id
+  // (a restore puts the id counters back too), never to be touched.
+  const erasedAt = new Map<number, string>();
+  for (const e of entries) {
+    if (e.site !== site) continue;
+    const seen = erasedAt.get(e.account);
+    if (!seen || e.at > seen) erasedAt.set(e.account, e.at);
+  }
   let erasedAgain = 0;
-  for (const chunk of inChunks(ids)) {
+  for (const chunk of inChunks([...erasedAt.keys()])) {
     // Still a person: not marked erased, or still holding a way to sign in. An erased account keeps
     // neither, since its erasure clears both in one transaction.
     const restored = await ctx.db
       .selectFrom('accounts')
-      .select(['id', 'contact_id'])
+      .select(['id', 'contact_id', 'created_date'])
       .where('id', 'in', chunk)
       .where((eb) =>
         eb.or([
@@ -43,6 +50,7 @@ export async function eraseLoggedErasuresAgain(ctx: AppContext): Promise<Erasure
       )
       .execute();
     for (const account of restored) {
+      if (account.created_date > erasedAt.get(account.id)!) continue;
       await eraseAccount(ctx, account.id, account.contact_id, { logged: true });
       erasedAgain++;
     }

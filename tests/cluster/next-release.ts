@@ -12,6 +12,19 @@ const MIGRATION = '9999-release-probe';
  * processes must run on beside it (docs/operations.md, "Rolling upgrade").
  */
 export function withProbeMigration(release: Release): Release {
+  return withMigration(
+    release,
+    MIGRATION,
+    `await db.schema.alterTable('conversations').addColumn('${PROBE_COLUMN}', 'text').execute();`,
+  );
+}
+
+/** A release whose migration fails: its processes cannot start. */
+export function withFailingMigration(release: Release): Release {
+  return withMigration(release, '9999-release-broken', `throw new Error('this release cannot migrate');`);
+}
+
+function withMigration(release: Release, name: string, body: string): Release {
   const file = path.join(release.root, 'server', 'db', 'database.ts');
   const source = fs.readFileSync(file, 'utf8');
   const anchor = 'export function migrations(kind: DatabaseKind) {\n  return {\n';
@@ -20,9 +33,9 @@ export function withProbeMigration(release: Release): Release {
     file,
     source.replace(
       anchor,
-      `${anchor}    '${MIGRATION}': {
+      `${anchor}    '${name}': {
       up: async (db: Kysely<unknown>) => {
-        await db.schema.alterTable('conversations').addColumn('${PROBE_COLUMN}', 'text').execute();
+        ${body}
       },
     },\n`,
     ),

@@ -8,7 +8,7 @@ import { freeClusterPort, startCluster, type Cluster } from '../../scripts/clust
 import { prepareRelease, type Release } from '../../scripts/release.ts';
 import { createTestDatabase, LOCAL_POSTGRES_URL, login, postWithKey } from '../server/test-server.ts';
 import { BENCH_LIMITS } from '../server/server-process.ts';
-import { withProbeMigration, PROBE_COLUMN } from './next-release.ts';
+import { withFailingMigration, withProbeMigration, PROBE_COLUMN } from './next-release.ts';
 
 /**
  * A rolling upgrade of `npm run cluster` while children write: two processes on PostgreSQL and
@@ -54,7 +54,7 @@ beforeAll(async () => {
     }
   }
   release = withProbeMigration(
-    prepareRelease({
+    await prepareRelease({
       id: `test-${randomUUID().slice(0, 8)}`,
       dir: scratch,
       client: standInClient('new'),
@@ -182,4 +182,21 @@ describe('a rolling upgrade while children write', () => {
       await client.end();
     }
   }, 180_000);
+
+  it('a release that cannot start is rolled back on the process it stopped, and the site serves on', async () => {
+    const before = cluster.release();
+    const broken = withFailingMigration(
+      await prepareRelease({
+        id: `broken-${randomUUID().slice(0, 8)}`,
+        dir: scratch,
+        client: before.clientDir,
+      }),
+    );
+    await expect(cluster.upgrade(broken)).rejects.toThrow(/did not start on release broken-/);
+    expect(cluster.release().id).toBe(before.id);
+    expect(cluster.nodes.every((node) => node.running())).toBe(true);
+    for (const node of cluster.nodes) expect((await fetch(`${node.url}/healthz`)).status).toBe(200);
+    const { access_token: token } = await login(cluster.url, 'demo', 'demo-losenord');
+    expect(token).toBeTruthy();
+  }, 120_000);
 });

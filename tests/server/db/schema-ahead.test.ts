@@ -8,7 +8,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Migrator, sql, type Migration } from 'kysely';
 import { migrateToLatest, migrations, openDatabase, type OpenDatabase } from '../../../server/db/database.ts';
-import { createTestDatabase } from '../test-server.ts';
+import pg from 'pg';
+import { createTestDatabase, LOCAL_POSTGRES_URL } from '../test-server.ts';
 
 const opened: Array<{ database: OpenDatabase; drop(): Promise<void> }> = [];
 afterEach(async () => {
@@ -19,11 +20,11 @@ afterEach(async () => {
   }
 });
 
-async function freshDatabase(): Promise<OpenDatabase> {
-  const { url, drop } = await createTestDatabase();
+async function freshDatabase(base?: string): Promise<OpenDatabase & { url: string }> {
+  const { url, drop } = await createTestDatabase(base);
   const database = openDatabase(url);
   opened.push({ database, drop });
-  return database;
+  return { ...database, url };
 }
 
 /** The next build's migration: a column added to a table this build reads and writes. */
@@ -93,5 +94,36 @@ describe('a database migrated by a newer build', () => {
     if (error) throw error;
 
     await expect(migrateToLatest(database)).rejects.toThrow(/Migration/);
+  });
+
+  it('a build that waited for the migration lock while a newer one migrated starts too (PostgreSQL)', async () => {
+    const database = await freshDatabase(LOCAL_POSTGRES_URL);
+    await migrateToLatest(database);
+    // The newer build's process holds the migration lock (Kysely's advisory lock on PostgreSQL)...
+    const newer = new pg.Client({ connectionString: database.url });
+    await newer.connect();
+    try {
+      await newer.query('SELECT pg_advisory_lock(3853314791062309107)');
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+      // ...while this build restarts: its first look finds nothing ahead, and it waits for the lock.
+      const starting = migrateToLatest(database);
+      for (;;) {
+        const { rows } = await newer.query(
+          "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        );
+        if (rows.length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await newer.query('ALTER TABLE conversation_messages ADD COLUMN next_build_note text');
+      await newer.query("INSERT INTO kysely_migration (name, timestamp) VALUES ('9999-next-build', $1)", [
+        new Date().toISOString(),
+      ]);
+      await newer.query('SELECT pg_advisory_unlock(3853314791062309107)');
+
+      await expect(starting).resolves.toBeUndefined();
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('9999-next-build'));
+    } finally {
+      await newer.end();
+    }
   });
 });

@@ -179,6 +179,8 @@ describe.each(DATABASES)('backup and restore ($name)', ({ base }) => {
       await traffic.stop();
       expect(backup.output).toContain('Backup of the');
       expect(backup.code).toBe(0);
+      // It holds everything the site knows of the people it serves: the site's own user reads it.
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       // The backup ran while the writers wrote, and did not make a single write fail.
       expect(duringOrAfter).toBeGreaterThan(0);
       expect(traffic.failures).toEqual([]);
@@ -247,6 +249,38 @@ describe.each(DATABASES)('backup and restore ($name)', ({ base }) => {
       expect(after.messages).toEqual([]);
       // Made again from the log, not logged a second time.
       expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(1);
+    },
+    SERVERS_TIMEOUT_MS,
+  );
+
+  it(
+    'a new person who gets the id of one erased after the backup is left alone at every start',
+    async () => {
+      const site = await database(base);
+      const folder = scratchFolder();
+      const env: Record<string, string> = base
+        ? { ERASURE_LOG_FILE: path.join(folder, 'erasure-log.jsonl') }
+        : {};
+      const first = await serverOn(site.url, env);
+      const file = path.join(folder, 'site.backup');
+      expect((await runScript('backup', file, { DATABASE_URL: site.url, ...env })).code).toBe(0);
+      // Made and erased after the backup: the restore forgets the account, and its id is free again.
+      const gone = await newChild(first.url, 'kortlivad');
+      expect((await api(first.url, '/portal/deleteContact', { token: gone, body: {} })).status).toBe(200);
+      await first.stop();
+      expect((await runScript('restore', file, { DATABASE_URL: site.url, ...env })).code).toBe(0);
+
+      const second = await serverOn(site.url, env);
+      const token = await newChild(second.url, 'nykomling');
+      // The restore put the id counter back: the newcomer has the erased person's id.
+      expect(claimsOf(token).accountId).toBe(claimsOf(gone).accountId);
+      await second.stop();
+
+      const third = await runServerProcess({ DATABASE_URL: site.url, ...env });
+      cleanups.push(() => third.stop());
+      expect(third.exitCode).toBeNull();
+      expect(third.output()).not.toContain('erased again');
+      expect((await login(third.url, 'nykomling', PASSWORD)).access_token).toBeTruthy();
     },
     SERVERS_TIMEOUT_MS,
   );

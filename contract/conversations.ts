@@ -4,6 +4,8 @@ import type { ConversationMessageBody, ConversationMessagesQuery } from './schem
 export type ConversationState =
   'New' | 'Responded' | 'OnHold' | 'InProgress' | 'Resolved' | 'Closed' | 'Cancelled';
 export type SystemType = 'chat' | 'mail' | 'groupchat';
+/** A queued chat's estimated wait: whole minutes (at least 1), or longer than 30 minutes; null: not known. */
+export type EstimatedWait = { minutes: number } | { moreThan: 30 } | null;
 
 export interface Conversation {
   id: number;
@@ -18,6 +20,12 @@ export interface Conversation {
   lastAgentMessageDate: string | null;
   lastContactMessageDate: string | null;
   queuePosition: number | null;
+  /**
+   * A queued chat: about how long a child at `queuePosition` waits, from how long this channel's
+   * children waited in the last hour (server/conversations/wait-estimate.ts); null with too little
+   * to go on. An aggregate of the channel, never another child's data. Absent from an older server.
+   */
+  estimatedWait?: EstimatedWait;
   channel: number | null;
   meetingId: number | null;
   /** A one-to-one chat: when it went live (the counsellor's first message); null before and for others. */

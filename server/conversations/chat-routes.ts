@@ -19,6 +19,7 @@ import { conversationById, toConversation } from './wire.ts';
 import { conversationRow, insertMessage, resolveConversation } from './writes.ts';
 import { conversationChanged } from './changed.ts';
 import { queuePosition } from './queue.ts';
+import { estimatedWaitOf } from './wait-estimate.ts';
 import { stockholmDayStart } from './chat-limit.ts';
 import {
   AppParams,
@@ -257,7 +258,8 @@ export function registerChatRoutes(app: Api, ctx: AppContext) {
       checkApp(req.params.appId);
       const id = req.query.conversation;
       if (!(await canSeeConversation(db, principalOf(req), id))) throw new ApiError('forbidden');
-      return { queuePosition: await queuePosition(db, id) };
+      const place = await queuePosition(db, id);
+      return { queuePosition: place, estimatedWait: await estimatedWaitOf(db, id, place) };
     },
   );
 

@@ -10,6 +10,7 @@ import { MESSAGES_SINCE_OVERLAP_MS } from '../../contract/limits.ts';
 import { inChunks, type Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { queuePositions } from './queue.ts';
+import { estimateWait, waitFigures } from './wait-estimate.ts';
 
 /** Conversations and their messages as the wire carries them (SPEC §7): rows in, contract types out. */
 
@@ -33,6 +34,14 @@ export async function toConversations(db: Db, rows: ConversationRow[]): Promise<
     for (const r of found) counts.set(r.conversation_id, Number(r.n));
   }
   const positions = await queuePositions(db, rows);
+  const figures = await waitFigures(
+    db,
+    rows.filter((r) => positions.has(r.id)).map((r) => r.channel_id),
+  );
+  const waitAt = (c: ConversationRow) => {
+    const place = positions.get(c.id);
+    return place === undefined ? null : estimateWait(figures.get(c.channel_id) ?? null, place);
+  };
   return rows.map((c) => ({
     id: c.id,
     subject: c.subject,
@@ -47,6 +56,7 @@ export async function toConversations(db: Db, rows: ConversationRow[]): Promise<
     lastContactMessageDate: c.last_contact_message_date,
     // A queued chat says where it stands, so a refetch never blanks the child's 'Köplats'.
     queuePosition: positions.get(c.id) ?? null,
+    estimatedWait: waitAt(c),
     channel: c.channel_id,
     meetingId: c.meeting_id,
     liveSince: c.live_since,

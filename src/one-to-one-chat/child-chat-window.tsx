@@ -36,6 +36,8 @@ import { CHILD_CHAT_TEXTS as T } from './texts.ts';
 import { useBotMessages } from './use-bot-messages.ts';
 import type { ChildChatRows } from './use-child-chat.ts';
 import { NoticeQuestion } from './notice-question.tsx';
+import { BreatheWithMe } from './breathe-with-me.tsx';
+import { EstimatedWaitNote } from './estimated-wait.tsx';
 import { isStaffAuthor } from '../../contract/author-kinds.ts';
 
 /**
@@ -192,6 +194,7 @@ function ChildChatWindow({
               {conversation.queuePosition ? (
                 <span className={s.statusLine}> {T.queuePlace(conversation.queuePosition)}</span>
               ) : null}
+              <EstimatedWaitNote wait={conversation.estimatedWait} />
             </>
           )}
           {phase === 'active' && `${T.live} ${minutesText(minutes)}`}
@@ -239,6 +242,8 @@ function ChildChatWindow({
       }
     >
       {phase === 'queue' && <EmergencyLink />}
+      {/* Under the queue status, inside the window; gone the moment the chat leaves the queue. */}
+      {phase === 'queue' && <BreatheWithMe />}
       <MessageList entries={entries} />
       <TypingIndicator rows={typing} myContactId={myContactId} />
       {phase === 'queue' && <NoticeQuestion />}

@@ -6,6 +6,11 @@ export const CHILD_CHAT_TEXTS = {
   title: 'Chatt',
   waiting: 'Du väntar på din tur',
   queuePlace: (n: number) => `Köplats: ${n}`,
+  /** Ours, under the queue place (docs/decisions.md "An honest estimated wait"): 'minut' for 1. */
+  estimatedWait: (minutes: number) =>
+    minutes === 1 ? 'Ungefärlig väntetid: 1 minut' : `Ungefärlig väntetid: ${minutes} minuter`,
+  estimatedWaitLong: 'Det kan dröja mer än 30 minuter',
+  writeInstead: 'Skriv ett meddelande i stället',
   live: 'Chatt live',
   /**
    * The chat's time left in its last 10 minutes, 'X minuter kvar'; '1 minut kvar' for 1, as
@@ -60,4 +65,13 @@ export const CHILD_CHAT_TEXTS = {
   endYes: 'Ja, avsluta',
   cancel: 'Avbryt',
   endFailed: 'Det gick inte att avsluta chatten. Försök igen.',
+  /** Ours: a breathing exercise offered in the queue (docs/decisions.md, 'Andas med mig'). */
+  breathe: {
+    heading: 'Medan du väntar',
+    start: 'Andas med mig',
+    stop: 'Sluta andas',
+    in: 'Andas in ...',
+    hold: 'Håll andan ...',
+    out: 'Andas ut ...',
+  },
 } as const;

@@ -311,11 +311,11 @@ export class OneToOneChatSync implements SyncModule {
     this.every(QUEUE_POSITION_MS, true, async () => {
       const row = await this.ctx.db.conversations.get(conversationId);
       if (!row || row.lastAgentMessageDate !== null) return;
-      const { queuePosition } = await this.ctx.http.get<{ queuePosition: number | null }>(
-        `${base}/queuePosition`,
-        { params: { conversation: conversationId, channel: row.channel ?? '' } },
-      );
-      await this.ctx.db.conversations.update(conversationId, { queuePosition });
+      const { queuePosition, estimatedWait = null } = await this.ctx.http.get<
+        Pick<Conversation, 'queuePosition' | 'estimatedWait'>
+      >(`${base}/queuePosition`, { params: { conversation: conversationId, channel: row.channel ?? '' } });
+      // The estimate travels with the place (server/conversations/wait-estimate.ts): kept together.
+      await this.ctx.db.conversations.update(conversationId, { queuePosition, estimatedWait });
     });
     this.every(PING_MS, false, () =>
       this.ctx.http.post(`${base}/activity`, { conversation: conversationId, type: 'Ping', content: '' }),

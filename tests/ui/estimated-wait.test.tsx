@@ -1,0 +1,98 @@
+import './page-dom.ts';
+import 'fake-indexeddb/auto';
+import { randomUUID } from 'node:crypto';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EstimatedWait } from '../../contract/conversations.ts';
+import { hideChatWindow, showChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
+import { ChildChatHost } from '../../src/one-to-one-chat/child-chat-host.tsx';
+import { api } from '../server/test-server.ts';
+import { useCounsellorTestEnv } from '../worker/child-helpers.ts';
+import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
+
+/**
+ * The estimated wait under the queue place of the child's chat window (docs/decisions.md "An
+ * honest estimated wait"), against the real worker core and the real server. The estimate itself is
+ * the server's (tests/server/api/estimated-wait.test.ts); here it is set in the stored conversation
+ * as the worker would store it from an answer.
+ */
+const env = useCounsellorTestEnv();
+const connections: UiConnection[] = [];
+afterEach(async () => {
+  cleanup();
+  hideChatWindow();
+  await Promise.all(connections.splice(0).map((c) => c.dispose()));
+});
+
+const PASSWORD = 'blå-ballong-73';
+const DEVICE = { userAgent: 'vitest', platform: 'Linux', installed: false };
+
+async function childInQueue() {
+  const username = `barn-${randomUUID().slice(0, 8)}`;
+  const res = await api(env.server.url, '/portal/api/accounts/registercontact', {
+    body: { username, password: PASSWORD, properties: { birthYear: '2012', gender: 'male' } },
+  });
+  expect(res.status).toBe(201);
+  const connection = await connectUi(env.server, username, PASSWORD);
+  connections.push(connection);
+  const started = await connection.access.api.startChat(null, DEVICE);
+  if (!started.ok) throw new Error(`startChat: ${started.code}`);
+  renderWithData(env.server, connection, <ChildChatHost />);
+  act(() => showChatWindow());
+  const window = await screen.findByRole('dialog', { name: 'Chatt' });
+  await within(window).findByText('Du väntar på din tur');
+  const estimate = (wait: EstimatedWait) =>
+    connection.fixture.db.conversations.update(started.value, { estimatedWait: wait });
+  return { window, conversationId: started.value, estimate };
+}
+
+const writeInstead = (window: HTMLElement) =>
+  within(window).queryByRole('link', { name: 'Skriv ett meddelande i stället' });
+
+describe('a child waiting in the queue', () => {
+  it('is told the estimated wait under the queue place, and nothing when there is none', async () => {
+    const { window, estimate } = await childInQueue();
+    expect(within(window).queryByText(/^Ungefärlig väntetid/)).toBeNull();
+    expect(within(window).queryByText('Det kan dröja mer än 30 minuter')).toBeNull();
+
+    await estimate({ minutes: 1 });
+    await within(window).findByText('Ungefärlig väntetid: 1 minut');
+    await estimate({ minutes: 14 });
+    await within(window).findByText('Ungefärlig väntetid: 14 minuter');
+    expect(writeInstead(window)).toBeNull();
+
+    await estimate({ minutes: 15 });
+    await within(window).findByText('Ungefärlig väntetid: 15 minuter');
+    expect(writeInstead(window)).not.toBeNull();
+
+    await estimate({ moreThan: 30 });
+    await within(window).findByText('Det kan dröja mer än 30 minuter');
+    expect(within(window).queryByText(/^Ungefärlig väntetid/)).toBeNull();
+    expect(writeInstead(window)).not.toBeNull();
+
+    await estimate(null);
+    await waitFor(() => expect(within(window).queryByText('Det kan dröja mer än 30 minuter')).toBeNull());
+    expect(writeInstead(window)).toBeNull();
+  });
+
+  it('on a long wait opens a new mail with "Skriv ett meddelande i stället", keeping the place in the queue', async () => {
+    const user = userEvent.setup();
+    const { window, estimate, conversationId } = await childInQueue();
+    await estimate({ moreThan: 30 });
+    const link = await within(window).findByRole('link', { name: 'Skriv ett meddelande i stället' });
+    expect(link.getAttribute('href')).toBe('/mina-sidor/nytt-inlagg');
+
+    await user.click(link);
+    expect(globalThis.location.pathname).toBe('/mina-sidor/nytt-inlagg');
+    // The window is minimised, not closed: the chat waits on in its bar.
+    expect(screen.queryByRole('dialog', { name: 'Chatt' })).toBeNull();
+    expect(screen.getByRole('button', { name: /^Köplats: \d+$/ })).toBeTruthy();
+    const row = await env.server.ctx.db
+      .selectFrom('conversations')
+      .select('state')
+      .where('id', '=', conversationId)
+      .executeTakeFirstOrThrow();
+    expect(row.state).toBe('New');
+  });
+});

@@ -152,6 +152,72 @@ describe('chat history', () => {
     expect((await staffMessages(chat.id)).every((m) => m.message === '')).toBe(true);
   });
 
+  it('keeps a finished chat finished when an answer read before the end arrives after a newer one', async () => {
+    // Every list answer received while `holding` is kept back until `release`.
+    let holding = false;
+    const held: Array<() => void> = [];
+    let heldOne: () => void = () => undefined;
+    const oneHeld = new Promise<void>((resolve) => (heldOne = resolve));
+    const holdingFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const url = input instanceof Request ? input.url : String(input);
+      if (holding && url.includes('/conversations?')) {
+        await new Promise<void>((resolve) => {
+          held.push(resolve);
+          heldOne();
+        });
+      }
+      return response;
+    };
+    const { worker, db, token } = await child('gammalt-svar', { fetch: holdingFetch });
+    const chat = (
+      await api(env.server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: 'Hej' } })
+    ).body as unknown as Conversation;
+    await staff(`/conversations/${chat.id}/accept`, {});
+
+    holding = true;
+    const older = worker.commands.loadConversations();
+    await oneHeld; // read on the server while the chat was still going on
+    await staff(`/conversations/${chat.id}/resolve`, {});
+    holding = false;
+    expect(outcomeOf(await worker.commands.loadConversations())).toBe('ok');
+    expect(await db.conversations.get(chat.id)).toMatchObject({ state: 'Resolved' });
+
+    for (const release of held) release();
+    expect(outcomeOf(await older)).toBe('ok');
+    expect(await db.conversations.get(chat.id)).toMatchObject({ state: 'Resolved' });
+  });
+
+  it('keeps a chat started while an older list was on its way', async () => {
+    let holding = false;
+    let release: () => void = () => undefined;
+    let heldOne: () => void = () => undefined;
+    const oneHeld = new Promise<void>((resolve) => (heldOne = resolve));
+    const holdingFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const url = input instanceof Request ? input.url : String(input);
+      if (holding && url.includes('/conversations?')) {
+        holding = false;
+        await new Promise<void>((resolve) => {
+          release = resolve;
+          heldOne();
+        });
+      }
+      return response;
+    };
+    const { worker, db } = await child('ny-chatt-under-lista', { fetch: holdingFetch });
+    holding = true;
+    const older = worker.commands.loadConversations();
+    await oneHeld; // the list, read before the chat existed
+    const started = await worker.commands.startChat(null, DEVICE);
+    expect(started.ok).toBe(true);
+    const id = started.ok ? started.value : -1;
+    expect(await db.conversations.get(id)).toBeDefined();
+    release();
+    expect(outcomeOf(await older)).toBe('ok');
+    expect(await db.conversations.get(id)).toBeDefined();
+  });
+
   it('drops a conversation deleted on another device at the next list load, and refuses a rating it cannot save', async () => {
     const { worker, db, token } = await child('historik-tva');
     const chat = (await api(env.server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: '' } }))

@@ -22,6 +22,7 @@ import { applyMessage, messageOfEvent, reconcileMessages, serverRow } from './ch
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';
 import { OwnRatings } from './own-ratings.ts';
+import { ReadOrder } from './read-order.ts';
 
 export const CHAT_MESSAGE_KIND = 'conversationmessage';
 
@@ -58,6 +59,8 @@ export class ConversationMessages implements SyncModule {
 
   /** The child's own stars, kept over any answer that left the server before they were saved. */
   readonly ownRatings = new OwnRatings();
+  /** Which answer about a conversation is the newest (shared with the list and the chat's resume). */
+  readonly readOrder = new ReadOrder();
   private readonly lastTyping = new Map<number, number>();
   /**
    * Per conversation, the newest message id of the last complete list written to Dexie: the catch-up
@@ -121,6 +124,7 @@ export class ConversationMessages implements SyncModule {
   reset(): void {
     this.lastTyping.clear();
     this.ownRatings.clear();
+    this.readOrder.clear();
     this.complete.clear();
   }
 
@@ -131,6 +135,7 @@ export class ConversationMessages implements SyncModule {
 
   async loadConversation(conversationId: number): Promise<void> {
     const asked = this.ownRatings.mark();
+    const order = this.readOrder.ask();
     const { value } = await this.ctx.http.get<ValueList<Conversation>>(
       `${conversationsBase(this.ctx)}/conversations`,
       { params: { take: 9999, skip: 0, selection: 'mine', conversation: conversationId } },
@@ -139,6 +144,8 @@ export class ConversationMessages implements SyncModule {
     // The list answers nothing for a conversation the user may not see.
     if (!conversation) throw new HttpError(403, 'forbidden', 'GET', 'conversations');
     const previous = await this.ctx.db.conversations.get(conversationId);
+    // A newer answer about it has been stored meanwhile: this one is out of date.
+    if (this.readOrder.fresher([conversation], order).length === 0) return;
     // Kept at the last moment: a star set while this was under way stays.
     this.ownRatings.keep(conversation, asked);
     await this.ctx.db.conversations.put({ ...conversation, fetchedAt: this.ctx.clock.now() });

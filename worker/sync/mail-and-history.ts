@@ -87,6 +87,7 @@ export class MailAndHistorySync implements SyncModule {
   async loadConversations(selection: ConversationSelection = 'mine'): Promise<LoadResult> {
     return asLoadResult(async () => {
       const asked = this.messages.ownRatings.mark();
+      const order = this.messages.readOrder.ask();
       const { value } = await this.ctx.http.get<ValueList<Conversation>>(
         `${conversationsBase(this.ctx)}/conversations`,
         { params: { take: 9999, skip: 0, selection } },
@@ -100,13 +101,15 @@ export class MailAndHistorySync implements SyncModule {
           const listed = new Set(value.map((c) => c.id));
           const gone = (await db.conversations.filter((c) => c.meetingId === null).toArray())
             .map((c) => c.id)
-            .filter((id) => !listed.has(id));
+            .filter((id) => !listed.has(id) && !this.messages.readOrder.newer(id, order));
           await db.conversations.bulkDelete(gone);
           await db.chatMessages.where('conversation').anyOf(gone).delete();
         }
         // Kept at the last moment: a star set while this was under way stays.
-        const { ownRatings } = this.messages;
-        await db.conversations.bulkPut(value.map((c) => ({ ...ownRatings.keep(c, asked), fetchedAt })));
+        // Rows a newer answer has stored meanwhile stay as that answer left them.
+        const { ownRatings, readOrder } = this.messages;
+        const fresh = readOrder.fresher(value, order);
+        await db.conversations.bulkPut(fresh.map((c) => ({ ...ownRatings.keep(c, asked), fetchedAt })));
       });
     });
   }
@@ -153,6 +156,8 @@ export class MailAndHistorySync implements SyncModule {
       async (row) => {
         const conversation = row.response as Conversation | undefined;
         if (!conversation || typeof conversation.id !== 'number') return null;
+        // Newer than any list asked before it: such a list's silence about it deletes nothing.
+        this.messages.readOrder.fresher([conversation], this.messages.readOrder.ask());
         await db.conversations.put({ ...conversation, fetchedAt: clock.now() });
         await this.messages.loadMessages(conversation.id).catch(() => undefined);
         return { conversationId: conversation.id };
@@ -218,13 +223,18 @@ export class MailAndHistorySync implements SyncModule {
     });
     // A star clicked while this is under way must stay: the answer may carry the rating from before.
     const asked = this.messages.ownRatings.mark();
+    const order = this.messages.readOrder.ask();
     const { value } = await this.ctx.http.get<ValueList<Conversation>>(
       `${conversationsBase(this.ctx)}/conversations`,
       { params: { take: 9999, skip: 0, selection: 'mine', conversation: conversationId } },
     );
     const fresh = value[0];
-    // Deleted meanwhile: do not bring the row back.
-    if (fresh && (await this.ctx.db.conversations.get(conversationId))) {
+    // Deleted meanwhile: do not bring the row back; a newer answer stored meanwhile stays.
+    if (
+      fresh &&
+      (await this.ctx.db.conversations.get(conversationId)) &&
+      this.messages.readOrder.fresher([fresh], order).length > 0
+    ) {
       const kept = this.messages.ownRatings.keep(fresh, asked);
       await this.ctx.db.conversations.put({ ...kept, fetchedAt: this.ctx.clock.now() });
     }

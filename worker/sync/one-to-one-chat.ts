@@ -108,6 +108,8 @@ export class OneToOneChatSync implements SyncModule {
         { subject: DEFAULT_CHAT_SUBJECT, text: trimmed, ...properties },
         { headers: { 'Idempotency-Key': crypto.randomUUID() } },
       );
+      // Newer than any list asked before it: such a list's silence about it deletes nothing.
+      this.messages.readOrder.fresher([conversation], this.messages.readOrder.ask());
       await db.conversations.put({ ...conversation, fetchedAt: clock.now() });
       await db.chatState.put({
         ...EMPTY_STATE,
@@ -152,6 +154,7 @@ export class OneToOneChatSync implements SyncModule {
    */
   async resumeChat(): Promise<LoadResult> {
     return asLoadResult(async () => {
+      const order = this.messages.readOrder.ask();
       const { value } = await this.ctx.http.get<ValueList<Conversation>>(
         `${conversationsBase(this.ctx)}/conversations`,
         { params: { take: 999, skip: 0, selection: 'active' } },
@@ -159,7 +162,9 @@ export class OneToOneChatSync implements SyncModule {
       const ongoing = value.find((c) => c.systemType === 'chat' && c.meetingId === null && !isFinal(c));
       const stored = await this.state();
       if (ongoing) {
-        await this.ctx.db.conversations.put({ ...ongoing, fetchedAt: this.ctx.clock.now() });
+        if (this.messages.readOrder.fresher([ongoing], order).length > 0) {
+          await this.ctx.db.conversations.put({ ...ongoing, fetchedAt: this.ctx.clock.now() });
+        }
         // SPEC §4: a chat id other than the stored one means the old chat's data is cleaned first.
         if (stored.conversationId !== ongoing.id) {
           await this.ctx.db.chatState.put({ ...EMPTY_STATE, conversationId: ongoing.id, wasLive: true });

@@ -76,6 +76,7 @@ export default tseslint.config(
                 './server/hub',
                 './server/http',
                 './server/staff',
+                './server/push',
               ],
               from: [...SERVER_FEATURES, ...SERVER_TOP],
               message: "The server's ground floor imports no feature and nothing that composes them.",

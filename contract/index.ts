@@ -17,3 +17,4 @@ export * from './meeting-state.ts';
 export * from './system-notices.ts';
 export * from './assistant.ts';
 export * from './peers.ts';
+export * from './push.ts';

@@ -56,3 +56,20 @@ export interface OpenNoticeMessage {
   type: 'open-notice';
   url: string;
 }
+
+/** The push sent when a counsellor takes the child's chat: the only other text a notice shows. */
+export const YOUR_TURN_TITLE = 'Det är din tur';
+
+/** What a Web Push carries (and all it carries): a notice, as the tabs show them. */
+export interface PushNotice {
+  title: typeof NOTICE_TITLE | typeof YOUR_TURN_TITLE;
+  tag: string;
+  url: string;
+}
+
+/** The push when a counsellor takes the chat: it opens the chat window, and replaces any notice of it. */
+export const yourTurnNotice = (conversationId: number): PushNotice => ({
+  title: YOUR_TURN_TITLE,
+  tag: noticeTag(conversationId),
+  url: noticeUrl.chat,
+});

@@ -27,6 +27,8 @@ import { contentSecurityPolicy, HSTS, PERMISSIONS_POLICY } from './security/brow
 import { Metrics } from './metrics.ts';
 import { clientPage } from './client-page.ts';
 import { API_SCOPE } from './auth/principal.ts';
+import { PushService } from './push/push-service.ts';
+import { VapidKeys } from './push/vapid-keys.ts';
 
 export interface BuildOptions {
   logger?: boolean;
@@ -90,6 +92,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     if (config.demoSeed) await seedDemoData(database.db);
     await guardDemoLogins(config, database.db);
     await keys.load();
+    await new VapidKeys(database.db, config.signingKeySecret).load();
   } catch (error) {
     // A server that will not start leaves no connection open behind it.
     await database.close();
@@ -159,7 +162,10 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     }),
     hub,
     metrics,
+    push: new PushService(database.db, config, app.log),
   };
+  // Pushes under way finish before the database closes (tests, shutdown).
+  app.addHook('onClose', () => ctx.push.drain());
   app.decorateRequest('principal', null);
 
   const https = config.publicOrigin?.startsWith('https:') ?? false;

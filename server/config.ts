@@ -75,6 +75,53 @@ export interface ServerConfig {
   faultKillAfterCreate: number | null;
   /** The virtual assistant's content (ASSISTANT_CONTENT_FILE): re-read whenever the file changes. */
   assistantContentFile: string;
+  /**
+   * The push services a subscription's endpoint may lead to (PUSH_SERVICE_HOSTS, comma-separated):
+   * a host exactly, or `*.example.com` for its subdomains. Anything else is refused, so a child
+   * cannot make the server post to an address of their choosing.
+   */
+  pushServiceHosts: string[];
+  /** VAPID `sub` (PUSH_SUBJECT): how a push service reaches the operator, `mailto:` or `https:`. */
+  pushSubject: string;
+  /**
+   * Test-only (PUSH_TEST_CA_FILE): a CA certificate, in PEM, that the push sender trusts besides the
+   * usual ones, so tests can run a push service of their own over https. A production server refuses it.
+   */
+  pushTestCaFile: string | undefined;
+}
+
+/** The push services of the browsers the app supports (Chrome, Firefox, Safari, Edge). */
+export const DEFAULT_PUSH_SERVICE_HOSTS = [
+  'fcm.googleapis.com',
+  'updates.push.services.mozilla.com',
+  'web.push.apple.com',
+  '*.push.apple.com',
+  '*.notify.windows.com',
+];
+
+function pushServiceHostsOf(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === '') return DEFAULT_PUSH_SERVICE_HOSTS;
+  const hosts = value
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  const bad = hosts.find((h) => !/^(\*\.)?[a-z0-9.-]+$/.test(h) || h.startsWith('.') || h.endsWith('.'));
+  if (bad) throw new Error(`PUSH_SERVICE_HOSTS must list host names (or *.domain), not ${bad}`);
+  return hosts;
+}
+
+function pushSubjectOf(value: string | undefined, publicOrigin: string | undefined): string {
+  if (!value) return publicOrigin?.startsWith('https:') ? publicOrigin : 'mailto:webmaster@localhost';
+  if (!/^(mailto:|https:\/\/)\S+$/.test(value))
+    throw new Error(`PUSH_SUBJECT must be a mailto: or https: address, not ${value}`);
+  return value;
+}
+
+/** Test-only: PUSH_TEST_CA_FILE (see ServerConfig.pushTestCaFile), refused with NODE_ENV=production. */
+function pushTestCaFileOf(value: string | undefined, production: boolean): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (production) throw new Error('PUSH_TEST_CA_FILE is for tests only and not allowed in production');
+  return path.resolve(value);
 }
 
 /** The content file in the repository; the provider edits it (or points ASSISTANT_CONTENT_FILE elsewhere). */
@@ -207,5 +254,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     chatLimitMs: chatLimitMsOf(env.CHAT_LIMIT_SECONDS, production),
     faultKillAfterCreate: faultKillAfterCreateOf(env.FAULT_KILL_AFTER_CREATE, production),
     assistantContentFile: path.resolve(env.ASSISTANT_CONTENT_FILE ?? DEFAULT_ASSISTANT_CONTENT_FILE),
+    pushServiceHosts: pushServiceHostsOf(env.PUSH_SERVICE_HOSTS),
+    pushSubject: pushSubjectOf(env.PUSH_SUBJECT, publicOrigin),
+    pushTestCaFile: pushTestCaFileOf(env.PUSH_TEST_CA_FILE, production),
   };
 }

@@ -19,6 +19,7 @@ import { isLoopbackHost } from './config.ts';
 import type { Hub } from './hub/types.ts';
 import type { Metrics } from './metrics.ts';
 import type { Principal } from './auth/principal.ts';
+import type { PushService } from './push/push-service.ts';
 
 /** Everything a route module needs, built once in app.ts. */
 export interface AppContext {
@@ -31,6 +32,8 @@ export interface AppContext {
   limits: RateLimiter;
   hub: Hub;
   metrics: Metrics;
+  /** Web Push to the child's devices (server/push/): queued, never awaited by a request. */
+  push: PushService;
 }
 
 /**

@@ -24,6 +24,7 @@ import { compressJsonAnswer } from './http/compression.ts';
 import { registerAssistantRoutes } from './assistant/assistant-routes.ts';
 import { registerPeerPostRoutes } from './peers/child-routes.ts';
 import { checkAntiForgery, registerAntiForgeryRoute } from './http/anti-forgery.ts';
+import { registerPushRoutes } from './push/child-routes.ts';
 
 /** The child app's API of SPEC §7, under /portal (staff have their own API under /portal/staff). */
 export const CHILD_API: RouteModule[] = [
@@ -37,6 +38,7 @@ export const CHILD_API: RouteModule[] = [
   registerContactMessageRoutes,
   registerAssistantRoutes,
   registerPeerPostRoutes,
+  registerPushRoutes,
 ];
 
 /** Which role may call which routes of the staff API (docs/server.md, staff API). */

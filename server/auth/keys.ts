@@ -30,13 +30,19 @@ export interface KeySet {
 export const RETIRED_KEY_GRACE_MS = 30 * 60_000;
 /** Another process may have rotated: an unknown kid reloads the keys, at most this often. */
 const RELOAD_ON_UNKNOWN_KID_MS = 1000;
-const ENCRYPTED_PREFIX = 'enc:v1:';
+export const ENCRYPTED_PREFIX = 'enc:v1:';
 
-/** AES-256-GCM with a key derived from SIGNING_KEY_SECRET; the private key never lies in clear. */
-class KeyCipher {
+/**
+ * AES-256-GCM with a key derived from SIGNING_KEY_SECRET; the private key never lies in clear. Each
+ * kind of key has its own derived key (`label`): the signing keys', Web Push's VAPID keys'.
+ */
+export class KeyCipher {
   private readonly key: Buffer;
-  constructor(secret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', secret, 'portal-signing-keys', 'aes-256-gcm v1', 32));
+  constructor(
+    secret: string,
+    private readonly label = 'portal-signing-keys',
+  ) {
+    this.key = Buffer.from(hkdfSync('sha256', secret, label, 'aes-256-gcm v1', 32));
   }
   encrypt(plain: string): string {
     const iv = randomBytes(12);
@@ -54,7 +60,7 @@ class KeyCipher {
         decipher.final(),
       ]).toString('utf8');
     } catch {
-      throw new Error('SIGNING_KEY_SECRET does not decrypt the signing keys');
+      throw new Error(`SIGNING_KEY_SECRET does not decrypt the keys (${this.label})`);
     }
   }
 }

@@ -241,6 +241,10 @@ export class TokenService {
     return row;
   }
 
+  /**
+   * Ends a login (logout, or a refresh token used twice): its refresh tokens, and the push
+   * subscription it made (server/push/), so a device signed out, or a thief's, hears nothing more.
+   */
   async revokeFamily(familyId: string, db: Db = this.db) {
     await db
       .updateTable('refresh_tokens')
@@ -248,6 +252,7 @@ export class TokenService {
       .where('family_id', '=', familyId)
       .where('revoked_date', 'is', null)
       .execute();
+    await db.deleteFrom('push_subscriptions').where('login_key', '=', familyId).execute();
   }
 
   /** The login (refresh-token family) a refresh token belongs to, and the client it was issued to. */
@@ -263,6 +268,7 @@ export class TokenService {
   /**
    * Every token of the account stops working at once, in every process: refresh tokens are revoked
    * and the account's token generation is raised, which refuses every access token issued before.
+   * Every push subscription of the account goes with its logins.
    */
   async revokeAllForAccount(accountId: number) {
     await this.db
@@ -276,6 +282,7 @@ export class TokenService {
       .where('account_id', '=', accountId)
       .where('revoked_date', 'is', null)
       .execute();
+    await this.db.deleteFrom('push_subscriptions').where('account_id', '=', accountId).execute();
   }
 
   /**

@@ -20,6 +20,8 @@ import { MESSAGE_MAX_LENGTH_BY_CHANNEL } from '../../contract/limits.ts';
 import { counsellorMaySee } from '../auth/entity-access.ts';
 import { CONVERSATION_STATE, CONVERSATION_STATES } from '../../contract/conversation-state.ts';
 import { inChunks } from '../db/database.ts';
+import { threadNotice, yourTurnNotice } from '../../contract/system-notices.ts';
+import { featuresOf } from '../config.ts';
 
 function requireCounsellor(principal: Principal) {
   if (!principal.roles.includes('counsellor')) throw new ApiError('forbidden');
@@ -154,6 +156,9 @@ async function accept(ctx: AppContext, principal: Principal, id: number) {
     .where('agent_account_id', 'is', null)
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) throw new ApiError('conflict', 'not in the queue');
+  // 'Det är din tur' to the child's devices, for a child who closed the app while waiting.
+  const owner = await childAccountOf(ctx, row);
+  if (owner) ctx.push.notify(owner, yourTurnNotice(row.id), 'your-turn');
   // The colleagues who watched it in the queue see it leave the queue, and then nothing more.
   await conversationChanged(ctx, row.id);
   await ctx.hub.unsubscribeOtherStaff(entityKey('Conversation', row.id), principal.accountId);
@@ -198,12 +203,21 @@ async function markMailAnswered(ctx: AppContext, principal: Principal, row: Conv
     .set({ state: CONVERSATION_STATE.Responded, agent_account_id: principal.accountId })
     .where('id', '=', row.id)
     .execute();
+  const owner = await childAccountOf(ctx, row);
+  if (owner === null) return;
+  await notify(ctx, owner, entityKey('Conversation', row.id), NEW_MESSAGE_NOTIFICATION);
+  ctx.push.notify(owner, threadNotice(featuresOf(ctx.config), row.id), 'thread');
+}
+
+/** The account of the child a one-to-one conversation belongs to (none once erased). */
+async function childAccountOf(ctx: AppContext, row: ConversationRow): Promise<number | null> {
+  if (row.contact_id === null) return null;
   const owner = await ctx.db
     .selectFrom('accounts')
     .select('id')
     .where('contact_id', '=', row.contact_id)
     .executeTakeFirst();
-  if (owner) await notify(ctx, owner.id, entityKey('Conversation', row.id), NEW_MESSAGE_NOTIFICATION);
+  return owner?.id ?? null;
 }
 
 async function answer(

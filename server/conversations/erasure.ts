@@ -10,8 +10,8 @@ import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
  * Erases a deleted account (docs/security.md: what is kept, and what is erased when). Whatever held the person
  * goes: name, username, password and code digests, properties, the conversation properties (age,
  * gender, device) and every message of their own chats and mail, their uploads and private messages,
- * notifications, contact messages, client logs, idempotency records, known-good addresses and login
- * sessions. What others wrote in a group chat stays, and the person's group-chat messages stay for
+ * notifications, contact messages, client logs, idempotency records, known-good addresses, login
+ * sessions and push subscriptions. What others wrote in a group chat stays, and the person's group-chat messages stay for
  * the group without any name or id that leads back to them.
  */
 export async function eraseAccount(
@@ -87,6 +87,7 @@ async function eraseRemains(trx: Db, accountId: number, contactId: number): Prom
   await trx.deleteFrom('client_logs').where('account_id', '=', accountId).execute();
   await trx.deleteFrom('idempotency_keys').where('account_id', '=', accountId).execute();
   await trx.deleteFrom('refresh_tokens').where('account_id', '=', accountId).execute();
+  await trx.deleteFrom('push_subscriptions').where('account_id', '=', accountId).execute();
   await trx.deleteFrom('known_login_addresses').where('subject', '=', `account:${accountId}`).execute();
   await trx.deleteFrom('account_storage').where('account_id', '=', accountId).execute();
   // Peers: the young person's posts (with every reply to them) and replies go with them.

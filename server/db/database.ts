@@ -25,6 +25,7 @@ import { refreshTokenParentMigration } from './migrations/0007-refresh-token-par
 import { erasedAccountsMigration } from './migrations/0008-erased-accounts.ts';
 import { rateBucketsMigration } from './migrations/0009-rate-buckets.ts';
 import { neutralNamesMigration } from './migrations/0010-neutral-names.ts';
+import { pushSubscriptionsMigration } from './migrations/0011-push-subscriptions.ts';
 import { databaseKind, type DatabaseKind } from './database-kind.ts';
 
 export type Db = Kysely<Database>;
@@ -160,6 +161,7 @@ export function migrations(kind: DatabaseKind) {
     '0008-erased-accounts': erasedAccountsMigration,
     '0009-rate-buckets': rateBucketsMigration(kind),
     '0010-neutral-names': neutralNamesMigration,
+    '0011-push-subscriptions': pushSubscriptionsMigration(kind),
   };
 }
 

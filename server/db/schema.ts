@@ -187,6 +187,30 @@ export interface Database {
   account_storage: { account_id: number; used_bytes: number };
   /** `private_jwk` is encrypted (`enc:v1:...`) when SIGNING_KEY_SECRET is set. */
   signing_keys: { kid: string; private_jwk: string; created_date: string; retired_date: string | null };
+  /** Web Push's VAPID key pairs (base64url); `private_key` is encrypted (`enc:v1:...`) when SIGNING_KEY_SECRET is set. */
+  vapid_keys: {
+    id: Generated<number>;
+    public_key: string;
+    private_key: string;
+    created_date: string;
+    retired_date: string | null;
+  };
+  /**
+   * One push subscription per login (`login_key`: the refresh-token family), with the VAPID key it was
+   * made with. Never answered by any route: the endpoint leads to one device.
+   */
+  push_subscriptions: {
+    id: Generated<number>;
+    account_id: number;
+    login_key: string;
+    vapid_key_id: number;
+    endpoint: string;
+    p256dh: string;
+    auth: string;
+    created_date: string;
+  };
+  /** When the last push of a conversation and kind went out (epoch milliseconds): one a minute at most. */
+  push_bursts: { key: string; sent_at: number };
   /** Who on the staff read or changed what, when; never any content. */
   audit_log: {
     id: Generated<number>;

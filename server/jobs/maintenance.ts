@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { nowIso } from '../db/database.ts';
 import { pruneIdempotencyKeys } from '../http/idempotency.ts';
 import { pruneAuditLog } from '../staff/audit-log.ts';
+import { prunePushBursts } from '../push/push-service.ts';
 
 const DAY = 24 * 3600_000;
 /** Client error logs help for a month; notifications are listed for 30 days (SPEC §7), kept 90. */
@@ -28,6 +29,7 @@ export async function runMaintenance(ctx: AppContext, now = Date.now()): Promise
       'refresh tokens',
       () => db.deleteFrom('refresh_tokens').where('family_expires_at', '<', nowIso()).execute(),
     ],
+    ['push bursts', () => prunePushBursts(db, now)],
     ['audit log', () => pruneAuditLog(db, ctx.config.auditRetentionDays, now)],
     [
       'client logs',

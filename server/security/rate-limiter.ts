@@ -36,6 +36,7 @@ export const RATE_LIMITS = {
   peerPost: { perAccount: { count: 10, windowMs: HOUR }, perAddress: { count: 100, windowMs: HOUR } },
   peerReply: { perAccount: { count: 30, windowMs: HOUR }, perAddress: { count: 300, windowMs: HOUR } },
   peerReport: { perAccount: { count: 20, windowMs: HOUR }, perAddress: { count: 200, windowMs: HOUR } },
+  pushSubscription: { perAccount: { count: 20, windowMs: HOUR }, perAddress: { count: 300, windowMs: HOUR } },
   staffMessage: { perAccount: { count: 60, windowMs: MINUTE } },
   staffCreate: { perAccount: { count: 60, windowMs: HOUR } },
   staffUpload: { perAccount: { count: 30, windowMs: HOUR } },

@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import type { ProtectedEntry } from './walk-entry.ts';
 import {
   CHANGER,
@@ -213,6 +214,29 @@ export const BARN_ROUTES: ProtectedEntry[] = [
     owner: { status: 200 },
     others: { other: 'denied', leader: 'denied' },
   })),
+  // Web Push: each caller has only their own login's subscription; staff have none (no staff
+  // token may even see the key), and no answer holds an endpoint.
+  {
+    route: 'GET /portal/push/key',
+    server: 'barn',
+    call: () => ({ path: '/portal/push/key' }),
+    owner: { status: 200 },
+    others: { other: 'own', leader: 'denied', counsellor: 'denied' },
+  },
+  {
+    route: 'POST /portal/push/subscriptions',
+    server: 'barn',
+    call: () => ({ path: '/portal/push/subscriptions', json: pushSubscription() }),
+    owner: { status: 204 },
+    others: { other: 'own', leader: 'denied', counsellor: 'denied' },
+  },
+  {
+    route: 'DELETE /portal/push/subscriptions',
+    server: 'barn',
+    call: () => ({ path: '/portal/push/subscriptions' }),
+    owner: { status: 204 },
+    others: { other: 'own', leader: 'denied', counsellor: 'denied' },
+  },
   {
     route: 'GET /connect/userinfo',
     server: 'barn',
@@ -342,3 +366,13 @@ export const GROUP_ROUTES: ProtectedEntry[] = [
     others: { other: 'denied', counsellor: 'denied' },
   },
 ];
+
+/** A browser's push subscription at a known push service (nothing is ever sent to it in the walk). */
+function pushSubscription() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    endpoint: `https://fcm.googleapis.com/fcm/send/walk-${randomBytes(8).toString('hex')}`,
+    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+  };
+}

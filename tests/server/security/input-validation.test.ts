@@ -42,6 +42,8 @@ const NO_QUERY = new Set([
   'GET /portal/api/peers/posts/:id',
   'GET /portal/staff/peers/queue',
   'GET /portal/staff/peers/posts',
+  'GET /portal/push/key',
+  'DELETE /portal/push/subscriptions',
 ]);
 
 let barn: TestServer;

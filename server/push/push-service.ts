@@ -1,0 +1,267 @@
+import fs from 'node:fs';
+import { createPublicKey } from 'node:crypto';
+import https from 'node:https';
+import tls from 'node:tls';
+import webpush, { WebPushError } from 'web-push';
+import type { FastifyBaseLogger } from 'fastify';
+import type { PushNotice } from '../../contract/system-notices.ts';
+import type { ServerConfig } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { nowIso } from '../db/database.ts';
+import { ApiError } from '../errors.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { PushSubscriptionBody } from '../../contract/schemas/push.ts';
+import { VapidKeys } from './vapid-keys.ts';
+
+/** What a push is about: the counsellor took the child's chat, or answered the child's mail. */
+export type PushKind = 'your-turn' | 'thread';
+
+/**
+ * How long a push service keeps a push for a device that is off (seconds). 'Det är din tur' matters
+ * while the counsellor waits in the chat: after a quarter of an hour it would only confuse. An
+ * answered mail is worth knowing of the next day too.
+ */
+export const PUSH_TTL_SECONDS: Record<PushKind, number> = { 'your-turn': 15 * 60, thread: 24 * 3600 };
+/** At most one push per conversation and kind in this span, whichever process sends it. */
+export const PUSH_BURST_MS = 60_000;
+/** Subscriptions one account keeps (a phone, a tablet, a computer...); past it the oldest goes. */
+export const MAX_SUBSCRIPTIONS_PER_ACCOUNT = 10;
+/** A push service that does not answer in this time is given up on (a push is no promise). */
+const SEND_TIMEOUT_MS = 10_000;
+
+/** Whether `endpoint` is https on one of the configured push services' hosts (any port). */
+export function isAllowedEndpoint(endpoint: string, hosts: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'https:' || url.username || url.password) return false;
+  const host = url.hostname.toLowerCase();
+  return hosts.some((allowed) =>
+    allowed.startsWith('*.')
+      ? host.endsWith(allowed.slice(1)) && host.length > allowed.length - 1
+      : host === allowed,
+  );
+}
+
+/**
+ * Web Push (RFC 8030, 8291, 8292) to the child's devices while the app is closed. A push carries a
+ * `PushNotice` and nothing else: a neutral title, the conversation's tag and a path of the app.
+ *
+ * Sending never holds up or fails the request that caused it: `notify` only queues the work, which
+ * starts after the caller's write has committed, outside any transaction, with as little database
+ * work as can be (one select of the subscriptions, one burst claim). The work is kept in `pending`
+ * so that closing the app waits for it instead of leaving it running against a closed database.
+ * Failures are logged without the endpoint or the keys.
+ */
+export class PushService {
+  readonly keys: VapidKeys;
+  private readonly pending = new Set<Promise<void>>();
+  private readonly agent: https.Agent | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: ServerConfig,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.keys = new VapidKeys(db, config.signingKeySecret);
+    this.agent = config.pushTestCaFile
+      ? new https.Agent({ ca: [...tls.rootCertificates, fs.readFileSync(config.pushTestCaFile, 'utf8')] })
+      : undefined;
+  }
+
+  /** Stores this login's subscription, replacing its last one (the caller's only one per login). */
+  async subscribe(principal: Principal, body: PushSubscriptionBody): Promise<void> {
+    if (!isAllowedEndpoint(body.endpoint, this.config.pushServiceHosts)) throw new ApiError('validation');
+    if (!isP256Point(body.keys.p256dh) || decoded(body.keys.auth).length !== 16) {
+      throw new ApiError('validation');
+    }
+    const loginKey = loginKeyOf(principal);
+    const key = await this.keys.current();
+    const row = {
+      account_id: principal.accountId,
+      vapid_key_id: key.id,
+      endpoint: body.endpoint,
+      p256dh: body.keys.p256dh.replace(/=+$/, ''),
+      auth: body.keys.auth.replace(/=+$/, ''),
+      created_date: nowIso(),
+    };
+    // One device, one subscription: a browser now signed in to another login (or account) no longer
+    // hears the one it left without signing out.
+    await this.db
+      .deleteFrom('push_subscriptions')
+      .where('endpoint', '=', body.endpoint)
+      .where('login_key', '!=', loginKey)
+      .execute();
+    await this.db
+      .insertInto('push_subscriptions')
+      .values({ ...row, login_key: loginKey })
+      .onConflict((oc) => oc.column('login_key').doUpdateSet(row))
+      .execute();
+    const surplus = this.db
+      .selectFrom('push_subscriptions')
+      .select('id')
+      .where('account_id', '=', principal.accountId)
+      .orderBy('created_date', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1000)
+      .offset(MAX_SUBSCRIPTIONS_PER_ACCOUNT);
+    const old = (await surplus.execute()).map((r) => r.id);
+    if (old.length > 0) await this.db.deleteFrom('push_subscriptions').where('id', 'in', old).execute();
+  }
+
+  /** Deletes this login's subscription (none is fine). */
+  async unsubscribe(principal: Principal): Promise<void> {
+    await this.db.deleteFrom('push_subscriptions').where('login_key', '=', loginKeyOf(principal)).execute();
+  }
+
+  /**
+   * Pushes `notice` to every device of the account, unless this conversation and kind were pushed
+   * within the last minute. Returns at once; the work runs after the caller's write.
+   */
+  notify(accountId: number, notice: PushNotice, kind: PushKind): void {
+    if (this.closed) return;
+    const work: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.send(accountId, notice, kind))
+      .catch((error: unknown) => {
+        this.log.warn({ code: codeOf(error), kind }, 'push: not sent');
+      })
+      .finally(() => this.pending.delete(work));
+    this.pending.add(work);
+  }
+
+  /** Resolves once every push queued so far has been sent or given up (tests wait on it, not on time). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Waits for every push under way (the app's onClose); none starts after. */
+  async drain(): Promise<void> {
+    this.closed = true;
+    await this.settled();
+    this.agent?.destroy();
+  }
+
+  private async send(accountId: number, notice: PushNotice, kind: PushKind): Promise<void> {
+    const subscriptions = await this.db
+      .selectFrom('push_subscriptions')
+      .innerJoin('vapid_keys', 'vapid_keys.id', 'push_subscriptions.vapid_key_id')
+      .select([
+        'push_subscriptions.id',
+        'push_subscriptions.endpoint',
+        'push_subscriptions.p256dh',
+        'push_subscriptions.auth',
+        'vapid_keys.id as key_id',
+        'vapid_keys.public_key',
+        'vapid_keys.private_key',
+      ])
+      .where('push_subscriptions.account_id', '=', accountId)
+      .execute();
+    if (subscriptions.length === 0) return;
+    if (!(await this.claimBurst(`${kind}:${notice.tag}`))) return;
+    // Exactly the notice, whatever else the caller's object holds.
+    const payload = JSON.stringify({ title: notice.title, tag: notice.tag, url: notice.url });
+    await Promise.all(
+      subscriptions
+        // Checked again: PUSH_SERVICE_HOSTS may have been narrowed since the subscription was made.
+        .filter((s) => isAllowedEndpoint(s.endpoint, this.config.pushServiceHosts))
+        .map(async (s) => {
+          try {
+            await webpush.sendNotification(
+              { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },
+              payload,
+              {
+                vapidDetails: {
+                  subject: this.config.pushSubject,
+                  publicKey: s.public_key,
+                  privateKey: this.keys.reveal(s.key_id, s.private_key),
+                },
+                TTL: PUSH_TTL_SECONDS[kind],
+                urgency: 'high',
+                // A newer push of the conversation replaces one the push service still holds.
+                topic: notice.tag.length <= 32 ? notice.tag : undefined,
+                timeout: SEND_TIMEOUT_MS,
+                ...(this.agent ? { agent: this.agent } : {}),
+              },
+            );
+          } catch (error) {
+            const status = error instanceof WebPushError ? error.statusCode : undefined;
+            // RFC 8030 §7.3: the subscription is gone for good (the app was uninstalled, the
+            // permission withdrawn): it is not tried again.
+            if (status === 404 || status === 410) {
+              await this.db.deleteFrom('push_subscriptions').where('id', '=', s.id).execute();
+              return;
+            }
+            this.log.warn({ status, code: codeOf(error), kind }, 'push: the push service refused');
+          }
+        }),
+    );
+  }
+
+  /** One statement, so that of processes pushing at once exactly one claims the minute. */
+  private async claimBurst(key: string): Promise<boolean> {
+    const now = Date.now();
+    const claimed = await this.db
+      .insertInto('push_bursts')
+      .values({ key, sent_at: now })
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet({ sent_at: now })
+          .where('push_bursts.sent_at', '<=', now - PUSH_BURST_MS),
+      )
+      .returning('key')
+      .executeTakeFirst();
+    return claimed !== undefined;
+  }
+}
+
+/** Drops burst records past their minute (maintenance). */
+export async function prunePushBursts(db: Db, now = Date.now()): Promise<void> {
+  await db
+    .deleteFrom('push_bursts')
+    .where('sent_at', '<', now - PUSH_BURST_MS)
+    .execute();
+}
+
+/**
+ * A subscription belongs to one login (the refresh-token family, the token's `sid`), so that the
+ * login's end (logout, a refresh token used twice, a password change) ends it too. A token without
+ * one (granted without offline_access) belongs to no login that could end it: refused.
+ */
+function loginKeyOf(principal: Principal): string {
+  if (!principal.sessionId) throw new ApiError('forbidden');
+  return principal.sessionId;
+}
+
+const decoded = (base64url: string) => Buffer.from(base64url.replace(/=+$/, ''), 'base64url');
+
+/** An uncompressed point on P-256 (65 bytes, 0x04 first): what browsers give as p256dh. */
+function isP256Point(base64url: string): boolean {
+  const bytes = decoded(base64url);
+  if (bytes.length !== 65 || bytes[0] !== 0x04) return false;
+  try {
+    // Refused unless the point lies on the curve.
+    createPublicKey({
+      key: {
+        kty: 'EC',
+        crv: 'P-256',
+        x: bytes.subarray(1, 33).toString('base64url'),
+        y: bytes.subarray(33).toString('base64url'),
+      },
+      format: 'jwk',
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A failure's code only: its message may name the push service's address. */
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : error instanceof Error ? error.name : 'unknown';
+}

@@ -8,7 +8,7 @@ import type { PrecacheEntry } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
 import { fillQuickExitUrl } from '../contract/first-screen.ts';
-import type { OpenNoticeMessage } from '../contract/system-notices.ts';
+import { openNotice, showPushNotice } from './push.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
 
@@ -93,32 +93,29 @@ async function storeConfig() {
   }
 }
 
-// A click on a notice (contract/system-notices.ts; the tabs show them through this registration)
-// opens its chat or thread: in an open tab of the app, which moves there without a reload, else in
-// a new window.
+// A click on a notice (contract/system-notices.ts; the tabs show them through this registration, and
+// so does the push handler below) opens its chat or thread: in an open tab of the app, which moves
+// there without a reload, else in a new window (sw/push.ts).
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const url = noticeUrlOf(event.notification.data);
-  if (url) event.waitUntil(openInApp(url));
+  event.waitUntil(openNotice(self, event.notification.data));
 });
 
-function noticeUrlOf(data: unknown): string | null {
-  const url = (data as { url?: unknown } | null)?.url;
-  // Only a path of this app: a notice never leads anywhere else.
-  return typeof url === 'string' && url.startsWith('/') && !url.startsWith('//') ? url : null;
-}
+// Web Push with the app closed (docs/decisions.md, "Web Push on the device"): the server's neutral
+// notice when a counsellor takes the child's chat or answers a mail, shown unless a tab of the app is
+// in view (which shows its own). Anything but the contract's {title, tag, url} is ignored.
+self.addEventListener('push', (event) => {
+  event.waitUntil(
+    showPushNotice(self, event.data?.text()).then(
+      () => undefined,
+      (error: unknown) => console.warn('Push not shown', error),
+    ),
+  );
+});
 
-async function openInApp(url: string): Promise<void> {
-  const windows = await self.clients.matchAll({ type: 'window' });
-  const tab = windows.find((client) => client.focused) ?? windows[0];
-  if (!tab) {
-    await self.clients.openWindow(url);
-    return;
-  }
-  const message: OpenNoticeMessage = { type: 'open-notice', url };
-  tab.postMessage(message);
-  await tab.focus().catch(() => undefined);
-}
+// No 'pushsubscriptionchange' handler: a new subscription is only of use once the server has it, and
+// the service worker holds no token to send it with. The page subscribes again, and sends what it
+// has, at every start and sign-in (src/pwa/web-push.ts): a renewed or lost subscription is mended then.
 
 // A new version waits until the page asks (src/pwa/update-controller.ts), so an open form is never
 // reloaded from under the user; then it takes over every open tab.

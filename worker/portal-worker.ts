@@ -23,6 +23,7 @@ import { fetchUploader, xhrUploader } from './sync/upload.ts';
 import { updateRuntime } from './sync/runtime.ts';
 import { SessionLifecycle } from './session-lifecycle.ts';
 import { SystemNotices } from './sync/system-notices.ts';
+import { WebPushSync } from './sync/web-push.ts';
 import { AntiForgeryToken } from './http/anti-forgery.ts';
 
 export type { HubEventHandler, PeerMessage, PortalWorkerDeps, SubscribeMode } from './portal-worker-deps.ts';
@@ -163,6 +164,7 @@ export class PortalWorker {
       new AccountSync(ctx),
       new PeersSync(ctx),
       this.notices,
+      new WebPushSync(ctx),
       new AssistantSync(ctx),
     ];
     this.commands = mergeUnique(

@@ -31,4 +31,8 @@ export const MAIL_TEXTS = {
   replySend: 'Skicka svar',
   counsellor: 'Kurator',
   empty: 'Inga meddelanden.',
+  // Ours: the chat queue's question (one-to-one-chat/notice-question.tsx), under a mail not yet answered.
+  noticeQuestion: 'Vill du få en notis när någon har svarat dig?',
+  noticeYes: 'Ja, tack',
+  noticeNo: 'Nej tack',
 } as const;

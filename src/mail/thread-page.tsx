@@ -7,6 +7,7 @@ import { useConversation } from '../data/meeting-and-chat-hooks.ts';
 import { conversationType } from '../conversation-ui/conversation-lists.ts';
 import { PageLayout } from '../header/page-layout.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
+import { NoticeQuestion } from '../one-to-one-chat/notice-question.tsx';
 import { ReplyForm } from './reply-form.tsx';
 import { MAIL_TEXTS as T } from './texts.ts';
 import * as s from './mail.styles.ts';
@@ -50,6 +51,10 @@ function Thread({ conversationId }: { conversationId: number }) {
           <MessageList entries={entries} windowed={false} />
         )}
       </div>
+      {/* Just sent, before any answer: would the child like to be told of it (once per browser)? */}
+      {conversationType(conversation) === 'mail' && conversation.lastAgentMessageDate === null && (
+        <NoticeQuestion texts={T} />
+      )}
       {conversationType(conversation) === 'mail' && <ReplyForm conversationId={conversationId} />}
     </>
   );

@@ -11,6 +11,7 @@ import { DEFAULT_QUICK_EXIT_URL, QUICK_EXIT_ATTRIBUTE } from '../../contract/fir
 import { useOptionalConfig } from '../config/runtime-config.tsx';
 import { useOptionalData } from '../data/index.ts';
 import { destroyAtRestKey } from '../../worker/client/at-rest-key.ts';
+import { dropPushSubscription } from '../pwa/web-push.ts';
 import { leaveAgainIfReturned, leavePage, watchTripleShift } from './quick-exit.ts';
 import * as s from './quick-exit.styles.ts';
 import { QUICK_EXIT_TEXTS as T } from './texts.ts';
@@ -73,6 +74,9 @@ export function QuickExitButton({ placement }: { placement: 'page' | 'window' | 
  * the worker before the page goes (its wipe and revocation run there, whatever happens to this tab);
  * on disk the at-rest key is destroyed from here, since the worker may go with this tab (whoever
  * opens the app next finds it signed out, and its stored rows sealed with a key that is gone).
+ * Either way the session is over here, so the browser's push subscription is dropped too, started
+ * before the page goes: no push notice reaches the lock screen afterwards (in shared-device mode the
+ * worker's sign-out also deletes the server's copy; on disk its pushes then find no subscription).
  */
 function useLeave(): { url: string; leave: () => void } {
   const firstHtml = useContext(FirstHtmlQuickExitUrl);
@@ -80,6 +84,7 @@ function useLeave(): { url: string; leave: () => void } {
   const data = useOptionalData();
   const api = data?.inMemory ? data.api : null;
   const leave = useCallback(() => {
+    void dropPushSubscription();
     if (api)
       api.logout('user').catch((error: unknown) => console.error('Sign-out on quick exit failed', error));
     else destroyAtRestKey();

@@ -9,6 +9,7 @@ import { AssistantHost } from '../assistant/assistant-host.tsx';
 import { startPwa } from '../pwa/index.ts';
 import { InstallModal } from '../pwa/install-modal.tsx';
 import { NoticeClicks } from '../pwa/notice-clicks.tsx';
+import { WebPushKeeper } from '../pwa/web-push-keeper.tsx';
 import { NavigationEffects } from '../routes/navigation-effects.tsx';
 import { SessionEffects } from '../routes/session-effects.tsx';
 import { SharedDeviceIdleSignOut } from '../shared-device/idle-sign-out.tsx';
@@ -79,6 +80,7 @@ function AppWide({ config }: { config: RuntimeConfig }) {
     <>
       <NavigationEffects />
       <NoticeClicks />
+      <WebPushKeeper production={config.production} />
       <SessionEffects />
       <SharedDeviceIdleSignOut />
       {status === 'authenticated' && !isGroupStyle(config) && (

@@ -120,9 +120,13 @@ describe('chat history', () => {
     const chat = (
       await api(env.server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: 'Hej' } })
     ).body as unknown as Conversation;
-    await staff(`/conversations/${chat.id}/accept`, {});
-    await staff(`/conversations/${chat.id}/messages`, { content: 'Hej, jag heter Kim.' });
-    await staff(`/conversations/${chat.id}/resolve`, {});
+    expect((await staff(`/conversations/${chat.id}/accept`, {})).status).toBe(200);
+    const hello = await staff(`/conversations/${chat.id}/messages`, { content: 'Hej, jag heter Kim.' });
+    expect(hello.status).toBe(201);
+    const resolved = await staff(`/conversations/${chat.id}/resolve`, {});
+    expect([resolved.status, resolved.body]).toEqual([200, { success: true }]);
+    const onServer = async () => (await serverConversations(token)).find((c) => c.id === chat.id)?.state;
+    expect(await onServer()).toBe('Resolved');
 
     expect(outcomeOf(await worker.commands.loadConversations())).toBe('ok');
     expect(await db.conversations.get(chat.id)).toMatchObject({ systemType: 'chat', state: 'Resolved' });

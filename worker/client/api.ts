@@ -14,6 +14,7 @@ import type { MeetingsCommands } from '../sync/meetings.ts';
 import type { OneToOneChatCommands } from '../sync/one-to-one-chat.ts';
 import type { PeersCommands } from '../sync/peers.ts';
 import type { SystemNoticesCommands } from '../sync/system-notices.ts';
+import type { WebPushCommands } from '../sync/web-push.ts';
 import type { SessionApi } from './session.ts';
 
 export * from './session.ts';
@@ -27,6 +28,7 @@ export type WorkerCommands = SessionApi &
   MailAndHistoryCommands &
   AccountCommands &
   SystemNoticesCommands &
+  WebPushCommands &
   AssistantCommands &
   PeersCommands;
 
@@ -138,6 +140,9 @@ export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: CommandRet
   tabVisibility: LATEST,
   chatInView: LATEST,
   answerNoticeQuestion: 'repeat',
+  pushKey: 'repeat',
+  // The server keeps one subscription per login: the same one again replaces it with itself.
+  savePushSubscription: 'repeat',
 };
 
 export const COMMAND_NAMES = Object.keys(COMMAND_RETRY) as (keyof WorkerCommands)[];

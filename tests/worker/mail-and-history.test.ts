@@ -37,6 +37,32 @@ const serverConversations = async (token: string) =>
     }
   ).value;
 
+/**
+ * A fetch that keeps back every conversation-list answer received while `holding`, until `release`:
+ * an answer read on the server before a change, arriving after one read after it.
+ */
+function heldListAnswers() {
+  const held: Array<() => void> = [];
+  let heldOne: () => void = () => undefined;
+  const lists = {
+    holding: false,
+    oneHeld: new Promise<void>((resolve) => (heldOne = resolve)),
+    release: () => held.splice(0).forEach((release) => release()),
+    fetch: (async (input, init) => {
+      const response = await fetch(input, init);
+      const url = input instanceof Request ? input.url : String(input);
+      if (lists.holding && url.includes('/conversations?')) {
+        await new Promise<void>((resolve) => {
+          held.push(resolve);
+          heldOne();
+        });
+      }
+      return response;
+    }) as typeof fetch,
+  };
+  return lists;
+}
+
 describe('mail', () => {
   it('sends a mail with the conversation properties, follows the answer, marks it read and replies', async () => {
     const { worker, db, token } = await child('mejl-barn');
@@ -157,67 +183,38 @@ describe('chat history', () => {
   });
 
   it('keeps a finished chat finished when an answer read before the end arrives after a newer one', async () => {
-    // Every list answer received while `holding` is kept back until `release`.
-    let holding = false;
-    const held: Array<() => void> = [];
-    let heldOne: () => void = () => undefined;
-    const oneHeld = new Promise<void>((resolve) => (heldOne = resolve));
-    const holdingFetch: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      const url = input instanceof Request ? input.url : String(input);
-      if (holding && url.includes('/conversations?')) {
-        await new Promise<void>((resolve) => {
-          held.push(resolve);
-          heldOne();
-        });
-      }
-      return response;
-    };
-    const { worker, db, token } = await child('gammalt-svar', { fetch: holdingFetch });
+    const lists = heldListAnswers();
+    const { worker, db, token } = await child('gammalt-svar', { fetch: lists.fetch });
     const chat = (
       await api(env.server.url, '/portal/chat', { token, body: { subject: 'Chatt', text: 'Hej' } })
     ).body as unknown as Conversation;
-    await staff(`/conversations/${chat.id}/accept`, {});
+    expect((await staff(`/conversations/${chat.id}/accept`, {})).status).toBe(200);
 
-    holding = true;
+    lists.holding = true;
     const older = worker.commands.loadConversations();
-    await oneHeld; // read on the server while the chat was still going on
-    await staff(`/conversations/${chat.id}/resolve`, {});
-    holding = false;
+    await lists.oneHeld; // read on the server while the chat was still going on
+    expect((await staff(`/conversations/${chat.id}/resolve`, {})).status).toBe(200);
+    lists.holding = false;
     expect(outcomeOf(await worker.commands.loadConversations())).toBe('ok');
     expect(await db.conversations.get(chat.id)).toMatchObject({ state: 'Resolved' });
 
-    for (const release of held) release();
+    lists.release();
     expect(outcomeOf(await older)).toBe('ok');
     expect(await db.conversations.get(chat.id)).toMatchObject({ state: 'Resolved' });
   });
 
   it('keeps a chat started while an older list was on its way', async () => {
-    let holding = false;
-    let release: () => void = () => undefined;
-    let heldOne: () => void = () => undefined;
-    const oneHeld = new Promise<void>((resolve) => (heldOne = resolve));
-    const holdingFetch: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      const url = input instanceof Request ? input.url : String(input);
-      if (holding && url.includes('/conversations?')) {
-        holding = false;
-        await new Promise<void>((resolve) => {
-          release = resolve;
-          heldOne();
-        });
-      }
-      return response;
-    };
-    const { worker, db } = await child('ny-chatt-under-lista', { fetch: holdingFetch });
-    holding = true;
+    const lists = heldListAnswers();
+    const { worker, db } = await child('ny-chatt-under-lista', { fetch: lists.fetch });
+    lists.holding = true;
     const older = worker.commands.loadConversations();
-    await oneHeld; // the list, read before the chat existed
+    await lists.oneHeld; // the list, read before the chat existed
+    lists.holding = false;
     const started = await worker.commands.startChat(null, DEVICE);
     expect(started.ok).toBe(true);
     const id = started.ok ? started.value : -1;
     expect(await db.conversations.get(id)).toBeDefined();
-    release();
+    lists.release();
     expect(outcomeOf(await older)).toBe('ok');
     expect(await db.conversations.get(id)).toBeDefined();
   });

@@ -77,8 +77,9 @@ export interface ServerConfig {
   assistantContentFile: string;
   /**
    * The push services a subscription's endpoint may lead to (PUSH_SERVICE_HOSTS, comma-separated):
-   * a host exactly, or `*.example.com` for its subdomains. Anything else is refused, so a child
-   * cannot make the server post to an address of their choosing.
+   * a host exactly, or `*.example.com` for its subdomains, each on the default https port (443)
+   * unless the entry names one: `push.example:8443` for that port, `localhost:*` for any. Anything
+   * else is refused, so a child cannot make the server post to an address of their choosing.
    */
   pushServiceHosts: string[];
   /** VAPID `sub` (PUSH_SUBJECT): how a push service reaches the operator, `mailto:` or `https:`. */
@@ -105,8 +106,16 @@ function pushServiceHostsOf(value: string | undefined): string[] {
     .split(',')
     .map((h) => h.trim().toLowerCase())
     .filter(Boolean);
-  const bad = hosts.find((h) => !/^(\*\.)?[a-z0-9.-]+$/.test(h) || h.startsWith('.') || h.endsWith('.'));
-  if (bad) throw new Error(`PUSH_SERVICE_HOSTS must list host names (or *.domain), not ${bad}`);
+  const bad = hosts.find((entry) => {
+    const [, name, port] = /^((?:\*\.)?[a-z0-9.-]+)(?::(\*|[1-9]\d{0,4}))?$/.exec(entry) ?? [];
+    if (!name || name.startsWith('.') || name.endsWith('.') || name.startsWith('*..')) return true;
+    return port !== undefined && port !== '*' && Number(port) > 65535;
+  });
+  if (bad) {
+    throw new Error(
+      `PUSH_SERVICE_HOSTS must list host names (or *.domain), each with an optional :port or :*, not ${bad}`,
+    );
+  }
   return hosts;
 }
 

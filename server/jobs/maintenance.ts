@@ -2,7 +2,7 @@ import type { AppContext } from '../context.ts';
 import { nowIso } from '../db/database.ts';
 import { pruneIdempotencyKeys } from '../http/idempotency.ts';
 import { pruneAuditLog } from '../staff/audit-log.ts';
-import { prunePushBursts } from '../push/push-service.ts';
+import { prunePushBursts, prunePushSubscriptions } from '../push/push-service.ts';
 
 const DAY = 24 * 3600_000;
 /** Client error logs help for a month; notifications are listed for 30 days (SPEC §7), kept 90. */
@@ -11,9 +11,10 @@ export const RETENTION = { clientLogsDays: 30, notificationsDays: 90 } as const;
 /**
  * Everything that grows with traffic is pruned here, on a timer in every process (each step is an
  * idempotent delete, so processes running it together do no harm): idempotency records (48 h),
- * login counters and known-good addresses, rate-limit windows, revoked and expired tokens, the
- * staff audit log, client logs and old notifications; and the signing key is rotated when due.
- * One failing step does not stop the others.
+ * login counters and known-good addresses, rate-limit windows, revoked and expired tokens and the
+ * push subscriptions of logins that ended, push burst records, the staff audit log, client logs and
+ * old notifications; and the signing key is rotated when due. One failing step does not stop the
+ * others.
  */
 export async function runMaintenance(ctx: AppContext, now = Date.now()): Promise<string[]> {
   const { db } = ctx;
@@ -29,6 +30,8 @@ export async function runMaintenance(ctx: AppContext, now = Date.now()): Promise
       'refresh tokens',
       () => db.deleteFrom('refresh_tokens').where('family_expires_at', '<', nowIso()).execute(),
     ],
+    // After the refresh tokens: a login that ended without a logout takes its push subscription along.
+    ['push subscriptions', () => prunePushSubscriptions(db, now)],
     ['push bursts', () => prunePushBursts(db, now)],
     ['audit log', () => pruneAuditLog(db, ctx.config.auditRetentionDays, now)],
     [

@@ -2,11 +2,14 @@ import fs from 'node:fs';
 import { createPublicKey } from 'node:crypto';
 import https from 'node:https';
 import tls from 'node:tls';
+import { parse } from 'node:url';
 import webpush, { WebPushError } from 'web-push';
+import { expressionBuilder } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PushNotice } from '../../contract/system-notices.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 import { nowIso } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -29,7 +32,18 @@ export const MAX_SUBSCRIPTIONS_PER_ACCOUNT = 10;
 /** A push service that does not answer in this time is given up on (a push is no promise). */
 const SEND_TIMEOUT_MS = 10_000;
 
-/** Whether `endpoint` is https on one of the configured push services' hosts (any port). */
+/**
+ * Whether `endpoint` is https on one of the configured push services' hosts. Entries (see
+ * ServerConfig.pushServiceHosts): `host`, `*.domain` (its subdomains), each optionally with `:port`
+ * or `:*` (any port); without one, only the default port (443) is allowed.
+ *
+ * The check is strict, because web-push connects to what Node's legacy `url.parse()` makes of the
+ * endpoint, not what the WHATWG `URL` makes of it, and the two differ (`https://evil.example;.push
+ * .apple.com/` is one host to `URL` and evil.example to `url.parse`): the endpoint must already be in
+ * `URL`'s canonical form (no tab, backslash, escaped or upper-case host, `:443`...), its host only
+ * letters, digits, dots and hyphens, with no user or password, and both parsers must agree on host
+ * and port.
+ */
 export function isAllowedEndpoint(endpoint: string, hosts: readonly string[]): boolean {
   let url: URL;
   try {
@@ -37,13 +51,27 @@ export function isAllowedEndpoint(endpoint: string, hosts: readonly string[]): b
   } catch {
     return false;
   }
-  if (url.protocol !== 'https:' || url.username || url.password) return false;
-  const host = url.hostname.toLowerCase();
-  return hosts.some((allowed) =>
-    allowed.startsWith('*.')
-      ? host.endsWith(allowed.slice(1)) && host.length > allowed.length - 1
-      : host === allowed,
-  );
+  if (url.href !== endpoint || url.protocol !== 'https:' || url.username || url.password) return false;
+  const host = url.hostname;
+  if (!/^[a-z0-9.-]+$/.test(host)) return false;
+  let legacy: ReturnType<typeof parse>;
+  try {
+    legacy = parse(endpoint);
+  } catch {
+    return false;
+  }
+  if (legacy.protocol !== 'https:' || legacy.auth || legacy.hostname !== host) return false;
+  if ((legacy.port ?? '') !== url.port) return false;
+  return hosts.some((entry) => {
+    const colon = entry.lastIndexOf(':');
+    const name = colon === -1 ? entry : entry.slice(0, colon);
+    const port = colon === -1 ? '' : entry.slice(colon + 1);
+    const portAllowed = port === '*' || url.port === (port === '443' ? '' : port);
+    const hostAllowed = name.startsWith('*.')
+      ? host.endsWith(name.slice(1)) && host.length > name.length - 1
+      : host === name;
+    return portAllowed && hostAllowed;
+  });
 }
 
 /**
@@ -80,6 +108,13 @@ export class PushService {
       throw new ApiError('validation');
     }
     const loginKey = loginKeyOf(principal);
+    // The access token outlives its login by up to 15 minutes (a family that expired): such a login
+    // subscribes nothing. One that ends after this check loses the subscription with it
+    // (revokeFamily), and send() and maintenance check again in any case.
+    const login = await this.db
+      .selectNoFrom(liveLogin(nowIso(), loginKey).as('alive'))
+      .executeTakeFirstOrThrow();
+    if (!login.alive) throw new ApiError('unauthorized');
     const key = await this.keys.current();
     const row = {
       account_id: principal.accountId,
@@ -159,6 +194,9 @@ export class PushService {
         'vapid_keys.private_key',
       ])
       .where('push_subscriptions.account_id', '=', accountId)
+      // A login that ended without a logout (its family expired, or unused past its idle time) hears
+      // nothing more, though maintenance has not deleted its subscription yet.
+      .where(liveLogin(nowIso()))
       .execute();
     if (subscriptions.length === 0) return;
     if (!(await this.claimBurst(`${kind}:${notice.tag}`))) return;
@@ -225,6 +263,39 @@ export async function prunePushBursts(db: Db, now = Date.now()): Promise<void> {
     .deleteFrom('push_bursts')
     .where('sent_at', '<', now - PUSH_BURST_MS)
     .execute();
+}
+
+/** Deletes the subscriptions whose login has ended without a logout (maintenance). */
+export async function prunePushSubscriptions(db: Db, now = Date.now()): Promise<void> {
+  const ended = expressionBuilder<Database, 'push_subscriptions'>().not(
+    liveLogin(new Date(now).toISOString()),
+  );
+  await db.deleteFrom('push_subscriptions').where(ended).execute();
+}
+
+/**
+ * Whether a login (a refresh-token family: `loginKey`, or else the subscription's `login_key`) is
+ * still alive at `now`: one of its refresh tokens is neither revoked nor expired (idle or family
+ * end), and none was revoked (a revocation reaches every token of the family, but a successor
+ * issued while it ran could escape it; TokenService.rotate refuses such a family too).
+ */
+function liveLogin(now: string, loginKey?: string) {
+  const eb = expressionBuilder<Database, 'push_subscriptions'>();
+  const family = () => {
+    const tokens = eb.selectFrom('refresh_tokens').select('refresh_tokens.id');
+    return loginKey === undefined
+      ? tokens.whereRef('refresh_tokens.family_id', '=', 'push_subscriptions.login_key')
+      : tokens.where('refresh_tokens.family_id', '=', loginKey);
+  };
+  return eb.and([
+    eb.exists(
+      family()
+        .where('refresh_tokens.revoked_date', 'is', null)
+        .where('refresh_tokens.expires_at', '>', now)
+        .where('refresh_tokens.family_expires_at', '>', now),
+    ),
+    eb.not(eb.exists(family().where('refresh_tokens.revoked_date', 'is not', null))),
+  ]);
 }
 
 /**

@@ -30,10 +30,33 @@ export class VapidKeys {
     this.cipher = secret ? new KeyCipher(secret, 'portal-vapid-keys') : null;
   }
 
-  /** Makes the first key on a new database and encrypts any private key found in clear. */
+  /**
+   * Makes the first key on a new database and encrypts any private key found in clear. Throws when
+   * the keys are encrypted and SIGNING_KEY_SECRET is unset or does not decrypt them (as KeyRing
+   * does): a key made then would be stored in clear, or under a secret the servers do not have.
+   */
   async load(): Promise<void> {
+    if (!this.cipher) {
+      const encrypted = await this.db
+        .selectFrom('vapid_keys')
+        .select('id')
+        .where('private_key', 'like', `${ENCRYPTED_PREFIX}%`)
+        .limit(1)
+        .executeTakeFirst();
+      if (encrypted) throw new Error('The VAPID keys are encrypted: set SIGNING_KEY_SECRET');
+      if (!(await this.currentRow())) await this.insertKey();
+      return;
+    }
+    const stored = await this.db
+      .selectFrom('vapid_keys')
+      .select(['id', 'private_key'])
+      .where('private_key', 'like', `${ENCRYPTED_PREFIX}%`)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    // Throws "SIGNING_KEY_SECRET does not decrypt the keys (portal-vapid-keys)" for a wrong secret.
+    if (stored) this.reveal(stored.id, stored.private_key);
     if (!(await this.currentRow())) await this.insertKey();
-    if (!this.cipher) return;
     const clear = await this.db
       .selectFrom('vapid_keys')
       .select(['id', 'private_key'])

@@ -11,6 +11,7 @@ import { api, login, refreshRequest, startTestServer, type TestServer } from '..
 import { DEFAULT_PUSH_SERVICE_HOSTS, loadConfig } from '../../../server/config.ts';
 import { PRODUCTION_ENV } from '../server-process.ts';
 import { isAllowedEndpoint } from '../../../server/push/push-service.ts';
+import { runMaintenance } from '../../../server/jobs/maintenance.ts';
 import type { Conversation } from '../../../contract/conversations.ts';
 
 /**
@@ -170,7 +171,8 @@ beforeAll(async () => {
   server = await startTestServer({
     config: {
       signingKeySecret: SECRET,
-      pushServiceHosts: [...DEFAULT_PUSH_SERVICE_HOSTS, '127.0.0.1'],
+      // The receiver listens on a port of the system's choosing: any port of 127.0.0.1.
+      pushServiceHosts: [...DEFAULT_PUSH_SERVICE_HOSTS, '127.0.0.1:*'],
       pushSubject: SUBJECT,
       pushTestCaFile: certFile,
     },
@@ -229,8 +231,9 @@ const subscriptionsOf = async (accountId: number) =>
     .select(['id', 'login_key'])
     .where('account_id', '=', accountId)
     .execute();
-const accountOf = (token: string) =>
-  Number(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')).sub);
+const claimsOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string; sid: string };
+const accountOf = (token: string) => Number(claimsOf(token).sub);
 
 /** The push's decrypted JSON, after checking its VAPID signature and headers. */
 async function opened(device: Device, received: Received, ttl: number) {
@@ -314,6 +317,15 @@ describe('Web Push', () => {
       'https://fcm.googleapis.com.evil.example/push/1',
       'https://notify.windows.com.evil.example/x',
       'https://user@127.0.0.1/push/1',
+      receiver.origin.replace('https://', 'https://user:pw@') + '/push/1',
+      // Hosts that WHATWG URL and Node's url.parse (what web-push connects with) read differently.
+      'https://attacker.example;.push.apple.com/push/1',
+      'https://attacker.example\t.push.apple.com/push/1',
+      'https://attacker.example\\.push.apple.com/push/1',
+      'https://attacker.example%3B.push.apple.com/push/1',
+      // An allowed host on a port its entry does not name, or with a user.
+      'https://web.push.apple.com:8443/push/1',
+      'https://user:pw@web.push.apple.com/push/1',
     ]) {
       expect((await subscribe(child.token, withEndpoint(endpoint))).status, endpoint).toBe(400);
     }
@@ -352,6 +364,36 @@ describe('Web Push', () => {
     expect(isAllowedEndpoint('http://fcm.googleapis.com/fcm/send/abc', hosts)).toBe(false);
   });
 
+  it('allows only canonical endpoints that both URL parsers read alike, on the ports their entry names', () => {
+    const hosts = DEFAULT_PUSH_SERVICE_HOSTS;
+    for (const endpoint of [
+      'https://attacker.example;.push.apple.com/p',
+      'https://attacker.example\t.push.apple.com/p',
+      'https://attacker.example\n.push.apple.com/p',
+      'https://attacker.example\\.push.apple.com/p',
+      'https://attacker.example%3B.push.apple.com/p',
+      'https://attacker.example%2F.push.apple.com/p',
+      'https://WEB.push.apple.com/p',
+      ' https://web.push.apple.com/p',
+      'https://web.push.apple.com:443/p',
+      'https://web.push.apple.com:8443/p',
+      'https://user@web.push.apple.com/p',
+      'https://:pw@web.push.apple.com/p',
+      'https://[::1]/p',
+    ]) {
+      expect(isAllowedEndpoint(endpoint, hosts), JSON.stringify(endpoint)).toBe(false);
+    }
+    expect(isAllowedEndpoint('https://web.push.apple.com/p', hosts)).toBe(true);
+    expect(isAllowedEndpoint('https://localhost:8443/p', ['localhost:8443'])).toBe(true);
+    expect(isAllowedEndpoint('https://localhost:8444/p', ['localhost:8443'])).toBe(false);
+    expect(isAllowedEndpoint('https://localhost/p', ['localhost:8443'])).toBe(false);
+    expect(isAllowedEndpoint('https://localhost/p', ['localhost:443'])).toBe(true);
+    expect(isAllowedEndpoint('https://localhost:8444/p', ['localhost:*'])).toBe(true);
+    expect(isAllowedEndpoint('https://localhost/p', ['localhost:*'])).toBe(true);
+    expect(isAllowedEndpoint('https://a.push.example:8443/p', ['*.push.example:8443'])).toBe(true);
+    expect(isAllowedEndpoint('https://push.example:8443/p', ['*.push.example:8443'])).toBe(false);
+  });
+
   it('reads PUSH_SERVICE_HOSTS and PUSH_SUBJECT, and refuses PUSH_TEST_CA_FILE in production', () => {
     expect(loadConfig({}).pushServiceHosts).toEqual(DEFAULT_PUSH_SERVICE_HOSTS);
     expect(loadConfig({ PUSH_SERVICE_HOSTS: ' Push.Example.org, *.push.example ' }).pushServiceHosts).toEqual(
@@ -360,6 +402,12 @@ describe('Web Push', () => {
     expect(() => loadConfig({ PUSH_SERVICE_HOSTS: 'https://push.example.org/' })).toThrow(
       /PUSH_SERVICE_HOSTS/,
     );
+    expect(
+      loadConfig({ PUSH_SERVICE_HOSTS: 'localhost:8443, Localhost:*, *.push.example:8443' }).pushServiceHosts,
+    ).toEqual(['localhost:8443', 'localhost:*', '*.push.example:8443']);
+    for (const bad of ['localhost:', 'localhost:0', 'localhost:65536', 'localhost:08443', 'user@localhost']) {
+      expect(() => loadConfig({ PUSH_SERVICE_HOSTS: bad }), bad).toThrow(/PUSH_SERVICE_HOSTS/);
+    }
     expect(loadConfig({}).pushSubject).toBe('mailto:webmaster@localhost');
     expect(loadConfig({ PUBLIC_ORIGIN: 'https://stod.example' }).pushSubject).toBe('https://stod.example');
     expect(() => loadConfig({ PUSH_SUBJECT: 'drift@example.org' })).toThrow(/PUSH_SUBJECT/);
@@ -445,9 +493,7 @@ describe('Web Push', () => {
     expect(res.status).toBe(200);
     const left = await subscriptionsOf(accountId);
     expect(left).toHaveLength(1);
-    expect(left[0]!.login_key).not.toBe(
-      JSON.parse(Buffer.from(child.token.split('.')[1]!, 'base64url').toString('utf8')).sid,
-    );
+    expect(left[0]!.login_key).not.toBe(claimsOf(child.token).sid);
   });
 
   it('deletes every subscription of the account at a password change', async () => {
@@ -483,6 +529,42 @@ describe('Web Push', () => {
     expect(await subscriptionsOf(accountOf(child.token))).toHaveLength(0);
   });
 
+  it('pushes nothing to a login that ended without a logout, and maintenance deletes its subscription', async () => {
+    const expired = await subscribedChild();
+    const revoked = await subscribedChild();
+    const alive = await subscribedChild();
+    const chats = [await openChat(expired.token), await openChat(revoked.token), await openChat(alive.token)];
+    const past = new Date(Date.now() - 1000).toISOString();
+    // The family's end reached (no logout, so nothing deleted the subscription)...
+    await server.ctx.db
+      .updateTable('refresh_tokens')
+      .set({ family_expires_at: past, expires_at: past })
+      .where('family_id', '=', claimsOf(expired.token).sid)
+      .execute();
+    // ...and a family revoked in the database alone.
+    await server.ctx.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_date: past })
+      .where('family_id', '=', claimsOf(revoked.token).sid)
+      .execute();
+    expect(await subscriptionsOf(accountOf(expired.token))).toHaveLength(1);
+    expect(await subscriptionsOf(accountOf(revoked.token))).toHaveLength(1);
+    const push = receiver.next(alive.device.path);
+    for (const id of chats) expect((await accept(id)).status).toBe(200);
+    await push;
+    await server.ctx.push.settled();
+    expect(receiver.count(expired.device.path)).toBe(0);
+    expect(receiver.count(revoked.device.path)).toBe(0);
+    expect(receiver.count(alive.device.path)).toBe(1);
+    // The expired login's access token still verifies for its last minutes: it subscribes nothing.
+    expect((await subscribe(expired.token, newDevice(receiver).body)).status).toBe(401);
+
+    expect(await runMaintenance(server.ctx)).toEqual([]);
+    expect(await subscriptionsOf(accountOf(expired.token))).toHaveLength(0);
+    expect(await subscriptionsOf(accountOf(revoked.token))).toHaveLength(0);
+    expect(await subscriptionsOf(accountOf(alive.token))).toHaveLength(1);
+  });
+
   it('keeps the VAPID private key encrypted at rest', async () => {
     const rows = await server.ctx.db.selectFrom('vapid_keys').select(['public_key', 'private_key']).execute();
     expect(rows.length).toBeGreaterThan(0);
@@ -514,5 +596,29 @@ describe('Web Push', () => {
     await accept(id);
     const { k } = await opened(child.device, await push, 15 * 60);
     expect(k).toBe(after);
+  });
+
+  it('refuses to rotate the VAPID key without SIGNING_KEY_SECRET, or with another one', async () => {
+    const child = await subscribedChild();
+    const before = await server.ctx.db.selectFrom('vapid_keys').selectAll().orderBy('id').execute();
+    expect(before.every((r) => r.private_key.startsWith('enc:v1:'))).toBe(true);
+    const { SIGNING_KEY_SECRET: _, ...inherited } = process.env;
+    const env = { ...inherited, DATABASE_URL: server.databaseUrl, NODE_ENV: 'test', DEMO_SEED: '0' };
+    for (const secret of [undefined, 'another-signing-key-secret-of-32-characters']) {
+      const failure = await run(
+        path.resolve('node_modules/.bin/tsx'),
+        ['server/rotate-signing-key.ts', '--vapid'],
+        { env: secret ? { ...env, SIGNING_KEY_SECRET: secret } : env },
+      ).then(
+        () => null,
+        (error: { code?: unknown; stderr?: string }) => error,
+      );
+      expect(failure, String(secret)).not.toBeNull();
+      expect(failure!.code).not.toBe(0);
+      expect(failure!.stderr).toMatch(/SIGNING_KEY_SECRET/);
+    }
+    // Nothing was made or changed: no key in clear, and the subscriptions kept.
+    expect(await server.ctx.db.selectFrom('vapid_keys').selectAll().orderBy('id').execute()).toEqual(before);
+    expect(await subscriptionsOf(accountOf(child.token))).toHaveLength(1);
   });
 });

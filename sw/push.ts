@@ -17,9 +17,21 @@ export interface PushScope {
 /** The only titles a notice shows: never the server's words beyond these (a lock screen is public). */
 const TITLES: readonly string[] = [NOTICE_TITLE, YOUR_TURN_TITLE];
 
+/** The service worker's own origin (a stand-in where there is none, as in a unit test). */
+const appOrigin = () =>
+  (globalThis as { location?: { origin: string } }).location?.origin ?? 'https://app.invalid';
+
 /** A path of this app: a notice never leads anywhere else (not '//host', which is another site). */
-export function appPath(url: unknown): string | null {
-  return typeof url === 'string' && url.startsWith('/') && !url.startsWith('//') ? url : null;
+export function appPath(url: unknown, origin = appOrigin()): string | null {
+  if (typeof url !== 'string' || !url.startsWith('/') || url.startsWith('//')) return null;
+  // Resolved as the browser would open it: '/\\evil.example' or a tab inside '//' leads elsewhere.
+  let resolved: URL;
+  try {
+    resolved = new URL(url, origin);
+  } catch {
+    return null;
+  }
+  return resolved.origin === origin ? `${resolved.pathname}${resolved.search}${resolved.hash}` : null;
 }
 
 /** The push's text as a notice, or null for anything else: a push is exactly {title, tag, url}. */

@@ -1,6 +1,7 @@
 import { liveQuery } from 'dexie';
 import { DataConnection } from '../../worker/client/data-connection.ts';
 import type { PortalDb } from '../../worker/client/db.ts';
+import { pushWanted } from '../../worker/client/push-wanted.ts';
 import { sessionOf, type Session } from '../../worker/client/session-peek.ts';
 
 /**
@@ -18,6 +19,18 @@ export function watchSession(db: PortalDb, onChange: (session: Session) => void)
   const subscription = liveQuery(() => db.session.get('current')).subscribe({
     next: (row) => onChange(sessionOf(row)),
     error: (error: unknown) => console.error('Session not read', error),
+  });
+  return () => subscription.unsubscribe();
+}
+
+/**
+ * Whether the child signed in said 'Ja, tack' on this browser (`pushWanted`), as it changes: the
+ * profile arrives after the session at a sign-in; returns the stop.
+ */
+export function watchPushWanted(db: PortalDb, onChange: (wanted: boolean) => void): () => void {
+  const subscription = liveQuery(() => pushWanted(db)).subscribe({
+    next: onChange,
+    error: (error: unknown) => console.error('Notice answer not read', error),
   });
   return () => subscription.unsubscribe();
 }

@@ -36,10 +36,32 @@ export function browserPush(production = false): PushBrowser {
   const withPush = (registration: ServiceWorkerRegistration | undefined) =>
     registration && 'pushManager' in registration ? registration : null;
   return {
-    ready: async () => (production && container ? withPush(await container.ready) : null),
+    // A service worker that never activates (its install failed) must not hold up every later call.
+    ready: async () =>
+      production && container ? withPush(await withinMs(container.ready, READY_WAIT_MS)) : null,
     current: async () => (container ? withPush(await container.getRegistration()) : null),
     permission: () => (typeof Notification === 'undefined' ? 'unsupported' : Notification.permission),
   };
+}
+
+/** How long a subscribe waits for the service worker to be active. */
+const READY_WAIT_MS = 30_000;
+
+/** `promise`, or undefined once `ms` have passed. */
+function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }
 
 /** The subscription this page last made or found: a sign-out drops it without awaiting anything first. */
@@ -105,9 +127,16 @@ export function keepPushSubscription(api: PushApi, browser: PushBrowser): Promis
 export function dropPushSubscription(browser: Pick<PushBrowser, 'current'> = browserPush()): Promise<void> {
   const last = known;
   known = null;
-  const dropped = last?.unsubscribe().catch((error: unknown) => console.warn('Web Push: not dropped', error));
+  const quietly = (error: unknown) => console.warn('Web Push: not dropped', error);
+  const dropped = last?.unsubscribe().catch(quietly);
+  // Asked at once as well, not behind a subscribe under way: a quick exit leaves right after.
+  const registered = browser
+    .current()
+    .then(async (registration) => (await registration?.pushManager?.getSubscription())?.unsubscribe())
+    .catch(quietly);
   return serially(async () => {
-    await dropped;
+    await Promise.all([dropped, registered]);
+    // A subscribe that was under way may have made one meanwhile.
     const registration = await browser.current();
     await (await registration?.pushManager?.getSubscription())?.unsubscribe();
   });

@@ -96,6 +96,10 @@ describe('a click on a notice', () => {
   it('never leads outside the app', async () => {
     const { scope: sw, openWindow } = clients([]);
     expect(await openNotice(sw, { url: '//example.com/' })).toBeNull();
+    // Paths that a browser resolves to another site: a backslash, or a tab or newline it removes.
+    expect(await openNotice(sw, { url: '/\\example.com/' })).toBeNull();
+    expect(await openNotice(sw, { url: '/\t/example.com/' })).toBeNull();
+    expect(await openNotice(sw, { url: '/\n/example.com/' })).toBeNull();
     expect(await openNotice(sw, null)).toBeNull();
     expect(openWindow).not.toHaveBeenCalled();
   });

@@ -6,6 +6,7 @@ import { api } from '../server/test-server.ts';
 import { MAIL_DEVICE, useCounsellorTestEnv } from './child-helpers.ts';
 import { signedInWorker } from './group/group-helpers.ts';
 import { uniqueName, valueOf, waitForQuery } from './helpers.ts';
+import { pushWanted } from '../../worker/client/push-wanted.ts';
 import type { WorkerFixture } from './worker-fixture.ts';
 
 /**
@@ -25,6 +26,16 @@ async function child() {
   env.fixtures.push(fixture);
   return fixture;
 }
+
+/** A stored profile row of another child (as a sign-in on this browser would write it). */
+const profileOf = (contactId: number) => ({
+  id: 'current' as const,
+  username: '',
+  loginName: null,
+  contactId,
+  properties: {},
+  createdAt: new Date(0).toISOString(),
+});
 
 const staff = (path: string, body: unknown) =>
   api(env.server.url, `/portal/staff${path}`, { token: env.counsellor, body });
@@ -113,6 +124,29 @@ describe('system notices', () => {
         url: `/mina-sidor/inlagg/${id}`,
       },
     });
+  });
+
+  it("lets Web Push subscribe only for the child who said 'Ja, tack' on this browser", async () => {
+    const fixture = await child();
+    const contactId = (await fixture.db.profile.get('current'))!.contactId;
+    // What the page's Web Push keeper watches (src/pwa/web-push-keeper.tsx), as a live query.
+    const wanted = () => pushWanted(fixture.db);
+    const becomes = (value: boolean) => waitForQuery(wanted, (seen) => seen === value);
+    expect(await wanted()).toBe(false);
+    await fixture.worker.commands.answerNoticeQuestion('yes');
+    expect((await fixture.db.runtime.get('current'))?.pushContacts).toEqual([contactId]);
+    await becomes(true);
+    // Signed out, the yes stays with the child, not with whoever signs in next on this browser.
+    await fixture.worker.commands.logout('user');
+    await becomes(false);
+    expect((await fixture.db.runtime.get('current'))?.pushContacts).toEqual([contactId]);
+    await fixture.db.profile.put(profileOf(contactId + 1));
+    await becomes(false);
+    await fixture.db.profile.put(profileOf(contactId));
+    await becomes(true);
+    await fixture.worker.commands.answerNoticeQuestion('no');
+    expect((await fixture.db.runtime.get('current'))?.pushContacts).toEqual([]);
+    await becomes(false);
   });
 
   it('keeps the answer to the question across a sign-out', async () => {

@@ -47,6 +47,11 @@ export interface RuntimeRow {
   online: boolean;
   /** Whether the child wanted system notifications, once asked (kept across sign-outs). */
   noticeAnswer?: NoticeAnswer;
+  /**
+   * The children (contact ids) who said 'Ja, tack' on this browser: only they are subscribed to Web
+   * Push here, so another child signing in on the same browser is never subscribed by someone else's yes.
+   */
+  pushContacts?: number[];
 }
 
 export interface OutboxRow {

@@ -30,8 +30,7 @@ export class SystemNotices implements SyncModule {
     /** The tab's chat window is open and not minimised (so its messages are in view), or not. */
     chatInView: (tabId: string, inView: boolean) => done(Promise.resolve(this.chatInViewIn(tabId, inView))),
     /** The child answered 'Vill du få en notis när det är din tur?': it is asked once per browser. */
-    answerNoticeQuestion: (answer: NoticeAnswer) =>
-      done(updateRuntime(this.ctx.db, { noticeAnswer: answer })),
+    answerNoticeQuestion: (answer: NoticeAnswer) => done(this.answerNoticeQuestion(answer)),
   };
 
   // The runtime row holds the answer and outlives a sign-out: it is about the browser, not the user.
@@ -40,6 +39,21 @@ export class SystemNotices implements SyncModule {
   private readonly tabs = new Map<string, boolean>();
   /** The tabs whose chat window is open and not minimised. */
   private readonly chatShown = new Set<string>();
+
+  /**
+   * Kept for the browser (asked once), and for the child signed in: a yes lets Web Push subscribe
+   * this browser for them alone (src/pwa/web-push-keeper.tsx), a no takes them off.
+   */
+  private async answerNoticeQuestion(answer: NoticeAnswer): Promise<void> {
+    const { db } = this.ctx;
+    await db.transaction('rw', db.runtime, db.profile, async () => {
+      const contactId = (await db.profile.get('current'))?.contactId;
+      const before = (await db.runtime.get('current'))?.pushContacts ?? [];
+      const others = before.filter((id) => id !== contactId);
+      const pushContacts = answer === 'yes' && contactId !== undefined ? [...others, contactId] : others;
+      await updateRuntime(db, { noticeAnswer: answer, pushContacts });
+    });
+  }
 
   constructor(
     private readonly ctx: SyncContext,

@@ -101,15 +101,24 @@ export class VapidKeys {
    * service would refuse a push signed with the new key, and the old one is no longer to be used.
    */
   async rotate(): Promise<{ id: number; publicKey: string }> {
-    const id = await this.insertKey();
+    await this.insertKey();
+    // One key stays in charge: the newest (as KeyRing.rotate). Each rotation retires the others after
+    // its own insert, so of two rotating at once the later sees both keys and keeps the same one.
+    const newest = this.db
+      .selectFrom('vapid_keys')
+      .select('id')
+      .where('retired_date', 'is', null)
+      .orderBy('id', 'desc')
+      .limit(1);
     await this.db
       .updateTable('vapid_keys')
       .set({ retired_date: nowIso() })
       .where('retired_date', 'is', null)
-      .where('id', '!=', id)
+      .where('id', 'not in', newest)
       .execute();
-    await this.db.deleteFrom('push_subscriptions').where('vapid_key_id', '!=', id).execute();
-    return this.current();
+    const current = await this.current();
+    await this.db.deleteFrom('push_subscriptions').where('vapid_key_id', '!=', current.id).execute();
+    return current;
   }
 
   /** The newest key not retired (two processes making the first key at once agree on it). */

@@ -11,6 +11,7 @@ import { api, login, refreshRequest, startTestServer, type TestServer } from '..
 import { DEFAULT_PUSH_SERVICE_HOSTS, loadConfig } from '../../../server/config.ts';
 import { PRODUCTION_ENV } from '../server-process.ts';
 import { isAllowedEndpoint } from '../../../server/push/push-service.ts';
+import { VapidKeys } from '../../../server/push/vapid-keys.ts';
 import { runMaintenance } from '../../../server/jobs/maintenance.ts';
 import type { Conversation } from '../../../contract/conversations.ts';
 
@@ -440,6 +441,58 @@ describe('Web Push', () => {
     const res = await api(server.url, '/portal/push/subscriptions', { token: child.token, method: 'DELETE' });
     expect(res.status).toBe(204);
     expect(await subscriptionsOf(accountId)).toHaveLength(0);
+  });
+
+  it('lets a burst of subscriptions from one child through only up to the hourly limit, one row per login', async () => {
+    const limited = await startTestServer({
+      config: {
+        rateLimitFactor: 1,
+        signingKeySecret: SECRET,
+        pushServiceHosts: [...DEFAULT_PUSH_SERVICE_HOSTS, '127.0.0.1:*'],
+        pushSubject: SUBJECT,
+      },
+    });
+    try {
+      const username = `push-flod-${randomUUID().slice(0, 6)}`;
+      const password = 'blå-ballong-73';
+      const body = { username, password };
+      expect((await api(limited.url, '/portal/api/accounts/registercontact', { body })).status).toBe(201);
+      const { access_token: token } = await login(limited.url, username, password);
+      const burst = await Promise.all(
+        Array.from({ length: 25 }, () =>
+          api(limited.url, '/portal/push/subscriptions', { token, body: newDevice(receiver).body }),
+        ),
+      );
+      const statuses = burst.map((res) => res.status);
+      // 20 an hour per account (server/security/rate-limiter.ts).
+      expect(statuses.filter((status) => status === 204)).toHaveLength(20);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(5);
+      const rows = await limited.ctx.db
+        .selectFrom('push_subscriptions')
+        .select('id')
+        .where('account_id', '=', accountOf(token))
+        .execute();
+      expect(rows).toHaveLength(1);
+    } finally {
+      await limited.dispose();
+    }
+  });
+
+  it('keeps exactly one current VAPID key when two rotations run at once', async () => {
+    const child = await subscribedChild();
+    const one = new VapidKeys(server.ctx.db, SECRET);
+    const other = new VapidKeys(server.ctx.db, SECRET);
+    await Promise.all([one.load(), other.load()]);
+    const [a, b] = await Promise.all([one.rotate(), other.rotate()]);
+    const current = await server.ctx.db
+      .selectFrom('vapid_keys')
+      .select('id')
+      .where('retired_date', 'is', null)
+      .execute();
+    expect(current).toHaveLength(1);
+    expect(a.id).toBe(current[0]!.id);
+    expect(b.id).toBe(current[0]!.id);
+    expect(await publicKey(child.token)).toBe(a.publicKey);
   });
 
   it('keeps at most 10 subscriptions per account, dropping the oldest', async () => {

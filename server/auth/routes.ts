@@ -6,12 +6,14 @@ import { accountIdOf, checkPassword, checkPersonalCode, loadSubject } from './ac
 import { ALLOWED_SCOPES, CLIENTS, isClientId, type ClientId } from './clients.ts';
 import type { Counter, LoginPolicy } from './login-throttle.ts';
 import { normalizePersonalCode } from './passwords.ts';
-import { sessionRevocationKey, type Principal } from './principal.ts';
+import { sessionRevocationKey } from './principal.ts';
+import type { TokenLogin } from './tokens.ts';
 import { SIGNING_ALG } from './keys.ts';
 import { isDemoCredential } from '../db/seed.ts';
 import { addressKey } from '../security/client-address.ts';
 import { LOGIN_NAME_MAX_LENGTH } from '../../contract/limits.ts';
 import { ConnectForm } from '../../contract/schemas/connect.ts';
+import { EXIT_TOKEN_HINT } from '../../contract/quick-exit.ts';
 
 type Form = ConnectForm;
 
@@ -109,8 +111,8 @@ function registerConnectRoutes(scope: FastifyInstance, ctx: AppContext) {
     }
   });
 
-  // RFC 7009: answer 200 for any token, known or not, access or refresh; a client (public, so named
-  // by client_id) revokes only what was issued to it.
+  // RFC 7009: answer 200 for any token, known or not: access, refresh or a quick exit's handle; a
+  // client (public, so named by client_id) revokes only what was issued to it.
   app.post('/connect/revocation', { schema: { body: ConnectForm } }, async (req, reply) => {
     // Signing out: the browser drops its HTTP cache for the site too (whatever a misconfigured proxy
     // or an older version let in). Only "cache": the service worker's app shell and the assistant's
@@ -126,36 +128,77 @@ function registerConnectRoutes(scope: FastifyInstance, ctx: AppContext) {
     const token = form.token ?? '';
     if (!token)
       return reply.code(400).send({ error: 'invalid_request', error_description: 'token is required' });
-    const notIssuedToThisClient = () =>
-      reply
+    if ((await revokeToken(ctx, token, form.token_type_hint, clientId)) === 'another_client') {
+      return reply
         .code(400)
         .send({ error: 'unauthorized_client', error_description: 'token was issued to another client' });
-    const revokeAccess = async (access: Principal) => {
-      if (access.clientId !== clientId) return false;
-      await ctx.tokens.revokeAccessToken(access);
-      await ctx.hub.disconnectToken(access.tokenId);
-      return true;
-    };
-    const asAccess =
-      form.token_type_hint !== 'refresh_token' ? await ctx.tokens.verifyAccessToken(token) : null;
-    if (asAccess) {
-      if (!(await revokeAccess(asAccess))) return notIssuedToThisClient();
-      return reply.code(200).send();
-    }
-    const login = await ctx.tokens.refreshTokenLogin(token);
-    if (login && login.clientId !== clientId) return notIssuedToThisClient();
-    if (login) {
-      await ctx.tokens.revokeFamily(login.familyId);
-      // The login's access tokens stop with it, and so do the hub connections they opened.
-      await ctx.hub.disconnectToken(sessionRevocationKey(login.familyId));
-      return reply.code(200).send();
-    }
-    if (form.token_type_hint === 'refresh_token') {
-      const access = await ctx.tokens.verifyAccessToken(token);
-      if (access && !(await revokeAccess(access))) return notIssuedToThisClient();
     }
     return reply.code(200).send();
   });
+}
+
+/** What a revocation found of one kind of token: none, this client's (revoked now), or another's. */
+type Revocation = 'not_found' | 'revoked' | 'another_client';
+
+/** Revokes `token` if it is of one kind (an access token, say); the client must be its own. */
+type RevokeAs = (ctx: AppContext, token: string, clientId: ClientId) => Promise<Revocation>;
+
+/**
+ * Revokes `token` as whichever kind it is. Each kind is recognised only by its own check (a valid
+ * signature, a refresh token's digest, a handle's digest in a column of its own), so a hint never
+ * makes one kind pass for another: an access token sent as a handle still ends only itself, and a
+ * handle is never a refresh token. The hint says only where to look first; RFC 7009 §2.1 has a
+ * token not found there searched for among the other kinds.
+ */
+async function revokeToken(
+  ctx: AppContext,
+  token: string,
+  hint: string | undefined,
+  clientId: ClientId,
+): Promise<Revocation> {
+  for (const revokeAs of searchOrder(hint)) {
+    const found = await revokeAs(ctx, token, clientId);
+    if (found !== 'not_found') return found;
+  }
+  return 'not_found';
+}
+
+/** The kinds in the order a hint asks for; a quick exit's handle comes last unless it is named. */
+function searchOrder(hint: string | undefined): RevokeAs[] {
+  if (hint === EXIT_TOKEN_HINT) return [asExitHandle, asAccessToken, asRefreshToken];
+  if (hint === 'refresh_token') return [asRefreshToken, asAccessToken, asExitHandle];
+  return [asAccessToken, asRefreshToken, asExitHandle];
+}
+
+/** An access token ends alone (its login goes on), and so do the hub connections it opened. */
+const asAccessToken: RevokeAs = async (ctx, token, clientId) => {
+  const access = await ctx.tokens.verifyAccessToken(token);
+  if (!access) return 'not_found';
+  if (access.clientId !== clientId) return 'another_client';
+  await ctx.tokens.revokeAccessToken(access);
+  await ctx.hub.disconnectToken(access.tokenId);
+  return 'revoked';
+};
+
+/** A refresh token ends its whole login: a logout. */
+const asRefreshToken: RevokeAs = async (ctx, token, clientId) =>
+  endLogin(ctx, await ctx.tokens.refreshTokenLogin(token), clientId);
+
+/**
+ * A quick exit's handle (contract/quick-exit.ts) ends its whole login too: the page sends it as it
+ * goes, or at the next start when it went offline, and so never needs the refresh token itself. A
+ * handle of any token of the login will do, so the one a tab got at sign-in outlives rotations.
+ */
+const asExitHandle: RevokeAs = async (ctx, token, clientId) =>
+  endLogin(ctx, await ctx.tokens.exitHandleLogin(token), clientId);
+
+/** Revokes the login's refresh tokens; its access tokens stop with it, and their hub connections close. */
+async function endLogin(ctx: AppContext, login: TokenLogin | null, clientId: ClientId): Promise<Revocation> {
+  if (!login) return 'not_found';
+  if (login.clientId !== clientId) return 'another_client';
+  await ctx.tokens.revokeFamily(login.familyId);
+  await ctx.hub.disconnectToken(sessionRevocationKey(login.familyId));
+  return 'revoked';
 }
 
 export async function principalFromHeader(ctx: AppContext, req: FastifyRequest) {

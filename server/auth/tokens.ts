@@ -7,6 +7,7 @@ import { SIGNING_ALG } from './keys.ts';
 import type { Principal, Role } from './principal.ts';
 import { CLIENTS, type ClientId } from './clients.ts';
 import { isDatabaseUnavailable } from '../errors.ts';
+import { exitHandleOf } from '../../contract/quick-exit.ts';
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 /** How far ahead of this server's clock a token's issue time may be (another process's clock). */
@@ -47,6 +48,12 @@ export interface TokenResponse {
   scope: string;
   refresh_token?: string;
   id_token?: string;
+}
+
+/** The login (refresh-token family) a token names, and the client it was issued to. */
+export interface TokenLogin {
+  familyId: string;
+  clientId: string;
 }
 
 /** A login's refresh tokens: its id and end, and (for a refresh) the token being swapped. */
@@ -99,10 +106,14 @@ export class TokenService {
     const familyExpires =
       family?.expiresAt ?? new Date((now + REFRESH_ABSOLUTE_SECONDS) * 1000).toISOString();
     const idle = addSeconds(REFRESH_IDLE_SECONDS);
+    const exitDigest = digest(await exitHandleOf(refresh));
     await db
       .insertInto('refresh_tokens')
       .values({
         token_digest: digest(refresh),
+        // Its quick-exit handle, kept like the token itself as a digest only: what the page may
+        // leave on the device ends this login and nothing else (contract/quick-exit.ts).
+        exit_digest: exitDigest,
         family_id: family?.id ?? randomUUID(),
         account_id: subject.accountId,
         client_id: req.clientId,
@@ -256,11 +267,23 @@ export class TokenService {
   }
 
   /** The login (refresh-token family) a refresh token belongs to, and the client it was issued to. */
-  async refreshTokenLogin(token: string): Promise<{ familyId: string; clientId: string } | null> {
+  refreshTokenLogin(token: string): Promise<TokenLogin | null> {
+    return this.loginWhere('token_digest', digest(token));
+  }
+
+  /**
+   * The login a quick exit's handle ends (contract/quick-exit.ts), and its client. Looked up in a
+   * column of its own: a handle is never taken for a refresh token, nor a token for a handle.
+   */
+  exitHandleLogin(handle: string): Promise<TokenLogin | null> {
+    return this.loginWhere('exit_digest', digest(handle));
+  }
+
+  private async loginWhere(column: 'token_digest' | 'exit_digest', value: string) {
     const row = await this.db
       .selectFrom('refresh_tokens')
       .select(['family_id', 'client_id'])
-      .where('token_digest', '=', digest(token))
+      .where(column, '=', value)
       .executeTakeFirst();
     return row ? { familyId: row.family_id, clientId: row.client_id } : null;
   }

@@ -26,6 +26,7 @@ import { erasedAccountsMigration } from './migrations/0008-erased-accounts.ts';
 import { rateBucketsMigration } from './migrations/0009-rate-buckets.ts';
 import { neutralNamesMigration } from './migrations/0010-neutral-names.ts';
 import { pushSubscriptionsMigration } from './migrations/0011-push-subscriptions.ts';
+import { exitDigestMigration } from './migrations/0012-exit-digest.ts';
 import { databaseKind, type DatabaseKind } from './database-kind.ts';
 
 export type Db = Kysely<Database>;
@@ -162,6 +163,7 @@ export function migrations(kind: DatabaseKind) {
     '0009-rate-buckets': rateBucketsMigration(kind),
     '0010-neutral-names': neutralNamesMigration,
     '0011-push-subscriptions': pushSubscriptionsMigration(kind),
+    '0012-exit-digest': exitDigestMigration,
   };
 }
 

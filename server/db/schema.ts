@@ -164,6 +164,11 @@ export interface Database {
     token_generation: Generated<number>;
     /** The token this one was swapped for; null for a login's first. */
     parent_id: number | null;
+    /**
+     * The digest of the token's quick-exit handle (contract/quick-exit.ts), which can end the login
+     * and nothing else; null for a token stored before the handle existed.
+     */
+    exit_digest: string | null;
   };
   revoked_access_tokens: { token_id: string; expires_at: string };
   /** Keys are HMAC digests (no username or address in clear); times are epoch milliseconds. */

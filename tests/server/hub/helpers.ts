@@ -96,6 +96,22 @@ export function buildClient(hubUrl: string, token: string, transport: HttpTransp
     .build();
 }
 
+/**
+ * A WebSocket hub connection to the server at `serverUrl` on `token`, kept in `open` for the test's
+ * cleanup, and a promise of its close (what a revocation must cause).
+ */
+export async function connectedHub(
+  serverUrl: string,
+  token: string,
+  open: HubConnection[],
+): Promise<{ closed: Promise<Error | undefined> }> {
+  const connection = buildClient(`${serverUrl}${HUB_PATH}`, token, HttpTransportType.WebSockets);
+  open.push(connection);
+  const closed = new Promise<Error | undefined>((resolve) => connection.onclose(resolve));
+  await connection.start();
+  return { closed };
+}
+
 export interface ReceivedEvent {
   eventName: string;
   data: unknown;

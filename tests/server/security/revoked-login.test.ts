@@ -1,8 +1,7 @@
-import { HttpTransportType, type HubConnection } from '@microsoft/signalr';
+import type { HubConnection } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, refreshRequest, type TestServer, type Tokens } from '../test-server.ts';
-import { buildClient } from '../hub/helpers.ts';
-import { HUB_PATH } from '../../../contract/hub.ts';
+import { connectedHub } from '../hub/helpers.ts';
 import { registerChild, startTarget } from './attack.ts';
 
 /**
@@ -30,14 +29,7 @@ async function newLogin(): Promise<Tokens> {
 
 const apiStatus = async (token: string) => (await api(server.url, '/portal/accounts', { token })).status;
 
-/** A hub connection on the token, and a promise of its close. */
-async function connected(token: string): Promise<{ closed: Promise<Error | undefined> }> {
-  const connection = buildClient(`${server.url}${HUB_PATH}`, token, HttpTransportType.WebSockets);
-  hubs.push(connection);
-  const closed = new Promise<Error | undefined>((resolve) => connection.onclose(resolve));
-  await connection.start();
-  return { closed };
-}
+const connected = (token: string) => connectedHub(server.url, token, hubs);
 
 const revoke = (form: Record<string, string>) =>
   fetch(`${server.url}/connect/revocation`, {

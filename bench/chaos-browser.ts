@@ -2,6 +2,7 @@
 // SharedWorker, Dexie, outbox and hub), behind a fault proxy of its own, writing in a mail thread
 // through the thread page's reply form as a person does.
 import { IV_BYTES, KEY_ID_CHARS } from '../worker/client/at-rest.ts';
+import { KEY_FILE_NAME } from '../worker/client/at-rest-key.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { startFaultProxy, type FaultProxy } from '../e2e/support/fault-proxy.ts';
 import { logInChild } from '../e2e/page-models/child-login.ts';
@@ -119,12 +120,12 @@ export class ChaosBrowserChild implements ChaosClient {
   /**
    * The browser's own copy of a conversation, read from its IndexedDB ('portal-data', the worker's
    * Dexie database): each message's server id (null while unsent) and text. The rows are sealed at
-   * rest (worker/client/at-rest.ts): they are opened here as the app opens them, with the key in
-   * 'portal-key' (usable by the page, never readable out of it).
+   * rest (worker/client/at-rest.ts): they are opened here as the app opens them, with the key of
+   * its key file in the origin private file system (worker/client/at-rest-key.ts).
    */
   async localCopy(conversationId: number): Promise<Array<{ id: number | null; message: string }>> {
     return this.page!.evaluate(
-      async ({ id, keyIdChars, ivBytes }) => {
+      async ({ id, keyIdChars, ivBytes, keyFileName }) => {
         // tsx names the helpers below with esbuild's __name, which the page does not have.
         (globalThis as { __name?: unknown }).__name ??= (f: unknown) => f;
         const request = <T>(req: IDBRequest<T>) =>
@@ -138,12 +139,23 @@ export class ChaosBrowserChild implements ChaosClient {
           data.transaction('chatMessages').objectStore('chatMessages').index('conversation').getAll(id),
         )) as Array<Record<string, unknown>>;
         data.close();
-        const keys = await openDb('portal-key');
-        const record = keys.objectStoreNames.contains('keys')
-          ? ((await request(keys.transaction('keys').objectStore('keys').get('current'))) as
-              { keyId: string; key: CryptoKey } | undefined)
-          : undefined;
-        keys.close();
+        const keyFile = await (
+          await navigator.storage.getDirectory()
+        )
+          .getFileHandle(keyFileName)
+          .then((handle) => handle.getFile())
+          .then((file) => file.arrayBuffer())
+          .then((buffer) => new Uint8Array(buffer))
+          .catch(() => null);
+        const record =
+          keyFile && keyFile.length > keyIdChars
+            ? {
+                keyId: String.fromCharCode(...keyFile.subarray(0, keyIdChars)),
+                key: await crypto.subtle.importKey('raw', keyFile.slice(keyIdChars), 'AES-GCM', false, [
+                  'decrypt',
+                ]),
+              }
+            : undefined;
         const bytes = (text: string, from: number, to = text.length) =>
           Uint8Array.from(text.slice(from, to), (c) => c.charCodeAt(0));
         const opened = await Promise.all(
@@ -163,7 +175,7 @@ export class ChaosBrowserChild implements ChaosClient {
           .filter((row) => row !== null)
           .map((m) => ({ id: m['id'] as number | null, message: m['message'] as string }));
       },
-      { id: conversationId, keyIdChars: KEY_ID_CHARS, ivBytes: IV_BYTES },
+      { id: conversationId, keyIdChars: KEY_ID_CHARS, ivBytes: IV_BYTES, keyFileName: KEY_FILE_NAME },
     );
   }
 

@@ -2,7 +2,9 @@ import { LOCKS, webLocks } from './client/web-locks.ts';
 import * as Comlink from 'comlink';
 import { AuthDb, DEVICE_DB, DexieStateStore } from './auth/user-store.ts';
 import { AtRestKey } from './client/at-rest.ts';
-import { eraseDiskData } from './local-data.ts';
+import { privateKeyFile, removeKeyFile } from './client/at-rest-key.ts';
+import { canShredInPlace, shredInPlace } from './key-file/shred-in-place.ts';
+import { eraseDiskData, moveLegacyRows } from './local-data.ts';
 import type { PortalWorkerDeps } from './portal-worker-deps.ts';
 import {
   BROADCAST_CHANNEL,
@@ -75,23 +77,57 @@ async function loadConfigPatiently(origin: string) {
   }
 }
 
+/** How long a SharedWorker waits for a tab to shred the key before it removes the file itself. */
+const TAB_SHRED_WAIT_MS = 3_000;
+
+/**
+ * Shreds the at-rest key from a SharedWorker, which has no sync access handle: every tab's shredder
+ * is asked (worker/client/key-shredder.ts; the first to answer has done it, the others then find
+ * nothing), and where none answers in time the file is removed from here, which at least leaves it
+ * in no file of the profile.
+ */
+function shredThroughTabs(root: FileSystemDirectoryHandle): Promise<void> {
+  const id = crypto.randomUUID();
+  return new Promise<void>((resolve) => {
+    const done = (shredded: boolean) => {
+      clearTimeout(timer);
+      events.removeEventListener('message', onAnswer);
+      if (shredded) resolve();
+      else
+        removeKeyFile(root)
+          .catch((error: unknown) => console.error('At-rest key not removed', error))
+          .finally(resolve);
+    };
+    const onAnswer = (event: MessageEvent<WorkerBroadcast>) => {
+      if (event.data.type === 'key-shredded' && event.data.id === id && event.data.ok) done(true);
+    };
+    const timer = setTimeout(() => done(false), TAB_SHRED_WAIT_MS);
+    events.addEventListener('message', onAnswer);
+    broadcast({ type: 'shred-key', id });
+  });
+}
+
 /**
  * The worker's databases: on disk, sealed at rest, and deleted with the key at sign-out; or in
  * memory with a copy published to the tabs (nothing on disk to seal or delete).
  */
-type LocalData = Pick<PortalWorkerDeps, 'deviceStore' | 'eraseLocalData'>;
+type LocalData = Pick<PortalWorkerDeps, 'deviceStore' | 'eraseLocalData' | 'allowLocalData'>;
 
 async function openDatabases(): Promise<{ db: PortalDb; auth: AuthDb; local?: LocalData }> {
   if (!inMemory) {
-    const key = new AtRestKey();
+    // A dedicated worker overwrites the key in place itself; a SharedWorker asks its tabs to.
+    const key = new AtRestKey(privateKeyFile(canShredInPlace() ? shredInPlace : shredThroughTabs));
     const db = new PortalDb(undefined, undefined, key);
     const auth = new AuthDb(undefined, undefined, key);
+    // Rows sealed under the last design's key (in IndexedDB) are sealed again under the file's.
+    if (await key.hasLegacy()) await moveLegacyRows(key, [db, auth]);
     return {
       db,
       auth,
       local: {
         deviceStore: new DexieStateStore(new AuthDb(DEVICE_DB)),
         eraseLocalData: () => eraseDiskData(key, [db, auth], systemClock),
+        allowLocalData: () => key.allowNewKey(),
       },
     };
   }

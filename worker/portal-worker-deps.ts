@@ -28,10 +28,13 @@ export interface PortalWorkerDeps {
   /** Where the device token is kept: apart from the tokens, since it outlives every sign-out. */
   deviceStore?: StateStore;
   /**
-   * Disk mode's sign-out (worker/local-data.ts): deletes the databases and destroys the at-rest key.
-   * Answers false where there was nothing sealed to destroy; the tables are then cleared as usual.
+   * Disk mode's sign-out (worker/local-data.ts): shreds the at-rest key and deletes the databases.
+   * Answers false where there was no key to shred; the tables are then cleared, as they are without
+   * it (shared-device mode, in memory).
    */
   eraseLocalData?: () => Promise<boolean>;
+  /** A sign-in begins: the at-rest key, shredded by the last sign-out, may be made again. */
+  allowLocalData?: () => void;
   fetch: typeof fetch;
   clock: Clock;
   withLock: WithLock;

@@ -69,6 +69,8 @@ export class PortalWorker {
       withLock: deps.withLock,
       // SPEC §8: the authentication library's events are only emitted, to the client error log.
       onEvent: (event, detail) => this.clientLog.report({ message: `Authentication ${event}: ${detail}` }),
+      // Every new refresh token has its own exit handle: the tabs hold the newest.
+      onUserLoaded: () => void this.session.announceExitHandle(),
     });
     this.clientLog = new ClientLog({
       clock,
@@ -186,6 +188,8 @@ export class PortalWorker {
       commands: {
         login: (username, password) => this.login(username, password),
         logout: (reason) => done(this.logout(reason)),
+        quickExit: () => done(this.session.quickExit()),
+        exitHandle: async () => ok(await this.session.exitHandle()),
         becameVisible: () => done(this.becameVisible()),
         networkChanged: (online) => done(this.onOnline(online)),
         clearThreadCache: () => done(this.reloadLists(false)),

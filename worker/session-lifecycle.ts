@@ -12,6 +12,7 @@ import { refreshNotificationCount } from './sync/notification-count.ts';
 import { loadProfile } from './sync/profile.ts';
 import { updateRuntime, writeSession } from './sync/runtime.ts';
 import { SESSION_CHECK_INTERVAL_MS } from '../contract/timings.ts';
+import { exitHandleOf } from '../contract/quick-exit.ts';
 
 /** After a refresh the server could not be asked about, try again this soon. */
 const REFRESH_RETRY_MS = 30_000;
@@ -46,6 +47,7 @@ export class SessionLifecycle {
   ) {}
 
   async login(username: string, password: string | null): Promise<LoginResult> {
+    this.deps.allowLocalData?.();
     const previous = (await this.host.auth.manager.getUser())?.profile.sub;
     const result = await this.host.auth.login(username, password);
     if (result.ok) await this.signedIn(previous);
@@ -96,6 +98,30 @@ export class SessionLifecycle {
     for (const module of this.host.modules) await module.signingOut?.(reason);
     await this.host.auth.signOut();
     await this.signedOut(reason);
+  }
+
+  /**
+   * 'Lämna sidan' (docs/security.md, "What the device keeps"): the session ends here now, as a
+   * logout would, but without waiting for the server, which a child leaving in a hurry may not
+   * reach. The page has sent the login's exit handle as it went; the revocation from here is a
+   * second chance, started before the tokens are erased and not waited for.
+   */
+  async quickExit(): Promise<void> {
+    const refreshToken = (await this.host.auth.manager.getUser())?.refresh_token;
+    const revoked = refreshToken ? this.host.auth.revokeLogin(refreshToken) : Promise.resolve();
+    await this.signedOut('user');
+    await revoked;
+  }
+
+  /** The quick exit's handle of the login signed in here (contract/quick-exit.ts), null when none. */
+  async exitHandle(): Promise<string | null> {
+    const refreshToken = (await this.host.auth.manager.getUser())?.refresh_token;
+    return refreshToken ? exitHandleOf(refreshToken) : null;
+  }
+
+  /** Tells the tabs the exit handle of the tokens just stored (a login, a refresh). */
+  async announceExitHandle(): Promise<void> {
+    this.deps.broadcast({ type: 'exit-handle', handle: await this.exitHandle() });
   }
 
   /**
@@ -202,20 +228,15 @@ export class SessionLifecycle {
   }
 
   /**
-   * At a sign-out on disk, what was stored is made unreadable, not only deleted: the databases go
-   * and the at-rest key with them (worker/local-data.ts). The connection's state and the child's
+   * At a sign-out on disk, what was stored is made unreadable, not only deleted: the at-rest key is
+   * shredded and the databases go (worker/local-data.ts). The connection's state and the child's
    * answer about notifications (kept across sign-outs) are written back.
    */
   private async eraseUserData(): Promise<void> {
     const { db, eraseLocalData } = this.deps;
-    if (eraseLocalData) {
-      const runtime = await db.runtime.get('current');
-      if (await eraseLocalData()) {
-        if (runtime) await db.runtime.put({ ...runtime, notificationCount: 0 });
-        return;
-      }
-    }
-    await this.clearUserData();
+    const runtime = await db.runtime.get('current');
+    if (!(await eraseLocalData?.())) return this.clearUserData();
+    if (runtime) await db.runtime.put({ ...runtime, notificationCount: 0 });
   }
 
   private async clearUserData(): Promise<void> {

@@ -28,7 +28,9 @@ function sameOriginScriptUrl(url: string): string {
   return resolved.href;
 }
 
-const factory = (window as Partial<TrustedTypesWindow>).trustedTypes;
+// No window at all where the first screen is rendered at build time (src/prerender.tsx, in Node).
+const factory =
+  typeof window === 'undefined' ? undefined : (window as Partial<TrustedTypesWindow>).trustedTypes;
 const policy = factory
   ? factory.createPolicy(TRUSTED_TYPES_POLICY, {
       createHTML: sanitized,

@@ -10,9 +10,11 @@ import {
 import { DEFAULT_QUICK_EXIT_URL, QUICK_EXIT_ATTRIBUTE } from '../../contract/first-screen.ts';
 import { useOptionalConfig } from '../config/runtime-config.tsx';
 import { useOptionalData } from '../data/index.ts';
-import { destroyAtRestKey } from '../../worker/client/at-rest-key.ts';
+import { shredAtRestKey } from '../../worker/client/key-shredder.ts';
+import { endLoginAsPageGoes } from '../../worker/client/quick-exit.ts';
+import { BROADCAST_CHANNEL, type WorkerBroadcast } from '../../worker/client/session.ts';
 import { dropPushSubscription } from '../pwa/web-push.ts';
-import { leaveAgainIfReturned, leavePage, watchTripleShift } from './quick-exit.ts';
+import { SHRED_WAIT_MS, leaveAgainIfReturned, leavePage, watchTripleShift } from './quick-exit.ts';
 import * as s from './quick-exit.styles.ts';
 import { QUICK_EXIT_TEXTS as T } from './texts.ts';
 
@@ -70,27 +72,56 @@ export function QuickExitButton({ placement }: { placement: 'page' | 'window' | 
 
 /**
  * Leaving at once, to the configured neutral page (the first HTML's until the config is in), and
- * nothing of the session left readable on the device: in shared-device mode the sign-out is sent to
- * the worker before the page goes (its wipe and revocation run there, whatever happens to this tab);
- * on disk the at-rest key is destroyed from here, since the worker may go with this tab (whoever
- * opens the app next finds it signed out, and its stored rows sealed with a key that is gone).
- * Either way the session is over here, so the browser's push subscription is dropped too, started
- * before the page goes: no push notice reaches the lock screen afterwards (in shared-device mode the
- * worker's sign-out also deletes the server's copy; on disk its pushes then find no subscription).
+ * nothing of the session left that opens or signs in (docs/security.md, "What the device keeps"):
+ * - the login ends at the server: the page sends its exit handle as it goes (worker/client/
+ *   quick-exit.ts), kept on disk until answered, so an exit offline is finished at the next start;
+ * - the worker ends the session on the device (its wipe runs there, whatever happens to this tab);
+ * - on disk the at-rest key is shredded by this tab's own shredder before the page goes (the worker
+ *   may go with the tab), so nothing sealed on the device opens again;
+ * - every other tab of the app leaves too: a chat left open in another tab is one tap away;
+ * - the browser's push subscription is dropped, so no notice reaches the lock screen afterwards.
+ * In shared-device mode nothing is kept on disk, the request included.
  */
 function useLeave(): { url: string; leave: () => void } {
   const firstHtml = useContext(FirstHtmlQuickExitUrl);
-  const url = useOptionalConfig()?.quickExitUrl ?? firstHtml;
+  const config = useOptionalConfig();
+  const url = config?.quickExitUrl ?? firstHtml;
   const data = useOptionalData();
-  const api = data?.inMemory ? data.api : null;
+  const api = data?.api ?? null;
+  const inMemory = data?.inMemory ?? false;
   const leave = useCallback(() => {
     void dropPushSubscription();
-    if (api)
-      api.logout('user').catch((error: unknown) => console.error('Sign-out on quick exit failed', error));
-    else destroyAtRestKey();
-    leavePage(url);
-  }, [api, url]);
+    try {
+      new BroadcastChannel(BROADCAST_CHANNEL).postMessage({ type: 'quick-exit' } satisfies WorkerBroadcast);
+    } catch {
+      // No channel (an old browser): this tab leaves all the same.
+    }
+    if (config) {
+      endLoginAsPageGoes(
+        {
+          url: `${config.authUrl}/connect/revocation`,
+          clientId: config.authClientId,
+          variant: config.variant,
+        },
+        !inMemory,
+      );
+    }
+    api?.quickExit().catch((error: unknown) => console.error('Sign-out on quick exit failed', error));
+    leavePage(url, inMemory ? undefined : shredAtRestKey(SHRED_WAIT_MS));
+  }, [api, config, inMemory, url]);
   return { url, leave };
+}
+
+/** Another tab of the app left by the quick exit: this one leaves too, for its own neutral page. */
+function useLeaveWithOtherTabs(url: string): void {
+  useEffect(() => {
+    if (typeof BroadcastChannel !== 'function') return;
+    const channel = new BroadcastChannel(BROADCAST_CHANNEL);
+    channel.addEventListener('message', (event: MessageEvent<WorkerBroadcast>) => {
+      if (event.data.type === 'quick-exit') leavePage(url);
+    });
+    return () => channel.close();
+  }, [url]);
 }
 
 /**
@@ -98,7 +129,8 @@ function useLeave(): { url: string; leave: () => void } {
  * page the browser brings back from its back-forward cache. Mounted once, in the root shell.
  */
 export function QuickExitKeys() {
-  const { leave } = useLeave();
+  const { url, leave } = useLeave();
+  useLeaveWithOtherTabs(url);
   useEffect(() => watchTripleShift(window, leave), [leave]);
   useEffect(() => {
     const onPageShow = (event: PageTransitionEvent) => {

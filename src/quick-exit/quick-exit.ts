@@ -14,19 +14,29 @@ import { QUICK_EXIT_ATTRIBUTE } from '../../contract/first-screen.ts';
  * page: it leaves at once, but as a link does, so Back would come back (see the decisions page).
  */
 const EXITED_KEY = 'quick-exit';
+/**
+ * How long the blanked page waits for the at-rest key to be shredded before it goes (the shred takes
+ * milliseconds; the cap is for a device that stalls): leaving the page would end its shredder.
+ */
+export const SHRED_WAIT_MS = 1_000;
 /** Shift pressed this many times within SHIFT_WINDOW_MS, with no other key between, leaves too. */
 export const SHIFT_PRESSES = 3;
 export const SHIFT_WINDOW_MS = 1000;
 
-/** Leaves now: nothing of the page stays on screen while the neutral site loads (or fails to, offline). */
-export function leavePage(url: string): void {
+/**
+ * Leaves now: nothing of the page stays on screen while the neutral site loads (or fails to,
+ * offline). `before` is what must be done before the page goes (the key's shred); the page is blank
+ * meanwhile.
+ */
+export function leavePage(url: string, before?: Promise<unknown>): void {
   try {
     sessionStorage.setItem(EXITED_KEY, url);
   } catch {
     // Storage refused (private mode quotas): leaving matters more than remembering.
   }
   blank();
-  location.replace(url);
+  if (!before) location.replace(url);
+  else void before.finally(() => location.replace(url));
 }
 
 function blank(): void {

@@ -55,7 +55,7 @@ export async function connectUi(
   Comlink.expose(workerApi(fixture.worker), channel.port1);
   const api = Comlink.wrap<WorkerApi>(channel.port2);
   // The tab's own connection, reading what the worker sealed with the same key (as connect.ts does).
-  const db = new PortalDb(fixture.db.name, undefined, new AtRestKey(fixture.atRest.name));
+  const db = new PortalDb(fixture.db.name, undefined, new AtRestKey(fixture.keyFile));
   return {
     access: { api, db },
     fixture,

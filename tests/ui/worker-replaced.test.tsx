@@ -61,7 +61,7 @@ class ReplaceableWorker {
 
   constructor(private readonly first: WorkerFixture) {
     // The tab's own connection, reading what the workers sealed with the same key.
-    this.db = new PortalDb(first.db.name, undefined, new AtRestKey(first.atRest.name));
+    this.db = new PortalDb(first.db.name, undefined, new AtRestKey(first.keyFile));
     this.bridge = new WorkerBridge({
       tabId: 'tab-1',
       locked: Promise.resolve(),

@@ -11,13 +11,15 @@ import { loadRuntimeConfig } from '../../worker/config.ts';
 import { PortalWorker } from '../../worker/portal-worker.ts';
 import { startTestServer, type TestServer } from '../server/test-server.ts';
 import { uniqueName } from './helpers.ts';
+import { MemoryKeyFile } from './memory-key-file.ts';
 
 export interface WorkerFixture {
   worker: PortalWorker;
   db: PortalDb;
   authDb: AuthDb;
-  /** The at-rest key both databases are sealed with. */
+  /** The at-rest key both databases are sealed with, and the file it is kept in. */
   atRest: AtRestKey;
+  keyFile: MemoryKeyFile;
   broadcasts: WorkerBroadcast[];
   /** The device's own store (what outlives a sign-out), beside `db` and `authDb`. */
   deviceDb: AuthDb;
@@ -43,7 +45,8 @@ export async function createWorker(
 ): Promise<WorkerFixture> {
   // As on disk in the browser: sealed at rest, deleted with the key at sign-out.
   const same = options.sameDataAs;
-  const atRest = same?.atRest ?? new AtRestKey(uniqueName('portal-key'));
+  const keyFile = same?.keyFile ?? new MemoryKeyFile();
+  const atRest = same?.atRest ?? new AtRestKey(keyFile, uniqueName('portal-key'));
   const db = same?.db ?? new PortalDb(uniqueName('portal-data'), undefined, atRest);
   const authDb = same?.authDb ?? new AuthDb(uniqueName('portal-auth'), undefined, atRest);
   const deviceDb = same?.deviceDb ?? new AuthDb(uniqueName('portal-device'));
@@ -56,6 +59,7 @@ export async function createWorker(
     userStore: new DexieStateStore(authDb),
     deviceStore: new DexieStateStore(deviceDb),
     eraseLocalData: () => eraseDiskData(atRest, [db, authDb], systemClock),
+    allowLocalData: () => atRest.allowNewKey(),
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     clock: options.clock ?? systemClock,
     withLock: noLock,
@@ -67,6 +71,7 @@ export async function createWorker(
     db,
     authDb,
     atRest,
+    keyFile,
     broadcasts,
     deviceDb,
     async dispose() {

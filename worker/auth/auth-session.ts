@@ -40,6 +40,8 @@ export interface AuthDeps {
   withLock: WithLock;
   /** An authentication library event with what went wrong (an error code or message, no secret). */
   onEvent?: (event: AuthEvent, detail: string) => void;
+  /** New tokens were stored (a login, a refresh). */
+  onUserLoaded?: () => void;
 }
 
 export type RefreshOutcome = 'refreshed' | 'rejected' | 'unreachable' | 'no-refresh-token';
@@ -95,6 +97,8 @@ export class AuthSession {
       checkSessionIntervalInSeconds: SESSION_CHECK_INTERVAL_MS / 1000,
       extraHeaders: deps.variant ? { [VARIANT_HEADER]: deps.variant } : {},
     });
+    const loaded = deps.onUserLoaded;
+    if (loaded) this.manager.events.addUserLoaded(() => loaded());
   }
 
   async login(username: string, password: string | null): Promise<LoginResult> {
@@ -255,6 +259,33 @@ export class AuthSession {
       this.emit('token_revoke_error', describe(error));
     }
     await this.manager.removeUser();
+  }
+
+  /**
+   * Ends the login of `refreshToken` at the server (RFC 7009), for a quick exit: no stored user is
+   * read or removed, so the local sign-out can go on meanwhile. Best effort: a failure is only
+   * emitted (the page's own revocation, or the next start, ends the login then).
+   */
+  async revokeLogin(refreshToken: string): Promise<void> {
+    try {
+      const endpoint = await this.manager.metadataService.getRevocationEndpoint();
+      if (!endpoint) return;
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          ...(this.deps.variant ? { [VARIANT_HEADER]: this.deps.variant } : {}),
+        },
+        body: new URLSearchParams({
+          token: refreshToken,
+          token_type_hint: 'refresh_token',
+          client_id: this.deps.config.authClientId,
+        }),
+      });
+      if (!response.ok) this.emit('token_revoke_error', `revocation answered ${response.status}`);
+    } catch (error) {
+      this.emit('token_revoke_error', describe(error));
+    }
   }
 
   /** Which event a failed refresh is: a timeout, an answer that does not validate, or a refusal. */

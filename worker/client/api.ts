@@ -80,6 +80,8 @@ export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: CommandRet
   loadAssistantContent: 'repeat',
   askAssistant: 'repeat',
   logout: 'repeat',
+  quickExit: 'repeat',
+  exitHandle: 'repeat',
   becameVisible: 'repeat',
   // An event, not a state: the new worker reads the network itself when it starts.
   networkChanged: 'repeat',

@@ -8,29 +8,33 @@ import Dexie, {
   type EntityTable,
   type Middleware,
 } from 'dexie';
-import { AT_REST_KEY_DB } from './at-rest-key.ts';
+import { KEY_BYTES, KEY_FILE_BYTES, KEY_ID_CHARS, LEGACY_KEY_DB, type KeyFile } from './at-rest-key.ts';
 
 /**
- * The child's content at rest (docs/decisions.md, "What stays on the device after logout"): rows of
- * the data and token databases are stored encrypted (AES-GCM) with a key that cannot be read out of
- * the browser (a non-extractable WebCrypto key) and that a sign-out destroys, with the databases
- * themselves. Whatever a disk still holds afterwards (a database file not yet compacted) is
- * ciphertext whose key is gone.
+ * The child's content at rest (docs/security.md, "What the device keeps"): rows of
+ * the data and token databases are stored encrypted (AES-GCM) under the at-rest key, which lives in
+ * a file of its own that a sign-out and a quick exit overwrite where it lies (at-rest-key.ts). What
+ * a disk still holds afterwards (a database file not yet compacted) is ciphertext whose key is gone.
  *
  * What stays readable in a row: its primary key and indexed fields (ids, dates, states: what
  * IndexedDB must compare to find rows); everything else is in the envelope. One Dexie middleware
  * does it for every table that holds the child's content, below every other layer, so the app's
- * code, its live queries and Dexie's own hooks see plain rows.
+ * code, its live queries and Dexie's own hooks see plain rows. A read of many rows opens them in one
+ * batch: one key lookup, the decryptions side by side (WebCrypto runs them off the calling thread),
+ * no promise chain per row.
  */
 
 /** Where a stored row keeps its encrypted content. */
 const ENVELOPE = '$sealed';
 export const IV_BYTES = 12;
-/** How many opened rows each table keeps in memory (a long chat and its neighbours). */
-const OPENED_KEPT = 2_000;
+export { KEY_ID_CHARS };
+/**
+ * How many opened rows each table keeps in memory: a long chat, so that its whole-list refetch (the
+ * worker compares what it fetched with what it stored) decrypts only what is new.
+ */
+const OPENED_KEPT = 10_000;
 
 interface KeyRecord {
-  id: 'current';
   /** Names the key in each envelope, so a row sealed with a destroyed key is recognised as such. */
   keyId: string;
   key: CryptoKey;
@@ -41,8 +45,6 @@ interface KeyRecord {
  * bytes as characters 0-255. A string, not buffers: reading back 10,000 rows with two buffers each
  * cost the page half a second of deserialisation in Chromium; a one-byte string is copied as it is.
  */
-export const KEY_ID_CHARS = 8;
-
 function toByteString(bytes: Uint8Array): string {
   let text = '';
   for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
@@ -55,8 +57,30 @@ function fromByteString(text: string, from: number, to = text.length): Uint8Arra
   return bytes;
 }
 
-class KeyDb extends Dexie {
-  keys!: EntityTable<KeyRecord, 'id'>;
+/** The key of a key file's bytes (which are zeroed once imported: the key then exists only as a CryptoKey). */
+async function keyOfFile(bytes: Uint8Array): Promise<KeyRecord> {
+  try {
+    const keyId = String.fromCharCode(...bytes.subarray(0, KEY_ID_CHARS));
+    const raw = bytes.slice(KEY_ID_CHARS, KEY_ID_CHARS + KEY_BYTES);
+    const key = await crypto.subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
+    raw.fill(0);
+    return { keyId, key };
+  } finally {
+    bytes.fill(0);
+  }
+}
+
+/** A new key file's bytes: a random key id of the envelope's alphabet and a random key. */
+function newKeyFileBytes(): Uint8Array {
+  const bytes = crypto.getRandomValues(new Uint8Array(KEY_FILE_BYTES));
+  const id = crypto.randomUUID().replace(/-/g, '').slice(0, KEY_ID_CHARS);
+  for (let i = 0; i < KEY_ID_CHARS; i++) bytes[i] = id.charCodeAt(i);
+  return bytes;
+}
+
+/** The last design's key database: read only to move its rows under the file's key, then deleted. */
+class LegacyKeyDb extends Dexie {
+  keys!: EntityTable<KeyRecord & { id: 'current' }, 'id'>;
 
   constructor(name: string, options?: DexieOptions) {
     super(name, options);
@@ -64,68 +88,118 @@ class KeyDb extends Dexie {
   }
 }
 
-/** The at-rest key of this browser profile: created at the first write that needs it, destroyed at sign-out. */
+/**
+ * The at-rest key of this browser profile, kept in the key file: made at the first write that needs
+ * it (by the data worker), read by every context that opens rows, shredded at sign-out and at a quick
+ * exit. Each context keeps the key it read in memory only.
+ */
 export class AtRestKey {
-  private readonly db: KeyDb;
   private known: Promise<KeyRecord | undefined> | null = null;
+  private legacyKey: Promise<KeyRecord | undefined> | null = null;
+  /**
+   * After a shred, no key is made (nor the shredded one used) until a sign-in asks for one: a write
+   * still under way as the session ended (a profile fetched just before) fails rather than leave a
+   * new key and the user's rows on the device (`allowNewKey`).
+   */
+  private shredded = false;
 
-  constructor(name = AT_REST_KEY_DB, options?: DexieOptions) {
-    this.db = new KeyDb(name, options);
-    // Another context deletes the key (a sign-out in another worker): the copy held here goes too.
-    this.db.on('versionchange', () => {
-      this.known = null;
-    });
-  }
+  constructor(
+    private readonly file: KeyFile,
+    /** Where the last design kept its key (another name in tests); its rows open until moved. */
+    private readonly legacyName = LEGACY_KEY_DB,
+    private readonly legacyOptions?: DexieOptions,
+  ) {}
 
-  /** The key database's name. */
-  get name(): string {
-    return this.db.name;
-  }
-
-  /** The key rows are read with; `keyId` names the one a row was sealed with (read again if it differs). */
+  /**
+   * The key rows are read with; `keyId` names the one a row was sealed with: a key made elsewhere
+   * since this context read the file is read again, and a row of the last design opens with its key.
+   */
   async current(keyId?: string): Promise<KeyRecord | undefined> {
     const record = await this.load();
     if (keyId === undefined || record?.keyId === keyId) return record;
     this.known = null;
-    return this.load();
+    const reread = await this.load();
+    if (reread?.keyId === keyId) return reread;
+    const legacy = await this.legacy();
+    return legacy?.keyId === keyId ? legacy : reread;
   }
 
   /** The key new rows are sealed with, made now if there is none. */
   async forWriting(): Promise<KeyRecord> {
+    if (this.shredded) throw new Error('Signed out: no at-rest key until the next sign-in');
     const record = await this.load();
     if (record) return record;
-    const made: KeyRecord = {
-      id: 'current',
-      keyId: crypto.randomUUID().slice(0, KEY_ID_CHARS),
-      key: await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']),
-    };
-    // Two workers may make one at once (one worker per tab where SharedWorker is missing): the first stored wins.
-    const stored = Dexie.ignoreTransaction(() =>
-      this.db.transaction('rw', this.db.keys, async () => {
-        const existing = await this.db.keys.get('current');
-        if (existing) return existing;
-        await this.db.keys.add(made);
-        return made;
-      }),
-    );
-    this.known = stored;
-    return stored;
+    // Two workers may make one at once (one worker per tab where SharedWorker is missing): the
+    // file's own `create` keeps the first.
+    const made = this.file.create(newKeyFileBytes()).then(keyOfFile);
+    this.known = made;
+    made.catch(() => {
+      this.known = null;
+    });
+    return made;
   }
 
-  /** Deletes the key's database: what was sealed with it can no longer be read by anyone. */
+  /** Shreds the key file (and the last design's key): what was sealed with it can no longer be read. */
   async destroy(): Promise<void> {
+    this.shredded = true;
+    this.forget();
+    await Promise.all([this.file.shred(), this.deleteLegacy()]);
+    this.forget();
+  }
+
+  /** A sign-in: the next write may make a key again. */
+  allowNewKey(): void {
+    this.shredded = false;
+  }
+
+  /** Drops the copy held in memory (the key was shredded elsewhere); the next read asks the file. */
+  forget(): void {
     this.known = null;
-    await Dexie.ignoreTransaction(() => this.db.delete({ disableAutoOpen: false }));
+    this.legacyKey = null;
+  }
+
+  /** Whether the last design's key database still exists (its rows are then moved: `moveLegacyRows`). */
+  async hasLegacy(): Promise<boolean> {
+    return Dexie.exists(this.legacyName).catch(() => false);
+  }
+
+  async deleteLegacy(): Promise<void> {
+    this.legacyKey = null;
+    if (!(await this.hasLegacy())) return;
+    await Dexie.ignoreTransaction(() => Dexie.delete(this.legacyName));
   }
 
   private load(): Promise<KeyRecord | undefined> {
-    this.known ??= Dexie.ignoreTransaction(() => this.db.keys.get('current')).catch((error: unknown) => {
-      console.warn('At-rest key not readable', error);
-      this.known = null;
-      return undefined;
-    });
+    this.known ??= this.file
+      .read()
+      .then((bytes) => (bytes ? keyOfFile(bytes) : undefined))
+      .catch((error: unknown) => {
+        console.warn('At-rest key not readable', error);
+        this.known = null;
+        return undefined;
+      });
     return this.known;
   }
+
+  private legacy(): Promise<KeyRecord | undefined> {
+    this.legacyKey ??= Dexie.ignoreTransaction(async () => {
+      if (!(await this.hasLegacy())) return undefined;
+      const db = new LegacyKeyDb(this.legacyName, this.legacyOptions);
+      try {
+        return await db.keys.get('current');
+      } finally {
+        db.close();
+      }
+    }).catch(() => undefined);
+    return this.legacyKey;
+  }
+}
+
+/** A sealed row's envelope, or null for a row stored plain. */
+function envelopeOf(stored: unknown): string | null | undefined {
+  if (!stored || typeof stored !== 'object' || !(ENVELOPE in stored)) return null;
+  const envelope = (stored as Record<string, unknown>)[ENVELOPE];
+  return typeof envelope === 'string' ? envelope : undefined;
 }
 
 /** Seals and opens rows; a row sealed with a key that is gone opens as undefined. */
@@ -138,44 +212,81 @@ class Sealer {
     private readonly plainFields: readonly string[],
   ) {}
 
-  async seal(row: unknown): Promise<unknown> {
-    if (!row || typeof row !== 'object') return row;
+  async sealMany(rows: readonly unknown[]): Promise<unknown[]> {
+    if (!rows.some((row) => row && typeof row === 'object')) return [...rows];
     const { keyId, key } = await this.key.forWriting();
-    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const data = new TextEncoder().encode(JSON.stringify(row));
-    const cipher = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, data));
-    const sealed: Record<string, unknown> = { [ENVELOPE]: keyId + toByteString(iv) + toByteString(cipher) };
-    for (const field of this.plainFields) {
-      if (field in row) sealed[field] = (row as Record<string, unknown>)[field];
+    const encoder = new TextEncoder();
+    return Promise.all(
+      rows.map(async (row) => {
+        if (!row || typeof row !== 'object') return row;
+        const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+        const data = encoder.encode(JSON.stringify(row));
+        const cipher = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, data));
+        const sealed: Record<string, unknown> = {
+          [ENVELOPE]: keyId + toByteString(iv) + toByteString(cipher),
+        };
+        for (const field of this.plainFields) {
+          if (field in row) sealed[field] = (row as Record<string, unknown>)[field];
+        }
+        return sealed;
+      }),
+    );
+  }
+
+  /**
+   * Opens rows in one batch: the keys they name are looked up once each (one, as a rule), rows opened
+   * before are parsed from memory, the rest decrypted side by side.
+   */
+  async openMany(stored: readonly unknown[]): Promise<unknown[]> {
+    const envelopes = stored.map(envelopeOf);
+    const keyIds = new Set<string>();
+    for (const envelope of envelopes) if (envelope) keyIds.add(envelope.slice(0, KEY_ID_CHARS));
+    if (keyIds.size === 0) return stored.map((row, i) => (envelopes[i] === undefined ? undefined : row));
+    const keys = new Map<string, CryptoKey>();
+    for (const keyId of keyIds) {
+      const record = await this.key.current(keyId);
+      if (record?.keyId === keyId) keys.set(keyId, record.key);
     }
-    return sealed;
+    const json: Array<string | undefined> = new Array(stored.length);
+    const decryptions: Promise<void>[] = [];
+    const decoder = new TextDecoder();
+    envelopes.forEach((envelope, i) => {
+      if (!envelope) return;
+      const key = keys.get(envelope.slice(0, KEY_ID_CHARS));
+      if (!key) return;
+      // A sealed row never changes (a rewrite seals it anew, with a new iv): what was opened once is
+      // kept, so a live query that runs again does not decrypt every row again. Still under the
+      // key: a row whose key is gone is not answered from here.
+      const id = envelope.slice(0, KEY_ID_CHARS + IV_BYTES);
+      const kept = this.opened.get(id);
+      if (kept !== undefined) {
+        json[i] = kept;
+        return;
+      }
+      const iv = fromByteString(envelope, KEY_ID_CHARS, KEY_ID_CHARS + IV_BYTES);
+      const cipher = fromByteString(envelope, KEY_ID_CHARS + IV_BYTES);
+      decryptions.push(
+        crypto.subtle.decrypt({ name: 'AES-GCM', iv }, key, cipher).then(
+          (plain) => {
+            const text = decoder.decode(plain);
+            json[i] = text;
+            if (this.opened.size >= OPENED_KEPT) this.opened.delete(this.opened.keys().next().value!);
+            this.opened.set(id, text);
+          },
+          () => undefined,
+        ),
+      );
+    });
+    await Promise.all(decryptions);
+    return stored.map((row, i) => {
+      if (envelopes[i] === null) return row;
+      const text = json[i];
+      return text === undefined ? undefined : (JSON.parse(text) as unknown);
+    });
   }
 
   async open(stored: unknown): Promise<unknown> {
-    if (!stored || typeof stored !== 'object' || !(ENVELOPE in stored)) return stored;
-    const envelope = (stored as Record<string, unknown>)[ENVELOPE];
-    if (typeof envelope !== 'string') return undefined;
-    const keyId = envelope.slice(0, KEY_ID_CHARS);
-    const record = await this.key.current(keyId);
-    if (!record || record.keyId !== keyId) return undefined;
-    // A sealed row never changes (a rewrite seals it anew, with a new iv): what was opened once is
-    // kept, so a live query that runs again does not decrypt every row again. Still under the key:
-    // a row whose key is gone is not answered from here.
-    const id = envelope.slice(0, KEY_ID_CHARS + IV_BYTES);
-    let json = this.opened.get(id);
-    if (json === undefined) {
-      try {
-        const iv = fromByteString(envelope, KEY_ID_CHARS, KEY_ID_CHARS + IV_BYTES);
-        const cipher = fromByteString(envelope, KEY_ID_CHARS + IV_BYTES);
-        const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv }, record.key, cipher);
-        json = new TextDecoder().decode(plain);
-      } catch {
-        return undefined;
-      }
-      if (this.opened.size >= OPENED_KEPT) this.opened.delete(this.opened.keys().next().value!);
-      this.opened.set(id, json);
-    }
-    return JSON.parse(json) as unknown;
+    return (await this.openMany([stored]))[0];
   }
 }
 
@@ -261,12 +372,12 @@ function openingCursor(cursor: DBCoreCursor, tableName: string, sealer: Sealer):
 function sealedTable(table: DBCoreTable, sealer: Sealer): DBCoreTable {
   const name = table.name;
   const openAll = (trans: DBCoreTransaction, rows: readonly unknown[]) =>
-    whileAlive(trans, name, Promise.all(rows.map((row) => sealer.open(row))));
+    whileAlive(trans, name, sealer.openMany(rows));
   return {
     ...table,
     mutate: (req) =>
       req.type === 'add' || req.type === 'put'
-        ? whileAlive(req.trans, name, Promise.all(req.values.map((row) => sealer.seal(row)))).then((values) =>
+        ? whileAlive(req.trans, name, sealer.sealMany(req.values)).then((values) =>
             table.mutate({ ...req, values }),
           )
         : table.mutate(req),

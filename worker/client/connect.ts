@@ -4,6 +4,9 @@ import workerUrl from '../entry.ts?worker&url';
 import { BROADCAST_CHANNEL, type WorkerBroadcast, type WorkerCommands } from './api.ts';
 import { BUILD_ID } from './build-id.ts';
 import { AtRestKey } from './at-rest.ts';
+import { prepareKeyShredder, shredAtRestKey, tabKeyFile } from './key-shredder.ts';
+import { holdExitHandle } from './quick-exit.ts';
+import { storedMode } from './storage-mode.ts';
 import { LOCKS, webLocks } from './web-locks.ts';
 import { PortalDb } from './db.ts';
 import { MEMORY_WORKER_NAME, followMirror } from './memory-mirror.ts';
@@ -49,9 +52,29 @@ export function connectWorker(): WorkerConnection {
   const { api, tabId } = bridgeTo(DISK_WORKER_NAME);
   // The tab reads what the worker sealed with the same key (at-rest.ts); it never makes one. The
   // key is read now, beside the worker's start, not when the first sealed row is asked for.
-  const key = new AtRestKey();
+  const key = new AtRestKey(tabKeyFile());
   void key.current();
+  watchKey(key);
+  // Started with the data layer, not at the quick exit: the exit then only posts to it.
+  prepareKeyShredder();
   return { api, db: new PortalDb(undefined, undefined, key), tabId };
+}
+
+/**
+ * The key's life as a tab sees it: a SharedWorker asks the tabs to shred it (it cannot itself), and
+ * after a sign-out the copy this tab read is dropped (the next session has a key of its own).
+ */
+function watchKey(key: AtRestKey): void {
+  const events = new BroadcastChannel(BROADCAST_CHANNEL);
+  events.addEventListener('message', (e: MessageEvent<WorkerBroadcast>) => {
+    const message = e.data;
+    if (message.type === 'shred-key') {
+      void shredAtRestKey().then((ok) =>
+        events.postMessage({ type: 'key-shredded', id: message.id, ok } satisfies WorkerBroadcast),
+      );
+    }
+    if (message.type === 'signed-out' || message.type === 'shred-key') key.forget();
+  });
 }
 
 /**
@@ -105,6 +128,10 @@ function bridgeTo(workerName: string) {
       else {
         // The first answer of this page's worker: what bench/cold-start.ts measures from.
         if (performance.getEntriesByName(WORKER_READY_MARK).length === 0) performance.mark(WORKER_READY_MARK);
+        // What a quick exit sends as the page goes: asked of every worker (a new one after a dead one).
+        void bridge.api
+          .exitHandle()
+          .then((result) => result.ok && holdExitHandle(result.value, { keep: storedMode() === 'disk' }));
       }
     },
   });
@@ -126,6 +153,9 @@ function watchReloads() {
     if (e.data.type === 'reload' && (e.data.buildId === undefined || e.data.buildId === BUILD_ID)) {
       reloadOnce();
     }
+    // Kept across page loads on disk only (quick-exit.ts); shared-device mode writes nothing to disk.
+    if (e.data.type === 'exit-handle') holdExitHandle(e.data.handle, { keep: storedMode() === 'disk' });
+    if (e.data.type === 'signed-out') holdExitHandle(null, { keep: storedMode() === 'disk' });
     if (e.data.type === 'system-notice' && e.data.tabId === tabIdentity().tabId) {
       showSystemNotice(e.data.notice).catch((error: unknown) => console.error('Notice not shown', error));
     }

@@ -1,4 +1,5 @@
 import { connectMemoryWorker, connectWorker, type WorkerConnection } from './connect.ts';
+import { finishPendingExit, pendingExit } from './quick-exit.ts';
 import { rememberMode, storedMode, type StorageMode } from './storage-mode.ts';
 
 export type { StorageMode } from './storage-mode.ts';
@@ -21,7 +22,13 @@ export class DataConnection {
 
   constructor() {
     this.mode = storedMode();
-    if (this.mode === 'disk') {
+    if (this.mode === 'disk' && pendingExit()) {
+      // A quick exit the server has not answered yet: it is finished before the worker starts, so
+      // that nothing of that session signs in again (worker/client/quick-exit.ts).
+      void finishPendingExit()
+        .catch((error: unknown) => console.error('Quick exit not finished', error))
+        .then(() => this.switchTo('disk'));
+    } else if (this.mode === 'disk') {
       const disk = connectWorker();
       this.opened.disk = Promise.resolve(disk);
       this.active = disk;

@@ -1,4 +1,5 @@
 import type { AuthStatus, SignOutReason } from './session.ts';
+import { pendingExit } from './pending-exit.ts';
 import { storedMode } from './storage-mode.ts';
 
 /** The session as the first screen needs it: signed in, signed out, or not yet known. */
@@ -19,7 +20,8 @@ const UNKNOWN: Session = { status: 'unknown' };
  * be drawn from it before the data layer's code (Dexie, the Comlink bridge) has arrived. Answers
  *
  * - 'anonymous' where this device never held a session (no database, or no row: the worker writes
- *   the row at its first start and never deletes it), or where the last one ended;
+ *   the row at its first start and never deletes it), or where the last one ended, a quick exit
+ *   not yet finished included;
  * - the row's status otherwise ('authenticated' is a hint only: the app waits for the data layer
  *   before it draws anything of a signed-in user);
  * - 'unknown' in shared-device mode (that session lives in the worker's memory, not on disk) and
@@ -30,6 +32,9 @@ const UNKNOWN: Session = { status: 'unknown' };
  */
 export function peekSession(): Promise<Session> {
   if (storedMode() === 'memory' || typeof indexedDB === 'undefined') return Promise.resolve(UNKNOWN);
+  // After a quick exit nothing of the session is drawn, not even as a hint (quick-exit.ts).
+  const exited = pendingExit();
+  if (exited && !exited.finished) return Promise.resolve({ status: 'anonymous' });
   return new Promise<Session>((resolve) => {
     let request: IDBOpenDBRequest;
     try {

@@ -47,6 +47,13 @@ export interface SessionApi {
   login(username: string, password: string | null): Promise<LoginResult>;
   /** Ends everything: revoke tokens (local logout if that fails), stop the hub, clear data. */
   logout(reason?: SignOutReason): Promise<Result>;
+  /**
+   * 'Lämna sidan': the session ends on this device at once, without waiting for the server (the
+   * page sends the login's exit handle as it goes; the worker's own revocation is a second chance).
+   */
+  quickExit(): Promise<Result>;
+  /** The quick exit's handle of the login signed in (contract/quick-exit.ts), null when none. */
+  exitHandle(): Promise<Result<string | null>>;
   /** SPEC §4: on becoming visible again, check authentication and (re)start the hub. */
   becameVisible(): Promise<Result>;
   /**
@@ -69,9 +76,23 @@ export interface SessionApi {
   unsubscribe(entityKey: string): Promise<Result>;
 }
 
-/** Messages the worker broadcasts to every tab on the `portal-events` BroadcastChannel. */
+/**
+ * Messages on the `portal-events` BroadcastChannel: what the worker tells every tab, and the few a
+ * tab tells the others and the worker (a quick exit, a shred done).
+ */
 export type WorkerBroadcast =
   | { type: 'signed-out'; reason: SignOutReason }
+  /**
+   * The quick exit's handle of the login now signed in (contract/quick-exit.ts), null when none: a
+   * revoke-only value, so a tab may hold it and send it as it leaves.
+   */
+  | { type: 'exit-handle'; handle: string | null }
+  /** A SharedWorker asks the tabs to shred the at-rest key (it cannot itself: worker/key-file/). */
+  | { type: 'shred-key'; id: string }
+  /** A tab's answer: its shredder has (`ok`) or has not shredded the key. */
+  | { type: 'key-shredded'; id: string; ok: boolean }
+  /** A tab left by the quick exit: every other tab of the app leaves for the same page. */
+  | { type: 'quick-exit' }
   /** `buildId` is the build of the worker that asks: only tabs of that (old) build reload. */
   | { type: 'reload'; reason: 'new-build'; buildId?: string }
   | { type: 'hub-error'; message: string }

@@ -8,6 +8,8 @@ export const LOCKS = {
   hubLeader: 'portal-hub-leader',
   /** Held around a token refresh: refresh tokens rotate, so two at once would spend one twice. */
   authRefresh: 'portal-auth-refresh',
+  /** Held while the at-rest key file is made or shredded, so the two never interleave (at-rest-key.ts). */
+  atRestKey: 'portal-at-rest-key',
   /** Held by a tab for its whole life: the worker learns the tab is gone when it becomes free. */
   tab: (tabId: string) => `portal-tab-${tabId}`,
 } as const;

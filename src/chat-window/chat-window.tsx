@@ -6,7 +6,8 @@ import { useProfile } from '../data/live-queries.ts';
 import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { isActive, isGroupSoonStarting, isResolvedOrClosed } from '../../contract/conversation-state.ts';
 import { startsChat } from '../../contract/author-kinds.ts';
-import { useChatMessages, useConversation, useTyping } from '../data/meeting-and-chat-hooks.ts';
+import { useConversation, useTyping } from '../data/meeting-and-chat-hooks.ts';
+import { olderOf, useChatPages } from '../data/chat-pages.ts';
 import { DURATION_UPDATE_MS } from '../../contract/timings.ts';
 import { useNow } from '../ui-kit/use-now.ts';
 import { CloseIcon } from '../ui-kit/icons.tsx';
@@ -43,7 +44,10 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
   const profile = useProfile();
   const conversationId = meeting.conversation?.id ?? null;
   const conversation = useConversation(conversationId);
-  const rows = useChatMessages(conversationId);
+  // Read while minimised too: the bar says when others wrote (the newest page only: older pages are
+  // read as the open list nears its top).
+  const pages = useChatPages(conversationId);
+  const { rows } = pages;
   const typingRows = useTyping(conversationId) ?? [];
   const now = useNow(DURATION_UPDATE_MS);
   const [confirmLeave, setConfirmLeave] = useState(false);
@@ -138,7 +142,7 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
         </button>
       }
     >
-      <MessageList entries={entries} />
+      <MessageList entries={entries} older={olderOf(pages)} />
       <TypingIndicator rows={typingRows} myContactId={profile?.contactId} />
       <MessageInput
         enabled={active && conversationId !== null}

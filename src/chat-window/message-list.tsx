@@ -1,4 +1,13 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type RefObject,
+} from 'react';
 import { trustedHtml } from '../../client-kit/security/trusted-types.ts';
 import { chatTextToHtml } from '../conversation-ui/chat-text.ts';
 import { useApi } from '../data/index.ts';
@@ -111,6 +120,71 @@ const Message = memo(function Message({
   );
 });
 
+/** Older rows are asked for while the list's top is within this many screens of the viewport. */
+const OLDER_WITHIN_SCREENS = 1;
+
+/**
+ * Asks for older rows as the list nears its top: from the scroll handler it answers, and after every
+ * render (a first page that does not fill the list asks at once). A list that scrolls with its page
+ * watches a marker at its top instead.
+ */
+function useNearStart(
+  list: RefObject<HTMLUListElement | null>,
+  windowed: boolean,
+  older: { count: number; load(): void } | undefined,
+) {
+  const latest = useRef(older);
+  latest.current = older;
+  const check = useCallback(() => {
+    const el = list.current;
+    const wanted = latest.current;
+    if (!el || !wanted || wanted.count === 0 || !windowed) return;
+    if (el.scrollTop <= el.clientHeight * OLDER_WITHIN_SCREENS) wanted.load();
+  }, [list, windowed]);
+  useEffect(check);
+  useEffect(() => {
+    const el = list.current;
+    if (windowed || !el || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (seen) => {
+        if (seen.some((e) => e.isIntersecting) && latest.current?.count) latest.current.load();
+      },
+      { rootMargin: `${100 * OLDER_WITHIN_SCREENS}% 0px 0px 0px` },
+    );
+    const marker = el.querySelector(':scope > li[data-older]');
+    if (marker) observer.observe(marker);
+    return () => observer.disconnect();
+  });
+  return check;
+}
+
+/**
+ * Older rows came in above the ones on screen: the list scrolls down by what they added, before
+ * the browser paints, so the child keeps their place (a list that follows its newest message does
+ * not need to). `setScroll` is the windowed list's own scroll state, told of the new position.
+ */
+function useKeepPlaceAsOlderCome(
+  list: RefObject<HTMLUListElement | null>,
+  entries: readonly ChatEntry[],
+  awayRef: RefObject<boolean>,
+  setScroll: ((scroll: { top: number; viewport: number }) => void) | null,
+) {
+  const firstKey = useRef(entries[0]?.key);
+  const height = useRef(0);
+  useLayoutEffect(() => {
+    const el = list.current;
+    const previous = firstKey.current;
+    firstKey.current = entries[0]?.key;
+    if (!el || previous === undefined || previous === entries[0]?.key || !awayRef.current) return;
+    if (entries.findIndex((e) => e.key === previous) <= 0) return;
+    el.scrollTop += el.scrollHeight - height.current;
+    setScroll?.({ top: el.scrollTop, viewport: el.clientHeight });
+  }, [list, entries, awayRef, setScroll]);
+  useLayoutEffect(() => {
+    if (list.current) height.current = list.current.scrollHeight;
+  });
+}
+
 /** Where a rendered row's top is, in the list's own coordinates (fractional, so measuring is stable). */
 const topOf = (el: Element) => el.getBoundingClientRect().top;
 
@@ -131,12 +205,18 @@ export function MessageList({
   entries,
   className = '',
   windowed = true,
+  older,
 }: {
   entries: readonly ChatEntry[];
   /** More classes for the list (a bounded height where it sits in a scrolling page or modal). */
   className?: string;
   /** false where the list does not scroll by itself but with its page (a mail thread). */
   windowed?: boolean;
+  /**
+   * Older messages not read yet (src/data/chat-pages.ts): how many, and how to read more. They are
+   * asked for as the list nears its top; the rows on screen stay where they are as they come.
+   */
+  older?: { count: number; load(): void };
 }) {
   const list = useRef<HTMLUListElement>(null);
   const [away, setAway] = useState(false);
@@ -225,6 +305,9 @@ export function MessageList({
     }
   });
 
+  useKeepPlaceAsOlderCome(list, entries, awayRef, virtual ? setScroll : null);
+  const nearStart = useNearStart(list, windowed, older);
+
   const onScroll = () => {
     const el = list.current;
     if (!el) return;
@@ -232,7 +315,9 @@ export function MessageList({
     awayRef.current = distance > NEW_MESSAGE_PROMPT_PX;
     setAway(awayRef.current);
     if (virtual) setScroll({ top: el.scrollTop, viewport: el.clientHeight });
+    nearStart();
   };
+  const unread = older?.count ?? 0;
 
   const last = entries[entries.length - 1];
   const [announced, setAnnounced] = useState<{ key: string | undefined; text: string }>({
@@ -251,15 +336,19 @@ export function MessageList({
         aria-label={CHAT_TEXTS.messages}
         aria-live={virtual ? undefined : 'polite'}
         onScroll={onScroll}
+        // A list that scrolls itself keeps its place as older rows come (useKeepPlaceAsOlderCome),
+        // not also the browser's scroll anchoring, which would move it twice.
+        style={windowed ? { overflowAnchor: 'none' } : undefined}
         tabIndex={0}
       >
+        {!windowed && unread > 0 && <li role="presentation" aria-hidden="true" data-older="" />}
         {virtual && <li role="presentation" aria-hidden="true" style={{ height: rows.before }} />}
         {entries.slice(rows.start, rows.end).map((entry, i) => (
           <Message
             key={entry.key}
             entry={entry}
             html={htmlOf(entry.content)}
-            {...(virtual ? { position: rows.start + i + 1, setSize: entries.length } : {})}
+            {...(virtual ? { position: unread + rows.start + i + 1, setSize: unread + entries.length } : {})}
           />
         ))}
         {virtual && <li role="presentation" aria-hidden="true" style={{ height: rows.after }} />}

@@ -28,7 +28,7 @@ export function ConversationHistoryWindow({
   const [busy, setBusy] = useState(false);
 
   useOpenConversation(conversationId);
-  const entries = useOneToOneEntries(conversationId, T.counsellor);
+  const { entries, older } = useOneToOneEntries(conversationId, T.counsellor);
 
   if (!conversation) return null;
   const favourite = isFavorite(conversation);
@@ -87,6 +87,7 @@ export function ConversationHistoryWindow({
       <HistoricChatView
         title={T.title}
         entries={entries}
+        older={older}
         date={conversation.loggedDate}
         onClose={onClose}
         actions={actions}

@@ -12,6 +12,8 @@ export interface HistoricChatViewProps {
   title: string;
   /** undefined while the cached rows are still being read. */
   entries: readonly ChatEntry[] | undefined;
+  /** The older rows not read yet (src/data/chat-pages.ts). */
+  older?: { count: number; load(): void } | undefined;
   date: string;
   onClose: () => void;
   /** The favourite star and trash of non-group chats. */
@@ -19,7 +21,7 @@ export interface HistoricChatViewProps {
 }
 
 /** SPEC §2 Historic chat window: read-only modal, back button, footer 'Chatt från yyyy-MM-dd'. */
-export function HistoricChatView({ title, entries, date, onClose, actions }: HistoricChatViewProps) {
+export function HistoricChatView({ title, entries, older, date, onClose, actions }: HistoricChatViewProps) {
   return (
     <Modal open onClose={onClose} title={title} titleSize="small" colour="chat" extraWide hideClose>
       <div className={toolbar}>
@@ -33,7 +35,7 @@ export function HistoricChatView({ title, entries, date, onClose, actions }: His
       ) : entries.length === 0 ? (
         <p>{T.empty}</p>
       ) : (
-        <MessageList entries={entries} className={historyList} />
+        <MessageList entries={entries} className={historyList} older={older} />
       )}
       <p className={footer}>{T.footer(formatCalendarDate(date))}</p>
     </Modal>

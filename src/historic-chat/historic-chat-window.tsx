@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import type { MeetingRow } from '../../worker/client/group-support.ts';
 import { useOpenGroupChat } from '../data/index.ts';
 import { useProfile } from '../data/live-queries.ts';
-import { useChatRows, useConversation } from '../data/meeting-and-chat-hooks.ts';
+import { useConversation } from '../data/meeting-and-chat-hooks.ts';
+import { olderOf, useChatPages } from '../data/chat-pages.ts';
 import { chatEntries } from '../chat-window/chat-messages.ts';
 import { HistoricChatView } from './historic-chat-view.tsx';
 
@@ -14,7 +15,8 @@ export function HistoricChatWindow({ meeting, onClose }: { meeting: MeetingRow; 
   const profile = useProfile();
   const conversationId = meeting.conversation?.id ?? null;
   const conversation = useConversation(conversationId);
-  const { rows } = useChatRows(conversationId);
+  const pages = useChatPages(conversationId);
+  const { rows } = pages;
 
   useOpenGroupChat(conversationId);
 
@@ -24,6 +26,7 @@ export function HistoricChatWindow({ meeting, onClose }: { meeting: MeetingRow; 
     <HistoricChatView
       title={meeting.subject}
       entries={rows === undefined ? undefined : entries}
+      older={olderOf(pages)}
       date={conversation?.loggedDate ?? meeting.startDate}
       onClose={onClose}
     />

@@ -28,7 +28,7 @@ export function ThreadPage({ id }: { id: string }) {
 function Thread({ conversationId }: { conversationId: number }) {
   const conversation = useConversation(conversationId);
   const result = useOpenConversation(conversationId);
-  const entries = useOneToOneEntries(conversationId, T.counsellor);
+  const { entries, older } = useOneToOneEntries(conversationId, T.counsellor);
 
   if (!conversation) {
     if (result === null || conversation === undefined) return <Spinner label={T.loading} />;
@@ -48,7 +48,7 @@ function Thread({ conversationId }: { conversationId: number }) {
         {!entries || entries.length === 0 ? (
           <p>{T.empty}</p>
         ) : (
-          <MessageList entries={entries} windowed={false} />
+          <MessageList entries={entries} windowed={false} older={older} />
         )}
       </div>
       {/* Just sent, before any answer: would the child like to be told of it (once per browser)? */}

@@ -18,7 +18,8 @@ export type ChildChatPhase = 'queue' | 'active' | 'ended';
 type ConversationLike = Pick<
   Conversation,
   'state' | 'lastAgentMessageDate' | 'lastContactMessageDate' | 'queuePosition' | 'closedDate'
->;
+> &
+  Partial<Pick<Conversation, 'liveSince'>>;
 
 export function phaseOf(c: ConversationLike): ChildChatPhase {
   if (isActive(c)) return 'active';
@@ -101,6 +102,11 @@ export interface ChildEntriesInput {
   botsShown: readonly string[];
   /** Every bot message is shown: the queue position message follows. */
   botsDone: boolean;
+  /**
+   * Every row of the chat is read (no older page waits: src/data/chat-pages.ts). Otherwise a notice
+   * that belongs before the rows read is left for when they are.
+   */
+  allRead?: boolean;
 }
 
 /**
@@ -111,7 +117,8 @@ export interface ChildEntriesInput {
 export function childEntries(input: ChildEntriesInput): ChatEntry[] {
   const { conversation: c, state } = input;
   const phase = phaseOf(c);
-  const firstAgent = c.lastAgentMessageDate === null ? null : firstAgentDate(input.rows);
+  // The server's liveSince is the counsellor's first message; the rows read may not reach back to it.
+  const firstAgent = c.lastAgentMessageDate === null ? null : (c.liveSince ?? firstAgentDate(input.rows));
   const counsellor = `${input.providerName} ${T.counsellor}`;
   const list = chatEntries(input.rows, input.myContactId).map((e): ChatEntry => {
     if (e.authorType === 'staff')
@@ -131,7 +138,12 @@ export function childEntries(input: ChildEntriesInput): ChatEntry[] {
     return list;
   }
   const at = state.activeSince ?? firstAgent;
-  if (at) {
+  const oldestRead = input.rows.reduce<string | null>(
+    (oldest, r) => (oldest === null || r.loggedDate < oldest ? r.loggedDate : oldest),
+    null,
+  );
+  const noticeRead = input.allRead !== false || (oldestRead !== null && at !== null && at >= oldestRead);
+  if (at && noticeRead) {
     const index = list.findIndex(
       (e) => e.authorType === 'staff' || (e.loggedDate !== '' && e.loggedDate > at),
     );

@@ -12,7 +12,8 @@ import { ConfirmationDialog } from '../dialogs/confirmation-dialog.tsx';
 import { Modal } from '../dialogs/modal.tsx';
 import { showToast } from '../dialogs/toast-store.ts';
 import { minutesText } from '../chat-window/texts.ts';
-import { useTyping, type ChatRows } from '../data/meeting-and-chat-hooks.ts';
+import { useTyping } from '../data/meeting-and-chat-hooks.ts';
+import { olderOf, useChatPages } from '../data/chat-pages.ts';
 import { DURATION_UPDATE_MS } from '../../contract/timings.ts';
 import { useNow } from '../ui-kit/use-now.ts';
 import * as s from '../chat-window/chat-window.styles.ts';
@@ -38,7 +39,6 @@ import type { ChildChatRows } from './use-child-chat.ts';
 import { NoticeQuestion } from './notice-question.tsx';
 import { BreatheWithMe } from './breathe-with-me.tsx';
 import { EstimatedWaitNote } from './estimated-wait.tsx';
-import { isStaffAuthor } from '../../contract/author-kinds.ts';
 
 /**
  * The child's chat, app-wide: the full-screen window, or its minimised bar while the chat lasts. Its
@@ -46,34 +46,23 @@ import { isStaffAuthor } from '../../contract/author-kinds.ts';
  */
 export function ChildChat({
   chat,
-  messages,
   myContactId,
 }: {
   chat: ChildChatRows | undefined;
-  messages: ChatRows;
   myContactId: number | undefined;
 }) {
   useSignals();
   if (!chat?.state || !chat.conversation) return null;
-  return (
-    <ChildChatWindow
-      state={chat.state}
-      conversation={chat.conversation}
-      messages={messages}
-      myContactId={myContactId}
-    />
-  );
+  return <ChildChatWindow state={chat.state} conversation={chat.conversation} myContactId={myContactId} />;
 }
 
 function ChildChatWindow({
   state,
   conversation,
-  messages: { rows, complete },
   myContactId,
 }: {
   state: ChatStateRow;
   conversation: ConversationRow;
-  messages: ChatRows;
   myContactId: number | undefined;
 }) {
   useSignals();
@@ -92,8 +81,11 @@ function ChildChatWindow({
   const [closedModal, setClosedModal] = useState(false);
   const [endedModal, setEndedModal] = useState(false);
   const [unseen, setUnseen] = useState(false);
-  const seenAgentCount = useRef<number | null>(null);
+  const seenAgentMessage = useRef<string | null | undefined>(undefined);
   const previousPhase = useRef(phase);
+  // The messages are read only while the window is open (the minimised bar needs none of them).
+  const pages = useChatPages(conversation.id, !minimized);
+  const { rows } = pages;
 
   const bots = useMemo(() => botTexts(config.providerName, isChatOnly(config)), [config]);
   const { shown, done } = useBotMessages(bots, phase === 'queue');
@@ -117,29 +109,30 @@ function ChildChatWindow({
         providerName: config.providerName,
         botsShown: shown,
         botsDone: done,
+        allRead: !pages.hasOlder,
       }),
-    [rows, myContactId, conversation, state, config.providerName, shown, done],
+    [rows, myContactId, conversation, state, config.providerName, shown, done, pages.hasOlder],
   );
 
   // New counsellor messages while minimised: the bar says so, and a system notification if allowed
-  // (while the page is hidden the worker has one shown: contract/system-notices.ts). Counted from the
-  // messages as first loaded: those already in the database when the window mounts (after a reload)
-  // are not new. An ended chat's bar says it ended, so nothing stays unseen.
-  // Counted once every row is read: the newest rows, read first, are not the whole chat.
-  const agentCount = complete ? rows?.filter((r) => isStaffAuthor(r.authorKind)).length : undefined;
+  // (while the page is hidden the worker has one shown: contract/system-notices.ts). Told from the
+  // conversation's last counsellor message (the server's lastAgentMessageDate, which every
+  // counsellor message moves), not from its rows, which a minimised window does not read: one already
+  // there when the window mounts (after a reload) is not new. An ended chat's bar says it ended, so
+  // nothing stays unseen.
+  const lastAgentMessage = conversation.lastAgentMessageDate;
   useEffect(() => {
-    if (agentCount === undefined) return;
-    if (!minimized || seenAgentCount.current === null || phase === 'ended') {
-      seenAgentCount.current = agentCount;
+    if (!minimized || seenAgentMessage.current === undefined || phase === 'ended') {
+      seenAgentMessage.current = lastAgentMessage;
       setUnseen(false);
       return;
     }
-    if (agentCount > seenAgentCount.current) {
-      seenAgentCount.current = agentCount;
+    if (lastAgentMessage !== seenAgentMessage.current) {
+      seenAgentMessage.current = lastAgentMessage;
       // The system notice for it comes from the worker, which knows whether any tab shows the chat.
-      setUnseen(true);
+      if (lastAgentMessage !== null) setUnseen(true);
     }
-  }, [minimized, agentCount, phase]);
+  }, [minimized, lastAgentMessage, phase]);
 
   const preSubmitAllowed = canPreSubmit(conversation, state);
   const preSubmitting = phase === 'queue' && preSubmitAllowed && preSubmitChoice === 'yes';
@@ -244,7 +237,7 @@ function ChildChatWindow({
       {phase === 'queue' && <EmergencyLink />}
       {/* Under the queue status, inside the window; gone the moment the chat leaves the queue. */}
       {phase === 'queue' && <BreatheWithMe />}
-      <MessageList entries={entries} />
+      <MessageList entries={entries} older={olderOf(pages)} />
       <TypingIndicator rows={typing} myContactId={myContactId} />
       {phase === 'queue' && <NoticeQuestion />}
       {phase === 'queue' && preSubmitAllowed && done && preSubmitChoice === null && (

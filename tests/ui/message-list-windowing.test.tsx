@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatEntry } from '../../src/chat-window/chat-messages.ts';
 import { MessageList } from '../../src/chat-window/message-list.tsx';
 import { DataProvider } from '../../src/data/index.ts';
-import { CHAT_TAIL_ROWS, useChatRows } from '../../src/data/meeting-and-chat-hooks.ts';
+import { CHAT_PAGE_ROWS, useChatPages, type ChatPages } from '../../src/data/chat-pages.ts';
 import type { WorkerCommands } from '../../worker/client/api.ts';
 import { PortalDb } from '../../worker/client/db.ts';
 import type { ChatMessageRow } from '../../worker/client/group-support.ts';
@@ -130,15 +130,15 @@ describe('MessageList', () => {
   });
 });
 
-describe('useChatRows', () => {
-  const row = (conversation: number, n: number): ChatMessageRow => ({
+describe('useChatPages', () => {
+  const row = (conversation: number, n: number, loggedDate?: string): ChatMessageRow => ({
     key: `${conversation}:${n}`,
     id: n,
     clientId: null,
     sendStatus: null,
     conversation,
     message: `Meddelande ${n}`,
-    loggedDate: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
+    loggedDate: loggedDate ?? new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
     authorKind: 'agent',
     contactId: null,
     contactName: null,
@@ -147,55 +147,116 @@ describe('useChatRows', () => {
     createdAfterClosedConversation: false,
   });
 
-  it("gives a long chat's newest rows first, in order, then every row", async () => {
-    const db = new PortalDb(`use-chat-rows-${Date.now()}`);
+  /** Renders the hook on `db` and answers its latest result, as a live test of what it reads. */
+  function probe(db: PortalDb, conversationId: number, enabled = true) {
+    const latest: { pages?: ChatPages } = {};
+    function Probe() {
+      latest.pages = useChatPages(conversationId, enabled);
+      return null;
+    }
+    render(
+      <DataProvider value={{ api: {} as WorkerCommands, db }}>
+        <Probe />
+      </DataProvider>,
+    );
+    return latest;
+  }
+
+  const messages = (pages: ChatPages | undefined) =>
+    [...(pages?.rows ?? [])].sort((a, b) => a.loggedDate.localeCompare(b.loggedDate)).map((r) => r.id);
+
+  it("reads a long chat's newest page first and older pages only when asked, none twice or missed", async () => {
+    const db = new PortalDb(`use-chat-pages-${Date.now()}`);
     await db.chatMessages.bulkPut(Array.from({ length: 2000 }, (_, n) => row(7, n)));
     // Another chat's rows are never part of it.
     await db.chatMessages.bulkPut(Array.from({ length: 100 }, (_, n) => row(8, 5000 + n)));
-    const seen: { length: number; complete: boolean; first?: string; last?: string }[] = [];
-    function Probe() {
-      const { rows, complete } = useChatRows(7);
-      if (rows)
-        seen.push({ length: rows.length, complete, first: rows[0]?.message, last: rows.at(-1)?.message });
-      return null;
-    }
-    render(
-      <DataProvider value={{ api: {} as WorkerCommands, db }}>
-        <Probe />
-      </DataProvider>,
+    const latest = probe(db, 7);
+    await waitFor(() => expect(latest.pages?.total).toBe(2000));
+    await waitFor(() => expect(latest.pages?.rows).toHaveLength(CHAT_PAGE_ROWS));
+    expect(messages(latest.pages)).toEqual(
+      Array.from({ length: CHAT_PAGE_ROWS }, (_, i) => 2000 - CHAT_PAGE_ROWS + i),
     );
-    await waitFor(() => expect(seen.at(-1)?.complete).toBe(true));
-    expect(seen[0]).toEqual({
-      length: CHAT_TAIL_ROWS,
-      complete: false,
-      first: `Meddelande ${2000 - CHAT_TAIL_ROWS}`,
-      last: 'Meddelande 1999',
-    });
-    expect(seen.at(-1)).toEqual({
-      length: 2000,
-      complete: true,
-      first: 'Meddelande 0',
-      last: 'Meddelande 1999',
-    });
+    expect(latest.pages?.hasOlder).toBe(true);
+
+    act(() => latest.pages!.loadOlder());
+    await waitFor(() => expect(latest.pages?.rows).toHaveLength(2 * CHAT_PAGE_ROWS));
+    // Asked for again while that page is read: nothing more than one page at a time.
+    for (let pages = 2; latest.pages!.hasOlder; pages++) {
+      act(() => latest.pages!.loadOlder());
+      await waitFor(() =>
+        expect(latest.pages!.rows!.length).toBe(Math.min(2000, (pages + 1) * CHAT_PAGE_ROWS)),
+      );
+    }
+    expect(messages(latest.pages)).toEqual(Array.from({ length: 2000 }, (_, n) => n));
+
+    // A new message re-reads only its own page, and shows.
+    await db.chatMessages.put(row(7, 2000));
+    await waitFor(() => expect(latest.pages?.rows).toHaveLength(2001));
     db.close();
   });
 
-  it('calls a chat shorter than the tail complete at once', async () => {
-    const db = new PortalDb(`use-chat-rows-short-${Date.now()}`);
-    await db.chatMessages.bulkPut(Array.from({ length: 5 }, (_, n) => row(9, n)));
-    const seen: { length: number; complete: boolean }[] = [];
-    function Probe() {
-      const { rows, complete } = useChatRows(9);
-      if (rows) seen.push({ length: rows.length, complete });
-      return null;
+  it('splits pages between rows of the same time without losing or doubling one', async () => {
+    const db = new PortalDb(`use-chat-pages-ties-${Date.now()}`);
+    const sameTime = '2026-01-01T10:00:00.000Z';
+    // Around the newest page's edge, 30 rows share one time.
+    await db.chatMessages.bulkPut([
+      ...Array.from({ length: 100 }, (_, n) => row(3, n)),
+      ...Array.from({ length: 30 }, (_, n) => row(3, 100 + n, sameTime)),
+      ...Array.from({ length: CHAT_PAGE_ROWS - 10 }, (_, n) =>
+        row(3, 200 + n, `2026-01-02T00:00:${String(n).padStart(2, '0')}.000Z`),
+      ),
+    ]);
+    const latest = probe(db, 3);
+    // The newest page takes every row of the time it starts at: more than a page, none left behind.
+    await waitFor(() => expect(latest.pages?.rows).toHaveLength(CHAT_PAGE_ROWS - 10 + 30));
+    while (latest.pages!.hasOlder) {
+      const before = latest.pages!.rows!.length;
+      act(() => latest.pages!.loadOlder());
+      await waitFor(() => expect(latest.pages!.rows!.length).toBeGreaterThan(before));
     }
-    render(
-      <DataProvider value={{ api: {} as WorkerCommands, db }}>
-        <Probe />
-      </DataProvider>,
-    );
-    await waitFor(() => expect(seen.length).toBeGreaterThan(0));
-    expect(seen[0]).toEqual({ length: 5, complete: true });
+    const ids = latest.pages!.rows!.map((r) => r.id);
+    expect(ids).toHaveLength(100 + 30 + CHAT_PAGE_ROWS - 10);
+    expect(new Set(ids).size).toBe(ids.length);
     db.close();
+  });
+
+  it("reads nothing of a chat not on screen, and the child's unsent rows whatever their date", async () => {
+    const db = new PortalDb(`use-chat-pages-local-${Date.now()}`);
+    await db.chatMessages.bulkPut(Array.from({ length: 300 }, (_, n) => row(5, n)));
+    // Written on a device whose clock is a day behind: dated before every row of the newest page.
+    await db.chatMessages.put({
+      ...row(5, 0, '2025-12-31T00:00:00.000Z'),
+      key: 'local:abc',
+      id: null,
+      clientId: 'abc',
+      sendStatus: 'sending',
+      authorKind: 'contact',
+      message: 'Är du kvar?',
+    });
+    const hidden = probe(db, 5, false);
+    const shown = probe(db, 5);
+    await waitFor(() => expect(shown.pages?.rows).toHaveLength(CHAT_PAGE_ROWS + 1));
+    expect(shown.pages!.rows!.some((r) => r.message === 'Är du kvar?')).toBe(true);
+    expect(hidden.pages).toEqual({
+      rows: undefined,
+      total: undefined,
+      hasOlder: false,
+      loadOlder: expect.any(Function),
+    });
+    db.close();
+  });
+});
+
+describe('MessageList with older rows to read', () => {
+  it("asks for them at its top, and counts them in each row's place in the whole", () => {
+    let asked = 0;
+    const older = { count: 500, load: () => (asked += 1) };
+    render(<MessageList entries={entries(VIRTUALISE_FROM_ROWS)} older={older} />);
+    const list = screen.getByRole('list', { name: 'Meddelanden' });
+    // happy-dom lays nothing out: the list's top is in view, so the older rows are asked for at once.
+    expect(asked).toBeGreaterThan(0);
+    const last = within(list).getAllByRole('listitem').at(-1)!;
+    expect(last.getAttribute('aria-posinset')).toBe(String(500 + VIRTUALISE_FROM_ROWS));
+    expect(last.getAttribute('aria-setsize')).toBe(String(500 + VIRTUALISE_FROM_ROWS));
   });
 });

@@ -1,9 +1,11 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationMessageWire } from '../../contract/conversations.ts';
+import { AtRestKey } from '../../worker/client/at-rest.ts';
 import { PortalDb } from '../../worker/client/db.ts';
 import { applyMessage, reconcileMessages } from '../../worker/sync/chat-rows.ts';
 import { uniqueName } from './helpers.ts';
+import { MemoryKeyFile } from './memory-key-file.ts';
 
 const message = (id: number, text: string): ConversationMessageWire => ({
   id,
@@ -51,5 +53,46 @@ describe('chat rows', () => {
     await applyMessage(db, message(52, 'Från händelsen'));
     expect(written).toEqual(['50', '51', '52']);
     expect((await db.chatMessages.get('50'))?.message).toBe('Ändrat');
+  });
+
+  it('opens, to merge a catch-up, only the rows it fetched and the ones this device has not sent', async () => {
+    const name = uniqueName('chat-rows-sealed');
+    const keyFile = new MemoryKeyFile();
+    const list = Array.from({ length: 2000 }, (_, i) => message(i + 1, `Meddelande ${i + 1}`));
+    const writer = new PortalDb(name, undefined, new AtRestKey(keyFile));
+    await reconcileMessages(writer, 7, list);
+    await writer.chatMessages.put({
+      key: 'local:k1',
+      id: null,
+      clientId: 'k1',
+      sendStatus: 'offline',
+      conversation: 7,
+      message: 'Hallå?',
+      loggedDate: new Date().toISOString(),
+      authorKind: 'contact',
+      contactId: 9,
+      contactName: null,
+      agentId: null,
+      agentName: null,
+      createdAfterClosedConversation: false,
+    });
+    writer.close();
+    // A worker that starts on what another left (nothing opened yet in its memory), as after an outage.
+    db = new PortalDb(name, undefined, new AtRestKey(keyFile));
+    const decrypt = crypto.subtle.decrypt.bind(crypto.subtle);
+    let opened = 0;
+    crypto.subtle.decrypt = (...args: Parameters<SubtleCrypto['decrypt']>) => {
+      opened += 1;
+      return decrypt(...args);
+    };
+    try {
+      const missed = [list[1999]!, message(2001, 'Missat 1'), message(2002, 'Missat 2')];
+      await reconcileMessages(db, 7, missed, { partial: true });
+      expect(opened).toBeLessThanOrEqual(missed.length + 1);
+      expect((await db.chatMessages.get('2002'))?.message).toBe('Missat 2');
+      expect(await db.chatMessages.count()).toBe(2003);
+    } finally {
+      crypto.subtle.decrypt = decrypt;
+    }
   });
 });

@@ -3,6 +3,18 @@ import { isContactAuthor } from '../../contract/author-kinds.ts';
 import type { ChatMessageRow } from '../client/group-support.ts';
 import type { PortalDb } from '../client/db.ts';
 
+/** The key prefix of a row this device wrote and the server has not accepted yet (`local:{clientId}`). */
+export const LOCAL_KEY_PREFIX = 'local:';
+
+/**
+ * The rows of `conversationId` this device wrote that the server has not accepted yet: read by their
+ * keys' prefix, so no other row of the chat is opened (a long chat has thousands; these are few).
+ */
+export async function localRows(db: PortalDb, conversationId: number): Promise<ChatMessageRow[]> {
+  const rows = await db.chatMessages.where('key').startsWith(LOCAL_KEY_PREFIX).toArray();
+  return rows.filter((r) => r.conversation === conversationId);
+}
+
 export const serverRow = (m: ConversationMessageWire): ChatMessageRow => ({
   ...m,
   key: String(m.id),
@@ -41,6 +53,11 @@ function sameRow(stored: ChatMessageRow | undefined, row: ChatMessageRow): boole
  * it takes the server's time (and so its place in the chat); own sent rows keep their clientId so the
  * UI's list keys stay stable. A whole list also removes the stored messages it no longer has; a list
  * asked with the catch-up cursor (`partial`) holds only the newest, so it is merged by id instead.
+ *
+ * What it reads of the chat: the stored rows of the fetched keys (to write only what changed), the
+ * conversation's local rows (what a fetched row may replace) and, for a whole list, the keys alone of
+ * the rest (to find what the server no longer has): a catch-up of a few messages into a chat of
+ * thousands opens those few.
  */
 export async function reconcileMessages(
   db: PortalDb,
@@ -49,12 +66,13 @@ export async function reconcileMessages(
   { partial = false }: { partial?: boolean } = {},
 ): Promise<void> {
   await db.transaction('rw', [db.chatMessages, db.outbox], async () => {
-    const existing = await db.chatMessages.where('conversation').equals(conversationId).toArray();
-    const locals = existing.filter((r) => r.id === null && r.sendStatus !== 'failed');
-    const previous = new Map(existing.filter((r) => r.id !== null).map((r) => [r.key, r]));
-    const rows = messages.map((m) => {
-      const before = previous.get(String(m.id));
-      const row = serverRow(m);
+    const fetched = messages.map(serverRow);
+    const stored = await db.chatMessages.bulkGet(fetched.map((r) => r.key));
+    const previous = new Map<string, ChatMessageRow>();
+    for (const row of stored) if (row) previous.set(row.key, row);
+    const locals = (await localRows(db, conversationId)).filter((r) => r.sendStatus !== 'failed');
+    const rows = fetched.map((row) => {
+      const before = previous.get(row.key);
       return before?.clientId ? { ...row, clientId: before.clientId, sendStatus: before.sendStatus } : row;
     });
     const claimed = new Set<string>();
@@ -75,8 +93,13 @@ export async function reconcileMessages(
     }
     if (!partial) {
       const keep = new Set(rows.map((r) => r.key));
-      const gone = existing.filter((r) => r.id !== null && !keep.has(r.key)).map((r) => r.key);
-      await db.chatMessages.bulkDelete(gone);
+      const keys = (await db.chatMessages
+        .where('conversation')
+        .equals(conversationId)
+        .primaryKeys()) as string[];
+      await db.chatMessages.bulkDelete(
+        keys.filter((key) => !key.startsWith(LOCAL_KEY_PREFIX) && !keep.has(key)),
+      );
     }
     // Only what changed is written: an unchanged refetch wakes no live query and renders nothing.
     await db.chatMessages.bulkPut(rows.filter((row) => !sameRow(previous.get(row.key), row)));
@@ -101,11 +124,7 @@ export async function applyMessage(db: PortalDb, message: ConversationMessageWir
       if (!sameRow(before, next)) await db.chatMessages.put(next);
       return;
     }
-    const locals = await db.chatMessages
-      .where('conversation')
-      .equals(conversationId)
-      .filter((r) => r.id === null && r.sendStatus !== 'failed')
-      .toArray();
+    const locals = (await localRows(db, conversationId)).filter((r) => r.sendStatus !== 'failed');
     for (const local of locals) {
       const sent = local.clientId ? await db.outbox.get(local.clientId) : undefined;
       const responseId = (sent?.response as { id?: unknown } | undefined)?.id;

@@ -18,7 +18,7 @@ import type { ConversationRow } from '../client/group-support.ts';
 import { done, ok } from '../client/result.ts';
 import { HttpError } from '../http/http-error.ts';
 import { EVENT_THROTTLE_MS, keyedDebounce, keyedThrottle } from '../hub/throttle.ts';
-import { applyMessage, messageOfEvent, reconcileMessages, serverRow } from './chat-rows.ts';
+import { applyMessage, localRows, messageOfEvent, reconcileMessages, serverRow } from './chat-rows.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';
 import { OwnRatings } from './own-ratings.ts';
@@ -220,11 +220,9 @@ export class ConversationMessages implements SyncModule {
     // The local row is written before the outbox may answer, so the answer always finds it.
     const clientId = crypto.randomUUID();
     // Behind a message that waits for the network, this one waits too.
-    const behindWaiting = await db.chatMessages
-      .where('conversation')
-      .equals(conversationId)
-      .filter((r) => r.id === null && r.sendStatus === 'offline')
-      .count();
+    const behindWaiting = (await localRows(db, conversationId)).filter(
+      (r) => r.sendStatus === 'offline',
+    ).length;
     await db.chatMessages.put({
       key: `local:${clientId}`,
       id: null,
@@ -251,11 +249,9 @@ export class ConversationMessages implements SyncModule {
   }
 
   private async markWaitingForNetwork(conversationId: number): Promise<void> {
-    await this.ctx.db.chatMessages
-      .where('conversation')
-      .equals(conversationId)
-      .filter((r) => r.id === null && r.sendStatus === 'sending')
-      .modify({ sendStatus: 'offline' });
+    const { db } = this.ctx;
+    const sending = (await localRows(db, conversationId)).filter((r) => r.sendStatus === 'sending');
+    await db.chatMessages.bulkPut(sending.map((r) => ({ ...r, sendStatus: 'offline' as const })));
   }
 
   async retry(clientId: string): Promise<boolean> {

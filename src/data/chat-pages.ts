@@ -1,0 +1,221 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import Dexie, { liveQuery, type Subscription } from 'dexie';
+import type { PortalDb } from '../../worker/client/db.ts';
+import type { ChatMessageRow } from '../../worker/client/group-support.ts';
+import { useDb } from './index.ts';
+
+/**
+ * A chat's rows as a list that opens at its newest message reads them (docs/client.md, "What the
+ * first screen reads"): the newest CHAT_PAGE_ROWS at once, older ones only as the child scrolls up to
+ * them, so a 10,000-message history opens as fast as a short one. Each page is a live query of its
+ * own over a fixed range of the `[conversation+loggedDate]` index: a new message re-reads the newest
+ * page alone, and rows are opened in one batch per page (worker/client/at-rest.ts).
+ *
+ * How pages are cut: a read of the CHAT_PAGE_ROWS rows before a date (the newest: before none) fixes
+ * a page from its oldest row's date on, ties included, up to that date; the next read goes on before
+ * it. So no row is in two pages, none falls between them, and the newest page grows with new messages
+ * instead of letting rows fall out of it. The child's own unsent rows (`local:` keys, dated by the
+ * device's clock, shown last whatever their date) are read apart.
+ */
+export const CHAT_PAGE_ROWS = 60;
+
+const LOCAL_PREFIX = 'local:';
+const isServerRow = (row: ChatMessageRow | undefined): row is ChatMessageRow =>
+  row !== undefined && !row.key.startsWith(LOCAL_PREFIX);
+
+/** The page of rows dated from `from` (inclusive) up to `to` (exclusive; null: no end). */
+interface PageRange {
+  from: string;
+  to: string | null;
+}
+
+const rangeKey = (range: PageRange) => `${range.from}|${range.to ?? ''}`;
+
+const indexRange = (db: PortalDb, conversationId: number, from: string, to: string | null) =>
+  db.chatMessages
+    .where('[conversation+loggedDate]')
+    .between([conversationId, from], [conversationId, to ?? '\uffff'], true, to === null);
+
+/** A fixed page's rows (one index read, the rows opened in one batch). */
+async function readPage(db: PortalDb, conversationId: number, range: PageRange): Promise<ChatMessageRow[]> {
+  return (await indexRange(db, conversationId, range.from, range.to).toArray()).filter(isServerRow);
+}
+
+/**
+ * The CHAT_PAGE_ROWS rows before `to` (null: the newest), oldest first: their keys from the index
+ * (no row opened), then the rows in one batch. Answers the page they make and whether it is the last.
+ */
+async function readBefore(
+  db: PortalDb,
+  conversationId: number,
+  to: string | null,
+): Promise<{ range: PageRange; rows: ChatMessageRow[]; last: boolean }> {
+  const keys = (await indexRange(db, conversationId, '', to)
+    .reverse()
+    .limit(CHAT_PAGE_ROWS)
+    .primaryKeys()) as string[];
+  const rows = (await db.chatMessages.bulkGet(keys.reverse())).filter(isServerRow);
+  const last = keys.length < CHAT_PAGE_ROWS;
+  // The last page reaches back to the first row; another starts at its oldest row's date.
+  const from = last ? '' : (rows[0]?.loggedDate ?? '');
+  return { range: { from, to }, rows, last };
+}
+
+/** The child's own rows the server has not accepted yet, in this conversation (few: the outbox). */
+async function readLocalRows(db: PortalDb, conversationId: number): Promise<ChatMessageRow[]> {
+  const rows = await db.chatMessages.where('key').startsWith(LOCAL_PREFIX).toArray();
+  return rows.filter((r) => r.conversation === conversationId);
+}
+
+const countRows = (db: PortalDb, conversationId: number) =>
+  db.chatMessages
+    .where('[conversation+loggedDate]')
+    .between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey])
+    .count();
+
+export interface ChatPages {
+  /** The rows read so far (unsorted; chatEntries sorts), undefined until the newest page is read. */
+  rows: ChatMessageRow[] | undefined;
+  /** How many rows the chat holds on this device, read from the index alone. */
+  total: number | undefined;
+  /** Older rows than those read exist. */
+  hasOlder: boolean;
+  /** Reads the next older page (nothing while one is being read, or when there is none). */
+  loadOlder(): void;
+}
+
+/** One live query per entry of `queries`, by key; the results by key (kept while a query runs again). */
+function useLiveQueries(queries: ReadonlyMap<string, () => Promise<unknown>>): ReadonlyMap<string, unknown> {
+  const [results, setResults] = useState<ReadonlyMap<string, unknown>>(new Map());
+  const subscriptions = useRef(new Map<string, Subscription>());
+  useEffect(() => {
+    const live = subscriptions.current;
+    for (const [key, subscription] of live) {
+      if (queries.has(key)) continue;
+      subscription.unsubscribe();
+      live.delete(key);
+    }
+    for (const [key, query] of queries) {
+      if (live.has(key)) continue;
+      live.set(
+        key,
+        liveQuery(query).subscribe({
+          next: (value) => setResults((last) => new Map(last).set(key, value)),
+          error: (error: unknown) => console.error('Chat rows not read', error),
+        }),
+      );
+    }
+  }, [queries]);
+  useEffect(
+    () => () => {
+      for (const subscription of subscriptions.current.values()) subscription.unsubscribe();
+      subscriptions.current.clear();
+    },
+    [],
+  );
+  return results;
+}
+
+interface Paging {
+  of: number | null;
+  /** The fixed pages, newest first, and what the read that fixed each found (shown until it answers). */
+  pages: Array<{ range: PageRange; first: ChatMessageRow[] }>;
+  /** The oldest page reaches back to the chat's first row. */
+  complete: boolean;
+}
+
+const startPaging = (of: number | null): Paging => ({ of, pages: [], complete: false });
+
+/**
+ * The chat's rows, paged (see CHAT_PAGE_ROWS). `conversationId` null, or `enabled` false (a window
+ * not on screen), reads nothing.
+ */
+export function useChatPages(conversationId: number | null, enabled = true): ChatPages {
+  const db = useDb();
+  // Whose rows are read: none while the chat is not shown; shown again, it starts from its newest page.
+  const owner = enabled ? conversationId : null;
+  const [paging, setPaging] = useState<Paging>(() => startPaging(owner));
+  const current = paging.of === owner ? paging : startPaging(owner);
+  if (current !== paging) setPaging(current);
+  const reading = useRef<number | null>(null);
+
+  const readOlder = useCallback(
+    (to: string | null) => {
+      if (owner === null || reading.current === owner) return;
+      reading.current = owner;
+      const done = () => {
+        if (reading.current === owner) reading.current = null;
+      };
+      readBefore(db, owner, to).then(
+        ({ range, rows, last }) => {
+          done();
+          setPaging((state) =>
+            state.of !== owner
+              ? state
+              : { of: owner, pages: [...state.pages, { range, first: rows }], complete: last },
+          );
+        },
+        (error: unknown) => {
+          done();
+          console.error('Chat rows not read', error);
+        },
+      );
+    },
+    [db, owner],
+  );
+
+  // The newest page, read as soon as the chat is shown.
+  const needsNewest = owner !== null && current.pages.length === 0;
+  useEffect(() => {
+    if (needsNewest) readOlder(null);
+  }, [needsNewest, readOlder]);
+
+  const queries = useMemo(() => {
+    const map = new Map<string, () => Promise<unknown>>();
+    if (owner === null) return map;
+    map.set(`${owner}:count`, () => countRows(db, owner));
+    map.set(`${owner}:local`, () => readLocalRows(db, owner));
+    for (const { range } of current.pages) map.set(`${owner}:${rangeKey(range)}`, () => readPage(db, owner, range));
+    return map;
+  }, [db, owner, current.pages]);
+  const results = useLiveQueries(queries);
+
+  const reads: Array<ChatMessageRow[] | undefined> = current.pages.map(
+    ({ range, first }) => (results.get(`${owner}:${rangeKey(range)}`) as ChatMessageRow[] | undefined) ?? first,
+  );
+  const local = results.get(`${owner}:local`) as ChatMessageRow[] | undefined;
+  const total = results.get(`${owner}:count`) as number | undefined;
+  const rows = useMergedRows(owner !== null && current.pages.length > 0 && local ? [...reads, local] : null);
+
+  const oldest = current.pages[current.pages.length - 1];
+  const hasOlder = owner !== null && !!oldest && !current.complete;
+  const from = oldest?.range.from;
+  const loadOlder = useCallback(() => {
+    if (hasOlder && from !== undefined) readOlder(from);
+  }, [hasOlder, from, readOlder]);
+
+  return { rows, total: owner === null ? undefined : total, hasOlder, loadOlder };
+}
+
+/**
+ * The rows of every read (the pages' and the local ones) as one array, the same array while no read
+ * changed: a list's memo depends on it.
+ */
+function useMergedRows(reads: ReadonlyArray<ChatMessageRow[] | undefined> | null): ChatMessageRow[] | undefined {
+  const last = useRef<{ reads: ReadonlyArray<unknown>; rows: ChatMessageRow[] } | null>(null);
+  if (!reads) return undefined;
+  const kept = last.current;
+  if (kept && kept.reads.length === reads.length && kept.reads.every((read, i) => read === reads[i]))
+    return kept.rows;
+  const byKey = new Map<string, ChatMessageRow>();
+  for (const read of reads) for (const row of read ?? []) byKey.set(row.key, row);
+  const rows = [...byKey.values()];
+  last.current = { reads, rows };
+  return rows;
+}
+
+/** What a message list needs to read older rows (MessageList's `older`), or undefined when there are none. */
+export function olderOf(pages: ChatPages): { count: number; load(): void } | undefined {
+  if (!pages.hasOlder || !pages.rows) return undefined;
+  return { count: Math.max(1, (pages.total ?? 0) - pages.rows.length), load: pages.loadOlder };
+}

@@ -20,13 +20,21 @@ export async function registerChild(request: APIRequestContext, prefix = 'barn')
   return account;
 }
 
-/** The child's own access token, for server-side checks a test makes after the UI acted. */
-export async function childToken(request: APIRequestContext, account: ChildAccount): Promise<string> {
+/**
+ * The child's own access token, for server-side checks a test makes after the UI acted. Without
+ * `offline_access` in `scope` the server stores no refresh token for this login, so that the app's
+ * logins are the child's only ones with refresh tokens.
+ */
+export async function childToken(
+  request: APIRequestContext,
+  account: ChildAccount,
+  scope = 'openid profile portal offline_access',
+): Promise<string> {
   const res = await request.post('/connect/token', {
     form: {
       grant_type: 'password',
       client_id: 'portal-web',
-      scope: 'openid profile portal offline_access',
+      scope,
       username: account.username,
       password: account.password,
       portalId: 'portal',

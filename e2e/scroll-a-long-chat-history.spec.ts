@@ -54,11 +54,40 @@ test('a history of 1,500 messages opens at its newest message, keeps few rows in
   await expect(window.footer).toBeInViewport();
   expect(await accessibilityViolations(page)).toEqual([]);
 
-  // Scrolled to the top, step by step as a thumb would: the first message shows, the newest is gone.
+  // Read in pages (src/data/chat-pages.ts): only the newest rows at first. Scrolled to the top of
+  // what is read, the older rows come above it and the rows on screen stay where they are.
+  const rows = () => list.locator('li[data-row]');
+  /** The first row in view and its distance from the list's top, scrolled to the top first. */
+  const topRowAfterScrollingUp = () =>
+    list.evaluate((el) => {
+      // Measured in the same task as the scroll, before its event can have anything older read.
+      el.scrollTop = 0;
+      const box = el.getBoundingClientRect();
+      const row = [...el.querySelectorAll('li[data-row]')].find(
+        (r) => r.getBoundingClientRect().bottom > box.top,
+      );
+      return { key: row!.getAttribute('data-row')!, top: row!.getBoundingClientRect().top - box.top };
+    });
+  const topOf = (key: string) =>
+    list.evaluate(
+      (el, k) =>
+        el.querySelector(`li[data-row="${k}"]`)!.getBoundingClientRect().top - el.getBoundingClientRect().top,
+      key,
+    );
+  const firstPlace = Number(await rows().first().getAttribute('aria-posinset'));
+  expect(firstPlace).toBeGreaterThan(MESSAGES - 200);
+  const anchor = await topRowAfterScrollingUp();
+  await expect
+    .poll(async () => Number(await rows().first().getAttribute('aria-posinset')))
+    .toBeLessThan(firstPlace);
+  expect(Math.abs((await topOf(anchor.key)) - anchor.top)).toBeLessThan(2);
+
+  // Scrolled to the top, step by step as a thumb would, each step reading the page above it: the
+  // first message shows, the newest is gone.
   await expect(async () => {
     await list.evaluate((el) => el.scrollBy(0, -4000));
     await expect(window.message(text(0))).toBeInViewport({ timeout: 100 });
-  }).toPass({ timeout: 30_000 });
+  }).toPass({ timeout: 30_000, intervals: [100] });
   await expect(window.message(text(MESSAGES - 1))).toHaveCount(0);
   expect(await list.getByRole('listitem').count()).toBeLessThan(120);
 

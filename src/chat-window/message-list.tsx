@@ -99,9 +99,8 @@ const Message = memo(function Message({
   return (
     <li
       className={`${s.bubble} ${kind}`}
-      {...(position !== undefined
-        ? { 'data-row': entry.key, 'aria-posinset': position, 'aria-setsize': setSize }
-        : {})}
+      data-row={entry.key}
+      {...(position !== undefined ? { 'aria-posinset': position, 'aria-setsize': setSize } : {})}
     >
       {(entry.label || (!entry.sameAuthorAsPreviousMessage && entry.authorType !== 'info')) && (
         <span className={s.author}>{authorLabel(entry)}</span>
@@ -139,7 +138,8 @@ function useNearStart(
     const el = list.current;
     const wanted = latest.current;
     if (!el || !wanted || wanted.count === 0 || !windowed) return;
-    if (el.scrollTop <= el.clientHeight * OLDER_WITHIN_SCREENS) wanted.load();
+    // Not while it is laid out at no height (its window still opening): it would read page after page.
+    if (el.clientHeight > 0 && el.scrollTop <= el.clientHeight * OLDER_WITHIN_SCREENS) wanted.load();
   }, [list, windowed]);
   useEffect(check);
   useEffect(() => {
@@ -159,29 +159,56 @@ function useNearStart(
 }
 
 /**
- * Older rows came in above the ones on screen: the list scrolls down by what they added, before
- * the browser paints, so the child keeps their place (a list that follows its newest message does
- * not need to). `setScroll` is the windowed list's own scroll state, told of the new position.
+ * Older rows came in above the ones on screen: the list scrolls down by what they added above the
+ * row it showed first, before the browser paints, so the child keeps their place (a list that
+ * follows its newest message does not need to). The row is found by its key where it is in the page;
+ * a windowed list answers where a row lies (`contentTopOf`, from its offsets) also where it is not,
+ * and is told its new position (`setScroll`).
  */
 function useKeepPlaceAsOlderCome(
   list: RefObject<HTMLUListElement | null>,
   entries: readonly ChatEntry[],
   awayRef: RefObject<boolean>,
-  setScroll: ((scroll: { top: number; viewport: number }) => void) | null,
+  windowed: {
+    contentTopOf(key: string): number | undefined;
+    setScroll(scroll: { top: number; viewport: number }): void;
+  } | null,
 ) {
   const firstKey = useRef(entries[0]?.key);
-  const height = useRef(0);
+  /** The first row in view at the last commit, and its top within the list's content. */
+  const anchor = useRef<{ key: string; top: number } | null>(null);
+  const contentTop = (el: HTMLElement, key: string) => {
+    const fromOffsets = windowed?.contentTopOf(key);
+    if (fromOffsets !== undefined) return fromOffsets;
+    const row = el.querySelector(`:scope > li[data-row="${CSS.escape(key)}"]`);
+    return row ? topOf(row) - topOf(el) + el.scrollTop : undefined;
+  };
   useLayoutEffect(() => {
     const el = list.current;
     const previous = firstKey.current;
     firstKey.current = entries[0]?.key;
-    if (!el || previous === undefined || previous === entries[0]?.key || !awayRef.current) return;
+    const kept = anchor.current;
+    if (!el || !kept || previous === undefined || previous === entries[0]?.key || !awayRef.current) return;
     if (entries.findIndex((e) => e.key === previous) <= 0) return;
-    el.scrollTop += el.scrollHeight - height.current;
-    setScroll?.({ top: el.scrollTop, viewport: el.clientHeight });
-  }, [list, entries, awayRef, setScroll]);
+    const now = contentTop(el, kept.key);
+    if (now === undefined) return;
+    el.scrollTop += now - kept.top;
+    windowed?.setScroll({ top: el.scrollTop, viewport: el.clientHeight });
+  });
+  // After every commit (this one's adjustment included): where the first row in view lies, for the
+  // next commit to keep. Only while scrolled away from the newest message: otherwise nothing is kept.
   useLayoutEffect(() => {
-    if (list.current) height.current = list.current.scrollHeight;
+    const el = list.current;
+    if (!el || !awayRef.current) {
+      anchor.current = null;
+      return;
+    }
+    const box = el.getBoundingClientRect();
+    const row = [...el.querySelectorAll<HTMLLIElement>(':scope > li[data-row]')].find(
+      (r) => r.getBoundingClientRect().bottom > box.top,
+    );
+    const key = row?.dataset['row'];
+    anchor.current = row && key ? { key, top: topOf(row) - box.top + el.scrollTop } : null;
   });
 }
 
@@ -305,7 +332,20 @@ export function MessageList({
     }
   });
 
-  useKeepPlaceAsOlderCome(list, entries, awayRef, virtual ? setScroll : null);
+  useKeepPlaceAsOlderCome(
+    list,
+    entries,
+    awayRef,
+    offsets
+      ? {
+          contentTopOf: (key) => {
+            const index = entries.findIndex((e) => e.key === key);
+            return index === -1 ? undefined : offsets[index];
+          },
+          setScroll,
+        }
+      : null,
+  );
   const nearStart = useNearStart(list, windowed, older);
 
   const onScroll = () => {
@@ -348,7 +388,11 @@ export function MessageList({
             key={entry.key}
             entry={entry}
             html={htmlOf(entry.content)}
-            {...(virtual ? { position: unread + rows.start + i + 1, setSize: unread + entries.length } : {})}
+            // Each row's place in the whole chat where only part of it is in the page (windowed, or
+            // older rows not read yet).
+            {...(virtual || unread > 0
+              ? { position: unread + rows.start + i + 1, setSize: unread + entries.length }
+              : {})}
           />
         ))}
         {virtual && <li role="presentation" aria-hidden="true" style={{ height: rows.after }} />}

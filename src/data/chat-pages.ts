@@ -5,17 +5,19 @@ import type { ChatMessageRow } from '../../worker/client/group-support.ts';
 import { useDb } from './index.ts';
 
 /**
- * A chat's rows as a list that opens at its newest message reads them (docs/client.md, "What the
- * first screen reads"): the newest CHAT_PAGE_ROWS at once, older ones only as the child scrolls up to
- * them, so a 10,000-message history opens as fast as a short one. Each page is a live query of its
- * own over a fixed range of the `[conversation+loggedDate]` index: a new message re-reads the newest
+ * A chat's rows as a list that opens at its newest message reads them (docs/decisions.md, "Long
+ * chats are read in pages"): the newest CHAT_PAGE_ROWS at once, older ones only as the child scrolls
+ * up to them, so a 10,000-message history opens as fast as a short one. Each page is a live query of
+ * its own over a range of the `[conversation+loggedDate]` index: a new message re-reads the newest
  * page alone, and rows are opened in one batch per page (worker/client/at-rest.ts).
  *
- * How pages are cut: a read of the CHAT_PAGE_ROWS rows before a date (the newest: before none) fixes
- * a page from its oldest row's date on, ties included, up to that date; the next read goes on before
- * it. So no row is in two pages, none falls between them, and the newest page grows with new messages
- * instead of letting rows fall out of it. The child's own unsent rows (`local:` keys, dated by the
- * device's clock, shown last whatever their date) are read apart.
+ * How pages are cut: the newest page is "the newest CHAT_PAGE_ROWS" (a live query that follows the
+ * cache as the worker fills it) until it is full; then it is fixed from its oldest row's date on,
+ * ties included, and grows with new messages instead of letting rows fall out of it. An older page is
+ * the CHAT_PAGE_ROWS rows before the oldest page's date, fixed the same way. So no row is in two
+ * pages and none falls between them, and whether older rows exist is a live count of the rows
+ * before the oldest page (the worker may write them after the page was cut). The child's own unsent
+ * rows (`local:` keys, dated by the device's clock, shown last whatever their date) are read apart.
  */
 export const CHAT_PAGE_ROWS = 60;
 
@@ -43,23 +45,26 @@ async function readPage(db: PortalDb, conversationId: number, range: PageRange):
 
 /**
  * The CHAT_PAGE_ROWS rows before `to` (null: the newest), oldest first: their keys from the index
- * (no row opened), then the rows in one batch. Answers the page they make and whether it is the last.
+ * (no row opened), then the rows in one batch; and the page they make, from the oldest one's date on.
  */
 async function readBefore(
   db: PortalDb,
   conversationId: number,
   to: string | null,
-): Promise<{ range: PageRange; rows: ChatMessageRow[]; last: boolean }> {
+): Promise<{ range: PageRange | null; rows: ChatMessageRow[]; full: boolean }> {
   const keys = (await indexRange(db, conversationId, '', to)
     .reverse()
     .limit(CHAT_PAGE_ROWS)
     .primaryKeys()) as string[];
-  const rows = (await db.chatMessages.bulkGet(keys.reverse())).filter(isServerRow);
-  const last = keys.length < CHAT_PAGE_ROWS;
-  // The last page reaches back to the first row; another starts at its oldest row's date.
-  const from = last ? '' : (rows[0]?.loggedDate ?? '');
-  return { range: { from, to }, rows, last };
+  keys.reverse();
+  const rows = (await db.chatMessages.bulkGet(keys)).filter(isServerRow);
+  const oldest = rows[0]?.loggedDate;
+  return { range: oldest === undefined ? null : { from: oldest, to }, rows, full: keys.length >= CHAT_PAGE_ROWS };
 }
+
+/** How many rows are dated before `to` (read from the index alone: no row opened). */
+const countBefore = (db: PortalDb, conversationId: number, to: string) =>
+  indexRange(db, conversationId, '', to).count();
 
 /** The child's own rows the server has not accepted yet, in this conversation (few: the outbox). */
 async function readLocalRows(db: PortalDb, conversationId: number): Promise<ChatMessageRow[]> {
@@ -118,13 +123,16 @@ function useLiveQueries(queries: ReadonlyMap<string, () => Promise<unknown>>): R
 
 interface Paging {
   of: number | null;
-  /** The fixed pages, newest first, and what the read that fixed each found (shown until it answers). */
+  /**
+   * The fixed pages, newest first, each with what the read that cut it found (shown until its own
+   * live query answers). None while the newest page is still "the newest CHAT_PAGE_ROWS".
+   */
   pages: Array<{ range: PageRange; first: ChatMessageRow[] }>;
-  /** The oldest page reaches back to the chat's first row. */
-  complete: boolean;
 }
 
-const startPaging = (of: number | null): Paging => ({ of, pages: [], complete: false });
+const startPaging = (of: number | null): Paging => ({ of, pages: [] });
+
+const NEWEST = 'newest';
 
 /**
  * The chat's rows, paged (see CHAT_PAGE_ROWS). `conversationId` null, or `enabled` false (a window
@@ -138,61 +146,62 @@ export function useChatPages(conversationId: number | null, enabled = true): Cha
   const current = paging.of === owner ? paging : startPaging(owner);
   if (current !== paging) setPaging(current);
   const reading = useRef<number | null>(null);
-
-  const readOlder = useCallback(
-    (to: string | null) => {
-      if (owner === null || reading.current === owner) return;
-      reading.current = owner;
-      const done = () => {
-        if (reading.current === owner) reading.current = null;
-      };
-      readBefore(db, owner, to).then(
-        ({ range, rows, last }) => {
-          done();
-          setPaging((state) =>
-            state.of !== owner
-              ? state
-              : { of: owner, pages: [...state.pages, { range, first: rows }], complete: last },
-          );
-        },
-        (error: unknown) => {
-          done();
-          console.error('Chat rows not read', error);
-        },
-      );
-    },
-    [db, owner],
-  );
-
-  // The newest page, read as soon as the chat is shown.
-  const needsNewest = owner !== null && current.pages.length === 0;
-  useEffect(() => {
-    if (needsNewest) readOlder(null);
-  }, [needsNewest, readOlder]);
+  const oldest = current.pages[current.pages.length - 1];
 
   const queries = useMemo(() => {
     const map = new Map<string, () => Promise<unknown>>();
     if (owner === null) return map;
     map.set(`${owner}:count`, () => countRows(db, owner));
     map.set(`${owner}:local`, () => readLocalRows(db, owner));
+    if (!oldest) map.set(`${owner}:${NEWEST}`, () => readBefore(db, owner, null));
+    else map.set(`${owner}:before:${oldest.range.from}`, () => countBefore(db, owner, oldest.range.from));
     for (const { range } of current.pages) map.set(`${owner}:${rangeKey(range)}`, () => readPage(db, owner, range));
     return map;
-  }, [db, owner, current.pages]);
+  }, [db, owner, oldest, current.pages]);
   const results = useLiveQueries(queries);
 
-  const reads: Array<ChatMessageRow[] | undefined> = current.pages.map(
-    ({ range, first }) => (results.get(`${owner}:${rangeKey(range)}`) as ChatMessageRow[] | undefined) ?? first,
-  );
+  // The newest page, once full, is cut: from then on it grows with new messages, rows never fall out.
+  const newest = results.get(`${owner}:${NEWEST}`) as Awaited<ReturnType<typeof readBefore>> | undefined;
+  const cut = !oldest && newest?.full && newest.range ? { range: newest.range, first: newest.rows } : null;
+  useEffect(() => {
+    if (cut) setPaging((state) => (state.of === owner && state.pages.length === 0 ? { of: owner, pages: [cut] } : state));
+  }, [cut, owner]);
+
+  const reads: Array<ChatMessageRow[] | undefined> = oldest
+    ? current.pages.map(
+        ({ range, first }) => (results.get(`${owner}:${rangeKey(range)}`) as ChatMessageRow[] | undefined) ?? first,
+      )
+    : [newest?.rows];
   const local = results.get(`${owner}:local`) as ChatMessageRow[] | undefined;
   const total = results.get(`${owner}:count`) as number | undefined;
-  const rows = useMergedRows(owner !== null && current.pages.length > 0 && local ? [...reads, local] : null);
+  const before = oldest ? (results.get(`${owner}:before:${oldest.range.from}`) as number | undefined) : 0;
+  const rows = useMergedRows(owner !== null && reads[0] && local ? [...reads, local] : null);
 
-  const oldest = current.pages[current.pages.length - 1];
-  const hasOlder = owner !== null && !!oldest && !current.complete;
+  // Until the count for a page just read is in, there may be more: a full page came back.
+  const hasOlder = owner !== null && !!oldest && (before === undefined || before > 0);
   const from = oldest?.range.from;
   const loadOlder = useCallback(() => {
-    if (hasOlder && from !== undefined) readOlder(from);
-  }, [hasOlder, from, readOlder]);
+    if (!hasOlder || from === undefined || owner === null || reading.current === owner) return;
+    reading.current = owner;
+    const done = () => {
+      if (reading.current === owner) reading.current = null;
+    };
+    readBefore(db, owner, from).then(
+      ({ range, rows: read }) => {
+        done();
+        if (!range) return;
+        setPaging((state) =>
+          state.of === owner && state.pages[state.pages.length - 1]?.range.from === from
+            ? { of: owner, pages: [...state.pages, { range, first: read }] }
+            : state,
+        );
+      },
+      (error: unknown) => {
+        done();
+        console.error('Chat rows not read', error);
+      },
+    );
+  }, [db, owner, hasOlder, from]);
 
   return { rows, total: owner === null ? undefined : total, hasOlder, loadOlder };
 }

@@ -195,6 +195,21 @@ describe('useChatPages', () => {
     db.close();
   });
 
+  it('follows the cache as the worker fills it: still only the newest page of what arrives', async () => {
+    const db = new PortalDb(`use-chat-pages-filling-${Date.now()}`);
+    // Opened with what the last visit kept (a few rows); the worker then writes the whole chat.
+    await db.chatMessages.bulkPut(Array.from({ length: 5 }, (_, n) => row(4, 1995 + n)));
+    const latest = probe(db, 4);
+    await waitFor(() => expect(latest.pages?.rows).toHaveLength(5));
+    expect(latest.pages?.hasOlder).toBe(false);
+    await db.chatMessages.bulkPut(Array.from({ length: 1995 }, (_, n) => row(4, n)));
+    await waitFor(() => expect(latest.pages?.hasOlder).toBe(true));
+    expect(messages(latest.pages)).toEqual(
+      Array.from({ length: CHAT_PAGE_ROWS }, (_, i) => 2000 - CHAT_PAGE_ROWS + i),
+    );
+    db.close();
+  });
+
   it('splits pages between rows of the same time without losing or doubling one', async () => {
     const db = new PortalDb(`use-chat-pages-ties-${Date.now()}`);
     const sameTime = '2026-01-01T10:00:00.000Z';
@@ -251,9 +266,19 @@ describe('MessageList with older rows to read', () => {
   it("asks for them at its top, and counts them in each row's place in the whole", () => {
     let asked = 0;
     const older = { count: 500, load: () => (asked += 1) };
-    render(<MessageList entries={entries(VIRTUALISE_FROM_ROWS)} older={older} />);
+    // happy-dom lays nothing out: a list of no height (a window still opening) asks for nothing...
+    const view = render(<MessageList entries={entries(VIRTUALISE_FROM_ROWS)} older={older} />);
+    expect(asked).toBe(0);
+    view.unmount();
+    // ...one shown, scrolled to its top, asks at once.
+    const height = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight')!;
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
+    try {
+      render(<MessageList entries={entries(VIRTUALISE_FROM_ROWS)} older={older} />);
+    } finally {
+      Object.defineProperty(HTMLElement.prototype, 'clientHeight', height);
+    }
     const list = screen.getByRole('list', { name: 'Meddelanden' });
-    // happy-dom lays nothing out: the list's top is in view, so the older rows are asked for at once.
     expect(asked).toBeGreaterThan(0);
     const last = within(list).getAllByRole('listitem').at(-1)!;
     expect(last.getAttribute('aria-posinset')).toBe(String(500 + VIRTUALISE_FROM_ROWS));

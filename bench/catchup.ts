@@ -12,7 +12,18 @@
  * into its cache), and one outage of BENCH_MAX_OUTAGE_S (default 60) is measured unless
  * BENCH_OUTAGES says otherwise. It also prints the rows and bytes of the message list that catch-up
  * asks for, whole and with the `since` cursor (docs/decisions.md "Catch-up by cursor").
+ *
+ * Each outage is also cut at the server's answer to the catch-up: the first message list of the chat
+ * (the worker's `GET .../messages?...&since=...`, or the whole list when it has no cursor) that the
+ * proxy forwarded after the network's return. The SharedWorker's requests are invisible to
+ * Playwright, so the proxy is watched from inside this process (`watchListAnswers`). After the
+ * outages, the floors (bench/floor.ts) of the rows the screen needs then (the newest page), of the
+ * rows the last catch-up fetched and of the whole chat are measured in the child's page. The load
+ * average is printed at the start and the end.
  */
+import dc from 'node:diagnostics_channel';
+import type http from 'node:http';
+import type net from 'node:net';
 import type { Page } from '@playwright/test';
 import type { ConversationMessageWire } from '../contract/conversations.ts';
 import { api, login } from '../tests/server/test-server.ts';
@@ -23,12 +34,14 @@ import {
   demoChildInLiveChat,
   latencySummary,
   launchChromium,
+  loadAverage,
   printReport,
   readRenders,
   runBench,
   startBenchServer,
   watchRenders,
 } from './support.ts';
+import { chatRowsFromServer, measureFloors, newestFrom, oldestFrom, overFloors } from './floor.ts';
 
 /** Messages the chat holds before the outages (0: only what the bench writes). */
 const HISTORY = Number(process.env.BENCH_MESSAGES ?? 0);
@@ -139,7 +152,77 @@ async function listSizes(serverUrl: string, id: number, since: number) {
   return { whole: await size(''), withCursor: await size(`&since=${since}`) };
 }
 
+/** A message list of the chat as the proxy forwarded it to the browser (Date.now() times). */
+interface ListAnswer {
+  /** The `since` cursor it was asked with; null: the whole list. */
+  since: number | null;
+  status: number;
+  /** When the request reached the proxy. */
+  requestAt: number;
+  /** When the proxy had written the answer's last byte to the browser's socket. */
+  answeredAt: number;
+}
+
+/**
+ * The chat's message lists the proxy on `proxyPort` answers, watched through Node's own HTTP
+ * diagnostics channels: the proxy runs in this process, so its server's 'request start' and
+ * 'response finish' are seen here without a hook in it (e2e/support/fault-proxy.ts has rules and
+ * request waits, nothing that reports an answer) and without a forwarder of our own in the path,
+ * which would add a hop to what is timed. 'Response finish' is the moment the proxy handed the last
+ * byte of the server's answer to the browser's socket: the server has answered and the answer is on
+ * its way to the worker.
+ */
+function watchListAnswers(proxyPort: number, conversationId: number) {
+  const answers: ListAnswer[] = [];
+  const arrived = new WeakMap<http.IncomingMessage, number>();
+  const listOf = (request: http.IncomingMessage, server: http.Server) => {
+    if ((server.address() as net.AddressInfo | null)?.port !== proxyPort) return undefined;
+    const url = new URL(request.url ?? '/', 'http://proxy');
+    if (!url.pathname.endsWith('/conversationsapplication-id/messages')) return undefined;
+    if (url.searchParams.get('conversation') !== String(conversationId)) return undefined;
+    const since = url.searchParams.get('since');
+    return { since: since === null ? null : Number(since) };
+  };
+  type Message = { request: http.IncomingMessage; response: http.ServerResponse; server: http.Server };
+  const onStart = (message: unknown) => {
+    const { request, server } = message as Message;
+    if (listOf(request, server)) arrived.set(request, Date.now());
+  };
+  const onFinish = (message: unknown) => {
+    const answeredAt = Date.now();
+    const { request, response, server } = message as Message;
+    const requestAt = arrived.get(request);
+    const list = listOf(request, server);
+    if (requestAt === undefined || !list) return;
+    answers.push({ ...list, status: response.statusCode, requestAt, answeredAt });
+  };
+  dc.subscribe('http.server.request.start', onStart);
+  dc.subscribe('http.server.response.finish', onFinish);
+  return {
+    answers,
+    stop() {
+      dc.unsubscribe('http.server.request.start', onStart);
+      dc.unsubscribe('http.server.response.finish', onFinish);
+    },
+  };
+}
+
+interface Outage {
+  outageMs: number;
+  catchUpMs: number;
+  /** The catch-up's list: which cursor, and the times around it (null: none was answered before). */
+  catchUp: {
+    since: number | null;
+    networkBackToRequestMs: number;
+    requestToAnswerMs: number;
+    answerToMessageOnScreenMs: number;
+    /** Lists of the chat answered between the network's return and the message on screen. */
+    listsAnswered: number;
+  } | null;
+}
+
 async function main() {
+  const loadAtStart = loadAverage();
   const server = await startBenchServer({
     APP_VARIANT: 'barn',
     CLIENT_DIR: process.env.CLIENT_DIR ?? 'dist',
@@ -168,8 +251,9 @@ async function main() {
     }
     await watchRenders(page);
     let lastBeforeOutage = 0;
+    const lists = watchListAnswers(proxy.port, id);
 
-    const outages: { outageMs: number; catchUpMs: number }[] = [];
+    const outages: Outage[] = [];
     for (const [i, outageMs] of outageLengthsMs().entries()) {
       lastBeforeOutage = Math.max(...(await onServer()).map((m) => m.id));
       proxy.offline();
@@ -182,20 +266,69 @@ async function main() {
       await context.setOffline(false);
       await dialog.getByText(`Mätning ${i}`, { exact: true }).waitFor({ timeout: 120_000 });
       const renderedAt = (await readRenders(page))[String(i)]!;
-      outages.push({ outageMs, catchUpMs: renderedAt - back });
-      console.error(`outage ${i + 1}/${OUTAGES}: ${outageMs} ms, on screen ${renderedAt - back} ms after`);
+      const answered = lists.answers.filter(
+        (a) => a.status === 200 && a.requestAt >= back && a.answeredAt <= renderedAt,
+      );
+      const first = answered[0];
+      outages.push({
+        outageMs,
+        catchUpMs: renderedAt - back,
+        catchUp: first
+          ? {
+              since: first.since,
+              networkBackToRequestMs: first.requestAt - back,
+              requestToAnswerMs: first.answeredAt - first.requestAt,
+              answerToMessageOnScreenMs: renderedAt - first.answeredAt,
+              listsAnswered: answered.length,
+            }
+          : null,
+      });
+      console.error(
+        `outage ${i + 1}/${OUTAGES}: ${outageMs} ms, on screen ${renderedAt - back} ms after` +
+          (first
+            ? `, ${renderedAt - first.answeredAt} ms after the catch-up's answer`
+            : ', no list answered'),
+      );
       await sleep(SETTLE_MS);
     }
+
+    lists.stop();
+
+    // The floors, in the child's page, of the rows on screen after the catch-up (the newest page),
+    // of those the last catch-up fetched (its own cursor asked again: the same rows, nothing was
+    // written since) and of the whole chat.
+    const child = (await login(server.url, 'demo', 'demo-losenord')).access_token;
+    const rows = await chatRowsFromServer(server.url, child, id);
+    const lastSince = outages.at(-1)?.catchUp?.since;
+    const fetched =
+      lastSince === undefined || lastSince === null
+        ? rows
+        : await chatRowsFromServer(server.url, child, id, `&since=${lastSince}`);
+    const floor = await measureFloors(page, rows, {
+      newestPage: newestFrom(rows),
+      catchUpFetched: oldestFrom(fetched),
+      wholeChat: '',
+    });
+    const answerToScreen = outages.flatMap((o) => (o.catchUp ? [o.catchUp.answerToMessageOnScreenMs] : []));
+    const answerSummary = answerToScreen.length > 0 ? latencySummary(answerToScreen) : null;
 
     printReport({
       bench: 'catchup',
       mode: MODE,
+      loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
       messagesInChat: (await onServer()).length,
       outages: OUTAGES,
       outageSeconds: [MIN_OUTAGE_S, MAX_OUTAGE_S],
       networkBackToMessageOnScreen: latencySummary(outages.map((o) => o.catchUpMs)),
+      answerToMessageOnScreen: answerSummary,
+      outagesWithoutACatchUpAnswer: outages.filter((o) => !o.catchUp).length,
+      floor,
+      answerToMessageOnScreenP50OverFloor: answerSummary ? overFloors(answerSummary.p50ms, floor) : null,
       each: outages,
-      ...(HISTORY > 0 ? { lastCatchUpList: await listSizes(server.url, id, lastBeforeOutage) } : {}),
+      // With the cursor the worker sent when it was seen, else the newest id before the outage.
+      ...(HISTORY > 0
+        ? { lastCatchUpList: await listSizes(server.url, id, lastSince ?? lastBeforeOutage) }
+        : {}),
     });
   } finally {
     await browser.close();

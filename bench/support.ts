@@ -2,6 +2,7 @@
  * What every benchmark shares: a real server process on a fresh database, Debian Chromium, the
  * render watch of the browser benchmarks, percentiles and the JSON report.
  */
+import os from 'node:os';
 import { chromium, type Locator, type Page } from '@playwright/test';
 import { api } from '../tests/server/test-server.ts';
 import { createTestDatabase } from '../tests/server/test-server.ts';
@@ -111,3 +112,6 @@ export async function demoChildInLiveChat(
   await dialog.getByText('Chatt live').waitFor({ timeout: 20_000 });
   return { dialog, id };
 }
+
+/** The machine's load average (1, 5, 15 minutes), printed beside figures a busy machine would move. */
+export const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);

@@ -153,7 +153,11 @@ async function openOffline(context: BrowserContext, url: string, options: OpenOp
       // function in a helper the page lacks.
       const poll = setInterval(() => {
         if (times['firstScreen'] === undefined) {
-          const button = [...document.querySelectorAll('button')].find((b) => b.textContent === marker);
+          // Settled: the button enabled (a start page still reading the chat's state shows 'Starta
+          // en chatt' disabled for a moment, also to a child whose chat goes on).
+          const button = [...document.querySelectorAll('button')].find(
+            (b) => b.textContent === marker && !b.disabled,
+          );
           if (button) {
             times['firstScreen'] = performance.now();
             if (!openChat) {

@@ -19,6 +19,9 @@ const EXITED_KEY = 'quick-exit';
  * milliseconds; the cap is for a device that stalls): leaving the page would end its shredder.
  */
 export const SHRED_WAIT_MS = 1_000;
+
+/** This page is leaving already (a quick exit under way). */
+let leaving = false;
 /** Shift pressed this many times within SHIFT_WINDOW_MS, with no other key between, leaves too. */
 export const SHIFT_PRESSES = 3;
 export const SHIFT_WINDOW_MS = 1000;
@@ -29,6 +32,10 @@ export const SHIFT_WINDOW_MS = 1000;
  * meanwhile.
  */
 export function leavePage(url: string, before?: Promise<unknown>): void {
+  // Once: the other tabs' broadcast reaches this tab too, and a second navigation would cut the
+  // first short (and go before the key is shredded).
+  if (leaving) return;
+  leaving = true;
   try {
     sessionStorage.setItem(EXITED_KEY, url);
   } catch {

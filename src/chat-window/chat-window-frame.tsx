@@ -10,6 +10,8 @@ export interface ChatWindowFrameProps {
   minimized: boolean;
   /** true minimises (the minimise button, Escape); false restores (the minimised bar). */
   onMinimize(minimized: boolean): void;
+  /** A pointer is down on the minimised bar: it is about to be restored. */
+  onRestoreSoon?: () => void;
   /** What the minimised bar says (SPEC §2). */
   barLabel: string;
   titleId: string;
@@ -41,7 +43,14 @@ export function ChatWindowFrame(props: ChatWindowFrameProps) {
     return () => el.close();
   }, [minimized]);
 
-  if (minimized) return <MinimizedBar label={props.barLabel} onRestore={() => onMinimize(false)} />;
+  if (minimized)
+    return (
+      <MinimizedBar
+        label={props.barLabel}
+        onRestore={() => onMinimize(false)}
+        {...(props.onRestoreSoon ? { onRestoreSoon: props.onRestoreSoon } : {})}
+      />
+    );
   return (
     <dialog
       ref={dialog}

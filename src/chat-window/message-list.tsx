@@ -77,47 +77,53 @@ function useMessageHtml() {
   }, []);
 }
 
-const Message = memo(function Message({
-  entry,
-  html,
-  position,
-  setSize,
-}: {
-  entry: ChatEntry;
-  html: MessageHtml;
-  position?: number;
-  setSize?: number;
-}) {
-  const status = sendStatusText(entry);
-  const messageId = `message-${entry.key}`;
-  const kind =
-    entry.authorType === 'me'
-      ? s.mine
-      : entry.authorType === 'info' || entry.authorType === 'bot'
-        ? s.info
-        : '';
-  return (
-    <li
-      className={`${s.bubble} ${kind}`}
-      data-row={entry.key}
-      {...(position !== undefined ? { 'aria-posinset': position, 'aria-setsize': setSize } : {})}
-    >
-      {(entry.label || (!entry.sameAuthorAsPreviousMessage && entry.authorType !== 'info')) && (
-        <span className={s.author}>{authorLabel(entry)}</span>
-      )}
-      <p id={messageId} dangerouslySetInnerHTML={{ __html: html }} />
-      {entry.createdAfterClosedConversation && <span className={s.status}>{CHAT_TEXTS.afterClosed}</span>}
-      {status && (
-        <span className={`${s.status} ${entry.sendStatus === 'failed' ? s.failed : ''}`} title={status}>
-          {status}
-        </span>
-      )}
-      {entry.sendStatus === 'failed' && entry.clientId && (
-        <RefusedActions clientId={entry.clientId} messageId={messageId} />
-      )}
-    </li>
-  );
-});
+/** Two entries that draw the same bubble (a list read again gives equal rows as new objects). */
+function sameEntry(a: ChatEntry, b: ChatEntry): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a) as Array<keyof ChatEntry>;
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
+
+type MessageProps = { entry: ChatEntry; html: MessageHtml; position?: number; setSize?: number };
+
+const Message = memo(
+  function Message({ entry, html, position, setSize }: MessageProps) {
+    const status = sendStatusText(entry);
+    const messageId = `message-${entry.key}`;
+    const kind =
+      entry.authorType === 'me'
+        ? s.mine
+        : entry.authorType === 'info' || entry.authorType === 'bot'
+          ? s.info
+          : '';
+    return (
+      <li
+        className={`${s.bubble} ${kind}`}
+        data-row={entry.key}
+        {...(position !== undefined ? { 'aria-posinset': position, 'aria-setsize': setSize } : {})}
+      >
+        {(entry.label || (!entry.sameAuthorAsPreviousMessage && entry.authorType !== 'info')) && (
+          <span className={s.author}>{authorLabel(entry)}</span>
+        )}
+        <p id={messageId} dangerouslySetInnerHTML={{ __html: html }} />
+        {entry.createdAfterClosedConversation && <span className={s.status}>{CHAT_TEXTS.afterClosed}</span>}
+        {status && (
+          <span className={`${s.status} ${entry.sendStatus === 'failed' ? s.failed : ''}`} title={status}>
+            {status}
+          </span>
+        )}
+        {entry.sendStatus === 'failed' && entry.clientId && (
+          <RefusedActions clientId={entry.clientId} messageId={messageId} />
+        )}
+      </li>
+    );
+  },
+  (before: MessageProps, after: MessageProps) =>
+    before.html === after.html &&
+    before.position === after.position &&
+    before.setSize === after.setSize &&
+    sameEntry(before.entry, after.entry),
+);
 
 /** Older rows are asked for while the list's top is within this many screens of the viewport. */
 const OLDER_WITHIN_SCREENS = 1;

@@ -3,13 +3,23 @@ import { minimizedBar } from './chat-window.styles.ts';
 import { CHAT_TEXTS } from './texts.ts';
 
 /** The minimised chat: one button that restores it; its label tells what is going on. */
-export function MinimizedBar({ label, onRestore }: { label: string; onRestore: () => void }) {
+export function MinimizedBar({
+  label,
+  onRestore,
+  onRestoreSoon,
+}: {
+  label: string;
+  onRestore: () => void;
+  /** A pointer is down on the bar: the restore follows (its messages may be read meanwhile). */
+  onRestoreSoon?: () => void;
+}) {
   return (
     <div className={minimizedBar}>
       <button
         type="button"
         className={primaryButton}
         onClick={onRestore}
+        onPointerDown={onRestoreSoon}
         aria-describedby="chat-minimized-hint"
       >
         {label}

@@ -19,7 +19,7 @@ import { useDb } from './index.ts';
  * before the oldest page (the worker may write them after the page was cut). The child's own unsent
  * rows (`local:` keys, dated by the device's clock, shown last whatever their date) are read apart.
  */
-export const CHAT_PAGE_ROWS = 60;
+export const CHAT_PAGE_ROWS = 40;
 
 const LOCAL_PREFIX = 'local:';
 const isServerRow = (row: ChatMessageRow | undefined): row is ChatMessageRow =>
@@ -62,6 +62,68 @@ async function readBefore(
   return { range: oldest === undefined ? null : { from: oldest, to }, rows, full: keys.length >= CHAT_PAGE_ROWS };
 }
 
+type PageRead = Awaited<ReturnType<typeof readBefore>>;
+
+/**
+ * The last read ahead of a window, by conversation: the read, and its rows once they are in. The
+ * window shows them from its first render (while its own live read has not answered yet).
+ */
+const readAhead = new Map<number, { read: Promise<PageRead>; at: number; done?: PageRead }>();
+
+/** A read ahead this recent is the one the window shows (the tap's click follows its finger down). */
+const READ_AHEAD_FRESH_MS = 1_000;
+
+/**
+ * Reads a chat's newest page ahead of its window: the window shows these rows from its first render
+ * until its own live read answers (which then finds them opened, so it only parses them). Read when
+ * the child taps to open it, and, for a chat going on, once the page is idle after its first screen
+ * (docs/decisions.md, "Long chats are read in pages"). The next read replaces it; a window that
+ * shows it after new messages came shows them a moment later, with its own read.
+ */
+export async function readNewestPage(db: PortalDb, conversationId: number): Promise<void> {
+  const last = readAhead.get(conversationId);
+  if (last && Date.now() - last.at < READ_AHEAD_FRESH_MS) {
+    await last.read;
+    return;
+  }
+  const entry: { read: Promise<PageRead>; at: number; done?: PageRead } = {
+    read: readBefore(db, conversationId, null),
+    at: Date.now(),
+  };
+  readAhead.set(conversationId, entry);
+  try {
+    entry.done = await entry.read;
+  } catch (error) {
+    if (readAhead.get(conversationId) === entry) readAhead.delete(conversationId);
+    throw error;
+  }
+}
+
+/** Forgets what was read ahead of every window (a sign-out: nothing of the chat stays in memory). */
+export function forgetReadAhead(): void {
+  readAhead.clear();
+}
+
+/** The read ahead of `conversationId`'s window: at once where it is in already, else once it is. */
+function useReadAhead(conversationId: number | null): PageRead | undefined {
+  const [ahead, setAhead] = useState<{ of: number | null; read: PageRead | undefined }>(() => ({
+    of: conversationId,
+    read: conversationId === null ? undefined : readAhead.get(conversationId)?.done,
+  }));
+  useEffect(() => {
+    if (conversationId === null) return;
+    let current = true;
+    void readAhead.get(conversationId)?.read.then(
+      (read) => current && setAhead((last) => (last.of === conversationId && last.read ? last : { of: conversationId, read })),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [conversationId]);
+  return ahead.of === conversationId ? ahead.read : undefined;
+}
+
 /** How many rows are dated before `to` (read from the index alone: no row opened). */
 const countBefore = (db: PortalDb, conversationId: number, to: string) =>
   indexRange(db, conversationId, '', to).count();
@@ -93,6 +155,7 @@ export interface ChatPages {
 function useLiveQueries(queries: ReadonlyMap<string, () => Promise<unknown>>): ReadonlyMap<string, unknown> {
   const [results, setResults] = useState<ReadonlyMap<string, unknown>>(new Map());
   const subscriptions = useRef(new Map<string, Subscription>());
+  // After the window's first paint: it draws from the read ahead of it, and its own reads follow.
   useEffect(() => {
     const live = subscriptions.current;
     for (const [key, subscription] of live) {
@@ -133,6 +196,7 @@ interface Paging {
 const startPaging = (of: number | null): Paging => ({ of, pages: [] });
 
 const NEWEST = 'newest';
+const NO_ROWS: ChatMessageRow[] = [];
 
 /**
  * The chat's rows, paged (see CHAT_PAGE_ROWS). `conversationId` null, or `enabled` false (a window
@@ -161,7 +225,9 @@ export function useChatPages(conversationId: number | null, enabled = true): Cha
   const results = useLiveQueries(queries);
 
   // The newest page, once full, is cut: from then on it grows with new messages, rows never fall out.
-  const newest = results.get(`${owner}:${NEWEST}`) as Awaited<ReturnType<typeof readBefore>> | undefined;
+  const ahead = useReadAhead(owner);
+  const newest =
+    (results.get(`${owner}:${NEWEST}`) as PageRead | undefined) ?? ahead;
   const cut = !oldest && newest?.full && newest.range ? { range: newest.range, first: newest.rows } : null;
   useEffect(() => {
     if (cut) setPaging((state) => (state.of === owner && state.pages.length === 0 ? { of: owner, pages: [cut] } : state));
@@ -172,7 +238,8 @@ export function useChatPages(conversationId: number | null, enabled = true): Cha
         ({ range, first }) => (results.get(`${owner}:${rangeKey(range)}`) as ChatMessageRow[] | undefined) ?? first,
       )
     : [newest?.rows];
-  const local = results.get(`${owner}:local`) as ChatMessageRow[] | undefined;
+  // The child's unsent rows come a moment after the page, rather than holding it up (few, and last).
+  const local = (results.get(`${owner}:local`) as ChatMessageRow[] | undefined) ?? NO_ROWS;
   const total = results.get(`${owner}:count`) as number | undefined;
   const before = oldest ? (results.get(`${owner}:before:${oldest.range.from}`) as number | undefined) : 0;
   const rows = useMergedRows(owner !== null && reads[0] && local ? [...reads, local] : null);

@@ -18,6 +18,22 @@ export function onChatWindowShown(listener: () => void): () => void {
   return () => shownListeners.delete(listener);
 }
 
+const wantedListeners = new Set<() => void>();
+
+/**
+ * Something to do when the child is about to show the chat window: a finger or a pointer is down on
+ * what opens it (its click follows in a tenth of a second or so), so its messages can be read first.
+ */
+export function onChatWindowWanted(listener: () => void): () => void {
+  wantedListeners.add(listener);
+  return () => wantedListeners.delete(listener);
+}
+
+/** A pointer went down on something that opens the chat window (see onChatWindowWanted). */
+export function chatWindowWanted() {
+  for (const listener of wantedListeners) listener();
+}
+
 /** SPEC §4: opening a chat minimises an Active assistant; Peers opens minimised. */
 export function showChatWindow(minimized = false) {
   for (const listener of shownListeners) listener();

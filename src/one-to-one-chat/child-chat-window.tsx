@@ -23,7 +23,13 @@ import { MessageList } from '../chat-window/message-list.tsx';
 import { TypingIndicator } from '../chat-window/typing-indicator.tsx';
 import { actions } from '../dialogs/modal.styles.ts';
 import { primaryButton, secondaryButton } from '../styles/controls.ts';
-import { chatWindowMinimized, chatWindowOpen, hideChatWindow, showChatWindow } from './chat-store.ts';
+import {
+  chatWindowMinimized,
+  chatWindowOpen,
+  chatWindowWanted,
+  hideChatWindow,
+  showChatWindow,
+} from './chat-store.ts';
 import {
   botTexts,
   canPreSubmit,
@@ -176,6 +182,7 @@ function ChildChatWindow({
     <ChatWindowFrame
       minimized={minimized}
       onMinimize={(minimize) => (minimize ? (chatWindowMinimized.value = true) : showChatWindow())}
+      onRestoreSoon={chatWindowWanted}
       barLabel={barLabel}
       titleId="child-chat-title"
       title={T.title}

@@ -8,7 +8,7 @@ import { useApi } from '../data/index.ts';
 import { useProfile } from '../data/live-queries.ts';
 import { installedAsApp } from '../ui-kit/installed-as-app.ts';
 import { mailPaths } from '../../contract/mail-paths.ts';
-import { showChatWindow } from '../one-to-one-chat/chat-store.ts';
+import { chatWindowWanted, showChatWindow } from '../one-to-one-chat/chat-store.ts';
 import { phaseOf } from '../one-to-one-chat/child-chat-state.ts';
 import { CHILD_CHAT_TEXTS } from '../one-to-one-chat/texts.ts';
 import { useChildChat } from '../one-to-one-chat/use-child-chat.ts';
@@ -90,7 +90,12 @@ function ChatCard() {
               <> {CHILD_CHAT_TEXTS.queuePlace(conversation.queuePosition)}</>
             ) : null}
           </p>
-          <button type="button" className={primaryButton} onClick={() => showChatWindow()}>
+          <button
+            type="button"
+            className={primaryButton}
+            onPointerDown={chatWindowWanted}
+            onClick={() => showChatWindow()}
+          >
             {T.openChat}
           </button>
         </>

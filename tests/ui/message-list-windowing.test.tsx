@@ -5,7 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatEntry } from '../../src/chat-window/chat-messages.ts';
 import { MessageList } from '../../src/chat-window/message-list.tsx';
 import { DataProvider } from '../../src/data/index.ts';
-import { CHAT_PAGE_ROWS, useChatPages, type ChatPages } from '../../src/data/chat-pages.ts';
+import {
+  CHAT_PAGE_ROWS,
+  forgetReadAhead,
+  readNewestPage,
+  useChatPages,
+  type ChatPages,
+} from '../../src/data/chat-pages.ts';
 import type { WorkerCommands } from '../../worker/client/api.ts';
 import { PortalDb } from '../../worker/client/db.ts';
 import type { ChatMessageRow } from '../../worker/client/group-support.ts';
@@ -207,6 +213,33 @@ describe('useChatPages', () => {
     expect(messages(latest.pages)).toEqual(
       Array.from({ length: CHAT_PAGE_ROWS }, (_, i) => 2000 - CHAT_PAGE_ROWS + i),
     );
+    db.close();
+  });
+
+  it('draws a window from the rows read ahead of it (the tap), in its very first render', async () => {
+    const db = new PortalDb(`use-chat-pages-ahead-${Date.now()}`);
+    await db.chatMessages.bulkPut(Array.from({ length: 500 }, (_, n) => row(6, n)));
+    const firstRenders: Array<number | undefined> = [];
+    function Window() {
+      const { rows } = useChatPages(6);
+      firstRenders.push(rows?.length);
+      return null;
+    }
+    const show = () =>
+      render(
+        <DataProvider value={{ api: {} as WorkerCommands, db }}>
+          <Window />
+        </DataProvider>,
+      );
+    // Not read ahead: the first render has nothing yet.
+    const before = show();
+    expect(firstRenders[0]).toBeUndefined();
+    before.unmount();
+    firstRenders.length = 0;
+    await readNewestPage(db, 6);
+    show();
+    expect(firstRenders[0]).toBe(CHAT_PAGE_ROWS);
+    forgetReadAhead();
     db.close();
   });
 

@@ -211,6 +211,19 @@ describe('content sealed at rest', () => {
       expect((await reader.chatMessages.bulkGet(keys)).map((r) => r!.key)).toEqual(keys);
       expect(decrypted).toBe(300);
       expect(key.lookups).toBe(2);
+      // Two reads at once in a context that opened nothing yet (a read ahead of a window, then the
+      // window's own): each row is decrypted once.
+      const twice = new PortalDb(name, undefined, new AtRestKey(keyFile));
+      open.push(twice);
+      const all = () =>
+        twice.chatMessages
+          .where('[conversation+loggedDate]')
+          .between([7, Dexie.minKey], [7, Dexie.maxKey])
+          .toArray();
+      const [a, b] = await Promise.all([all(), all()]);
+      expect(a).toHaveLength(300);
+      expect(b).toEqual(a);
+      expect(decrypted).toBe(600);
     } finally {
       spy.decrypt = decrypt;
     }

@@ -102,6 +102,7 @@ export class AtRestKey {
    * new key and the user's rows on the device (`allowNewKey`).
    */
   private shredded = false;
+  private readonly forgotten = new Set<() => void>();
 
   constructor(
     private readonly file: KeyFile,
@@ -152,10 +153,19 @@ export class AtRestKey {
     this.shredded = false;
   }
 
-  /** Drops the copy held in memory (the key was shredded elsewhere); the next read asks the file. */
+  /**
+   * Drops the copy held in memory (the key was shredded elsewhere), and every row opened with it;
+   * the next read asks the file.
+   */
   forget(): void {
     this.known = null;
     this.legacyKey = null;
+    for (const listener of this.forgotten) listener();
+  }
+
+  /** What else must forget with the key: the rows each table keeps opened. */
+  onForget(listener: () => void): void {
+    this.forgotten.add(listener);
   }
 
   /** Whether the last design's key database still exists (its rows are then moved: `moveLegacyRows`). */
@@ -206,11 +216,15 @@ function envelopeOf(stored: unknown): string | null | undefined {
 class Sealer {
   /** Rows opened lately, by key and iv, as JSON (each read parses its own copy). */
   private readonly opened = new Map<string, string>();
+  /** Rows being opened now: a second read of one (a read ahead of a window, then the window's) waits for it. */
+  private readonly opening = new Map<string, Promise<string | undefined>>();
 
   constructor(
     private readonly key: AtRestKey,
     private readonly plainFields: readonly string[],
-  ) {}
+  ) {
+    key.onForget(() => this.opened.clear());
+  }
 
   async sealMany(rows: readonly unknown[]): Promise<unknown[]> {
     if (!rows.some((row) => row && typeof row === 'object')) return [...rows];
@@ -263,18 +277,27 @@ class Sealer {
         json[i] = kept;
         return;
       }
-      const iv = fromByteString(envelope, KEY_ID_CHARS, KEY_ID_CHARS + IV_BYTES);
-      const cipher = fromByteString(envelope, KEY_ID_CHARS + IV_BYTES);
-      decryptions.push(
-        crypto.subtle.decrypt({ name: 'AES-GCM', iv }, key, cipher).then(
+      let pending = this.opening.get(id);
+      if (!pending) {
+        const iv = fromByteString(envelope, KEY_ID_CHARS, KEY_ID_CHARS + IV_BYTES);
+        const cipher = fromByteString(envelope, KEY_ID_CHARS + IV_BYTES);
+        pending = crypto.subtle.decrypt({ name: 'AES-GCM', iv }, key, cipher).then(
           (plain) => {
             const text = decoder.decode(plain);
-            json[i] = text;
             if (this.opened.size >= OPENED_KEPT) this.opened.delete(this.opened.keys().next().value!);
             this.opened.set(id, text);
+            return text;
           },
           () => undefined,
-        ),
+        );
+        const settled = pending;
+        this.opening.set(id, settled);
+        void settled.finally(() => this.opening.delete(id));
+      }
+      decryptions.push(
+        pending.then((text) => {
+          json[i] = text;
+        }),
       );
     });
     await Promise.all(decryptions);

@@ -29,6 +29,7 @@ import { clientPage } from './client-page.ts';
 import { API_SCOPE } from './auth/principal.ts';
 import { PushService } from './push/push-service.ts';
 import { VapidKeys } from './push/vapid-keys.ts';
+import { siteOf } from './hub/site.ts';
 
 export interface BuildOptions {
   logger?: boolean;
@@ -40,7 +41,6 @@ export interface BuildOptions {
   hub?: {
     keepAliveIntervalMs?: number;
     clientTimeoutMs?: number;
-    redisChannelPrefix?: string;
     maxConnectionsPerAccount?: number;
   };
   /** Shorter access tokens for tests of expiry. */
@@ -87,12 +87,14 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     onError: (kind) => metrics.databaseError(kind),
   });
   const keys = new KeyRing(database.db, config.signingKeySecret);
+  let site = '';
   try {
     await migrateToLatest(database);
     if (config.demoSeed) await seedDemoData(database.db);
     await guardDemoLogins(config, database.db);
     await keys.load();
     await new VapidKeys(database.db, config.signingKeySecret).load();
+    if (config.redisUrl) site = await siteOf(database.db, config.publicOrigin);
   } catch (error) {
     // A server that will not start leaves no connection open behind it.
     await database.close();
@@ -144,6 +146,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
       return allowed;
     },
     redisUrl: config.redisUrl,
+    site,
     maxConnectionsPerAccount: config.hubMaxConnectionsPerAccount,
     nodeId: config.nodeId,
     observer: metrics.hubObserver,

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { siteChannel } from './site.ts';
 
 /** What crosses processes. Event frames travel pre-serialized so no process re-encodes them. */
 export type BackplaneMessage =
@@ -53,17 +54,22 @@ export interface BackplaneHealth {
 const NO_HEALTH: BackplaneHealth = { lost: () => undefined, recovered: () => undefined };
 
 /**
- * Several processes: every message goes through one Redis channel and each process, the publisher too,
- * delivers what it receives to its own connections. One channel rather than one per entity keeps
- * subscription bookkeeping (and its races) out of the picture; each process simply drops keys it has no
- * subscribers for, which is a map lookup.
+ * Several processes: every message goes through one Redis channel of the site (server/hub/site.ts)
+ * and each process, the publisher too, delivers what it receives to its own connections. One channel
+ * rather than one per entity keeps subscription bookkeeping (and its races) out of the picture; each
+ * process simply drops keys it has no subscribers for, which is a map lookup. Every frame names its
+ * site too, and a frame of another site is dropped: two sites on one Redis (a shared server, another
+ * site publishing on this channel by mistake) never deliver each other's events, whose entity keys and
+ * account ids mean other children there.
  */
 export function createRedisBackplane(
   redisUrl: string,
-  channel: string,
+  site: string,
   deliver: Deliver,
   health: BackplaneHealth = NO_HEALTH,
 ): Backplane {
+  const channel = siteChannel(site);
+  let foreignWarned = false;
   // A subscribed ioredis connection cannot publish, hence two.
   const publisher = new Redis(redisUrl, { lazyConnect: false });
   const subscriber = new Redis(redisUrl, { lazyConnect: false });
@@ -87,6 +93,8 @@ export function createRedisBackplane(
       if (!bothReady()) return;
       if (!started) {
         started = true;
+        // What a Redis ACL shared with other sites limits this site to (docs/operations.md).
+        console.info(`hub: redis backplane on channel ${channel}`);
         return;
       }
       if (!outage) return;
@@ -106,6 +114,13 @@ export function createRedisBackplane(
     }
     if (!isBackplaneMessage(message)) {
       console.warn('hub: ignoring malformed backplane message');
+      return;
+    }
+    if ((message as { site?: unknown }).site !== site) {
+      if (!foreignWarned) {
+        foreignWarned = true;
+        console.warn("hub: dropping backplane frames of another site on this site's channel");
+      }
       return;
     }
     try {
@@ -139,7 +154,7 @@ export function createRedisBackplane(
         return;
       }
       await ensureSubscribed();
-      await publisher.publish(channel, JSON.stringify(message));
+      await publisher.publish(channel, JSON.stringify({ ...message, site }));
     },
     async close() {
       closing = true;

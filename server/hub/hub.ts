@@ -16,10 +16,11 @@ import { attachWebSockets } from './websocket-transport.ts';
 
 export interface CreateHubOptions extends HubOptions {
   /**
-   * Redis channel prefix; processes serving one site must agree on it. Tests pass a unique one so parallel
-   * runs sharing a Redis do not hear each other.
+   * The site these processes serve (server/hub/site.ts), required with a Redis backplane: its channel
+   * and every frame on it carry the site, and frames of another site are dropped. Tests pass a unique
+   * one where they start hubs without a database.
    */
-  redisChannelPrefix?: string;
+  site?: string;
 }
 
 const DEFAULT_KEEP_ALIVE_INTERVAL_MS = HUB_KEEP_ALIVE_MS;
@@ -130,26 +131,22 @@ export function createHub(options: CreateHubOptions): Hub {
     }
   };
 
+  if (options.redisUrl && !options.site) throw new Error('A hub on a Redis backplane needs its site.');
   const backplane: Backplane = options.redisUrl
-    ? createRedisBackplane(
-        options.redisUrl,
-        `${options.redisChannelPrefix ?? 'hub:'}portalaccountevents`,
-        deliver,
-        {
-          lost: () => {
-            // Revocations in other processes cannot reach this one now: every step verifies afresh.
-            verifiedTokens.suspend();
-            observer?.backplaneLost();
-          },
-          recovered: () => {
-            verifiedTokens.resume();
-            observer?.backplaneRecovered();
-            // What other processes published while Redis was away never arrived here: every client
-            // reconnects and catches up, as after a restart.
-            closeConnections();
-          },
+    ? createRedisBackplane(options.redisUrl, options.site ?? '', deliver, {
+        lost: () => {
+          // Revocations in other processes cannot reach this one now: every step verifies afresh.
+          verifiedTokens.suspend();
+          observer?.backplaneLost();
         },
-      )
+        recovered: () => {
+          verifiedTokens.resume();
+          observer?.backplaneRecovered();
+          // What other processes published while Redis was away never arrived here: every client
+          // reconnects and catches up, as after a restart.
+          closeConnections();
+        },
+      })
     : createLocalBackplane(deliver);
 
   const context: HubContext = {

@@ -13,20 +13,21 @@ import {
   waitFor,
 } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
+import { siteChannel } from '../../../server/hub/site.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** Two Fastify apps with their own hubs, sharing Redis: two processes serving one site. */
 describe('hubs sharing a Redis backplane', () => {
   let servers: TestServer[] = [];
-  let prefix = '';
+  let site = '';
   const clients: HubConnection[] = [];
 
   /** Both "processes" must accept the same tokens, as they would with one auth server. */
   const startPair = async () => {
     const tokens = makeTokens();
-    prefix = `test-${randomUUID()}:`;
-    const options = { redisUrl: REDIS_URL, redisChannelPrefix: prefix };
+    site = `test-${randomUUID()}`;
+    const options = { redisUrl: REDIS_URL, site };
     servers = [await startServer(options, tokens), await startServer(options, tokens)];
     return servers as [TestServer, TestServer];
   };
@@ -64,7 +65,7 @@ describe('hubs sharing a Redis backplane', () => {
     const spy = new Redis(REDIS_URL);
     const seen: string[] = [];
     spy.on('message', (_channel: string, payload: string) => seen.push(payload));
-    await spy.subscribe(`${prefix}portalaccountevents`);
+    await spy.subscribe(siteChannel(site));
     try {
       const client = await connect(a, 'token-a1');
       const events = recordEvents(client);

@@ -22,7 +22,6 @@ import { registerChild, startTarget } from './attack.ts';
  * database and a Redis backplane, the device's connection held by the server that did not do it.
  */
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const prefix = `revocation-${process.pid}-${Date.now()}:`;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let a: TestServer;
 let b: TestServer;
@@ -31,7 +30,6 @@ beforeAll(async () => {
   const options = {
     databaseUrl: database.url,
     config: { redisUrl: REDIS_URL },
-    build: { hub: { redisChannelPrefix: prefix } },
   };
   a = await startTarget(options);
   b = await startTarget(options);

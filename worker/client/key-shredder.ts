@@ -31,12 +31,25 @@ function started(): Worker | null {
   return shredder;
 }
 
+/** How long a prepared shredder may wait for the page to be idle (a first screen goes first). */
+const PREPARE_WITHIN_MS = 2_000;
+let preparing = false;
+
 /**
  * Starts this tab's shredder ahead of need (the app is signed in), so that a quick exit only posts a
- * message and the shred is done within milliseconds, before the page goes.
+ * message and the shred is done within milliseconds, before the page goes. It waits for the page to
+ * be idle: a worker's start costs a cold start's first screen some of its two cores, and an exit in
+ * the first moments starts the shredder itself (shredAtRestKey), a few tens of ms later.
  */
 export function prepareKeyShredder(): void {
-  started();
+  if (shredder || preparing) return;
+  preparing = true;
+  const start = () => {
+    preparing = false;
+    started();
+  };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: PREPARE_WITHIN_MS });
+  else setTimeout(start, 0);
 }
 
 /**

@@ -4,7 +4,6 @@
 // their code and their client whatever the checkout becomes meanwhile.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -24,12 +23,54 @@ export const CHECKOUT: Release = { id: 'checkout', root, clientDir: path.join(ro
 /** What the server runs: its code, the contract it shares with the client, and how to run them. */
 const SERVER_PARTS = ['server', 'contract', 'package.json', 'tsconfig.json', 'tsconfig.server.json'];
 
+/**
+ * Where releases are kept unless RELEASES_DIR names a folder: the checkout's own `data/`, not the
+ * system's temporary folder, where another user of the machine could make `portal-releases` first
+ * and so write the code the site runs.
+ */
+export const DEFAULT_RELEASES_DIR = path.join(root, 'data', 'releases');
+
+/** A refused release folder: the operator reads what to do about it. */
+export class ReleaseFolderError extends Error {
+  override readonly name = 'ReleaseFolderError';
+}
+
+/**
+ * The folder releases are kept in, made 0700 when missing and refused unless it is a real folder
+ * (not a link) of this user that neither group nor others can write: whoever can write there can
+ * put code of their own into the next release the processes start from.
+ */
+export function releasesFolder(dir: string): string {
+  const folder = path.resolve(dir);
+  fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const stat = fs.lstatSync(folder);
+  if (!stat.isDirectory()) {
+    throw new ReleaseFolderError(
+      `The release folder ${folder} is a link or not a folder: name the real folder in RELEASES_DIR.`,
+    );
+  }
+  // Windows has neither owners nor modes of this kind to check.
+  const uid = process.getuid?.();
+  if (uid === undefined) return folder;
+  if (stat.uid !== uid) {
+    throw new ReleaseFolderError(
+      `The release folder ${folder} belongs to another user (uid ${stat.uid}), not this one (uid ${uid}): refused. Remove it, or set RELEASES_DIR to a folder of this user.`,
+    );
+  }
+  if ((stat.mode & 0o022) !== 0) {
+    throw new ReleaseFolderError(
+      `The release folder ${folder} can be written by group or others (mode ${(stat.mode & 0o777).toString(8)}): refused. chmod 700 it, or set RELEASES_DIR to a folder only this user writes.`,
+    );
+  }
+  return folder;
+}
+
 /** A BUILD_ID as vite.config.ts makes one: the time, so a newer build sorts after an older one. */
 export const newBuildId = (): string => new Date().toISOString().replace(/\D/g, '').slice(0, 14);
 
 export interface ReleaseOptions {
   id?: string;
-  /** Where releases are kept (RELEASES_DIR, else the system's temporary folder). */
+  /** Where releases are kept (RELEASES_DIR, else DEFAULT_RELEASES_DIR); see releasesFolder. */
   dir?: string;
   /**
    * The client: 'build' builds it from the checkout with the release's BUILD_ID (about a minute);
@@ -52,10 +93,10 @@ export async function prepareRelease(options: ReleaseOptions): Promise<Release> 
   const id = options.id ?? newBuildId();
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(id))
     throw new Error(`a release id is letters, digits, . _ -, not ${id}`);
-  const base = options.dir ?? process.env.RELEASES_DIR ?? path.join(os.tmpdir(), 'portal-releases');
+  const base = releasesFolder(options.dir ?? process.env.RELEASES_DIR ?? DEFAULT_RELEASES_DIR);
   const releaseRoot = path.join(base, id);
   fs.rmSync(releaseRoot, { recursive: true, force: true });
-  fs.mkdirSync(releaseRoot, { recursive: true });
+  fs.mkdirSync(releaseRoot, { mode: 0o700 });
   for (const part of SERVER_PARTS) {
     fs.cpSync(path.join(root, part), path.join(releaseRoot, part), { recursive: true });
   }

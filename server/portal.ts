@@ -76,8 +76,10 @@ export function portal(ctx: AppContext): FastifyPluginAsync {
     app.addHook('onRequest', async (req) => {
       checkVariantHeader(req);
       checkOrigin(req, siteOrigin(ctx.config, req));
-      checkAntiForgery(req);
     });
+    // After the routes' own authentication (onRequest hooks all), before the body is read: a write
+    // that a verified bearer token proves needs no cookie (server/http/anti-forgery.ts).
+    app.addHook('preParsing', async (req) => checkAntiForgery(ctx, req));
     storeIdempotentReplies(app, ctx);
     auditStaffRequests(app, ctx);
     app.addHook('onSend', async (_req, reply, payload) => {

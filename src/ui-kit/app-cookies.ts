@@ -108,8 +108,25 @@ export function visibleCookieNames(): string[] {
   return cookieNames(document.cookie);
 }
 
+/**
+ * The `document.cookie` assignment that removes a cookie, on this host or (for shared-domain
+ * cookies) on the given domain. On https it says `Secure`: a browser replaces a `__Host-` cookie
+ * (the server's anti-forgery cookie there) only with one that does.
+ */
+export function expiredCookieString(name: string, options: { domain?: string; secure: boolean }): string {
+  return [
+    `${name}=`,
+    'expires=Thu, 01 Jan 1970 00:00:00 GMT',
+    'path=/',
+    ...(options.secure ? ['Secure'] : []),
+    ...(options.domain ? [`domain=${options.domain}`] : []),
+  ].join('; ');
+}
+
 /** Removes a cookie, on this host or (for shared-domain cookies) on the given domain. */
 export function expireCookie(name: string, domain?: string): void {
-  const expired = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
-  document.cookie = domain ? `${expired}; domain=${domain}` : expired;
+  document.cookie = expiredCookieString(name, {
+    ...(domain ? { domain } : {}),
+    secure: location.protocol === 'https:',
+  });
 }

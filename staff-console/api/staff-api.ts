@@ -1,9 +1,9 @@
 import { createContext, useContext } from 'react';
 import { VARIANT_HEADER } from '../../contract/variant.ts';
 import {
-  ANTI_FORGERY_COOKIE,
   ANTI_FORGERY_HEADER,
   ANTI_FORGERY_PATH,
+  antiForgeryCookieName,
   type AntiForgeryResponse,
 } from '../../contract/anti-forgery.ts';
 import { apiErrorBodyOf } from '../../client-kit/http/api-error-body.ts';
@@ -111,12 +111,14 @@ export function createStaffApi(options: StaffApiOptions): StaffApi {
   const base = `${root}/staff`;
 
   /**
-   * SPEC §7: the anti-forgery cookie's value, copied into the header of every write. The server
-   * sets the cookie and says its value at `{api}/antiforgery` when the page has none (or after a
-   * refusal, `renew`).
+   * SPEC §7: the anti-forgery cookie's value, copied into the header of every write (the server
+   * asks it of no write a staff token proves, so a planted cookie of the same name costs nothing).
+   * The server sets the cookie, `__Host-XSRF-TOKEN` over https, and says its value at
+   * `{api}/antiforgery` when the page has none (or after a refusal, `renew`).
    */
   async function antiForgeryToken(renew: boolean): Promise<string | undefined> {
-    const [cookie] = cookieValues(document.cookie, ANTI_FORGERY_COOKIE);
+    const name = antiForgeryCookieName(location.protocol === 'https:');
+    const [cookie] = cookieValues(document.cookie, name);
     if (cookie && !renew) return cookie;
     try {
       const reply = await fetch(`${root}${ANTI_FORGERY_PATH}`, {

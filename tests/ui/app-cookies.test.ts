@@ -4,6 +4,7 @@ import {
   appCookieString,
   cookieNames,
   cookieValue,
+  expiredCookieString,
   namedCookieString,
 } from '../../src/ui-kit/app-cookies.ts';
 
@@ -47,6 +48,18 @@ describe('app cookies (SPEC §9)', () => {
     );
     expect(namedCookieString('n', 'v', { secure: false, sameSite: 'Strict' })).toBe(
       'n=v; Path=/; SameSite=Strict',
+    );
+  });
+
+  it('removes a cookie with Secure on https, where a __Host- cookie is only replaced by a Secure one', () => {
+    expect(expiredCookieString('XSRF-TOKEN', { secure: false })).toBe(
+      'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/',
+    );
+    expect(expiredCookieString('__Host-XSRF-TOKEN', { secure: true })).toBe(
+      '__Host-XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/; Secure',
+    );
+    expect(expiredCookieString('x', { domain: '.bris.se', secure: true })).toBe(
+      'x=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/; Secure; domain=.bris.se',
     );
   });
 

@@ -11,8 +11,9 @@ export interface AntiForgery {
 
 /**
  * The worker's copy of the browser's anti-forgery cookie. A worker can read cookies only where the
- * Cookie Store API exists (Chromium), so it asks the server, which answers with the cookie's value
- * (and sets the cookie when the browser has none): the same in every browser.
+ * Cookie Store API exists (Chromium), so it asks the server, which answers a value its answer sets
+ * in the cookie at `Path=/` (never one a planted cookie of a longer path shows only to it): the
+ * same in every browser. The server asks it only of writes no bearer token proves.
  */
 export class AntiForgeryToken implements AntiForgery {
   private value: string | undefined;

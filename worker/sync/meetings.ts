@@ -205,7 +205,8 @@ export class MeetingsSync implements SyncModule {
           void db.uploads.update(row.id, { loaded, total: total || row.total });
         });
       };
-      // The anti-forgery value went stale (cookies cleared at a login): ask again, and send once more.
+      // Refused for a stale anti-forgery value (only by an older process during a rolling upgrade:
+      // this server asks none of a write its bearer token proves): ask again, and send once more.
       await send().catch(async (error: unknown) => {
         const refused = isHttpError(error) && isAntiForgeryAnswer(error.status, error.body);
         if (refused && (await http.renewAntiForgery())) return send();

@@ -1,52 +1,65 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { databaseKind, type DatabaseKind } from './database-kind.ts';
+import {
+  BackupError,
+  backupFileInfo,
+  ENGINE,
+  readBackupFile,
+  secretToSign,
+  writeBackupFile,
+  type BackupSigning,
+} from './backup-file.ts';
+
+export { BackupError, backupSigningOf, type BackupSigning } from './backup-file.ts';
 
 /**
  * Backup and restore of a site's database (`npm run backup`, `npm run restore`; docs/operations.md,
  * "Backup and restore"). The database is the whole site: uploaded files (file_blobs) and the token
- * signing keys (signing_keys) live in it. What lives outside on purpose: SIGNING_KEY_SECRET, which
+ * signing keys (envelopekeys) live in it. What lives outside on purpose: SIGNING_KEY_SECRET, which
  * decrypts the keys (keep it in the secret store, never beside a backup), and the erasure log
- * (server/security/erasure-log.ts), which must outlive every restore.
+ * (server/security/erasure-log.ts), which must outlive every restore. A backup is signed under
+ * that secret (server/db/backup-file.ts), and a restore refuses one that was changed.
  */
-
-/** A refusal the operator can act on: printed as it is, without a stack. */
-export class BackupError extends Error {
-  override readonly name = 'BackupError';
-}
-
-const ENGINE: Record<DatabaseKind, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
 /**
  * Writes a consistent copy of the database `databaseUrl` names to `file` while the site runs:
  * SQLite through its online backup API (one snapshot, writers go on), PostgreSQL through
- * `pg_dump --format=custom` (one snapshot). The copy is checked and then moved into place, so
- * `file` is either the whole backup or untouched.
+ * `pg_dump --format=custom` (one snapshot). The copy is checked, signed under the site's secret
+ * (unsigned without one, refused in production) and then moved into place, so `file` is either the
+ * whole backup or untouched.
  */
 export async function backupDatabase(
   databaseUrl: string,
   file: string,
-): Promise<{ kind: DatabaseKind; bytes: number }> {
+  signing: BackupSigning,
+): Promise<{ kind: DatabaseKind; bytes: number; signed: boolean }> {
   const kind = databaseKind(databaseUrl);
+  // Refused before anything is copied, not after.
+  secretToSign(signing);
   const target = path.resolve(file);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const partial = `${target}.partial-${process.pid}`;
+  const envelope = `${target}.signing-${process.pid}`;
   try {
     // Every child's words are in it: readable by the site's own user only, from its first byte.
     fs.writeFileSync(partial, '', { mode: 0o600 });
     if (kind === 'sqlite') await backupSqlite(databaseUrl, partial);
     else await backupPostgres(databaseUrl, partial);
-    fs.chmodSync(partial, 0o600);
-    syncFile(partial);
-    fs.renameSync(partial, target);
+    const { signed } = await writeBackupFile(partial, envelope, kind, signing);
+    fs.chmodSync(envelope, 0o600);
+    syncFile(envelope);
+    fs.renameSync(envelope, target);
     syncFile(path.dirname(target));
+    return { kind, bytes: fs.statSync(target).size, signed };
   } finally {
+    fs.rmSync(envelope, { force: true });
     for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(`${partial}${suffix}`, { force: true });
   }
-  return { kind, bytes: fs.statSync(target).size };
 }
 
 async function backupSqlite(databaseUrl: string, partial: string): Promise<void> {
@@ -88,43 +101,39 @@ async function backupPostgres(databaseUrl: string, partial: string): Promise<voi
 /**
  * Puts the backup `file` in place of the database `databaseUrl` names. The site must be stopped:
  * a running one is refused (SQLite: another connection holds the file; PostgreSQL: another
- * connection to the database). SQLite: the copy is checked, written beside the database and renamed
- * over it, its old -wal and -shm removed first. PostgreSQL: `pg_restore --clean --if-exists
- * --no-owner` in one transaction, into the database (created when missing).
+ * connection to the database). First the database's copy is read out of the backup into a file of
+ * our own and its signature checked over those bytes (server/db/backup-file.ts): a backup changed
+ * after it was made, or unsigned where the site has a secret, is refused before anything is touched.
+ * SQLite: the copy is checked, written beside the database and renamed over it, its old -wal and
+ * -shm removed first. PostgreSQL: `pg_restore --clean --if-exists --no-owner` in one transaction,
+ * into the database (created when missing).
  */
-export async function restoreDatabase(databaseUrl: string, file: string): Promise<{ kind: DatabaseKind }> {
+export async function restoreDatabase(
+  databaseUrl: string,
+  file: string,
+  signing: BackupSigning,
+): Promise<{ kind: DatabaseKind; signed: boolean; made: string | null }> {
   const kind = databaseKind(databaseUrl);
   const source = path.resolve(file);
-  const found = backupKindOf(source);
-  if (found === null) {
+  const info = await backupFileInfo(source);
+  if (info === null) {
     throw new BackupError(
       `${file} is not a backup made by npm run backup (neither SQLite nor a pg_dump archive).`,
     );
   }
-  if (found !== kind) {
+  if (info.kind !== kind) {
     throw new BackupError(
-      `${file} is a ${ENGINE[found]} backup, but DATABASE_URL names a ${ENGINE[kind]} database.`,
+      `${file} is a ${ENGINE[info.kind]} backup, but DATABASE_URL names a ${ENGINE[kind]} database.`,
     );
   }
-  if (kind === 'sqlite') restoreSqlite(databaseUrl, source);
-  else await restorePostgres(databaseUrl, source);
-  return { kind };
+  const read = (into: string) => readBackupFile(source, info, into, signing);
+  if (kind === 'sqlite') await restoreSqlite(databaseUrl, read, source);
+  else await restorePostgres(databaseUrl, read);
+  return { kind, signed: info.signed, made: info.made };
 }
 
-/** Which engine wrote a backup file, by its first bytes; null for anything else. */
-export function backupKindOf(file: string): DatabaseKind | null {
-  if (!fs.existsSync(file)) throw new BackupError(`There is no backup file at ${file}.`);
-  const head = Buffer.alloc(16);
-  const fd = fs.openSync(file, 'r');
-  try {
-    fs.readSync(fd, head, 0, head.length, 0);
-  } finally {
-    fs.closeSync(fd);
-  }
-  if (head.toString('latin1') === 'SQLite format 3\0') return 'sqlite';
-  if (head.subarray(0, 5).toString('latin1') === 'PGDMP') return 'postgres';
-  return null;
-}
+/** Reads the database's copy out of the backup into `into`, checked (readBackupFile). */
+type ReadCopy = (into: string) => Promise<void>;
 
 /** The server's connections to PostgreSQL carry this application_name (server/main.ts). */
 export const SERVER_APPLICATION_NAME = 'portal-server';
@@ -132,12 +141,12 @@ export const SERVER_APPLICATION_NAME = 'portal-server';
 export const SITE_RUNNING =
   'stop every server process of the site (and anything else that has the database open) before restoring';
 
-function restoreSqlite(databaseUrl: string, source: string): void {
+async function restoreSqlite(databaseUrl: string, read: ReadCopy, source: string): Promise<void> {
   const target = path.resolve(databaseUrl);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const partial = `${target}.restoring-${process.pid}`;
   try {
-    fs.copyFileSync(source, partial);
+    await read(partial);
     const copy = new SQLite(partial, { fileMustExist: true });
     try {
       checkSqliteCopy(copy, source);
@@ -180,7 +189,19 @@ function refuseIfOpen(target: string): void {
   }
 }
 
-async function restorePostgres(databaseUrl: string, source: string): Promise<void> {
+async function restorePostgres(databaseUrl: string, read: ReadCopy): Promise<void> {
+  // The archive, read out and checked, in a folder only this user can enter (mkdtemp: 0700).
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-restore-'));
+  try {
+    const archive = path.join(folder, 'site.pgdump');
+    await read(archive);
+    await restorePostgresArchive(databaseUrl, archive);
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+async function restorePostgresArchive(databaseUrl: string, source: string): Promise<void> {
   await createDatabaseIfMissing(databaseUrl);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

@@ -1,10 +1,10 @@
-import { inflateRawSync, inflateSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 
 /**
  * A document is what it says it is inside, not only in its first bytes: a zip named `.docx` that
  * holds an `.exe`, or a PDF that runs script when it is opened, would otherwise be stored and
  * offered to a group leader or a child as homework. Nothing here writes a file or follows a path;
- * the entries are only read, each within a size cap.
+ * the entries are only read, each within a size cap. PDFs: pdf-structure.ts.
  */
 
 /** Entries no text document needs: programs, scripts, shortcuts, and Office macros. */
@@ -13,7 +13,7 @@ const EXECUTABLE_ENTRY =
 /** Where a Word file carries other files or controls: OLE packages (which can hold a program) and ActiveX. */
 const EMBEDDING_ENTRY = /^word\/(embeddings|activeX)\//i;
 const MAX_ENTRIES = 5000;
-/** The most a single entry that is read (the content types, a PDF stream) may inflate to. */
+/** The most a single entry that is read (the content types) may inflate to. */
 const MAX_INFLATED_BYTES = 8 * 1024 * 1024;
 
 interface ZipEntry {
@@ -110,76 +110,4 @@ export function isSafeOdt(data: Uint8Array): boolean {
   const mimetype = entries.find((e) => e.name === 'mimetype');
   if (!mimetype || !entries.some((e) => e.name === 'content.xml')) return false;
   return zipEntryData(data, mimetype)?.toString('latin1') === 'application/vnd.oasis.opendocument.text';
-}
-
-/**
- * PDF names that make a reader act rather than show: script, launching programs, embedded files,
- * Flash-era media and forms that run script or send data. (An /OpenAction that only sets the first
- * view is common and harmless; one that runs script names /JavaScript and is caught by that.)
- */
-const ACTIVE_PDF_NAMES = new Set([
-  'JavaScript',
-  'JS',
-  'Launch',
-  'EmbeddedFile',
-  'EmbeddedFiles',
-  'RichMedia',
-  'XFA',
-  'SubmitForm',
-  'ImportData',
-]);
-
-/** Every name token (`/Name`) in PDF text, with `#xx` escapes decoded (`/J#61vaScript` is `/JavaScript`). */
-function pdfNames(text: string): string[] {
-  const names: string[] = [];
-  for (const match of text.matchAll(/\/([^\s/[\]<>(){}%]+)/g)) {
-    names.push(
-      match[1]!.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    );
-  }
-  return names;
-}
-
-/**
- * A PDF that only shows: none of the active names above in its objects, or inside any object
- * stream (where a writer packs objects, compressed, out of a plain search's sight). Other streams -
- * page drawing, images, fonts - are data, not objects: their bytes are not read for names (random
- * compressed bytes spell `/JS` now and then). An object stream that cannot be inflated within the
- * cap, or that uses another filter, is refused, as its content cannot be known.
- */
-export function isSafePdf(data: Uint8Array): boolean {
-  const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
-  const stream = /(?<![A-Za-z])stream\r?\n/g;
-  const objects: string[] = [];
-  let from = 0;
-  let inflated = 0;
-  for (let match = stream.exec(text); match; match = stream.exec(text)) {
-    const start = match.index + match[0].length;
-    const end = text.indexOf('endstream', start);
-    if (end < 0) break;
-    objects.push(text.slice(from, match.index));
-    from = end + 'endstream'.length;
-    stream.lastIndex = from;
-    const dictionary = text.slice(Math.max(0, text.lastIndexOf(' obj', match.index)), match.index);
-    const names = pdfNames(dictionary);
-    if (!names.includes('ObjStm')) continue;
-    if (!names.includes('FlateDecode')) {
-      // Another filter could hide what it holds; without one its objects are read as they are.
-      if (names.some((n) => n.endsWith('Decode'))) return false;
-      objects.push(text.slice(start, end));
-      continue;
-    }
-    let content: Buffer;
-    try {
-      const body = Buffer.from(data.buffer, data.byteOffset + start, end - start);
-      content = inflateSync(body, { maxOutputLength: MAX_INFLATED_BYTES, finishFlush: 2 });
-    } catch {
-      return false;
-    }
-    inflated += content.length;
-    if (inflated > 4 * MAX_INFLATED_BYTES) return false;
-    objects.push(content.toString('latin1'));
-  }
-  objects.push(text.slice(from));
-  return !objects.some((part) => pdfNames(part).some((n) => ACTIVE_PDF_NAMES.has(n)));
 }

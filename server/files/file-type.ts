@@ -1,5 +1,6 @@
 import type { UPLOAD_LIMITS } from '../../contract/limits.ts';
-import { isSafeDocx, isSafeOdt, isSafePdf } from './document-structure.ts';
+import { isSafeDocx, isSafeOdt } from './document-structure.ts';
+import { isSafePdf } from './pdf-structure.ts';
 
 export type FileKind = (typeof UPLOAD_LIMITS.allowedKinds)[number];
 
@@ -21,9 +22,10 @@ const ascii = (b: Uint8Array, from: number, to: number) =>
 
 /**
  * The kind of a file by its content (magic bytes), never by its name or the browser's claim. A zip
- * is only accepted when its structure is a Word or OpenDocument text with nothing runnable in it, a
- * PDF only when it runs no script (server/files/document-structure.ts); plain text must be valid
- * UTF-8 without control characters. Anything else is refused.
+ * is only accepted when its structure is a Word or OpenDocument text with nothing runnable in it
+ * (server/files/document-structure.ts), a PDF only when nothing in it runs script or leaves the
+ * document (server/files/pdf-structure.ts); plain text must be valid UTF-8 without control
+ * characters. Anything else is refused.
  */
 export function detectFileKind(data: Uint8Array, fileName: string): FileKind | null {
   if (data.length === 0) return null;

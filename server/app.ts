@@ -80,7 +80,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
       hubSubscriptions: () => hub?.subscriptionCount() ?? 0,
       databasePool: () => database?.poolStats() ?? null,
     },
-    { token: config.metricsToken, trustsProxy: config.trustProxy.length > 0 },
+    { token: config.metricsToken },
   );
   database = openDatabase(config.databaseUrl, {
     onQuery: options.onQuery,

@@ -4,8 +4,25 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { DatabaseErrorKind, PoolStats } from './db/database.ts';
 import type { HubObserver, TransportKind } from './hub/types.ts';
 
-/** Loopback as seen after proxy resolution (TRUST_PROXY), IPv4, IPv6 and IPv4-mapped. */
+/** A loopback address: IPv4, IPv6 and IPv4-mapped. */
 const isLoopbackAddress = (ip: string) => /^(127\.|::ffff:127\.)/.test(ip) || ip === '::1';
+
+/**
+ * Headers a proxy adds (nginx, Apache, HAProxy, CDNs): a request that carries any of them came
+ * through one, from someone the proxy stands for. Every `X-Forwarded-*` header counts too.
+ */
+const PROXY_HEADERS = new Set([
+  'forwarded',
+  'via',
+  'x-real-ip',
+  'x-client-ip',
+  'x-cluster-client-ip',
+  'true-client-ip',
+  'cf-connecting-ip',
+  'fastly-client-ip',
+  'x-original-forwarded-for',
+]);
+const isProxyHeader = (name: string) => PROXY_HEADERS.has(name) || name.startsWith('x-forwarded-');
 
 function bearerMatches(req: FastifyRequest, token: string | undefined): boolean {
   if (!token) return false;
@@ -63,7 +80,7 @@ export class Metrics {
 
   constructor(
     sources: MetricsSources,
-    private readonly access: { token?: string | undefined; trustsProxy: boolean },
+    private readonly access: { token?: string | undefined },
   ) {
     const registers = [this.registry];
     new Gauge({
@@ -192,12 +209,19 @@ export class Metrics {
   }
 
   /**
-   * The machine itself: a loopback peer (after TRUST_PROXY resolution). A loopback peer that
-   * forwards for someone is a proxy nobody named in TRUST_PROXY, so its clients are not trusted.
+   * The machine itself: a loopback peer that forwards for nobody. Whatever the headers say, a
+   * request through a proxy is not the machine: a proxy on the same machine (nginx in front of the
+   * process) is a loopback peer for everyone it serves, whether it says so in X-Forwarded-For,
+   * Forwarded, X-Real-IP or Via, and whether or not TRUST_PROXY names it. Only the socket's own
+   * address counts, never one resolved from a header. (A proxy that adds none of these headers
+   * cannot be told from the machine: deploy/nginx.conf answers /metrics 404 itself.)
    */
   private fromThisMachine(req: FastifyRequest): boolean {
-    if (!isLoopbackAddress(req.ip)) return false;
-    return this.access.trustsProxy || req.headers['x-forwarded-for'] === undefined;
+    const peer = req.socket.remoteAddress ?? '';
+    if (!isLoopbackAddress(peer)) return false;
+    if (Object.keys(req.headers).some(isProxyHeader)) return false;
+    // A trusted proxy in front resolved the client's address from it.
+    return req.ip === peer;
   }
 
   observe(method: string, route: string, status: number, seconds: number, replayed: boolean) {

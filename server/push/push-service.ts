@@ -14,6 +14,7 @@ import { nowIso } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { PushSubscriptionBody } from '../../contract/schemas/push.ts';
+import { KeyedDigest } from '../security/keyed-digest.ts';
 import { VapidKeys } from './vapid-keys.ts';
 
 /** What a push is about: the counsellor took the child's chat, or answered the child's mail. */
@@ -31,6 +32,8 @@ export const PUSH_BURST_MS = 60_000;
 export const MAX_SUBSCRIPTIONS_PER_ACCOUNT = 10;
 /** A push service that does not answer in this time is given up on (a push is no promise). */
 const SEND_TIMEOUT_MS = 10_000;
+/** RFC 8030 §5.4: a Topic is at most 32 characters of the URL- and filename-safe base64 alphabet. */
+export const TOPIC_LENGTH = 32;
 
 /**
  * Whether `endpoint` is https on one of the configured push services' hosts. Entries (see
@@ -88,6 +91,8 @@ export class PushService {
   readonly keys: VapidKeys;
   private readonly pending = new Set<Promise<void>>();
   private readonly agent: https.Agent | undefined;
+  /** Keys the Topic (see topicOf): the site's keyed digest, shared by its processes. */
+  private readonly digest: KeyedDigest;
   private closed = false;
 
   constructor(
@@ -96,6 +101,7 @@ export class PushService {
     private readonly log: FastifyBaseLogger,
   ) {
     this.keys = new VapidKeys(db, config.signingKeySecret);
+    this.digest = new KeyedDigest(db, config.signingKeySecret);
     this.agent = config.pushTestCaFile
       ? new https.Agent({ ca: [...tls.rootCertificates, fs.readFileSync(config.pushTestCaFile, 'utf8')] })
       : undefined;
@@ -208,6 +214,7 @@ export class PushService {
         .filter((s) => isAllowedEndpoint(s.endpoint, this.config.pushServiceHosts))
         .map(async (s) => {
           try {
+            const topic = await this.topicOf(s.endpoint, notice.tag);
             await webpush.sendNotification(
               { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },
               payload,
@@ -220,7 +227,7 @@ export class PushService {
                 TTL: PUSH_TTL_SECONDS[kind],
                 urgency: 'high',
                 // A newer push of the conversation replaces one the push service still holds.
-                topic: notice.tag.length <= 32 ? notice.tag : undefined,
+                topic,
                 timeout: SEND_TIMEOUT_MS,
                 ...(this.agent ? { agent: this.agent } : {}),
               },
@@ -237,6 +244,19 @@ export class PushService {
           }
         }),
     );
+  }
+
+  /**
+   * The Topic of a notice's pushes to one subscription. The push service keeps one push per topic
+   * for a device that is off, so a newer notice of the conversation replaces the last: one topic per
+   * subscription and tag, in every process and after a restart. The header is not encrypted (the
+   * payload is), so it is no tag (`conversation-42` would tell the push service which conversation,
+   * and let it count a child's conversations), and differs between the child's devices (which it
+   * would otherwise tie together): an HMAC of the endpoint and the tag under the site's secret,
+   * base64url, cut to the 32 characters RFC 8030 allows (192 bits).
+   */
+  private async topicOf(endpoint: string, tag: string): Promise<string> {
+    return (await this.digest.of(`push-topic\n${endpoint}\n${tag}`)).slice(0, TOPIC_LENGTH);
   }
 
   /** One statement, so that of processes pushing at once exactly one claims the minute. */

@@ -10,7 +10,7 @@ import { decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { api, login, refreshRequest, startTestServer, type TestServer } from '../test-server.ts';
 import { DEFAULT_PUSH_SERVICE_HOSTS, loadConfig } from '../../../server/config.ts';
 import { PRODUCTION_ENV } from '../server-process.ts';
-import { isAllowedEndpoint } from '../../../server/push/push-service.ts';
+import { PUSH_BURST_MS, isAllowedEndpoint } from '../../../server/push/push-service.ts';
 import { VapidKeys } from '../../../server/push/vapid-keys.ts';
 import { runMaintenance } from '../../../server/jobs/maintenance.ts';
 import type { Conversation } from '../../../contract/conversations.ts';
@@ -275,7 +275,7 @@ describe('Web Push', () => {
       tag: `conversation-${id}`,
       url: '/start#chatt',
     });
-    expect(received.headers.topic).toBe(`conversation-${id}`);
+    expect(String(received.headers.topic)).toMatch(/^[A-Za-z0-9_-]{32}$/);
   });
 
   it("pushes 'Du har ett nytt meddelande' with the thread when a counsellor answers a mail", async () => {
@@ -289,6 +289,57 @@ describe('Web Push', () => {
       tag: `conversation-${id}`,
       url: `/mina-sidor/inlagg/${id}`,
     });
+  });
+
+  it('sends a Topic that names no conversation: one per conversation and device, every push alike', async () => {
+    // Attack: reading the push service's side of a push. What it reads in clear is the headers
+    // (the payload is encrypted for the device), and the Topic was the tag: `conversation-42`.
+    const child = await subscribedChild();
+    const tablet = newDevice(receiver);
+    const onTablet = await login(server.url, child.username, child.password);
+    expect((await subscribe(onTablet.access_token, tablet.body)).status).toBe(204);
+    const first = await openMail(child.token);
+    const other = await openMail(child.token);
+    /** The pushes one answer sends, to the phone and the tablet. */
+    const pushesOf = async (id: number, content: string) => {
+      const pushes = [receiver.next(child.device.path), receiver.next(tablet.path)];
+      expect((await answer(id, content)).status).toBe(201);
+      return Promise.all(pushes);
+    };
+    const [phone, tabletPush] = await pushesOf(first, 'Ett');
+    // A minute later (PUSH_BURST_MS: the burst record of the conversation is that old) it is pushed again.
+    const aged = await server.ctx.db
+      .updateTable('push_bursts')
+      .set((eb) => ({ sent_at: eb('sent_at', '-', PUSH_BURST_MS) }))
+      .where('key', '=', `thread:conversation-${first}`)
+      .executeTakeFirst();
+    expect(Number(aged.numUpdatedRows)).toBe(1);
+    const [phoneAgain] = await pushesOf(first, 'Två');
+    const [phoneOther] = await pushesOf(other, 'Tre');
+
+    const all = [phone!, tabletPush!, phoneAgain!, phoneOther!];
+    for (const received of all) {
+      const topic = String(received.headers.topic);
+      expect(topic).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      const vapid = /t=([^,\s]+)/.exec(String(received.headers.authorization))![1]!;
+      const claims = Buffer.from(vapid.split('.')[1]!, 'base64url').toString('utf8');
+      const seen = [
+        ...Object.values(received.headers).flat().map(String),
+        claims,
+        Buffer.from(topic, 'base64url').toString('latin1'),
+      ];
+      for (const id of [first, other]) {
+        expect(seen.filter((text) => text.includes(`conversation-${id}`))).toEqual([]);
+      }
+      expect(seen.filter((text) => /conversation/i.test(text))).toEqual([]);
+    }
+    // Replacement still works: a newer push of the conversation has the same Topic on a device.
+    expect(phoneAgain!.headers.topic).toBe(phone!.headers.topic);
+    expect(phoneOther!.headers.topic).not.toBe(phone!.headers.topic);
+    expect(tabletPush!.headers.topic).not.toBe(phone!.headers.topic);
+    // The device, which holds the key, still reads the conversation's tag.
+    const { payload } = await opened(child.device, phoneAgain!, 24 * 3600);
+    expect(payload.tag).toBe(`conversation-${first}`);
   });
 
   it('pushes at most once a minute per conversation and kind', async () => {

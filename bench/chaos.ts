@@ -223,7 +223,9 @@ async function main() {
           redisUrl: `redis://127.0.0.1:${redisPort}`,
           clientDir: BROWSERS > 0 ? buildClientIfStale() : '/nonexistent-client',
           // One counsellor account and one address write what several would: limits times five.
-          env: { DEMO_SEED: '1', RATE_LIMIT_FACTOR: '5' },
+          env: { RATE_LIMIT_FACTOR: '5' },
+          // It drives the demo's counsellor, support group and participants.
+          demoSeed: true,
           // Each browser child comes through a fault proxy of its own, at its own loopback origin.
           origin: 'loopback',
           log: (line) => {

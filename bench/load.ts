@@ -290,7 +290,7 @@ async function main() {
       databaseUrl,
       redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       clientDir: '/nonexistent-client',
-      env: { ...PRODUCTION_ENV, DEMO_SEED: '0', ...BENCH_LIMITS },
+      env: { ...PRODUCTION_ENV, ...BENCH_LIMITS },
       log: (line) => {
         if (/error|warn/i.test(line)) log(line);
       },

@@ -20,8 +20,14 @@ export interface ClusterOptions {
   redisUrl: string;
   /** The built client; none served when it does not exist (the tests and benches need no pages). */
   clientDir: string;
-  /** More environment for every process (APP_VARIANT, limits for a bench, ...). */
+  /** More environment for every process (APP_VARIANT, limits for a bench, ...); never DEMO_SEED. */
   env?: Record<string, string | undefined>;
+  /**
+   * The demo logins and data (DEMO_SEED=1), off unless asked for: a cluster is a deployment, and
+   * behind its nginx (TRUST_PROXY) they answer whoever reaches the site. The chaos run and the
+   * cluster's tests ask for them.
+   */
+  demoSeed?: boolean;
   /** Where the processes' output goes, line by line with their node id in front; dropped by default. */
   log?: (line: string) => void;
   /**
@@ -196,6 +202,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       ERASURE_LOG_FILE: process.env.ERASURE_LOG_FILE ?? path.join(root, 'data', 'erasure-log.jsonl'),
       ...options.env,
       ...extraEnv,
+      // Whatever this process or `env` holds: only the option seeds the demo.
+      DEMO_SEED: options.demoSeed ? '1' : '0',
     };
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       cwd: release.root,
@@ -342,28 +350,37 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 /** The database `npm run cluster` uses unless DATABASE_URL names one: its own, on the machine's PostgreSQL. */
 export const CLUSTER_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/portal_cluster';
 
-async function main() {
-  const { buildClientIfStale } = await import('./client-build.ts');
-  const processes = Number(process.env.CLUSTER_PROCESSES ?? 2);
+/**
+ * What `npm run cluster` starts, from its environment: CLUSTER_PROCESSES, PORT, DATABASE_URL,
+ * REDIS_URL, and the demo only with DEMO_SEED=1 (a cluster is a deployment). All but the client.
+ */
+export function clusterOptionsOf(env: NodeJS.ProcessEnv): Omit<ClusterOptions, 'clientDir'> {
+  const processes = Number(env.CLUSTER_PROCESSES ?? 2);
   if (!Number.isInteger(processes) || processes < 1 || processes > 64) {
     throw new Error('CLUSTER_PROCESSES must be a whole number from 1 to 64');
   }
-  const port = Number(process.env.PORT ?? 8080);
-  const production = process.env.NODE_ENV === 'production';
-  const databaseUrl = process.env.DATABASE_URL ?? CLUSTER_DATABASE_URL;
+  const databaseUrl = env.DATABASE_URL ?? CLUSTER_DATABASE_URL;
   if (!databaseUrl.startsWith('postgres')) {
     throw new Error('A cluster shares one PostgreSQL database: DATABASE_URL must be postgres://...');
   }
-  const options: ClusterOptions = {
+  return {
     processes,
-    port,
+    port: Number(env.PORT ?? 8080),
     databaseUrl,
-    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    // No demo logins unless asked for by name: behind nginx they would answer whoever reaches it.
+    demoSeed: env.DEMO_SEED === '1',
+  };
+}
+
+async function main() {
+  const { buildClientIfStale } = await import('./client-build.ts');
+  const options: ClusterOptions = {
+    ...clusterOptionsOf(process.env),
     clientDir: buildClientIfStale(),
-    // Demo data as `npm start` has it; TRUST_PROXY would otherwise turn it off (DEMO_SEED=0 to refuse).
-    env: { DEMO_SEED: process.env.DEMO_SEED ?? (production ? undefined : '1') },
     log: (line) => console.info(line),
   };
+  const { processes, databaseUrl } = options;
   console.info(`Starting ${processes} server processes behind nginx...`);
   const cluster = await startCluster(options);
   console.info(

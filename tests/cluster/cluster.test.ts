@@ -27,7 +27,8 @@ beforeAll(async () => {
         databaseUrl: database.url,
         redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
         clientDir: '/nonexistent-client',
-        env: { DEMO_SEED: '1', REGISTRATIONS_PER_ADDRESS: '3' },
+        demoSeed: true,
+        env: { REGISTRATIONS_PER_ADDRESS: '3' },
         log: (line) => output.push(line),
       });
       break;

@@ -46,7 +46,8 @@ beforeAll(async () => {
         databaseUrl: database.url,
         redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
         clientDir: oldClient,
-        env: { DEMO_SEED: '1', ...BENCH_LIMITS },
+        demoSeed: true,
+        env: BENCH_LIMITS,
       });
       break;
     } catch (error) {

@@ -54,7 +54,12 @@ export async function main() {
         `\nWARNING: demo logins with published passwords, reachable from other machines ${how} (DEMO_SEED=1).`,
       );
     }
-    if (config.trustProxy.length === 0) {
+    // What server/auth/demo-login-guard.ts refuses.
+    if (!config.exposed) {
+      console.info(
+        '\nDemo logins answer only requests made to this server directly from this machine: one that came through a proxy (a header such as X-Forwarded-For or Via, HTTP/1.0 as a bare nginx proxy_pass speaks, another Host or a peer that is not loopback) is refused them.',
+      );
+    } else if (config.trustProxy.length === 0) {
       console.info(
         '\nDemo logins answer only requests made to this server directly: one that a proxy forwarded (X-Forwarded-For, Forwarded, Via) is refused them, since TRUST_PROXY names no proxy.',
       );

@@ -10,6 +10,7 @@ import { sessionRevocationKey } from './principal.ts';
 import type { TokenLogin } from './tokens.ts';
 import { SIGNING_ALG } from './keys.ts';
 import { isDemoCredential } from '../db/seed.ts';
+import { DEMO_LOGIN_FORWARDED, demoLoginRefused } from './demo-login-guard.ts';
 import { addressKey } from '../security/client-address.ts';
 import { LOGIN_NAME_MAX_LENGTH } from '../../contract/limits.ts';
 import { ConnectForm } from '../../contract/schemas/connect.ts';
@@ -219,16 +220,6 @@ function grantedScope(requested: string | undefined): string {
   return scopes.join(' ');
 }
 
-/** The error_description of a demo login asked for through a proxy the server does not trust. */
-export const DEMO_LOGIN_FORWARDED = 'demo_login_forwarded';
-
-/** Headers a proxy adds; with no TRUST_PROXY, a request that carries one came through a stranger. */
-const PROXY_HEADERS = ['x-forwarded-for', 'x-forwarded-host', 'x-real-ip', 'forwarded', 'via'];
-
-function forwardedByUntrustedProxy(ctx: AppContext, req: FastifyRequest): boolean {
-  return ctx.config.trustProxy.length === 0 && PROXY_HEADERS.some((h) => req.headers[h] !== undefined);
-}
-
 /**
  * The app's device token as a known-good "address": the worker keeps a random token of its own
  * (worker/auth/auth-session.ts) and sends it with every password grant; after a right password the
@@ -287,9 +278,9 @@ async function passwordGrant(
   if (username.length > MAX_LOGIN_NAME_LENGTH)
     throw new OAuthError('invalid_request', 'username is too long');
   const isCode = password === '';
-  // `npm start` behind a proxy on the same machine sees every outside client as this machine. A
-  // request a proxy forwarded, to a server that trusts no proxy, never opens a demo login.
-  if (forwardedByUntrustedProxy(ctx, req) && isDemoCredential(username, password, normalizePersonalCode)) {
+  // `npm start` behind a proxy on the same machine sees every outside client as this machine: a
+  // request that came through one never opens a demo login (server/auth/demo-login-guard.ts).
+  if (demoLoginRefused(ctx.config, req) && isDemoCredential(username, password, normalizePersonalCode)) {
     throw new OAuthError('invalid_grant', DEMO_LOGIN_FORWARDED, 403);
   }
   const address = addressKey(req.ip);

@@ -4,12 +4,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/config.ts';
 import { createTestDatabase, tokenRequest } from '../test-server.ts';
 import { PRODUCTION_ENV, runServerProcess } from '../server-process.ts';
+import { bareNginx, rawTokenRequest } from './proxied-requests.ts';
 
 /**
  * Attack: the published demo logins. `kurator / kurator-losenord`, who can read every queued child,
  * was seeded whenever NODE_ENV was not production, whatever address the server listened on. Now
  * the demo is seeded on a loopback HOST only, unless DEMO_SEED=1 asks for it by name; and a server
- * that would offer existing demo logins to other machines refuses to start.
+ * that would offer existing demo logins to other machines refuses to start. A plain `npm start`
+ * with a proxy in front (a bare nginx `proxy_pass`, which adds no header) still served them to
+ * everyone: now a demo login answers only a request that shows no sign of a proxy.
  */
 const databases: Array<Awaited<ReturnType<typeof createTestDatabase>>> = [];
 afterEach(async () => {
@@ -132,6 +135,73 @@ describe('demo logins', () => {
       expect((await demoLogin(server.url)).status).toBe(200);
     } finally {
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await server.stop();
+    }
+  }, 60_000);
+
+  it('are refused to a request with any proxy header, HTTP/1.0 or another Host; the client without is let in', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    const server = await run({ DATABASE_URL: database.url });
+    const kurator = {
+      grant_type: 'password',
+      client_id: 'portal-staff',
+      username: 'kurator',
+      password: 'kurator-losenord',
+    };
+    try {
+      const signs: Array<[string, Parameters<typeof rawTokenRequest>[2]]> = [
+        ...[
+          ['X-Forwarded-For', '203.0.113.50'],
+          ['X-Forwarded-Host', 'stod.example'],
+          ['X-Forwarded-Proto', 'https'],
+          ['X-Real-IP', '203.0.113.50'],
+          ['Forwarded', 'for=203.0.113.50'],
+          ['Via', '1.1 proxy'],
+        ].map(([name, value]): [string, Parameters<typeof rawTokenRequest>[2]] => [
+          name!,
+          { headers: { [name!]: value! } },
+        ]),
+        ['HTTP/1.0', { httpVersion: '1.0' }],
+        ['Host stod.example', { host: 'stod.example' }],
+      ];
+      for (const [sign, options] of signs) {
+        const answer = await rawTokenRequest(server.url, kurator, options);
+        expect({ sign, status: answer.status, error: answer.body.error_description }).toEqual({
+          sign,
+          status: 403,
+          error: 'demo_login_forwarded',
+        });
+      }
+      // The same request with none of them, as a browser on this machine sends it, is the demo.
+      expect((await rawTokenRequest(server.url, kurator)).status).toBe(200);
+      expect((await demoLogin(server.url)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  it('are refused through a bare nginx proxy_pass in front of a plain `npm start`', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    const server = await run({ DATABASE_URL: database.url });
+    const nginx = await bareNginx(server.url);
+    try {
+      for (const username of ['kurator', 'admin', 'gruppledare']) {
+        const answer = await tokenRequest(nginx.url, {
+          grant_type: 'password',
+          client_id: 'portal-staff',
+          username,
+          password: `${username}-losenord`,
+        });
+        expect({ username, status: answer.status }).toEqual({ username, status: 403 });
+        expect(answer.body).toMatchObject({ error_description: 'demo_login_forwarded' });
+      }
+      // Through nginx the site itself still answers; the demo is for this machine, asked directly.
+      expect((await fetch(`${nginx.url}/healthz`)).status).toBe(200);
+      expect((await demoLogin(server.url)).status).toBe(200);
+    } finally {
+      await nginx.stop();
       await server.stop();
     }
   }, 60_000);

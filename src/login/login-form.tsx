@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { ForgotPassword } from './forgot-password.tsx';
 import { FormSubmit } from './form-submit.tsx';
-import { useForm } from 'react-hook-form';
+import { useController, useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
 import { isGroupStyle, registerStyle } from '../config/variant.ts';
@@ -36,10 +36,17 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
   const group = groupStyle ?? isGroupStyle(config);
   const [failure, setFailure] = useState<string | null>(null);
   const ids = { username: useId(), password: useId(), failure: useId(), sharedDevice: useId() };
-  const { register, handleSubmit, formState } = useForm<LoginFields>({
+  const { register, handleSubmit, formState, control, watch } = useForm<LoginFields>({
     mode: 'onTouched',
     defaultValues: { username: '', password: '', sharedDevice: false },
   });
+  // Controlled, so the element's name can follow the mode (react-hook-form's register reads it).
+  const { field: password } = useController({
+    name: 'password',
+    control,
+    rules: { validate: (value) => group || value.length > 0 || LOGIN_TEXTS.required },
+  });
+  const shared = watch('sharedDevice');
   const { isValid, isSubmitting, isSubmitted, dirtyFields } = formState;
   // A field's error shows once something was typed in it or a submit was tried: the modal puts the
   // focus in the username, and moving on from it untouched (to the shared-device checkbox, to
@@ -74,9 +81,6 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
       if (group && trimmed.length < PERSONAL_CODE_MIN_LENGTH) return LOGIN_TEXTS.personalCodeTooShort;
       return true;
     },
-  });
-  const password = register('password', {
-    validate: (value) => group || value.length > 0 || LOGIN_TEXTS.required,
   });
 
   const registerHref = group || hideRegister ? null : `/skapa-konto?style=${registerStyle(config)}`;
@@ -120,14 +124,24 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
       {!group && (
         <div className={field}>
           <label htmlFor={ids.password}>{LOGIN_TEXTS.password}</label>
+          {/* Shared-device mode: a password manager must not offer to save it. Chromium ignores
+              'off' on a password and shows its 'save?' bubble at the login, and a bubble left
+              unanswered writes the login name and the site into its profile's 'Login Data' (the
+              `stats` table) at the next page change. A field marked 'one-time-code' is no password
+              to it: no bubble, no row. Named apart too, so what password managers learnt of the
+              normal form's field (Chromium's crowd-sourced field types) never applies to it. */}
           <input
             id={ids.password}
             type="password"
-            autoComplete="current-password"
+            name={shared ? 'shared-device-password' : 'password'}
+            autoComplete={shared ? 'one-time-code' : 'current-password'}
             aria-invalid={errors.password ? true : undefined}
             aria-describedby={describedBy('password')}
             aria-required="true"
-            {...password}
+            ref={password.ref}
+            value={password.value}
+            onChange={password.onChange}
+            onBlur={password.onBlur}
           />
           {errors.password && (
             <p id={`${ids.password}-error`} className={fieldError} role="alert">

@@ -16,7 +16,7 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { acceptsIssuer, siteOrigin } from './context.ts';
 import { KeyedDigest } from './security/keyed-digest.ts';
 import { RateLimiter } from './security/rate-limiter.ts';
-import { auditSubscription } from './staff/audit-log.ts';
+import { auditRefusedSubscriptions, auditSubscription } from './staff/audit-log.ts';
 import { createHub } from './hub/hub.ts';
 import { canSeeEntity } from './auth/entity-access.ts';
 import { refuseNulCharacters } from './http/guard.ts';
@@ -145,6 +145,8 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
       await auditSubscription(database.db, principal, key, allowed);
       return allowed;
     },
+    // Refused subscriptions: one row per connection and window, not one each.
+    auditRefusals: (principal, refused) => auditRefusedSubscriptions(database.db, principal, refused),
     redisUrl: config.redisUrl,
     site,
     maxConnectionsPerAccount: config.hubMaxConnectionsPerAccount,

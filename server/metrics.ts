@@ -77,6 +77,9 @@ export class Metrics {
   private readonly backplaneReconnects: Counter;
   private readonly backplaneUp: Gauge;
   private readonly loginFailures: Counter<'kind'>;
+  private readonly hubInvocations: Counter<'outcome'>;
+  private readonly hubRefusedSubscriptions: Counter<'reason'>;
+  private readonly hubFloodingClosed: Counter;
 
   constructor(
     sources: MetricsSources,
@@ -132,6 +135,26 @@ export class Metrics {
       registers,
     });
     this.backplaneUp.set(1);
+    // A connection's budget (server/hub/connection.ts): what was served and what was refused past it.
+    this.hubInvocations = new Counter({
+      name: 'hub_invocations_total',
+      help: 'Hub invocations of clients by outcome: served within the connection’s budget, or throttled past it.',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of ['served', 'throttled']) this.hubInvocations.inc({ outcome }, 0);
+    this.hubRefusedSubscriptions = new Counter({
+      name: 'hub_subscriptions_refused_total',
+      help: 'SubscribeToEntity refused: no access (forbidden), over a connection’s limit (limit), past its budget (throttled).',
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of ['forbidden', 'limit', 'throttled']) this.hubRefusedSubscriptions.inc({ reason }, 0);
+    this.hubFloodingClosed = new Counter({
+      name: 'hub_connections_closed_flooding_total',
+      help: 'Hub connections closed for invoking on past their budget.',
+      registers,
+    });
     this.requests = new Counter({
       name: 'http_requests_total',
       help: 'HTTP requests by method, route and status.',
@@ -198,6 +221,9 @@ export class Metrics {
       this.backplaneUp.set(1);
       this.backplaneReconnects.inc();
     },
+    invocation: (outcome) => this.hubInvocations.inc({ outcome }),
+    subscriptionRefused: (reason) => this.hubRefusedSubscriptions.inc({ reason }),
+    connectionFlooding: () => this.hubFloodingClosed.inc(),
   };
 
   loginFailed(kind: LoginKind): void {

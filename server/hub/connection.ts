@@ -14,15 +14,42 @@ import type { ClientMessage, Frame } from './protocol.ts';
 
 export type TransportKind = 'WebSockets' | 'LongPolling';
 
-/** What a connection needs from the wire it is bound to. */
+/** Keeps one connection from pinning unbounded memory through subscriptions. */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1000;
 /**
- * Invocations per connection: a burst as large as a worker's re-subscription after a reconnect
- * (every conversation and meeting it follows), then 10 a second. Each subscription costs two
- * database reads; past the bucket the answer is an error at once, and nothing is read. Per process,
- * and an account holds at most HUB_MAX_CONNECTIONS_PER_ACCOUNT connections per process.
+ * Invocations per connection (docs/decisions.md, "A budget of hub invocations"): a burst in which a
+ * client that holds the most subscriptions a connection may have subscribes all of them again at
+ * once after a reconnect, and more; then 20 a second. Each subscription costs database reads (and,
+ * for staff, an audit row); past the budget the answer is an error at once, and nothing is read.
+ * Per process, and an account holds at most HUB_MAX_CONNECTIONS_PER_ACCOUNT connections per process.
  */
-export const INVOCATION_BURST = 300;
-export const INVOCATIONS_PER_SECOND = 10;
+export const INVOCATION_BURST = MAX_SUBSCRIPTIONS_PER_CONNECTION + 200;
+export const INVOCATIONS_PER_SECOND = 20;
+/**
+ * Refused past its budget this often within a refusal window, a connection is no client of ours
+ * (one that met the budget would stop at its first few errors): it is closed.
+ */
+export const THROTTLED_BEFORE_CLOSE = 100;
+/** Refused subscriptions are told (an audit row for staff) at most once per connection in this span. */
+export const REFUSAL_WINDOW_MS = 60_000;
+
+/** The subscriptions a connection was refused in one window: how many, and the first one's key. */
+export interface RefusedSubscriptions {
+  count: number;
+  firstKey: string;
+}
+
+/** What a connection was refused since `since` (made on its first refusal: most never have one). */
+interface Refusals {
+  since: number;
+  /** Invocations refused past the budget. */
+  throttled: number;
+  /** SubscribeToEntity refused, for whatever reason. */
+  subscriptions: number;
+  firstKey: string;
+}
+
+/** What a connection needs from the wire it is bound to. */
 
 export interface Transport {
   readonly kind: TransportKind;
@@ -42,6 +69,8 @@ export interface ConnectionEvents {
   onOpen(connection: HubConnection): void;
   onMessage(connection: HubConnection, message: ClientMessage): void;
   onClose(connection: HubConnection): void;
+  /** Subscriptions refused in a window that is over (or in the last one, at the close). */
+  onRefusals?(connection: HubConnection, refused: RefusedSubscriptions): void;
 }
 
 export interface ConnectionTiming {
@@ -95,6 +124,7 @@ export class HubConnection {
   private lastReceivedAt = Date.now();
   /** Invocations this connection may still make (see INVOCATION_BURST). */
   readonly invocations = new TokenBucket(INVOCATION_BURST, INVOCATIONS_PER_SECOND);
+  private refusals: Refusals | null = null;
   /** Epoch ms the next keep-alive ping is due, once the handshake is done. */
   private nextPingAt = 0;
   /** When the newest access token seen on this connection ends (epoch ms). */
@@ -174,11 +204,40 @@ export class HubConnection {
   }
 
   /**
+   * An invocation refused past the budget; true when the connection has now been refused so often
+   * in the window (THROTTLED_BEFORE_CLOSE) that it is to be closed.
+   */
+  noteThrottled(now = Date.now()): boolean {
+    return ++this.refusalWindow(now).throttled > THROTTLED_BEFORE_CLOSE;
+  }
+
+  /** A SubscribeToEntity refused (no access, over the limit, past the budget): counted, not logged. */
+  noteRefusedSubscription(entityKey: string, now = Date.now()): void {
+    const window = this.refusalWindow(now);
+    if (window.subscriptions++ === 0) window.firstKey = ownCopy(entityKey);
+  }
+
+  private refusalWindow(now: number): Refusals {
+    if (this.refusals && now - this.refusals.since >= REFUSAL_WINDOW_MS) this.reportRefusals();
+    return (this.refusals ??= { since: now, throttled: 0, subscriptions: 0, firstKey: '' });
+  }
+
+  /** Tells the hub what the window's refused subscriptions came to, once, and starts afresh. */
+  private reportRefusals(): void {
+    const window = this.refusals;
+    this.refusals = null;
+    if (window && window.subscriptions > 0)
+      this.events.onRefusals?.(this, { count: window.subscriptions, firstKey: window.firstKey });
+  }
+
+  /**
    * The hub's heartbeat, for every live connection: ends it at token expiry or once the client has
-   * been silent for the client timeout, and pings it every keep-alive interval after the handshake.
+   * been silent for the client timeout, pings it every keep-alive interval after the handshake, and
+   * reports a refusal window that is over.
    */
   heartbeat(now: number): void {
     if (this.closed) return;
+    if (this.refusals && now - this.refusals.since >= REFUSAL_WINDOW_MS) this.reportRefusals();
     if (now >= this.expiresAtMs) {
       this.close({ error: 'The access token expired.', allowReconnect: true });
       return;
@@ -270,6 +329,7 @@ export class HubConnection {
     }
     this.closed = true;
     this.transport?.close();
+    this.reportRefusals();
     this.events.onClose(this);
   }
 

@@ -4,9 +4,9 @@ import { isStaff, type Principal } from '../auth/principal.ts';
 import type { HubContext } from './access.ts';
 import { createLocalBackplane, createRedisBackplane } from './backplane.ts';
 import type { Backplane, BackplaneMessage } from './backplane.ts';
-import { HubConnection } from './connection.ts';
+import { HubConnection, type RefusedSubscriptions } from './connection.ts';
 import { registerLongPolling } from './long-polling-transport.ts';
-import { createDispatcher } from './methods.ts';
+import { TOO_MANY_REQUESTS, createDispatcher } from './methods.ts';
 import { registerNegotiate } from './negotiate.ts';
 import { sendEventFrameText } from './protocol.ts';
 import { ConnectionRegistry } from './registry.ts';
@@ -27,6 +27,11 @@ const DEFAULT_KEEP_ALIVE_INTERVAL_MS = HUB_KEEP_ALIVE_MS;
 /** A child has a phone, a tablet and a computer; the fallback without SharedWorker holds one per browser. */
 export const DEFAULT_MAX_CONNECTIONS_PER_ACCOUNT = 10;
 const DEFAULT_CLIENT_TIMEOUT_MS = HUB_SERVER_TIMEOUT_MS;
+/**
+ * An account whose connection was closed for flooding opens no other in this process for this long
+ * (negotiate answers 429): coming straight back would bring a fresh budget with it.
+ */
+export const FLOODING_COOLDOWN_MS = 60_000;
 /**
  * How often the heartbeat looks at every connection: a ping, a client timeout or a token expiry happens
  * at most this late (a quarter of the shortest interval, for tests that shorten them).
@@ -60,12 +65,39 @@ export function createHub(options: CreateHubOptions): Hub {
   const authenticateRecent = (token: string) => verifiedTokens.verify(token, verifyNow);
   const observer = options.observer;
   const maxPerAccount = options.maxConnectionsPerAccount ?? DEFAULT_MAX_CONNECTIONS_PER_ACCOUNT;
+  /** Accounts that flooded, and until when (epoch ms) they open no connection here. */
+  const flooded = new Map<number, number>();
   const dispatch = createDispatcher({
     registry,
     canSubscribe: (p, key) => options.canSubscribe(p, key),
     // A subscription comes right after its connection's negotiate and upgrade.
     authenticate: authenticateRecent,
+    observer,
+    flooding(connection) {
+      const now = Date.now();
+      for (const [accountId, until] of flooded) if (until <= now) flooded.delete(accountId);
+      flooded.set(connection.principal.accountId, now + FLOODING_COOLDOWN_MS);
+      observer?.connectionFlooding?.();
+      // No reconnect: a client of ours never gets here, and one that does is not to come back at once.
+      connection.close({ error: TOO_MANY_REQUESTS });
+    },
   });
+  /** Refusal reports being written; the hub's close waits for them, and so can a test. */
+  const audits = new Set<Promise<void>>();
+  const auditRefusals = (connection: HubConnection, refused: RefusedSubscriptions): void => {
+    if (!options.auditRefusals) return;
+    const write: Promise<void> = options
+      .auditRefusals(connection.principal, refused)
+      .catch((error: unknown) => {
+        // The error's type only: a database error's detail can quote a row.
+        console.error(
+          'hub: refused subscriptions not written',
+          error instanceof Error ? error.name : 'unknown',
+        );
+      })
+      .finally(() => audits.delete(write));
+    audits.add(write);
+  };
   /**
    * One timer for all connections, as ASP.NET's heartbeat, rather than a keep-alive interval, a client
    * timeout and an expiry timer for each: it runs while there are connections.
@@ -93,6 +125,7 @@ export function createHub(options: CreateHubOptions): Hub {
       registry.removed(connection);
       stopHeartbeatIfIdle();
     },
+    onRefusals: auditRefusals,
   };
 
   const deliver = (message: BackplaneMessage): void => {
@@ -155,6 +188,7 @@ export function createHub(options: CreateHubOptions): Hub {
     authenticateRecent,
     createConnection(principal: Principal, token: string): HubConnection | 429 {
       if (registry.liveCountOf(principal.accountId) >= maxPerAccount) return 429;
+      if ((flooded.get(principal.accountId) ?? 0) > Date.now()) return 429;
       const connection = new HubConnection(principal, token, timing, connectionEvents, options.nodeId);
       registry.add(connection);
       startHeartbeat();
@@ -220,11 +254,17 @@ export function createHub(options: CreateHubOptions): Hub {
     connectionCountByTransport: () => registry.connectedByTransport(),
     subscriptionCount: () => registry.entities.memberCount(),
 
+    async settled(): Promise<void> {
+      while (audits.size > 0) await Promise.allSettled([...audits]);
+    },
+
     close(): Promise<void> {
       closed ??= (async () => {
         closing = true;
         closeConnections();
         await Promise.all(detachers.map((detach) => detach()));
+        // The last windows' refusals (told at each close) are written before the database goes.
+        while (audits.size > 0) await Promise.allSettled([...audits]);
         await backplane.close();
       })();
       return closed;

@@ -1,16 +1,17 @@
 import { HUB_METHODS } from '../../contract/hub.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { HubConnection } from './connection.ts';
+import { MAX_SUBSCRIPTIONS_PER_CONNECTION, type HubConnection } from './connection.ts';
 import { MessageType, completionFrame } from './protocol.ts';
 import type { ClientMessage, InvocationMessage } from './protocol.ts';
 import type { ConnectionRegistry } from './registry.ts';
+import type { HubObserver } from './types.ts';
 
 /** An error whose message is meant for the client (the client's invoke() rejects with it). */
 class HubError extends Error {}
 
-/** Keeps one connection from pinning unbounded memory through subscriptions. */
-const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1000;
 const MAX_ENTITY_KEY_LENGTH = 256;
+/** The answer to an invocation past the connection's budget. */
+export const TOO_MANY_REQUESTS = 'Too many requests.';
 
 export interface MethodContext {
   registry: ConnectionRegistry;
@@ -20,6 +21,9 @@ export interface MethodContext {
    * (within the few seconds a verification of this process is trusted, see verified-tokens.ts).
    */
   authenticate(token: string): Promise<Principal | null>;
+  observer?: HubObserver | undefined;
+  /** The connection invokes on past its budget (THROTTLED_BEFORE_CLOSE): the hub ends it. */
+  flooding(connection: HubConnection): void;
 }
 
 /**
@@ -65,6 +69,7 @@ const METHODS = new Map<string, { name: string; run: Method }>([
           !connection.isSubscribedTo(key) &&
           connection.subscriptionCount >= MAX_SUBSCRIPTIONS_PER_CONNECTION
         ) {
+          refused(context, connection, key, 'limit');
           throw new HubError('Too many subscriptions.');
         }
         // A revocation reaches every process through the backplane; this check holds even if it did
@@ -78,9 +83,14 @@ const METHODS = new Map<string, { name: string; run: Method }>([
           throw new HubError('Unauthorized');
         }
         const allowed = prepared?.allowed ?? context.canSubscribe(connection.principal, key);
-        if (!(await allowed)) throw new HubError('Forbidden');
-        // The connection may have ended while permission was checked; a closed one must not rejoin a group.
+        const may = await allowed;
+        // The connection may have ended while permission was checked: a closed one rejoins no group,
+        // and a refusal nobody hears is not told either.
         if (connection.closed) return null;
+        if (!may) {
+          refused(context, connection, key, 'forbidden');
+          throw new HubError('Forbidden');
+        }
         connection.subscribe(key);
         context.registry.entities.add(key, connection);
         return null;
@@ -110,6 +120,24 @@ const METHODS = new Map<string, { name: string; run: Method }>([
 ]);
 
 /**
+ * A refused subscription is counted (a metric), and the connection tells it with the others of its
+ * window (one audit row for staff, see the hub's auditRefusals), never one log line each: a client
+ * that asks for what it may not see, again and again, must not write the audit log full.
+ */
+function refused(
+  context: MethodContext,
+  connection: HubConnection,
+  key: string,
+  reason: 'forbidden' | 'limit' | 'throttled',
+): void {
+  connection.noteRefusedSubscription(key);
+  context.observer?.subscriptionRefused?.(reason);
+}
+
+const isSubscribe = (message: InvocationMessage) =>
+  message.target.toLowerCase() === HUB_METHODS.subscribe.toLowerCase();
+
+/**
  * The token verification that the subscriptions of one read from the client share: every invocation
  * dispatched in the same synchronous pass over the client's records (a frame of many
  * subscriptions) shares one verification, started when they arrived; a later read starts its own.
@@ -134,7 +162,7 @@ function prepare(
   connection: HubConnection,
   message: InvocationMessage,
 ): Prepared | undefined {
-  if (message.target.toLowerCase() !== HUB_METHODS.subscribe.toLowerCase()) return undefined;
+  if (!isSubscribe(message)) return undefined;
   const [key] = message.arguments;
   if (message.arguments.length !== 1 || typeof key !== 'string') return undefined;
   if (key.length === 0 || key.length > MAX_ENTITY_KEY_LENGTH) return undefined;
@@ -159,6 +187,8 @@ async function invoke(
   message: InvocationMessage,
   prepared: Prepared | undefined,
 ) {
+  // Closed meanwhile (a flood, a revocation): what is still queued is not run.
+  if (connection.closed) return { result: null };
   const method = METHODS.get(message.target.toLowerCase());
   if (!method) return { error: `Unknown hub method '${message.target}'` };
   try {
@@ -176,10 +206,22 @@ export function createDispatcher(context: MethodContext) {
     switch (message.type) {
       case MessageType.Invocation: {
         if (!connection.invocations.take()) {
+          context.observer?.invocation?.('throttled');
           if (message.invocationId !== undefined)
-            connection.send(completionFrame(message.invocationId, { error: 'Too many requests.' }));
+            connection.send(completionFrame(message.invocationId, { error: TOO_MANY_REQUESTS }));
+          if (isSubscribe(message)) {
+            const [key] = message.arguments;
+            refused(
+              context,
+              connection,
+              typeof key === 'string' ? key.slice(0, MAX_ENTITY_KEY_LENGTH) : '',
+              'throttled',
+            );
+          }
+          if (connection.noteThrottled()) context.flooding(connection);
           return;
         }
+        context.observer?.invocation?.('served');
         const prepared = prepare(context, connection, message);
         connection.serially(async () => {
           const outcome = await invoke(context, connection, message, prepared);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../auth/principal.ts';
-import type { TransportKind } from './connection.ts';
+import type { RefusedSubscriptions, TransportKind } from './connection.ts';
 
 export type { TransportKind };
 
@@ -12,6 +12,15 @@ export interface HubObserver {
   backplaneLost(): void;
   /** ... and has it back. */
   backplaneRecovered(): void;
+  /** A client's invocation: served within the connection's budget, or throttled past it. */
+  invocation?(outcome: 'served' | 'throttled'): void;
+  /**
+   * A SubscribeToEntity refused: no access (forbidden), over the subscriptions a connection may
+   * hold (limit), or past the invocation budget (throttled).
+   */
+  subscriptionRefused?(reason: 'forbidden' | 'limit' | 'throttled'): void;
+  /** A connection closed for invoking on past its budget. */
+  connectionFlooding?(): void;
 }
 
 export interface HubOptions {
@@ -34,6 +43,12 @@ export interface HubOptions {
   nodeId?: string | undefined;
   /** Hears deliveries and the backplane's health, for /metrics. */
   observer?: HubObserver;
+  /**
+   * Writes down the subscriptions one connection was refused in a refusal window (REFUSAL_WINDOW_MS):
+   * one call per connection and window at most, with their count and the first one's key (the
+   * staff audit log). Refused subscriptions are never told one by one.
+   */
+  auditRefusals?(principal: Principal, refused: RefusedSubscriptions): Promise<void>;
 }
 
 export interface Hub {
@@ -58,5 +73,7 @@ export interface Hub {
   subscriptionCount(): number;
   /** Open connections in this process by transport. */
   connectionCountByTransport(): Record<TransportKind, number>;
+  /** Resolves once every refusal report handed to auditRefusals so far has been written (or failed). */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }

@@ -109,16 +109,44 @@ export function requireAdmin(principal: Principal) {
   if (!principal.roles.includes('admin')) throw new ApiError('forbidden');
 }
 
-/** A staff member's hub subscription is a read too. */
+/**
+ * A staff member's hub subscription is a read too: each one allowed is written down. A refused one
+ * read nothing, and is told with the others of its connection's window instead
+ * (auditRefusedSubscriptions), so that a client asking for what it may not see cannot fill the log.
+ */
 export async function auditSubscription(db: Db, principal: Principal, entityKey: string, allowed: boolean) {
-  if (!isStaff(principal)) return;
+  if (!isStaff(principal) || !allowed) return;
   const entity = parseEntityKey(entityKey);
   await recordAudit(db, {
     accountId: principal.accountId,
     action: 'HUB SubscribeToEntity',
     entityType: entity?.type ?? null,
     entityId: entity?.id ?? null,
-    status: allowed ? 200 : 403,
+    status: 200,
+  });
+}
+
+/** The action of the one row that tells how many subscriptions a connection was refused in a window. */
+export const refusedSubscriptionsAction = (count: number) => `HUB SubscribeToEntity refused ${count}`;
+
+/**
+ * The subscriptions one staff connection was refused in one window (no access, over its limit, or
+ * past its invocation budget: server/hub/connection.ts), as one row: how many, and the entity of
+ * the first, status 403.
+ */
+export async function auditRefusedSubscriptions(
+  db: Db,
+  principal: Principal,
+  refused: { count: number; firstKey: string },
+) {
+  if (!isStaff(principal)) return;
+  const entity = parseEntityKey(refused.firstKey);
+  await recordAudit(db, {
+    accountId: principal.accountId,
+    action: refusedSubscriptionsAction(refused.count),
+    entityType: entity?.type ?? null,
+    entityId: entity?.id ?? null,
+    status: 403,
   });
 }
 

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpTransportType, type HubConnection } from '@microsoft/signalr';
-import { INVOCATION_BURST, INVOCATIONS_PER_SECOND } from '../../../server/hub/connection.ts';
+import {
+  INVOCATION_BURST,
+  INVOCATIONS_PER_SECOND,
+  THROTTLED_BEFORE_CLOSE,
+} from '../../../server/hub/connection.ts';
 import { TokenBucket } from '../../../server/hub/token-bucket.ts';
 import {
   buildClient,
@@ -25,7 +29,7 @@ describe('hub invocations', () => {
     server = undefined;
   });
 
-  it('are refused past the bucket, before any database read, and the connection stays', async () => {
+  it('are refused past the bucket, before any database read; a connection a little over it stays', async () => {
     const tokens = makeTokens();
     let reads = 0;
     let checks = 0;
@@ -49,15 +53,20 @@ describe('hub invocations', () => {
     await client.start();
     const readsAtStart = reads;
 
-    const flood = INVOCATION_BURST + 200;
+    // Over the budget, but not so often that the connection is taken for a flood (that closes it:
+    // tests/server/security/hub-invocation-flood.test.ts).
+    const flood = INVOCATION_BURST + THROTTLED_BEFORE_CLOSE / 2;
+    const started = Date.now();
     const outcomes = await Promise.allSettled(
       Array.from({ length: flood }, () => client.invoke('SubscribeToEntity', 'Contact:1')),
     );
+    const seconds = Math.ceil((Date.now() - started) / 1000);
     const refused = outcomes.filter((o) => o.status === 'rejected');
     const served = flood - refused.length;
-    // The burst, and what refilled while the flood was being answered (a second at most).
+    // The burst, and what refilled while the flood was being answered.
+    expect(refused.length).toBeGreaterThan(0);
     expect(served).toBeGreaterThanOrEqual(INVOCATION_BURST);
-    expect(served).toBeLessThanOrEqual(INVOCATION_BURST + INVOCATIONS_PER_SECOND);
+    expect(served).toBeLessThanOrEqual(INVOCATION_BURST + INVOCATIONS_PER_SECOND * seconds);
     expect(
       refused.every((o) => String((o as PromiseRejectedResult).reason).includes('Too many requests.')),
     ).toBe(true);
@@ -70,10 +79,11 @@ describe('hub invocations', () => {
     const t0 = 1_000_000;
     const bucket = new TokenBucket(INVOCATION_BURST, INVOCATIONS_PER_SECOND, t0);
     for (let i = 0; i < INVOCATION_BURST; i++) expect(bucket.take(t0)).toBe(true);
+    const interval = 1000 / INVOCATIONS_PER_SECOND;
     expect(bucket.take(t0)).toBe(false);
-    expect(bucket.take(t0 + 50)).toBe(false);
-    expect(bucket.take(t0 + 100)).toBe(true);
-    expect(bucket.take(t0 + 100)).toBe(false);
+    expect(bucket.take(t0 + interval / 2)).toBe(false);
+    expect(bucket.take(t0 + interval)).toBe(true);
+    expect(bucket.take(t0 + interval)).toBe(false);
     // A long wait refills the burst, never more.
     const later = t0 + 3_600_000;
     for (let i = 0; i < INVOCATION_BURST; i++) expect(bucket.take(later)).toBe(true);

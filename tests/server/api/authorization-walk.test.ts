@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { HUB_CLIENT_EVENT, HUB_METHODS } from '../../../contract/hub.ts';
+import { claimsOf } from '../test-server.ts';
 import { API_ERRORS } from '../../../server/errors.ts';
 import {
   fillTemplate,
@@ -12,6 +15,7 @@ import {
 } from './route-walk.ts';
 import {
   CONVERSATIONS,
+  HUB,
   MEETINGS,
   OWNER,
   SECRET_OF_GONE,
@@ -28,6 +32,7 @@ import { ASSISTANT_PUBLIC_ROUTES, ASSISTANT_ROUTES } from './walk-assistant-rout
 import { BARN_ROUTES, GROUP_ROUTES, HUB_ROUTES } from './walk-child-routes.ts';
 import { PUBLIC_ROUTES as BASE_PUBLIC_ROUTES } from './walk-public-routes.ts';
 import { STAFF_ROUTES, areaOf } from './walk-staff-routes.ts';
+import { HUB_METHOD_RULES, HUB_SUBSCRIPTION_TARGETS } from './walk-hub-methods.ts';
 
 /**
  * Walks every route the server registers - collected from Fastify itself, so a new route without an
@@ -350,5 +355,197 @@ describe('authorization walk over every route', () => {
     if (conversations.body.includes(`"id":${world.gone.groupConversation},`))
       failures.push(`owner's conversation list holds the deleted meeting's chat: ${summary(conversations)}`);
     expect(failures).toEqual([]);
+  });
+});
+
+/**
+ * The hub's methods, walked as the routes are: with the official SignalR client, as every caller,
+ * at the owner's entities. Who follows an entity is proven by what they hear: after the entity's
+ * event, each caller gets a marker on their own account, and a caller subscribed to the entity has
+ * heard its event first (one process delivers to one connection in order).
+ */
+describe('authorization walk over every hub method', () => {
+  interface Hub {
+    connection: HubConnection;
+    events: string[];
+    heard(name: string): Promise<void>;
+  }
+  const open: HubConnection[] = [];
+  const hubs = new Map<string, Promise<Hub>>();
+  afterAll(async () => {
+    await Promise.all(open.map((c) => c.stop()));
+  });
+
+  function build(url: string, token: string, skipNegotiation = false): HubConnection {
+    const connection = new HubConnectionBuilder()
+      .withUrl(`${url}${HUB}`, {
+        transport: HttpTransportType.WebSockets,
+        accessTokenFactory: () => token,
+        skipNegotiation,
+      })
+      .configureLogging(LogLevel.None)
+      .build();
+    open.push(connection);
+    return connection;
+  }
+
+  /** One connection per caller and world, kept for the walk. */
+  function hubOf(server: keyof Fixture, actor: ActorName): Promise<Hub> {
+    const id = `${server}:${actor}`;
+    let hub = hubs.get(id);
+    if (!hub) {
+      hub = (async () => {
+        const connection = build(fx[server].server.url, fx[server].tokens[actor]!);
+        const events: string[] = [];
+        const waiters = new Set<() => void>();
+        connection.on(HUB_CLIENT_EVENT, (name: string) => {
+          events.push(name);
+          for (const waiter of [...waiters]) waiter();
+        });
+        await connection.start();
+        const heard = (name: string) =>
+          new Promise<void>((resolve) => {
+            const check = () => {
+              if (!events.includes(name)) return;
+              waiters.delete(check);
+              resolve();
+            };
+            waiters.add(check);
+            check();
+          });
+        return { connection, events, heard };
+      })();
+      hubs.set(id, hub);
+    }
+    return hub;
+  }
+
+  let round = 0;
+  /** Publishes an event to `key`; answers which of `actors` heard it (before their own marker). */
+  async function whoHears(server: keyof Fixture, key: string, actors: ActorName[]): Promise<ActorName[]> {
+    const world = fx[server];
+    const name = `Walk.Entity.${++round}`;
+    const marker = `Walk.Marker.${round}`;
+    await world.server.ctx.hub.publishToEntity(key, name, {});
+    const heard: ActorName[] = [];
+    for (const actor of actors) {
+      const hub = await hubOf(server, actor);
+      const { accountId } = claimsOf(world.tokens[actor]!);
+      await world.server.ctx.hub.publishToAccount(accountId, marker, {}, '');
+      await hub.heard(marker);
+      if (hub.events.includes(name)) heard.push(actor);
+    }
+    return heard;
+  }
+
+  it('has a rule for every hub method of the contract, and the server knows no other', async () => {
+    expect(Object.keys(HUB_METHOD_RULES).sort()).toEqual(Object.values(HUB_METHODS).sort());
+    const hub = await hubOf('barn', 'owner');
+    await expect(hub.connection.invoke('DeleteEverything', 'Conversation:1')).rejects.toThrow(
+      "Unknown hub method 'DeleteEverything'",
+    );
+  });
+
+  it('opens no connection, and so runs no method, without a valid token', async () => {
+    const failures: string[] = [];
+    for (const world of [fx.barn, fx.gruppstod]) {
+      const tokens = {
+        none: '',
+        garbage: 'not-a-token',
+        revoked: world.revoked,
+        deleted: world.deleted,
+        expired: world.expired,
+        assistant: world.tokens.assistant!,
+      };
+      for (const [kind, token] of Object.entries(tokens)) {
+        // Through negotiate, and straight to the WebSocket with the token in the query.
+        for (const skip of [false, true]) {
+          const connection = build(world.server.url, token, skip);
+          const started = await connection.start().then(
+            () => 'connected',
+            (error: unknown) => String(error),
+          );
+          if (started === 'connected') failures.push(`${world.name} ${kind} token (skipNegotiation ${skip})`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('lets SubscribeToEntity follow only what the caller may see; the others hear nothing of it', async () => {
+    const failures: string[] = [];
+    for (const target of HUB_SUBSCRIPTION_TARGETS) {
+      const key = target.key(fx);
+      for (const actor of [...target.allowed, ...target.refused]) {
+        const hub = await hubOf(target.server, actor);
+        const outcome = await hub.connection.invoke(HUB_METHODS.subscribe, key).then(
+          () => 'served',
+          (error: unknown) => String(error),
+        );
+        const wanted = target.allowed.includes(actor) ? 'served' : 'Error: Forbidden';
+        if (outcome !== wanted) failures.push(`${actor} ${target.aim}: wanted ${wanted}, got ${outcome}`);
+      }
+      const heard = await whoHears(target.server, key, [...target.allowed, ...target.refused]);
+      if (JSON.stringify(heard) !== JSON.stringify(target.allowed))
+        failures.push(
+          `${target.aim}: heard by ${heard.join(', ') || 'nobody'}, not ${target.allowed.join(', ') || 'nobody'}`,
+        );
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("lets UnsubscribeFromEntity end the caller's own subscription only", async () => {
+    const failures: string[] = [];
+    const aims = [
+      { server: 'barn' as const, key: `Conversation:${fx.barn.ownerChat}` },
+      { server: 'gruppstod' as const, key: `Meeting:${fx.gruppstod.meeting}` },
+    ];
+    for (const { server, key } of aims) {
+      const owner = await hubOf(server, 'owner');
+      await owner.connection.invoke(HUB_METHODS.subscribe, key);
+      const others: ActorName[] =
+        server === 'barn'
+          ? ['other', 'participant', 'counsellor', 'colleague', 'admin']
+          : ['peer', 'other', 'leader'];
+      for (const actor of others) {
+        const hub = await hubOf(server, actor);
+        const outcome = await hub.connection.invoke(HUB_METHODS.unsubscribe, key).then(
+          () => 'served',
+          (error: unknown) => String(error),
+        );
+        if (outcome !== 'served') failures.push(`${actor} ${key}: ${outcome}`);
+      }
+      if ((await whoHears(server, key, ['owner'])).length !== 1)
+        failures.push(`${key}: the owner no longer hears it after the others let go`);
+      // The owner's own let-go ends the owner's subscription.
+      await owner.connection.invoke(HUB_METHODS.unsubscribe, key);
+      if ((await whoHears(server, key, ['owner'])).length !== 0)
+        failures.push(`${key}: the owner still hears it after letting go`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers SendMessage, kept for old clients, to anyone and changes nothing', async () => {
+    const before = await snapshot();
+    const failures: string[] = [];
+    const callers: Array<[keyof Fixture, ActorName]> = [
+      ['barn', 'owner'],
+      ['barn', 'other'],
+      ['barn', 'counsellor'],
+      ['gruppstod', 'owner'],
+      ['gruppstod', 'other'],
+      ['gruppstod', 'leader'],
+    ];
+    for (const [server, actor] of callers) {
+      const hub = await hubOf(server, actor);
+      const aim = server === 'barn' ? fx.barn.ownerChat : fx.gruppstod.groupConversation;
+      const outcome = await hub.connection.invoke(HUB_METHODS.sendMessage, aim, 'Hej från hubben').then(
+        (result: unknown) => `served ${JSON.stringify(result)}`,
+        (error: unknown) => String(error),
+      );
+      if (outcome !== 'served null') failures.push(`${server} ${actor}: ${outcome}`);
+    }
+    expect(failures).toEqual([]);
+    expect(await snapshot()).toEqual(before);
   });
 });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
+import { HUB_METHODS, HUB_PATH } from '../../../contract/hub.ts';
 import { API_ERRORS } from '../../../server/errors.ts';
-import { login, startTestServer, type TestServer } from '../test-server.ts';
+import { claimsOf, login, startTestServer, type TestServer } from '../test-server.ts';
 import { captureRoutes, fillTemplate, routeKey, send, type RegisteredRoute } from '../api/route-walk.ts';
 
 /**
@@ -276,5 +278,66 @@ describe('the same thing twice at once', () => {
     expect((await post(running.id)).status).toBe(201);
     const other = meetings.value.find((m) => m.id !== running.id)!;
     expect((await post(other.id)).status).toBe(422);
+  });
+});
+
+describe('hub invocations with malformed arguments', () => {
+  it('answer each with a completion error, never a crash or a close, and the connection goes on', async () => {
+    const connection = new HubConnectionBuilder()
+      .withUrl(`${barn.url}${HUB_PATH}`, {
+        transport: HttpTransportType.WebSockets,
+        accessTokenFactory: () => tokens.child!,
+      })
+      .configureLogging(LogLevel.None)
+      .build();
+    let closed = false;
+    connection.onclose(() => (closed = true));
+    await connection.start();
+    try {
+      const expects = "'SubscribeToEntity' expects a non-empty entity key.";
+      const count = (n: number, target: string) =>
+        `Invocation provides ${n} argument(s) but target '${target}' expects 1.`;
+      const cases: Array<[string, unknown[], string]> = [
+        [HUB_METHODS.subscribe, [], count(0, HUB_METHODS.subscribe)],
+        [HUB_METHODS.subscribe, ['Contact:1', 'Contact:2'], count(2, HUB_METHODS.subscribe)],
+        [HUB_METHODS.subscribe, [{ $gt: '' }], expects],
+        [HUB_METHODS.subscribe, [['Contact:1']], expects],
+        [HUB_METHODS.subscribe, [42], expects],
+        [HUB_METHODS.subscribe, [null], expects],
+        [HUB_METHODS.subscribe, [''], expects],
+        [HUB_METHODS.subscribe, ['x'.repeat(257)], expects],
+        // A key of no entity: nobody's to follow.
+        [HUB_METHODS.subscribe, ['Contact:1:2\u0000'], 'Forbidden'],
+        [HUB_METHODS.unsubscribe, [{ $gt: '' }], "'UnsubscribeFromEntity' expects a non-empty entity key."],
+        [HUB_METHODS.unsubscribe, [], count(0, HUB_METHODS.unsubscribe)],
+        ['NoSuchMethod', [1], "Unknown hub method 'NoSuchMethod'"],
+      ];
+      const failures: string[] = [];
+      for (const [target, args, wanted] of cases) {
+        const answer = await connection.invoke(target, ...args).then(
+          () => 'served',
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        );
+        if (answer !== wanted) failures.push(`${target}(${JSON.stringify(args)}): ${answer}`);
+      }
+      // SendMessage reads nothing (kept for old clients): whatever it is given, it answers null.
+      expect(await connection.invoke(HUB_METHODS.sendMessage, { $gt: '' }, [1], null)).toBeNull();
+      // A stream of a method is no invocation the hub serves.
+      const streamed = await new Promise<string>((resolve) => {
+        connection.stream(HUB_METHODS.subscribe, 'Contact:1').subscribe({
+          next: () => resolve('item'),
+          complete: () => resolve('complete'),
+          error: (error: unknown) => resolve(String(error)),
+        });
+      });
+      expect(streamed).toContain('Streaming is not supported.');
+      expect(failures).toEqual([]);
+      // Still connected, and a well-formed subscription is served.
+      expect(closed).toBe(false);
+      const own = `Contact:${claimsOf(tokens.child!).contactId}`;
+      await expect(connection.invoke(HUB_METHODS.subscribe, own)).resolves.toBeNull();
+    } finally {
+      await connection.stop();
+    }
   });
 });

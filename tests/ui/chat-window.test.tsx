@@ -46,8 +46,9 @@ async function childWithOpenChat(options: { fetch?: typeof fetch } = {}) {
   if (!started.ok) throw new Error(`startChat: ${started.code}`);
   renderWithData(env.server, connection, <ChildChatHost />);
   act(() => showChatWindow());
-  const window = await screen.findByRole('dialog', { name: 'Chatt' });
-  await within(window).findByText('Du väntar på din tur');
+  // The window shows once the chat's rows, which the worker stores from the server, are read.
+  const window = await screen.findByRole('dialog', { name: 'Chatt' }, LIVE);
+  await within(window).findByText('Du väntar på din tur', {}, LIVE);
   // While waiting, the way to emergency help is in the window itself.
   const emergency = within(window).getByRole('link', { name: 'Är det akut? Ring 112.' });
   expect(emergency.getAttribute('href')).toBe('tel:112');

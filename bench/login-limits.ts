@@ -8,10 +8,12 @@
  * 2. personal codes from one address;
  * 3. one address across usernames (a new username each time);
  * 4. one username from all addresses (a new address each time);
- * 5. the rightful child's app (its device token) from a new address, while 4 goes on: let in.
+ * 5. the rightful child's app (its device token) from a new address, while 4 goes on: let in;
+ * 6. one username from all addresses with a copy of the child's device token, while the child's app
+ *    goes on signing in from new addresses with the token it holds (each login replaces it).
  */
 import { startTestServer } from '../tests/server/test-server.ts';
-import { tryLogin } from '../tests/server/security/attack.ts';
+import { deviceOf, tryLogin } from '../tests/server/security/attack.ts';
 
 const DAY_MS = 24 * 3600_000;
 const realNow = Date.now.bind(Date);
@@ -49,9 +51,14 @@ async function main() {
       tryLogin(url, `namn-${i}`, 'fel-losenord', '203.0.113.3'),
     );
     offset += 2 * DAY_MS;
-    // The child's app signed in once, from home, with its device token.
-    const device = { device_token: 'EnhetensEgenNyckel'.repeat(3) };
-    await tryLogin(url, 'demo', 'demo-losenord', '198.51.100.1', undefined, device);
+    // The child's app signed in once, from home, and was issued its device token; each later login
+    // brings the token it holds and keeps the one it is issued in its place.
+    let device = deviceOf(await tryLogin(url, 'demo', 'demo-losenord', '198.51.100.1'));
+    const childLogin = async (address: string) => {
+      const answer = await tryLogin(url, 'demo', 'demo-losenord', address, undefined, device);
+      if (answer.status === 200) device = deviceOf(answer);
+      return answer.status === 200;
+    };
     let childIn = 0;
     let childTries = 0;
     results['one username from all addresses'] = await oneDay(async (i) => {
@@ -63,20 +70,36 @@ async function main() {
       );
       if (i % 50 === 49) {
         childTries++;
-        const child = await tryLogin(
-          url,
-          'demo',
-          'demo-losenord',
-          `198.51.100.${100 + (childTries % 100)}`,
-          undefined,
-          device,
-        );
-        if (child.status === 200) childIn++;
+        if (await childLogin(`198.51.100.${100 + (childTries % 100)}`)) childIn++;
       }
       return answer;
     });
     results['the child’s own app from new addresses meanwhile (let in, of tries)'] = childIn;
     results['tries by the child’s own app'] = childTries;
+    offset += 2 * DAY_MS;
+    // Someone copied the token the child's app holds now, and guesses with it from everywhere.
+    const copy = device;
+    let childInWithCopy = 0;
+    let childTriesWithCopy = 0;
+    results['one username from all addresses, with a copy of the child’s device token'] = await oneDay(
+      async (i) => {
+        const answer = await tryLogin(
+          url,
+          'demo',
+          'fel-losenord',
+          `10.${100 + ((i >> 16) & 127)}.${(i >> 8) & 255}.${i & 255}`,
+          undefined,
+          copy,
+        );
+        if (i % 50 === 49) {
+          childTriesWithCopy++;
+          if (await childLogin(`198.51.101.${childTriesWithCopy % 250}`)) childInWithCopy++;
+        }
+        return answer;
+      },
+    );
+    results['the child’s own app from new addresses, with the copy about (let in)'] = childInWithCopy;
+    results['tries by the child’s own app, with the copy about'] = childTriesWithCopy;
   } finally {
     await server.dispose();
   }

@@ -36,6 +36,15 @@ export interface AccountResponse {
   createdDate: string;
 }
 
+/** POST {api}/api/accounts/registercontact (201) */
+export interface RegisterContactResponse {
+  id: number;
+  /** As stored: trimmed and lower case. */
+  username: string;
+  /** The new account's device token for the app that registered (docs/security.md, "Login limits"). */
+  deviceToken: string;
+}
+
 /** POST {api}/api/accounts/changePassword */
 export type ChangePasswordRequest = ChangePasswordBody;
 

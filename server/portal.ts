@@ -6,6 +6,7 @@ import { staffApi } from './staff/staff-api.ts';
 import type { StaffRole } from './http/guard.ts';
 import { registerAuditRoutes } from './staff/audit-log.ts';
 import { registerStaffAccountRoutes } from './staff/account-routes.ts';
+import { registerLoginRecordRoutes } from './staff/login-record-routes.ts';
 import { registerCounsellorRoutes } from './conversations/counsellor-routes.ts';
 import { registerPeerModerationRoutes } from './peers/staff-routes.ts';
 import { registerStaffMeetingRoutes } from './meetings/staff-routes.ts';
@@ -49,7 +50,7 @@ export const STAFF_API: Record<StaffRole, RouteModule[]> = {
     registerGroupLeaderSeriesRoutes,
     registerGroupLeaderMeetingReads,
   ],
-  admin: [registerAuditRoutes, registerStaffAccountRoutes],
+  admin: [registerAuditRoutes, registerStaffAccountRoutes, registerLoginRecordRoutes],
 };
 
 /**

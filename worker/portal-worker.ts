@@ -148,6 +148,7 @@ export class PortalWorker {
         deps.upload ?? (typeof XMLHttpRequest === 'undefined' ? fetchUploader(deps.fetch) : xhrUploader),
       session: {
         login: (username, password) => this.login(username, password),
+        keepDeviceToken: (username, password, token) => this.auth.keepDeviceToken(username, password, token),
         logout: (reason) => this.logout(reason),
         renew: (username, password, call) => this.renewSession(username, password, call),
         withoutHub: (call, ended) => this.session.withoutHub(call, ended),

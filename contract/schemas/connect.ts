@@ -2,6 +2,11 @@ import { Type, type Static } from '@sinclair/typebox';
 import { PASSWORD_MAX_LENGTH } from '../limits.ts';
 import { Body, Text } from './common.ts';
 
+/** The token request's and answer's field of the device token (docs/security.md, "Login limits"). */
+export const DEVICE_TOKEN_FIELD = 'device_token';
+/** The client whose password logins are issued device tokens: the child app's. */
+export const DEVICE_TOKEN_CLIENT = 'portal-web';
+
 /** A form field of the OAuth endpoints: a bounded string, absent when not sent. */
 const field = (maxLength = 4096) => Type.Optional(Text(maxLength));
 
@@ -20,7 +25,11 @@ export const ConnectForm = Body({
   refresh_token: field(),
   token: field(),
   token_type_hint: field(),
-  /** Ours: the app's own device token (see server/auth/routes.ts `deviceKey`), with a password grant. */
-  device_token: field(200),
+  /**
+   * Ours: the device token the server issued to this app for this account (server/auth/
+   * device-tokens.ts), with a password grant. The answer to a successful one carries its successor
+   * in the same field.
+   */
+  [DEVICE_TOKEN_FIELD]: field(200),
 });
 export type ConnectForm = Static<typeof ConnectForm>;

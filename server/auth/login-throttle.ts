@@ -1,6 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { KeyedDigest } from '../security/keyed-digest.ts';
+import { DeviceTokens } from './device-tokens.ts';
+import { LoginRecord } from './login-record.ts';
 
 /** A growing delay: `free` attempts at once, then base, 2 base, 4 base ... at most `maxMs` apart. */
 export interface DelayRule {
@@ -14,13 +16,15 @@ const MINUTE = 60_000;
 /**
  * The login policy (docs/security.md states it with its guessing figures). No rule ever
  * locks anyone out for good: each one only spaces attempts out, and only the two "pair" rules apply
- * to the right credentials from an address a login has succeeded from before.
+ * to the right credentials from an address a login has succeeded from before. The device rule
+ * refuses nobody: it only says when a device token stops sparing its holder the brakes.
  */
 export interface LoginPolicy {
   pair: DelayRule;
   codeAddress: DelayRule;
   address: DelayRule;
   username: DelayRule;
+  device: DelayRule;
   forgetAfterMs: number;
   knownAddressMs: number;
 }
@@ -34,6 +38,11 @@ export const LOGIN_POLICY: LoginPolicy = {
   address: { free: 30, baseMs: 1000, maxMs: 15 * MINUTE },
   /** Brake: one username from every address together (a guesser with many addresses). */
   username: { free: 100, baseMs: 1000, maxMs: 15 * MINUTE },
+  /**
+   * A device token's own failures, from wherever it is used: while this counter waits the token is
+   * ignored (the attempt is judged by its address and username alone), never refused.
+   */
+  device: { free: 5, baseMs: 1000, maxMs: 15 * MINUTE },
   /** A counter without attempts for this long starts again from nothing. */
   forgetAfterMs: 24 * 60 * MINUTE,
   /** A login from an address keeps it known-good this long. */
@@ -71,11 +80,21 @@ export interface Counter {
 export interface LoginAttempt {
   /** 0 when the attempt may go on; otherwise seconds until it may be tried again. */
   retryAfter: number;
-  /** Whether a brake was on and only a known-good address let the attempt through. */
+  /** Whether a brake was on and only a known-good address or device let the attempt through. */
   braked: boolean;
   /** The counters this attempt was counted on, so success can give them back. */
   counted: string[];
+  /**
+   * The kinds (a key's prefix: `pair`, `addr`, `user`, `device` ...) of the counters that were
+   * waiting: those that refused the attempt, a brake a known-good mark let it past, an ignored device.
+   */
+  waitedOn: string[];
+  /** A device counter was given and had no wait: the token spared the attempt the brakes. */
+  deviceHonoured: boolean;
 }
+
+/** What a counter counts, by its key's prefix (`pair:demo|203.0.113.7` is a `pair`). */
+const kindOf = (counter: Counter) => counter.key.slice(0, Math.max(0, counter.key.indexOf(':')));
 
 /**
  * Login attempts counted in the database, so every server process counts together. An attempt is
@@ -83,38 +102,78 @@ export interface LoginAttempt {
  * parallel guesses cannot all slip past a limit that was read before any of them was written.
  */
 export class LoginThrottle {
+  /** The device tokens that spare their holders the brakes (server/auth/device-tokens.ts). */
+  readonly devices: DeviceTokens;
+  /** What an administrator reads of failed and refused logins (server/auth/login-record.ts). */
+  readonly record: LoginRecord;
+
   constructor(
     private readonly db: Db,
     private readonly digest: KeyedDigest,
     /** LOGIN_POLICY; a test may scale a rule down to reach it quickly. */
     readonly policy: LoginPolicy = LOGIN_POLICY,
-  ) {}
+  ) {
+    this.devices = new DeviceTokens(db, digest, policy.knownAddressMs);
+    this.record = new LoginRecord(db, digest);
+  }
 
   /**
-   * Reserves an attempt on every counter. `hard` counters always apply; `brakes` apply unless
+   * Reserves an attempt on every counter. `hard` counters always apply; `brakes` apply unless the
+   * attempt's `device` counter (a device token the account was issued) has no wait, or
    * `knownGood()` says the address has signed in to this account before. A blocked hard counter
-   * stops the attempt before any brake is counted.
+   * stops the attempt before anything else is counted. A waiting device counter never refuses: the
+   * token is then ignored, and the attempt judged as if it had come without one.
    */
-  async begin(hard: Counter[], brakes: Counter[], knownGood: () => Promise<boolean>): Promise<LoginAttempt> {
+  async begin(
+    hard: Counter[],
+    brakes: Counter[],
+    knownGood: () => Promise<boolean>,
+    device?: Counter,
+  ): Promise<LoginAttempt> {
     const counted: string[] = [];
+    const waitedOn: string[] = [];
     let wait = 0;
     for (const counter of hard) {
       const result = await this.reserve(counter);
       if (result.ok) counted.push(result.key);
-      else wait = Math.max(wait, result.waitMs);
+      else {
+        wait = Math.max(wait, result.waitMs);
+        waitedOn.push(kindOf(counter));
+      }
     }
-    if (wait > 0) return { retryAfter: Math.ceil(wait / 1000), braked: false, counted };
+    if (wait > 0) {
+      return { retryAfter: Math.ceil(wait / 1000), braked: false, counted, waitedOn, deviceHonoured: false };
+    }
+    let deviceHonoured = false;
+    if (device) {
+      const result = await this.reserve(device);
+      if (result.ok) {
+        counted.push(result.key);
+        deviceHonoured = true;
+      } else waitedOn.push(kindOf(device));
+    }
     let brakeWait = 0;
     for (const counter of brakes) {
       const result = await this.reserve(counter);
       if (result.ok) counted.push(result.key);
-      else brakeWait = Math.max(brakeWait, result.waitMs);
+      else {
+        brakeWait = Math.max(brakeWait, result.waitMs);
+        waitedOn.push(kindOf(counter));
+      }
     }
-    if (brakeWait === 0) return { retryAfter: 0, braked: false, counted };
-    if (await knownGood()) return { retryAfter: 0, braked: true, counted };
+    if (brakeWait === 0) return { retryAfter: 0, braked: false, counted, waitedOn, deviceHonoured };
+    if (deviceHonoured || (await knownGood())) {
+      return { retryAfter: 0, braked: true, counted, waitedOn, deviceHonoured };
+    }
     // Refused without a check: nothing was learnt, so the attempt costs its owner nothing.
     await this.giveBack(counted);
-    return { retryAfter: Math.ceil(brakeWait / 1000), braked: true, counted: [] };
+    return {
+      retryAfter: Math.ceil(brakeWait / 1000),
+      braked: true,
+      counted: [],
+      waitedOn,
+      deviceHonoured: false,
+    };
   }
 
   /** The right credentials: the attempt is given back, and `reset` counters start from nothing. */
@@ -160,12 +219,19 @@ export class LoginThrottle {
     return !!row;
   }
 
+  /** The account's known addresses and its device tokens stop sparing anyone. */
   async forgetSubject(subject: string): Promise<void> {
     await this.db.deleteFrom('known_login_addresses').where('subject', '=', subject).execute();
+    await this.devices.forget(subject);
   }
 
-  /** Drops counters and addresses nobody has used for their lifetime (run on a timer). */
+  /**
+   * Drops counters, addresses and device tokens nobody has used for their lifetime, and the login
+   * record past its days (run on a timer).
+   */
   async prune(now = Date.now()): Promise<void> {
+    await this.devices.prune(now);
+    await this.record.prune(now);
     await this.db
       .deleteFrom('login_attempts')
       .where('last_attempt_at', '<', now - this.policy.forgetAfterMs)

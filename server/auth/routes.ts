@@ -5,6 +5,7 @@ import { ApiError, OAuthError } from '../errors.ts';
 import { accountIdOf, checkPassword, checkPersonalCode, loadSubject } from './accounts.ts';
 import { ALLOWED_SCOPES, CLIENTS, isClientId, type ClientId } from './clients.ts';
 import type { Counter, LoginPolicy } from './login-throttle.ts';
+import { DeviceTokens } from './device-tokens.ts';
 import { normalizePersonalCode } from './passwords.ts';
 import { sessionRevocationKey } from './principal.ts';
 import type { TokenLogin } from './tokens.ts';
@@ -13,7 +14,8 @@ import { isDemoCredential } from '../db/seed.ts';
 import { DEMO_LOGIN_FORWARDED, demoLoginRefused } from './demo-login-guard.ts';
 import { addressKey } from '../security/client-address.ts';
 import { LOGIN_NAME_MAX_LENGTH } from '../../contract/limits.ts';
-import { ConnectForm } from '../../contract/schemas/connect.ts';
+import { ConnectForm, DEVICE_TOKEN_CLIENT, DEVICE_TOKEN_FIELD } from '../../contract/schemas/connect.ts';
+import type { LoginRecordKind } from '../../contract/schemas/login-record.ts';
 import { EXIT_TOKEN_HINT } from '../../contract/quick-exit.ts';
 
 type Form = ConnectForm;
@@ -220,31 +222,16 @@ function grantedScope(requested: string | undefined): string {
   return scopes.join(' ');
 }
 
-/**
- * The app's device token as a known-good "address": the worker keeps a random token of its own
- * (worker/auth/auth-session.ts) and sends it with every password grant; after a right password the
- * server remembers it for the account (as a keyed digest, like an address), so the brakes spare
- * that app on a network it never used (a school, a friend's wifi) while guessers, who do not have
- * it, wait. It opens nothing by itself: the password is checked as always, the username+address
- * counter still applies, and so does one of its own (username+device), so a copy of the token used
- * from many addresses is spaced out as one address would be. A password change forgets it.
- * Null when absent or not a token the app makes.
- */
-function deviceKey(token: string | undefined): string | null {
-  return token && /^[A-Za-z0-9_-]{32,200}$/.test(token) ? `device:${token}` : null;
-}
+/** The login counters' kinds (server/auth/login-throttle.ts) as the login record names a refusal. */
+const REFUSED_BY: Record<string, LoginRecordKind> = {
+  pair: 'refused_pair',
+  addr: 'refused_address',
+  user: 'refused_username',
+};
 
 /** The counters one login attempt is counted on (server/auth/login-throttle.ts LOGIN_POLICY). */
-function loginCounters(
-  policy: LoginPolicy,
-  isCode: boolean,
-  username: string,
-  address: string,
-  device: string | null,
-) {
+function loginCounters(policy: LoginPolicy, isCode: boolean, username: string, address: string) {
   const name = username.toLowerCase();
-  // A device token is counted with the username as an address would be, wherever it comes from.
-  const devicePair = device ? [{ key: `pair:${name}|${device}`, rule: policy.pair }] : [];
   return isCode
     ? {
         // No brake over all addresses: wrong codes from many addresses armed it and kept every
@@ -255,13 +242,38 @@ function loginCounters(
         reset: [] as Counter[],
       }
     : {
-        hard: [{ key: `pair:${name}|${address}`, rule: policy.pair }, ...devicePair],
+        hard: [{ key: `pair:${name}|${address}`, rule: policy.pair }],
         brakes: [
           { key: `addr:${address}`, rule: policy.address },
           { key: `user:${name}`, rule: policy.username },
         ],
-        reset: [{ key: `pair:${name}|${address}`, rule: policy.pair }, ...devicePair],
+        reset: [{ key: `pair:${name}|${address}`, rule: policy.pair }],
       };
+}
+
+/**
+ * The device token a password login came with, when the server issued it to this account
+ * (server/auth/device-tokens.ts): its digest (for the rotation) and its own counter. Anything else
+ * sent as one - a stale copy, another account's, a token the app made itself before tokens were the
+ * server's - is no token at all.
+ */
+async function presentedDevice(ctx: AppContext, accountId: number | null, token: string | undefined) {
+  if (accountId === null || !token) return null;
+  const digest = await ctx.throttle.devices.known(`account:${accountId}`, token);
+  if (!digest) return null;
+  return { digest, counter: { key: DeviceTokens.counterKey(token), rule: ctx.throttle.policy.device } };
+}
+
+/** Notes an attempt at an existing account in the login record; a failure to note it stops nothing. */
+function noter(ctx: AppContext, req: FastifyRequest, address: string) {
+  return async (accountId: number | null, kinds: LoginRecordKind[]) => {
+    if (accountId === null) return;
+    for (const kind of kinds) {
+      await ctx.throttle.record
+        .note(accountId, kind, address)
+        .catch((error: unknown) => req.log.error({ err: error }, 'login record not written'));
+    }
+  };
 }
 
 async function passwordGrant(
@@ -284,17 +296,29 @@ async function passwordGrant(
     throw new OAuthError('invalid_grant', DEMO_LOGIN_FORWARDED, 403);
   }
   const address = addressKey(req.ip);
-  const device = deviceKey(form.device_token);
-  const counters = loginCounters(ctx.throttle.policy, isCode, username, address, device);
-  // The brakes (password logins only) spare an address this very account signed in from before,
-  // and the app on a device it signed in with before, wherever that device is now.
-  const attempt = await ctx.throttle.begin(counters.hard, counters.brakes, async () => {
-    const id = await accountIdOf(ctx.db, username);
-    if (id === null) return false;
-    if (await ctx.throttle.isKnownAddress(`account:${id}`, address)) return true;
-    return device !== null && (await ctx.throttle.isKnownAddress(`account:${id}`, device));
-  });
+  const note = noter(ctx, req, address);
+  const counters = loginCounters(ctx.throttle.policy, isCode, username, address);
+  // A personal code names no account until it is checked; a username does.
+  let accountId: Promise<number | null> | undefined;
+  const account = () => (accountId ??= isCode ? Promise.resolve(null) : accountIdOf(ctx.db, username));
+  // Only a login that brings a token looks its account up before the counters.
+  const device =
+    isCode || !form.device_token ? null : await presentedDevice(ctx, await account(), form.device_token);
+  // The brakes (password logins only) spare the app with a device token this account was issued,
+  // unless the token's own counter waits, and an address this very account signed in from before.
+  const attempt = await ctx.throttle.begin(
+    counters.hard,
+    counters.brakes,
+    async () => {
+      const id = await account();
+      return id !== null && (await ctx.throttle.isKnownAddress(`account:${id}`, address));
+    },
+    device?.counter,
+  );
+  const deviceBraked: LoginRecordKind[] = attempt.waitedOn.includes('device') ? ['device_token_braked'] : [];
   if (attempt.retryAfter > 0) {
+    const refusedBy = [...new Set(attempt.waitedOn.flatMap((kind) => REFUSED_BY[kind] ?? []))];
+    await note(await account(), [...refusedBy, ...deviceBraked]);
     reply.header('Retry-After', String(attempt.retryAfter));
     throw new OAuthError('invalid_grant', 'too_many_attempts', 429);
   }
@@ -313,18 +337,28 @@ async function passwordGrant(
     isCode === subject.roles.includes('participant');
   if (!subject || !fits) {
     ctx.metrics.loginFailed(isCode ? 'personal_code' : 'password');
+    await note(await account(), ['wrong_password', ...deviceBraked]);
     throw new OAuthError('invalid_grant', 'invalid_username_or_password');
   }
-  await ctx.throttle.succeeded(attempt, counters.reset);
+  const deviceCounter = device ? [device.counter] : [];
+  await ctx.throttle.succeeded(attempt, [...counters.reset, ...deviceCounter]);
   await ctx.throttle.rememberAddress(`account:${subject.accountId}`, address);
-  if (device) await ctx.throttle.rememberAddress(`account:${subject.accountId}`, device);
+  await note(subject.accountId, [...(attempt.braked ? (['brake_passed'] as const) : []), ...deviceBraked]);
   const portalId = form.portalId ?? null;
   // A token carries only the roles its client serves: a staff token is never a child's, and back.
   const roles = subject.roles.filter((r) => allowed.includes(r));
-  return ctx.tokens.issue(
+  const tokens = await ctx.tokens.issue(
     { ...subject, roles },
     { issuer: siteOrigin(ctx.config, req), clientId, scope, portalId },
   );
+  // The child app's password logins get a new device token each time, in place of the one they came
+  // with: a copy of the old one spares nobody from now on. Codes meet no brake, staff use no app.
+  if (isCode || clientId !== DEVICE_TOKEN_CLIENT) return tokens;
+  const deviceToken = await ctx.throttle.devices.issue(
+    `account:${subject.accountId}`,
+    device?.digest ?? null,
+  );
+  return { ...tokens, [DEVICE_TOKEN_FIELD]: deviceToken };
 }
 
 async function refreshGrant(ctx: AppContext, req: FastifyRequest, form: Form, clientId: ClientId) {

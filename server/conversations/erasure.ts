@@ -89,6 +89,8 @@ async function eraseRemains(trx: Db, accountId: number, contactId: number): Prom
   await trx.deleteFrom('refresh_tokens').where('account_id', '=', accountId).execute();
   await trx.deleteFrom('push_subscriptions').where('account_id', '=', accountId).execute();
   await trx.deleteFrom('known_login_addresses').where('subject', '=', `account:${accountId}`).execute();
+  await trx.deleteFrom('login_devices').where('subject', '=', `account:${accountId}`).execute();
+  await trx.deleteFrom('login_record').where('account_id', '=', accountId).execute();
   await trx.deleteFrom('account_storage').where('account_id', '=', accountId).execute();
   // Peers: the young person's posts (with every reply to them) and replies go with them.
   const posts = trx.selectFrom('peer_posts').select('id').where('author_account_id', '=', accountId);

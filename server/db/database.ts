@@ -27,6 +27,7 @@ import { rateBucketsMigration } from './migrations/0009-rate-buckets.ts';
 import { neutralNamesMigration } from './migrations/0010-neutral-names.ts';
 import { pushSubscriptionsMigration } from './migrations/0011-push-subscriptions.ts';
 import { exitDigestMigration } from './migrations/0012-exit-digest.ts';
+import { loginDevicesMigration } from './migrations/0013-login-devices.ts';
 import { databaseKind, type DatabaseKind } from './database-kind.ts';
 
 export type Db = Kysely<Database>;
@@ -164,6 +165,7 @@ export function migrations(kind: DatabaseKind) {
     '0010-neutral-names': neutralNamesMigration,
     '0011-push-subscriptions': pushSubscriptionsMigration(kind),
     '0012-exit-digest': exitDigestMigration,
+    '0013-login-devices': loginDevicesMigration(kind),
   };
 }
 

@@ -175,6 +175,24 @@ export interface Database {
   login_attempts: { key: string; attempts: number; next_allowed_at: number; last_attempt_at: number };
   /** Addresses a login succeeded from (digests), so the global brake spares their owner. */
   known_login_addresses: { subject: string; address_digest: string; last_seen_at: number };
+  /**
+   * Device tokens the server issued (server/auth/device-tokens.ts), by keyed digest: each spares one
+   * account's app the login brakes until its next login replaces it.
+   */
+  login_devices: { token_digest: string; subject: string; created_at: number; last_used_at: number };
+  /**
+   * Failed logins and brake refusals per account, hour (epoch ms of its start) and kind
+   * (server/auth/login-record.ts); `last_network` is a keyed digest of the last one's network.
+   */
+  login_record: {
+    account_id: number;
+    hour: number;
+    kind: string;
+    count: number;
+    first_at: number;
+    last_at: number;
+    last_network: string | null;
+  };
   /** Token buckets: when each will be full again (epoch milliseconds); keys are HMAC digests. */
   rate_buckets: { key: string; full_at: number };
   server_secrets: { name: string; value: string };

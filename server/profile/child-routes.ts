@@ -6,6 +6,7 @@ import {
   type AccountResponse,
   type ContactDetailResponse,
   type ContactNameResponse,
+  type RegisterContactResponse,
 } from '../../contract/profile.ts';
 import {
   ChangePasswordBody,
@@ -170,8 +171,14 @@ async function changePassword(
   await revokeAccount(ctx, principal.accountId);
 }
 
-/** A new child account (public, limited per address); answers its id and the username as stored. */
-async function registerContact(ctx: AppContext, body: RegisterContactBody) {
+/**
+ * A new child account (public, limited per address); answers its id, the username as stored and a
+ * device token for it (server/auth/device-tokens.ts): the app that registered keeps it, so its first
+ * login is spared a brake armed on the address it registered from (a school's, where many sign up
+ * at once) as every later login on that device is. The address itself becomes no known-good one:
+ * another device there is braked as before.
+ */
+async function registerContact(ctx: AppContext, body: RegisterContactBody): Promise<RegisterContactResponse> {
   const username = body.username.trim().toLowerCase();
   if (!USERNAME_PATTERN.test(username)) throw new ApiError('validation');
   // Nobody else ever sees a username, but one that reads as a staff title is still refused: a child
@@ -213,7 +220,8 @@ async function registerContact(ctx: AppContext, body: RegisterContactBody) {
     .catch((error: unknown) => {
       throw isUniqueViolation(error) ? new ApiError('username_taken') : error;
     });
-  return { id: accountId, username };
+  const deviceToken = await ctx.throttle.devices.issue(`account:${accountId}`, null);
+  return { id: accountId, username, deviceToken };
 }
 
 /** SPEC §7 Profile and account. */

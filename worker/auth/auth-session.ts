@@ -3,10 +3,11 @@ import {
   ErrorResponse,
   ErrorTimeout,
   InMemoryWebStorage,
+  OidcClient,
+  User,
   UserManager,
   WebStorageStateStore,
   type StateStore,
-  type User,
 } from 'oidc-client-ts';
 import type { RuntimeConfig } from '../../contract/config.ts';
 import { TOKEN_SCOPE } from '../../contract/config.ts';
@@ -15,6 +16,8 @@ import { failure } from '../client/result.ts';
 import type { Clock, WithLock } from '../clock.ts';
 import { loginErrorOf } from './login-errors.ts';
 import { WithoutIdToken } from './user-store.ts';
+import { BoundDeviceToken } from './device-token.ts';
+import { DEVICE_TOKEN_FIELD } from '../../contract/schemas/connect.ts';
 import { VARIANT_HEADER, type AppVariant } from '../../contract/variant.ts';
 import {
   SESSION_CHECK_INTERVAL_MS,
@@ -24,9 +27,6 @@ import {
 
 /** A token this close to expiry is not worth sending any more. */
 const VALIDITY_MARGIN_MS = 5_000;
-/** Where the device token is kept in the auth store, and the token request field it goes in. */
-const DEVICE_TOKEN_KEY = 'portal-device-token';
-const DEVICE_TOKEN_FIELD = 'device_token';
 
 export interface AuthDeps {
   config: Pick<RuntimeConfig, 'authUrl' | 'authClientId' | 'portalId'>;
@@ -36,6 +36,8 @@ export interface AuthDeps {
   userStore: StateStore;
   /** Where the device token is kept (the user store when none is given). */
   deviceStore?: StateStore;
+  /** PBKDF2 rounds of the device token's mask (worker/auth/device-token.ts); tests may take fewer. */
+  deviceTokenIterations?: number;
   clock: Clock;
   withLock: WithLock;
   /** An authentication library event with what went wrong (an error code or message, no secret). */
@@ -68,16 +70,23 @@ export type AuthEvent = (typeof AUTH_EVENTS)[number];
  */
 export class AuthSession {
   readonly manager: UserManager;
-  private refreshTimer: unknown = null;
   /**
-   * The extra fields of every token request. The library keeps this very object in its settings
-   * (per-call fields are ignored for the password grant), so the device token is set in it just
-   * before a login.
+   * The password grant goes through the library's client rather than `UserManager`, whose user
+   * keeps only the standard fields of the answer: the device token the server sends beside them
+   * would be lost (and per-call token fields would be ignored).
    */
+  private readonly client: OidcClient;
+  private readonly deviceTokens: BoundDeviceToken;
+  private refreshTimer: unknown = null;
+  /** The extra fields of every token request (the refresh grant's too). */
   private readonly tokenParams: Record<string, string>;
 
   constructor(private readonly deps: AuthDeps) {
     this.tokenParams = { portalId: deps.config.portalId };
+    this.deviceTokens = new BoundDeviceToken(
+      deps.deviceStore ?? deps.userStore,
+      ...(deps.deviceTokenIterations ? [deps.deviceTokenIterations] : []),
+    );
     this.manager = new UserManager({
       authority: deps.config.authUrl,
       client_id: deps.config.authClientId,
@@ -97,25 +106,50 @@ export class AuthSession {
       checkSessionIntervalInSeconds: SESSION_CHECK_INTERVAL_MS / 1000,
       extraHeaders: deps.variant ? { [VARIANT_HEADER]: deps.variant } : {},
     });
+    this.client = new OidcClient(this.manager.settings, this.manager.metadataService);
     const loaded = deps.onUserLoaded;
     if (loaded) this.manager.events.addUserLoaded(() => loaded());
   }
 
+  /**
+   * The password grant (a personal code in group style). A password login sends this device's
+   * token for the account, if it keeps one (worker/auth/device-token.ts), and keeps the new one the
+   * server answers with: each successful login replaces it, so a copy taken from this device goes
+   * stale. Refused with 429 while a token came along, it is tried once more at once without one:
+   * this server ignores a token it will not honour, but a server that counted it against the
+   * login (an older release in a rolling upgrade, another backend the runtime config names) may
+   * have refused because of it, and without it the login is judged by its address and username
+   * alone, as on a device that never had one.
+   */
   async login(username: string, password: string | null): Promise<LoginResult> {
     try {
-      this.tokenParams[DEVICE_TOKEN_FIELD] = await this.deviceToken();
-      // The stored user stays until a new one replaces it: a failed attempt must not sign anyone out.
-      const user = await this.manager.signinResourceOwnerCredentials({
-        username: username.trim(),
-        // Group style (SPEC §4): the personal code is the username and the password is empty.
-        password: password ?? '',
+      const name = username.trim();
+      // Group style (SPEC §4): the personal code is the username and the password is empty; codes
+      // meet no brake, so they carry no device token.
+      const device = password === null ? null : await this.deviceTokens.forLogin(name, password);
+      const grant = (token: string | null) =>
+        this.client.processResourceOwnerPasswordCredentials({
+          username: name,
+          password: password ?? '',
+          extraTokenParams: token ? { ...this.tokenParams, [DEVICE_TOKEN_FIELD]: token } : this.tokenParams,
+        });
+      const response = await grant(device?.token ?? null).catch((error: unknown) => {
+        if (!device?.token || loginErrorOf(error) !== 'too_many_attempts') throw error;
+        return grant(null);
       });
       // The library takes a 200 without a token as a user: an answer that does not validate.
-      if (!user.access_token) {
+      if (!response.access_token) {
         this.emit('token_validation_error', 'no access token in the answer');
         await this.manager.removeUser();
         return failure('failed');
       }
+      const issued = (response as unknown as Record<string, unknown>)[DEVICE_TOKEN_FIELD];
+      if (device && typeof issued === 'string') await device.keep(issued);
+      // As UserManager.signinResourceOwnerCredentials stores a user and tells its listeners. The
+      // stored user stays until this one replaces it: a failed attempt must not sign anyone out.
+      const user = new User(response);
+      await this.manager.storeUser(user);
+      await this.manager.events.load(user);
       return { ok: true, value: undefined };
     } catch (error) {
       const code = loginErrorOf(error);
@@ -127,22 +161,11 @@ export class AuthSession {
   }
 
   /**
-   * This app's device token: random, made once and kept in its own store across sign-outs, sent
-   * with every login. The server remembers it for an account after a right password, so the brakes
-   * against guessing from many addresses spare this app on a network it never used before
-   * (server/auth/routes.ts `deviceKey`). It is no credential: the password is still checked.
+   * Keeps a device token the server issued outside a login (a registration's answer) under the
+   * credentials it belongs to, so the first login on this device is spared a brake as later ones are.
    */
-  private async deviceToken(): Promise<string> {
-    const store = this.deps.deviceStore ?? this.deps.userStore;
-    const stored = await store.get(DEVICE_TOKEN_KEY);
-    if (stored) return stored;
-    const bytes = crypto.getRandomValues(new Uint8Array(32));
-    const token = btoa(String.fromCharCode(...bytes))
-      .replace(/\+/g, '-')
-      .replace(/\//g, '_')
-      .replace(/=+$/, '');
-    await store.set(DEVICE_TOKEN_KEY, token);
-    return token;
+  async keepDeviceToken(username: string, password: string, token: string): Promise<void> {
+    await (await this.deviceTokens.forLogin(username, password)).keep(token);
   }
 
   /** The stored user if its access token is still good for a while. */

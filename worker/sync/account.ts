@@ -5,6 +5,7 @@ import {
   type AccountResponse,
   type ContactDetailResponse,
   type ContactUpdateRequest,
+  type RegisterContactResponse,
   type VerifyUsernameResponse,
 } from '../../contract/profile.ts';
 import type {
@@ -13,6 +14,7 @@ import type {
   NotificationRow,
   DisplayNameError,
   ProfileDetails,
+  RegisterError,
   RegisterResult,
   RegistrationData,
   UsernameAvailability,
@@ -116,7 +118,15 @@ export class AccountSync implements SyncModule {
   async register(data: RegistrationData): Promise<RegisterResult> {
     const registered = await this.registerContact(data);
     if (!registered.ok && registered.code !== 'username_taken') return registered;
-    const login = await this.ctx.session.login(data.username.trim().toLowerCase(), data.password);
+    const username = data.username.trim().toLowerCase();
+    // The new account's device token: the first login is spared a brake on this address (a school's).
+    // Kept or not (storage refused), the login goes on: without it, it is judged by its address.
+    if (registered.ok && registered.value) {
+      await this.ctx.session
+        .keepDeviceToken(username, data.password, registered.value)
+        .catch(() => undefined);
+    }
+    const login = await this.ctx.session.login(username, data.password);
     if (login.ok) return login;
     if (registered.ok) return failure('login_failed');
     // Someone else's name (another password), or the login got no answer or had to wait.
@@ -124,9 +134,10 @@ export class AccountSync implements SyncModule {
     return registered;
   }
 
-  private async registerContact(data: RegistrationData): Promise<RegisterResult> {
+  /** The public registration; answers the new account's device token (null from a server without). */
+  private async registerContact(data: RegistrationData): Promise<Result<string | null, RegisterError>> {
     try {
-      await this.ctx.http.post(
+      const answer = await this.ctx.http.post<Partial<RegisterContactResponse>>(
         '/api/accounts/registercontact',
         {
           username: data.username.trim().toLowerCase(),
@@ -135,7 +146,7 @@ export class AccountSync implements SyncModule {
         },
         { public: true, report: false },
       );
-      return ok(undefined);
+      return ok(typeof answer?.deviceToken === 'string' ? answer.deviceToken : null);
     } catch (error) {
       if (!isHttpError(error)) return failure('failed');
       if (error.status === 0) return failure('offline');

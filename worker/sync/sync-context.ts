@@ -40,6 +40,8 @@ export interface SyncContext {
 
 export interface SessionControl {
   login(username: string, password: string | null): Promise<LoginResult>;
+  /** Keeps a device token the server issued outside a login (a registration's) for these credentials. */
+  keepDeviceToken(username: string, password: string, token: string): Promise<void>;
   logout(reason: SignOutReason): Promise<void>;
   /** See PortalWorker.renewSession: a call after which the server ends every session of the account. */
   renew<C extends ErrorCode>(

@@ -96,6 +96,8 @@ export interface BarnWorld extends World {
   ownerChat: number;
   ownerMail: number;
   ownerContact: number;
+  /** The owner's account id (what the login record names). */
+  ownerAccount: number;
   notification: number;
   contactMessage: number;
   freshMail(): Promise<number>;
@@ -267,7 +269,9 @@ export async function startBarn(): Promise<BarnWorld> {
   // The counsellor's answer to mail is what gives the owner a notification.
   await call(`/portal/staff/conversations/${ownerMail}/messages`, { ...staff, body: { content: 'Svar' } });
   const notification = Number((await call('/portal/api/notifications', { token: owner })).value[0]!.id);
-  const ownerContact = Number((await call('/portal/accounts', { token: owner })).contactId);
+  const ownerAccountRow = await call('/portal/accounts', { token: owner });
+  const ownerContact = Number(ownerAccountRow.contactId);
+  const ownerAccount = Number(ownerAccountRow.id);
   // No API creates contact messages: the organisation writes them into the database.
   const contactMessage = await server.ctx.db
     .insertInto('contact_messages')
@@ -309,6 +313,7 @@ export async function startBarn(): Promise<BarnWorld> {
     ownerChat,
     ownerMail,
     ownerContact,
+    ownerAccount,
     notification,
     contactMessage: contactMessage.id,
     async snapshot() {

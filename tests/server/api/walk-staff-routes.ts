@@ -1,5 +1,6 @@
 import { staffEntry, type ProtectedEntry, type StaffArea } from './walk-entry.ts';
-import { SECRET, pdf } from './walk-fixtures.ts';
+import { OWNER, SECRET, pdf } from './walk-fixtures.ts';
+import { tryLogin } from '../security/attack.ts';
 
 /**
  * The areas of the staff API. Every /portal/staff route must fall in one; the walk then refuses it
@@ -39,6 +40,7 @@ export const STAFF_AREAS: StaffArea[] = [
     sharedByRole: 'moderation is the counsellors’ together: no counsellor owns a post',
   },
   { prefix: '/portal/staff/audit', role: 'admin', server: 'barn', params: () => ({}) },
+  { prefix: '/portal/staff/login-record', role: 'admin', server: 'barn', params: () => ({}) },
   {
     prefix: '/portal/staff/accounts',
     role: 'admin',
@@ -171,6 +173,15 @@ export const STAFF_ROUTES: ProtectedEntry[] = [
     'GET /portal/staff/audit',
     () => ({ path: '/portal/staff/audit?entityType=Conversation' }),
     (fx) => `"entityId":${fx.barn.ownerChat}`,
+  ),
+  // The login record names the owner's account after a wrong password (never the username).
+  admin(
+    'GET /portal/staff/login-record',
+    async (fx) => {
+      await tryLogin(fx.barn.server.url, OWNER.username, 'walk-fel-losenord', '203.0.113.250');
+      return { path: `/portal/staff/login-record?kind=wrong_password&accountId=${fx.barn.ownerAccount}` };
+    },
+    (fx) => `"accountId":${fx.barn.ownerAccount},"kind":"wrong_password"`,
   ),
   admin('PUT /portal/staff/accounts/:id/roles', (fx) => ({
     path: `/portal/staff/accounts/${fx.barn.roleTarget}/roles`,

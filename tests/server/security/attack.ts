@@ -52,6 +52,16 @@ export async function tryLogin(
   };
 }
 
+/**
+ * The device token a successful child-app login (or a registration's answer) was issued, as the
+ * form field the next login sends it in; the app replaces its token with it.
+ */
+export function deviceOf(answer: { body: Record<string, unknown> | null }): { device_token: string } {
+  const token = answer.body?.device_token ?? answer.body?.deviceToken;
+  if (typeof token !== 'string') throw new Error(`no device token in ${JSON.stringify(answer.body)}`);
+  return { device_token: token };
+}
+
 /** A JSON call from `address` with the caller's token. */
 export async function callFrom(
   url: string,

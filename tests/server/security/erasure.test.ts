@@ -41,6 +41,8 @@ async function dump(s: TestServer): Promise<string> {
     'meeting_message_files',
     'login_attempts',
     'known_login_addresses',
+    'login_devices',
+    'login_record',
     'rate_buckets',
     'refresh_tokens',
     'file_blobs',
@@ -372,6 +374,8 @@ describe('erasure', () => {
     for (const table of [
       'login_attempts',
       'known_login_addresses',
+      'login_devices',
+      'login_record',
       'rate_buckets',
       'idempotency_keys',
     ] as const) {

@@ -43,43 +43,6 @@ describe('auth session against the real server', () => {
     expect(stored).toHaveLength(1);
   });
 
-  it('sends a device token of its own with every login, the same after signing out and in', async () => {
-    const { auth, db } = session();
-    const sent: string[] = [];
-    const realFetch = globalThis.fetch;
-    globalThis.fetch = (input, init) => {
-      if (String(input instanceof Request ? input.url : input).endsWith('/connect/token'))
-        sent.push(new URLSearchParams(String(init?.body)).get('device_token') ?? '');
-      return realFetch(input, init);
-    };
-    try {
-      expect(await auth.login('demo', 'demo-losenord')).toEqual({ ok: true });
-      await auth.signOut();
-      expect(await auth.login('demo', 'demo-losenord')).toEqual({ ok: true });
-    } finally {
-      globalThis.fetch = realFetch;
-    }
-    expect(sent).toHaveLength(2);
-    expect(sent[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(sent[1]).toBe(sent[0]);
-    // Another app (another store) has another token.
-    const other = session();
-    const otherSent: string[] = [];
-    globalThis.fetch = (input, init) => {
-      if (String(input instanceof Request ? input.url : input).endsWith('/connect/token'))
-        otherSent.push(new URLSearchParams(String(init?.body)).get('device_token') ?? '');
-      return realFetch(input, init);
-    };
-    try {
-      await other.auth.login('demo', 'demo-losenord');
-    } finally {
-      globalThis.fetch = realFetch;
-    }
-    expect(otherSent[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(otherSent[0]).not.toBe(sent[0]);
-    expect((await db.items.toArray()).some((item) => item.value === sent[0])).toBe(true);
-  });
-
   it('logs a participant in with the personal code and no password', async () => {
     const { auth } = session();
     expect(await auth.login('DEMOKOD-0002', null)).toEqual({ ok: true });

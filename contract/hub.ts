@@ -5,6 +5,12 @@ export const HUB_METHODS = {
   subscribe: 'SubscribeToEntity',
   unsubscribe: 'UnsubscribeFromEntity',
   sendMessage: 'SendMessage',
+  /**
+   * Ours (SPEC is silent): answers at once with no result. A client that must know within seconds
+   * whether its connection still carries anything (a live chat in view) invokes it; SignalR's own
+   * keep-alive would take 30 s to tell.
+   */
+  ping: 'Ping',
 } as const;
 export const HUB_CLIENT_EVENT = 'SendEvent';
 

@@ -4,13 +4,16 @@ import {
   type HubConnection,
   type LogLevel,
 } from '@microsoft/signalr';
-import { HUB_CLIENT_EVENT } from '../../contract/hub.ts';
+import { HUB_CLIENT_EVENT, HUB_METHODS } from '../../contract/hub.ts';
 import { buildHubConnection } from './build-hub-connection.ts';
 import { EntitySubscriptions, type SubscribeMode } from './entity-subscriptions.ts';
-import type { Timer } from './timer.ts';
+import { wait, type Timer } from './timer.ts';
 
 /** The connection's state, by SignalR's names. */
 export type HubState = 'Disconnected' | 'Connecting' | 'Connected' | 'Disconnecting' | 'Reconnecting';
+
+/** How long `stop()` waits for the connection to close (a dead line may never let it). */
+export const STOP_WAIT_MS = 1000;
 
 /** Waits between our own restarts after the connection closed (SignalR gave up) or a start failed. */
 export const HUB_RESTART_DELAYS_MS = [2000, 5000, 10_000, 30_000] as const;
@@ -18,6 +21,8 @@ export const HUB_RESTART_DELAYS_MS = [2000, 5000, 10_000, 30_000] as const;
 export interface HubKeeperOptions {
   signalHubUrl: string;
   timer: Timer;
+  /** The clock `startedAt` reads (the worker's); Date.now by default. */
+  now?: () => number;
   /**
    * A usable access token. Null means signed out: the connection is not started (until `start()` is
    * called again). A token that cannot be had now (an error) counts as a failed start, tried again.
@@ -32,6 +37,8 @@ export interface HubKeeperOptions {
   onUnauthorized?(): void;
   /** The connection is back after it was lost: events may have been missed meanwhile. */
   onReconnected?(): void;
+  /** Something came from the server on the connection (an event, a ping's answer): it is alive. */
+  onHeard?(): void;
   transport?: HttpTransportType;
   logLevel?: LogLevel;
   /** See HubConnectionOptions.headers. */
@@ -52,6 +59,8 @@ export class HubKeeper {
   /** A connection was lost or a start failed since the last good start: the next one is a reconnect. */
   private lost = false;
   private readonly subscriptions: EntitySubscriptions;
+  /** When the start under way began (the timer's clock), or null while none runs. */
+  private startBegan: number | null = null;
 
   constructor(private readonly options: HubKeeperOptions) {
     this.subscriptions = new EntitySubscriptions({
@@ -65,15 +74,46 @@ export class HubKeeper {
     return (this.connection?.state as HubState | undefined) ?? 'Disconnected';
   }
 
+  /** When the start under way began (on `now`), or null while none runs. */
+  get startedAt(): number | null {
+    return this.startBegan;
+  }
+
+  /**
+   * One round trip on the connection: the hub's `Ping`, answered within `timeoutMs`. False when the
+   * connection is not connected, or no answer came in time. A server too old to know the method
+   * answers with an error, which proves the line as well as a result does.
+   */
+  ping(timeoutMs: number): Promise<boolean> {
+    const connection = this.connection;
+    if (connection?.state !== HubConnectionState.Connected) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      this.options.timer.setTimeout(() => resolve(false), timeoutMs);
+      connection.invoke(HUB_METHODS.ping).then(
+        () => {
+          this.options.onHeard?.();
+          resolve(true);
+        },
+        () => {
+          // An error the server sent back leaves the connection up; a closed one does not.
+          const answered = connection.state === HubConnectionState.Connected;
+          if (answered) this.options.onHeard?.();
+          resolve(answered);
+        },
+      );
+    });
+  }
+
   /** Starts the connection, or joins a start under way (re-subscriptions included). */
   start(): Promise<void> {
     this.wanted = true;
     if (this.starting) return this.starting;
     if (this.connection?.state === HubConnectionState.Connected) return Promise.resolve();
-    this.starting = this.startOnce().finally(() => {
-      this.starting = null;
+    const starting = this.startOnce().finally(() => {
+      if (this.starting === starting) this.starting = null;
     });
-    return this.starting;
+    this.starting = starting;
+    return starting;
   }
 
   async stop(): Promise<void> {
@@ -83,7 +123,9 @@ export class HubKeeper {
     this.connection = null;
     this.subscriptions.connectionLost();
     if (connection) {
-      await connection.stop().catch(() => undefined);
+      // A start into a dead line holds SignalR's stop until the start gives up (its negotiate waits
+      // up to 100 s): the connection is forgotten at once, and waited for a moment at most.
+      await Promise.race([connection.stop().catch(() => undefined), wait(this.options.timer, STOP_WAIT_MS)]);
       this.options.onState('Disconnected');
     }
   }
@@ -91,22 +133,27 @@ export class HubKeeper {
   /**
    * The network is back (the browser's `online`): a connection that is reconnecting, waiting for a
    * restart or stuck in a start made while the line was down is dropped and started again at once,
-   * instead of after SignalR's or our own wait (up to 30 s). A connected one is left alone. Does
+   * instead of after SignalR's or our own wait (up to 30 s). A connected one is left alone, unless
+   * `dead`: its line was found dead (a ping went unanswered), though the socket never closed. Does
    * nothing unless the connection is wanted.
    */
-  async reconnectNow(): Promise<void> {
+  async reconnectNow({ dead = false }: { dead?: boolean } = {}): Promise<void> {
     if (!this.wanted) return;
     const connection = this.connection;
-    if (connection?.state === HubConnectionState.Connected) return;
+    if (connection?.state === HubConnectionState.Connected && !dead) return;
     if (connection) {
-      // Forgotten first, so its close and its failing start do not schedule a restart of their own.
+      // Forgotten first, so its close and its failing start do not schedule a restart of their own,
+      // and not waited for: closing a socket whose line is dead can take the browser a minute.
       this.connection = null;
       this.lost = true;
       this.subscriptions.connectionLost();
-      await connection.stop().catch(() => undefined);
+      this.startBegan = null;
+      this.options.onState('Reconnecting');
+      void connection.stop().catch(() => undefined);
     }
-    await this.starting?.catch(() => undefined);
     this.restarts = 0;
+    // A start under way belongs to the forgotten connection: it ends on its own (stopped above).
+    this.starting = null;
     await this.start();
   }
 
@@ -133,9 +180,13 @@ export class HubKeeper {
     }
     const connection = (this.connection ??= this.build());
     if (connection.state !== HubConnectionState.Disconnected) return;
-    this.options.onState('Connecting');
+    // A start after a loss is a reconnect, and told as one (the chat window's notice says so).
+    this.options.onState(this.lost ? 'Reconnecting' : 'Connecting');
+    this.startBegan = (this.options.now ?? Date.now)();
     try {
       await connection.start();
+      if (this.connection !== connection) return;
+      this.startBegan = null;
       this.restarts = 0;
       this.options.onState('Connected');
       await this.subscriptions.resubscribeAll();
@@ -144,6 +195,8 @@ export class HubKeeper {
         this.options.onReconnected?.();
       }
     } catch (error) {
+      if (this.connection !== connection) return;
+      this.startBegan = null;
       this.lost = true;
       this.options.onState('Disconnected');
       this.options.onError?.(`Hub start failed: ${String(error)}`);
@@ -169,21 +222,26 @@ export class HubKeeper {
       ...(this.options.logLevel === undefined ? {} : { logLevel: this.options.logLevel }),
       ...(this.options.headers ? { headers: this.options.headers } : {}),
     });
-    connection.on(HUB_CLIENT_EVENT, (eventName: string, data: unknown, entityKey: string) =>
-      this.options.onEvent(eventName, data, entityKey),
-    );
+    connection.on(HUB_CLIENT_EVENT, (eventName: string, data: unknown, entityKey: string) => {
+      this.options.onHeard?.();
+      this.options.onEvent(eventName, data, entityKey);
+    });
+    // A connection dropped by reconnectNow is no longer this keeper's: what it does next is ignored.
     connection.onreconnecting(() => {
+      if (this.connection !== connection) return;
       this.subscriptions.connectionLost();
       this.options.onState('Reconnecting');
       this.options.onError?.('Hub reconnecting');
     });
     connection.onreconnected(() => {
+      if (this.connection !== connection) return;
       this.options.onState('Connected');
       this.options.onError?.('Hub connection reestablished');
       void this.subscriptions.resubscribeAll();
       this.options.onReconnected?.();
     });
     connection.onclose(() => {
+      if (this.connection !== connection) return;
       this.subscriptions.connectionLost();
       this.options.onState('Disconnected');
       if (this.wanted && this.connection === connection) this.lost = true;

@@ -117,6 +117,14 @@ const METHODS = new Map<string, { name: string; run: Method }>([
       run: async () => null,
     },
   ],
+  [
+    HUB_METHODS.ping.toLowerCase(),
+    {
+      name: HUB_METHODS.ping,
+      // A round trip and nothing else: the client's liveness check (contract/hub.ts).
+      run: async () => null,
+    },
+  ],
 ]);
 
 /**

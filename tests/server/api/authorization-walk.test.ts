@@ -525,7 +525,7 @@ describe('authorization walk over every hub method', () => {
     expect(failures).toEqual([]);
   });
 
-  it('answers SendMessage, kept for old clients, to anyone and changes nothing', async () => {
+  it('answers SendMessage, kept for old clients, and Ping to anyone and changes nothing', async () => {
     const before = await snapshot();
     const failures: string[] = [];
     const callers: Array<[keyof Fixture, ActorName]> = [
@@ -544,6 +544,14 @@ describe('authorization walk over every hub method', () => {
         (error: unknown) => String(error),
       );
       if (outcome !== 'served null') failures.push(`${server} ${actor}: ${outcome}`);
+      // The liveness check takes no argument, and refuses none: an old client's extra one is ignored.
+      for (const args of [[], ['extra']]) {
+        const pinged = await hub.connection.invoke(HUB_METHODS.ping, ...args).then(
+          (result: unknown) => `served ${JSON.stringify(result)}`,
+          (error: unknown) => String(error),
+        );
+        if (pinged !== 'served null') failures.push(`${server} ${actor} Ping(${args.length}): ${pinged}`);
+      }
     }
     expect(failures).toEqual([]);
     expect(await snapshot()).toEqual(before);

@@ -14,6 +14,7 @@ export const HUB_METHOD_RULES: Record<HubMethodName, string> = {
   UnsubscribeFromEntity:
     "lets go of the caller's own subscription: served to anyone, and another caller's subscription goes on",
   SendMessage: 'kept for old clients and does nothing: served to anyone, and nothing changes',
+  Ping: "the client's liveness check: served to anyone at once with no result, and nothing changes",
 };
 
 /** An entity of the owner's that the walk subscribes to as every caller. */

@@ -14,7 +14,14 @@ export type PeerMessage =
   | { type: 'subscribe'; entityKey: string; mode: SubscribeMode }
   | { type: 'unsubscribe'; entityKey: string }
   /** A new leader took the hub: the others send their tab's subscriptions again. */
-  | { type: 'leader' };
+  | { type: 'leader' }
+  /**
+   * Whether a tab of the worker `worker` shows a live chat or group chat now (told again every
+   * PEER_ATTENTION_REFRESH_MS while it does): the leader checks the line at the live pace for it.
+   */
+  | { type: 'attention'; worker: string; on: boolean }
+  /** A tab saw a sign the line changed: the leader checks the connection at once. */
+  | { type: 'check' };
 
 export type SubscribeMode = 'default' | 'group';
 

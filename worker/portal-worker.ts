@@ -25,6 +25,12 @@ import { SessionLifecycle } from './session-lifecycle.ts';
 import { SystemNotices } from './sync/system-notices.ts';
 import { WebPushSync } from './sync/web-push.ts';
 import { AntiForgeryToken } from './http/anti-forgery.ts';
+import { isServerError } from './outbox/backoff.ts';
+
+/** A fallback worker whose tab shows a live chat tells the leader so again this often... */
+export const PEER_ATTENTION_REFRESH_MS = 20_000;
+/** ...and the leader forgets a word it was not told again within this (the tab closed unseen). */
+const PEER_ATTENTION_EXPIRY_MS = 3 * PEER_ATTENTION_REFRESH_MS;
 
 export type { HubEventHandler, PeerMessage, PortalWorkerDeps, SubscribeMode } from './portal-worker-deps.ts';
 
@@ -55,6 +61,15 @@ export class PortalWorker {
   /** The catch-up under way, and whether another was asked for while it ran. */
   private catchingUp: Promise<void> | null = null;
   private catchUpAgain = false;
+  /** This worker among its peers (the dedicated-worker fallback). */
+  private readonly workerId = crypto.randomUUID();
+  /** The peers whose tab shows a live chat, with when they last said so (the leader's view). */
+  private readonly peersAttending = new Map<string, number>();
+  /** What this worker last told the leader of its own tab, and the timer that tells it again. */
+  private toldAttention = false;
+  private attentionRefresh: unknown = null;
+  /** The last call was answered with a server error (runtime `serverTrouble`, as last written). */
+  private serverTrouble = false;
 
   constructor(private readonly deps: PortalWorkerDeps) {
     const { config, clock } = deps;
@@ -90,6 +105,8 @@ export class PortalWorker {
         fetch: deps.fetch,
       }),
       ...(deps.requestTimeoutMs ? { timeoutMs: deps.requestTimeoutMs } : {}),
+      now: () => clock.now(),
+      onAnswer: (status) => this.answered(status),
       reportError: (error) =>
         this.clientLog.report({
           message: error.message,
@@ -114,6 +131,17 @@ export class PortalWorker {
       },
       onUnauthorized: () => void this.session.tokenRefused(),
       onReconnected: () => void this.catchUp(),
+      liveness: {
+        matters: () => this.lineMatters(),
+        serverAnswers: (timeoutMs) => this.serverAnswers(timeoutMs),
+        lineLost: (at) => this.http.abandonSentBefore(at + 1),
+        recovered: (sentBefore) => {
+          this.http.abandonSentBefore(sentBefore);
+          void this.outbox.flush().catch((error: unknown) => console.warn('Outbox flush failed', error));
+          void this.catchUp();
+        },
+        onError: (message) => deps.broadcast({ type: 'hub-error', message }),
+      },
       ...deps.hub,
     });
     this.outbox = new Outbox({
@@ -127,6 +155,10 @@ export class PortalWorker {
       },
       refreshToken: async () => (await this.auth.refresh()) === 'refreshed',
       onSettled: async (row) => this.outboxKinds[row.kind]?.settled?.(row),
+      // A write that got no answer is a sign the line died: it is checked at once. One the server
+      // failed makes the line matter until it goes.
+      onWaiting: (row) => (row.lastStatus === 0 ? this.hub.noAnswer() : this.hub.wake()),
+      hurry: () => this.notices.anyTabVisible || this.peersAttention(),
     });
     const ctx: SyncContext = {
       http: this.http,
@@ -156,7 +188,7 @@ export class PortalWorker {
       refreshNotificationCount: () => this.refreshNotifications(),
     };
     const messages = new ConversationMessages(ctx);
-    this.notices = new SystemNotices(ctx, messages, deps.broadcast);
+    this.notices = new SystemNotices(ctx, messages, deps.broadcast, () => this.sightChanged());
     this.modules = [
       this.sessionModule(),
       new MeetingsSync(ctx),
@@ -193,6 +225,7 @@ export class PortalWorker {
         exitHandle: async () => ok(await this.session.exitHandle()),
         becameVisible: () => done(this.becameVisible()),
         networkChanged: (online) => done(this.onOnline(online)),
+        checkConnection: () => done(Promise.resolve(this.checkConnection())),
         clearThreadCache: () => done(this.reloadLists(false)),
         clearMyPagesCache: () => done(this.reloadLists(true)),
         reportError: async (report) => done(Promise.resolve(this.clientLog.report(report))),
@@ -240,6 +273,9 @@ export class PortalWorker {
     await this.outbox.start();
     await this.authCheck(false);
     for (const [key, mode] of this.ownSubscriptions) void this.hub.subscribe(key, mode);
+    if (this.attentionRefresh !== null) this.deps.clock.clearTimeout(this.attentionRefresh);
+    this.attentionRefresh = null;
+    this.hub.wake();
   }
 
   /**
@@ -248,12 +284,14 @@ export class PortalWorker {
    */
   async subscribe(key: string, mode: SubscribeMode = 'default'): Promise<boolean> {
     this.ownSubscriptions.set(key, mode);
+    if (mode === 'group') this.sightChanged();
     if (this.runner) return this.hub.subscribe(key, mode);
     this.deps.notifyPeers?.({ type: 'subscribe', entityKey: key, mode });
     return true;
   }
 
   async unsubscribe(key: string): Promise<void> {
+    if (this.ownSubscriptions.get(key) === 'group') queueMicrotask(() => this.sightChanged());
     this.ownSubscriptions.delete(key);
     if (this.runner) await this.hub.unsubscribe(key);
     else this.deps.notifyPeers?.({ type: 'unsubscribe', entityKey: key });
@@ -287,7 +325,93 @@ export class PortalWorker {
   }
 
   async becameVisible(): Promise<void> {
+    this.checkConnection();
     await this.authCheck(false);
+  }
+
+  /** See SessionApi.checkConnection; a fallback worker without the hub asks the leader. */
+  checkConnection(): void {
+    if (this.runner) this.hub.hint();
+    else this.deps.notifyPeers?.({ type: 'check' });
+  }
+
+  /**
+   * Whether a dead line costs the child now, so that it is checked every second: a visible tab shows
+   * the live chat, or a group chat is open in a visible tab (here or, in the fallback, in a peer's),
+   * or a write waits for the line or the server.
+   */
+  private lineMatters(): boolean {
+    return this.ownAttention() || this.peersAttention() || this.outbox.waiting;
+  }
+
+  private ownAttention(): boolean {
+    const groupOpen = [...this.ownSubscriptions.values()].includes('group');
+    return this.notices.chatSeen || (groupOpen && this.notices.anyTabVisible);
+  }
+
+  private peersAttention(): boolean {
+    const now = this.deps.clock.now();
+    for (const [worker, at] of this.peersAttending) {
+      if (now - at > PEER_ATTENTION_EXPIRY_MS) this.peersAttending.delete(worker);
+    }
+    return this.peersAttending.size > 0;
+  }
+
+  /** What this worker's tabs show changed: the leader's line check follows it. */
+  private sightChanged(): void {
+    if (this.runner) {
+      this.hub.wake();
+      return;
+    }
+    const on = this.ownAttention();
+    if (on === this.toldAttention) return;
+    this.toldAttention = on;
+    this.tellAttention();
+  }
+
+  private tellAttention(): void {
+    const { clock } = this.deps;
+    if (this.attentionRefresh !== null) clock.clearTimeout(this.attentionRefresh);
+    this.attentionRefresh = null;
+    this.deps.notifyPeers?.({ type: 'attention', worker: this.workerId, on: this.toldAttention });
+    if (this.toldAttention && !this.runner) {
+      this.attentionRefresh = clock.setTimeout(() => this.tellAttention(), PEER_ATTENTION_REFRESH_MS);
+    }
+  }
+
+  /** `/healthz` answers within `timeoutMs` with a 2xx: the line to the server works. */
+  private async serverAnswers(timeoutMs: number): Promise<boolean> {
+    const { clock, config } = this.deps;
+    const abort = new AbortController();
+    const timer = clock.setTimeout(() => abort.abort(), timeoutMs);
+    try {
+      const response = await this.deps.fetch(new URL('/healthz', config.apiUrl).toString(), {
+        signal: abort.signal,
+      });
+      await response.body?.cancel().catch(() => undefined);
+      return response.ok;
+    } catch {
+      return false;
+    } finally {
+      clock.clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Every call's answer: one that got none while the hub looked alive is a sign the line died (it
+   * is checked at once); a server error (5xx) is told on screen, until an answer below 500.
+   */
+  private answered(status: number): void {
+    if (status === 0) {
+      if (this.runner) this.hub.noAnswer();
+      return;
+    }
+    const trouble = isServerError(status);
+    if (trouble === this.serverTrouble) return;
+    this.serverTrouble = trouble;
+    void updateRuntime(this.deps.db, { serverTrouble: trouble }).catch((error: unknown) =>
+      console.warn('Server state not written', error),
+    );
   }
 
   async enqueue(write: OutboxWriteRequest): Promise<string> {
@@ -314,6 +438,15 @@ export class PortalWorker {
         for (const [key, mode] of this.ownSubscriptions) {
           this.deps.notifyPeers?.({ type: 'subscribe', entityKey: key, mode });
         }
+        if (this.toldAttention) this.tellAttention();
+        break;
+      case 'attention':
+        if (message.on) this.peersAttending.set(message.worker, this.deps.clock.now());
+        else this.peersAttending.delete(message.worker);
+        if (this.runner) this.hub.wake();
+        break;
+      case 'check':
+        if (this.runner) this.hub.hint();
         break;
       default:
         if (!this.runner) break;
@@ -334,7 +467,11 @@ export class PortalWorker {
     if (!online || !this.runner) return;
     const flushed = this.outbox.flush();
     if (!this.session.authenticated) await Promise.all([flushed, this.authCheck(false)]);
-    else await Promise.all([flushed, this.hub.reconnectNow(), this.catchUp()]);
+    else {
+      // A connected hub may be a socket that died with the old network: it is checked at once.
+      this.hub.hint();
+      await Promise.all([flushed, this.hub.reconnectNow(), this.catchUp()]);
+    }
   }
 
   /**

@@ -70,6 +70,15 @@ export interface FaultProxy {
   readonly isOnline: boolean;
   /** Destroys every open WebSocket (upgraded) connection but stays online (a killed socket). */
   cutSockets(): void;
+  /**
+   * A silent loss (weak signal, Wi-Fi without internet; the browser still says online): every open
+   * connection goes dead without a close, for good, carrying nothing either way, and every request
+   * and WebSocket opened while silent is held unanswered (and stays so). `speak()` ends it: new
+   * connections work again, the dead ones stay dead until the browser gives them up.
+   */
+  silence(): void;
+  speak(): void;
+  readonly isSilent: boolean;
   /** Count of currently open upgraded (WebSocket) connections. */
   readonly openSockets: number;
   /**
@@ -81,8 +90,11 @@ export interface FaultProxy {
     match: { method?: string; path: string | RegExp },
     timeoutMs?: number,
   ): Promise<{ method: string; path: string }>;
-  /** Every request (method + path with query) that reached the proxy, in order of arrival. */
-  readonly requestLog: readonly { method: string; path: string }[];
+  /**
+   * Every request (method + path with query) that reached the proxy, in order of arrival; `held`
+   * when a silent loss swallowed it (see silence()).
+   */
+  readonly requestLog: readonly { method: string; path: string; held?: true }[];
   close(): Promise<void>;
 }
 
@@ -159,23 +171,34 @@ export async function startFaultProxy(options: { target: string; port?: number }
   let rules: ActiveRule[] = [];
   let waiters: Waiter[] = [];
   let isOnline = true;
-  const requestLog: { method: string; path: string }[] = [];
+  const requestLog: { method: string; path: string; held?: true }[] = [];
   /** Every socket a browser opened to the proxy (keep-alive, hung, upgraded). */
   const clientSockets = new Set<net.Socket>();
   /** HTTP requests being forwarded to the server. */
   const upstreamRequests = new Set<http.ClientRequest>();
   const tunnels = new Set<Tunnel>();
+  let silent = false;
+  /** Connections a silent loss killed: they carry nothing, and never close (see silence()). */
+  const dead = new WeakSet<net.Socket>();
+  /** Responses being streamed to the browser, to stop when their connection dies. */
+  const streaming = new Map<http.ServerResponse, http.IncomingMessage>();
+  const isDead = (socket: net.Socket) => silent || dead.has(socket);
 
-  /** Notifies the waiters, then takes the first matching rule (counting it and using it up). */
-  function arrive(method: string, url: string): FaultRule | undefined {
+  /** Logs the request and tells the waiters (before any rule acts on it). */
+  function heard(method: string, url: string, held = false): void {
     const request = { method, path: url };
-    requestLog.push(request);
+    requestLog.push(held ? { ...request, held: true } : request);
     waiters = waiters.filter((waiter) => {
       if (!matches(waiter.match, method, url)) return true;
       clearTimeout(waiter.timer);
       waiter.resolve(request);
       return false;
     });
+  }
+
+  /** Notifies the waiters, then takes the first matching rule (counting it and using it up). */
+  function arrive(method: string, url: string): FaultRule | undefined {
+    heard(method, url);
     const active = rules.find((r) => matches(r.rule, method, url));
     if (!active) return undefined;
     active.hits += 1;
@@ -235,6 +258,11 @@ export async function startFaultProxy(options: { target: string; port?: number }
           upstreamRes.destroy();
           return;
         }
+        if (dead.has(req.socket)) {
+          // The line died while the server answered: the answer never arrives.
+          upstreamRes.destroy();
+          return;
+        }
         res.writeHead(
           upstreamRes.statusCode ?? 502,
           upstreamRes.statusMessage,
@@ -242,9 +270,13 @@ export async function startFaultProxy(options: { target: string; port?: number }
         );
         res.flushHeaders(); // a streaming response (SSE) opens before its first chunk
         upstreamRes.pipe(res);
+        streaming.set(res, upstreamRes);
+        res.on('close', () => streaming.delete(res));
         upstreamRes.on('close', () => {
+          streaming.delete(res);
           // The server's side broke off mid-body: break off the browser's too, rather than hang.
-          if (!upstreamRes.complete) res.destroy();
+          // A dead line tells the browser nothing.
+          if (!upstreamRes.complete && !dead.has(req.socket)) res.destroy();
         });
       };
       if (rule?.action === 'slow') delay = setTimeout(respond, rule.delayMs ?? 0);
@@ -314,6 +346,12 @@ export async function startFaultProxy(options: { target: string; port?: number }
 
   server.on('request', (req, res) => {
     res.on('error', ignoreError);
+    if (isDead(req.socket)) {
+      // Into the silence: it never reaches the server, and nothing comes back.
+      dead.add(req.socket);
+      heard(req.method ?? 'GET', req.url ?? '/', true);
+      return;
+    }
     const rule = arrive(req.method ?? 'GET', req.url ?? '/');
     switch (rule?.action) {
       case 'hang':
@@ -334,6 +372,12 @@ export async function startFaultProxy(options: { target: string; port?: number }
     socket.on('error', ignoreError);
     if (!isOnline) {
       socket.destroy();
+      return;
+    }
+    if (isDead(socket)) {
+      dead.add(socket);
+      socket.pause();
+      heard(req.method ?? 'GET', req.url ?? '/', true);
       return;
     }
     const rule = arrive(req.method ?? 'GET', req.url ?? '/');
@@ -407,6 +451,35 @@ export async function startFaultProxy(options: { target: string; port?: number }
 
     cutSockets() {
       for (const tunnel of [...tunnels]) destroyTunnel(tunnel);
+    },
+
+    silence() {
+      silent = true;
+      for (const socket of clientSockets) dead.add(socket);
+      for (const [res, upstreamRes] of [...streaming]) {
+        // A stream under way (a long poll, an event stream) stops carrying anything, unclosed.
+        upstreamRes.unpipe(res);
+        upstreamRes.destroy();
+        streaming.delete(res);
+      }
+      for (const tunnel of tunnels) {
+        tunnel.client.unpipe(tunnel.upstream);
+        tunnel.upstream.unpipe(tunnel.client);
+        tunnel.client.pause();
+        dead.add(tunnel.client);
+        // The server's end goes too (a real server would time it out later); the browser is told nothing.
+        tunnels.delete(tunnel);
+        tunnel.upstream.removeAllListeners('close');
+        tunnel.upstream.destroy();
+      }
+    },
+
+    speak() {
+      silent = false;
+    },
+
+    get isSilent() {
+      return silent;
     },
 
     get openSockets() {

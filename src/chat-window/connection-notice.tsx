@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useDb } from '../data/index.ts';
 import { notice } from './chat-window.styles.ts';
-import { isConnectionTrouble } from './connection-trouble.ts';
+import { SERVICE_NOT_ANSWERING_TEXT } from '../errors/texts.ts';
+import { connectionNotice } from './connection-trouble.ts';
 import { CHAT_TEXTS } from './texts.ts';
 
 /** A short drop (a reconnect that succeeds at once) should not flash a warning. */
@@ -28,22 +29,26 @@ export function ConnectionNotice() {
   const db = useDb();
   const runtime = useLiveQuery(() => db.runtime.get('current'), [db]);
   const browserOnline = useBrowserOnline();
-  const trouble = !browserOnline || (runtime ? isConnectionTrouble(runtime.online, runtime.hubState) : false);
-  const [shown, setShown] = useState(false);
+  const trouble = connectionNotice({
+    online: browserOnline && (runtime?.online ?? true),
+    hubState: runtime?.hubState ?? 'Connecting',
+    serverTrouble: runtime?.serverTrouble ?? false,
+  });
+  const [shown, setShown] = useState<typeof trouble>(null);
 
   useEffect(() => {
     if (!trouble) {
-      setShown(false);
+      setShown(null);
       return;
     }
-    const timer = setTimeout(() => setShown(true), TROUBLE_GRACE_MS);
+    const timer = setTimeout(() => setShown(trouble), TROUBLE_GRACE_MS);
     return () => clearTimeout(timer);
   }, [trouble]);
 
   if (!shown) return null;
   return (
     <p className={notice} role="status">
-      {CHAT_TEXTS.connectionTrouble}
+      {shown === 'server' ? SERVICE_NOT_ANSWERING_TEXT : CHAT_TEXTS.connectionTrouble}
     </p>
   );
 }

@@ -13,5 +13,13 @@ export const ERROR_TEXTS = {
   name_not_allowed: 'Namnet går inte att använda. Välj ett annat.',
 } as const satisfies Partial<Record<ErrorCode, string>>;
 
+/**
+ * Ours (SPEC is silent): the server answers, but only with server errors (5xx). Told like a line
+ * that does not answer (the messages say 'Väntar på nätet'), and without blaming the child's
+ * network, which works.
+ */
+export const SERVICE_NOT_ANSWERING_TEXT =
+  'Tjänsten svarar inte just nu. Det du skriver skickas så snart den svarar igen.';
+
 /** A load got no answer: the page shows what it has cached. */
 export const OFFLINE_CACHED_TEXT = 'Du verkar vara offline. Det du ser kan vara gammalt.';

@@ -32,8 +32,16 @@ export function SessionEffects() {
         api.becameVisible().catch((error: unknown) => console.error('becameVisible failed', error));
       }
     };
+    // Focus is a sign too (a phone's app switch, a return from another window): the worker checks
+    // at once that the real-time connection still carries anything.
+    const onFocus = () =>
+      api.checkConnection().catch((error: unknown) => console.error('checkConnection failed', error));
     document.addEventListener('visibilitychange', onVisibility);
-    return () => document.removeEventListener('visibilitychange', onVisibility);
+    window.addEventListener('focus', onFocus);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      window.removeEventListener('focus', onFocus);
+    };
   }, [api]);
 
   // A SharedWorker is not reliably told of the network (emulation never reaches it): every tab passes

@@ -85,6 +85,7 @@ export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: CommandRet
   becameVisible: 'repeat',
   // An event, not a state: the new worker reads the network itself when it starts.
   networkChanged: 'repeat',
+  checkConnection: 'repeat',
   clearThreadCache: 'repeat',
   clearMyPagesCache: 'repeat',
   reportError: 'repeat',

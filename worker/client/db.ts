@@ -45,6 +45,11 @@ export interface RuntimeRow {
   /** Unprocessed notifications, summed from the count endpoint (header dot). */
   notificationCount: number;
   online: boolean;
+  /**
+   * The server answered the last call with a server error (5xx): it is there but not serving. Cleared
+   * by the next answer below 500. Told on screen like a line that does not answer.
+   */
+  serverTrouble?: boolean;
   /** Whether the child wanted system notifications, once asked (kept across sign-outs). */
   noticeAnswer?: NoticeAnswer;
   /**
@@ -68,6 +73,8 @@ export interface OutboxRow {
   lastError?: string;
   /** HTTP status of the last failed attempt (0: no answer). */
   lastStatus?: number;
+  /** Until when the server asked to wait (its Retry-After): not even the network's return sends it sooner. */
+  serverWaitUntil?: number;
   /** The server's Swedish `message` of the last failed attempt (its `{ error, message }` body). */
   lastMessage?: string;
   /** A failed row that is never retried (a 4xx answer other than 408/429). */

@@ -61,6 +61,11 @@ export interface SessionApi {
    * emulation never reaches it), so every tab passes its own `online`/`offline` events on.
    */
   networkChanged(online: boolean): Promise<Result>;
+  /**
+   * A sign the line may have changed that the browser gives no event for in a worker (the tab was
+   * focused or shown): the real-time connection is checked at once, and restarted if it is dead.
+   */
+  checkConnection(): Promise<Result>;
   /** Header logo: clear the cached thread list. */
   clearThreadCache(): Promise<Result>;
   /** My-pages button: clear cached my-pages data. */

@@ -34,6 +34,10 @@ export interface HttpDeps {
   origin: string;
   /** SPEC §7: the anti-forgery value copied into the header of same-origin writes. */
   antiForgery?: AntiForgery;
+  /** The clock `abandonSentBefore` compares with (the worker's); Date.now by default. */
+  now?: () => number;
+  /** Every call's outcome: the status the server answered with, or 0 when no answer came. */
+  onAnswer?(status: number): void;
   /** Every failure goes here before it is rethrown (the client log of SPEC §8). */
   reportError?(error: HttpError): void;
   /** The default of `RequestOptions.timeoutMs` (tests shorten it). */
@@ -49,7 +53,19 @@ type ResponseKind = 'json' | 'text' | 'blob';
  * Paths are relative to the API base unless they are absolute URLs.
  */
 export class HttpClient {
+  /** The calls under way, with when each was sent. */
+  private readonly inFlight = new Map<AbortController, number>();
+
   constructor(private readonly deps: HttpDeps) {}
+
+  /**
+   * The line was found dead and is back: every call sent before `at` went into the dead line (a
+   * socket that died silently never answers) and is given up now, as unanswered, instead of after
+   * its timeout; its caller tries again on a line that works. `-Infinity` gives up nothing.
+   */
+  abandonSentBefore(at: number): void {
+    for (const [abort, sentAt] of this.inFlight) if (sentAt < at) abort.abort();
+  }
 
   get<T>(path: string, options: RequestOptions = {}): Promise<T> {
     return this.send<T>('GET', path, null, 'json', options);
@@ -131,6 +147,7 @@ export class HttpClient {
     // One deadline for the whole call, answer body included: a line that stalls mid-body counts too.
     const abort = new AbortController();
     const deadline = setTimeout(() => abort.abort(), timeoutMs);
+    this.inFlight.set(abort, (this.deps.now ?? Date.now)());
     try {
       const headers = await this.headers(method, url, body, options);
       let response: Response;
@@ -144,6 +161,7 @@ export class HttpClient {
       } catch {
         throw new HttpError(0, UNKNOWN_ERROR, method, url);
       }
+      this.deps.onAnswer?.(response.status);
       if (!response.ok) {
         const text = await response.text().catch(() => '');
         if (abort.signal.aborted) throw new HttpError(0, UNKNOWN_ERROR, method, url);
@@ -183,10 +201,12 @@ export class HttpClient {
       }
     } catch (error) {
       const failure = error instanceof HttpError ? error : new HttpError(0, String(error), method, url, null);
+      if (failure.status === 0) this.deps.onAnswer?.(0);
       if (options.report !== false) this.deps.reportError?.(failure);
       throw failure;
     } finally {
       clearTimeout(deadline);
+      this.inFlight.delete(abort);
     }
   }
 

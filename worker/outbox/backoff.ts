@@ -25,9 +25,24 @@ export function retryDelayMs(
   attempts: number,
   retryAfterMs: number | null,
   random: () => number = Math.random,
+  /** The attempt met a server error while the child looks at the app (see SERVER_ERROR_RETRY_MS). */
+  hurried = false,
 ): number {
-  return Math.max(backoffMs(attempts, random), Math.min(retryAfterMs ?? 0, RETRY_AFTER_MAX_MS));
+  const backoff = backoffMs(attempts, random);
+  const wait = hurried ? Math.min(backoff, SERVER_ERROR_RETRY_MS + Math.floor(300 * random())) : backoff;
+  return Math.max(wait, Math.min(retryAfterMs ?? 0, RETRY_AFTER_MAX_MS));
 }
+
+/** A status that says the server is there but not serving (or a gateway could not reach it). */
+export const isServerError = (status: number): boolean => status >= 500 && status < 600;
+
+/**
+ * A server error (5xx) is retried this soon while the child looks at the app: told on screen like a
+ * line that does not answer, the message must go the moment the server serves again, and the cap of
+ * 15 s would leave it up to 15 s behind. A server that needs clients to slow down says so in
+ * `Retry-After`, which is always followed.
+ */
+export const SERVER_ERROR_RETRY_MS = 1500;
 
 /** SPEC-free HTTP sense: a 4xx is the client's fault and will not change on retry, except these. */
 export function isFinalStatus(status: number): boolean {

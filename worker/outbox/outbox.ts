@@ -3,7 +3,7 @@ import type { OutboxWriteRequest } from '../client/session.ts';
 import { RATE_LIMITED_STATUS, type OutboxRow, type PortalDb } from '../client/db.ts';
 import type { Clock } from '../clock.ts';
 import { apiErrorOf, isHttpError } from '../http/http-error.ts';
-import { isFinalStatus, retryDelayMs } from './backoff.ts';
+import { isFinalStatus, isServerError, retryDelayMs } from './backoff.ts';
 
 export interface OutboxDeps {
   db: PortalDb;
@@ -18,6 +18,10 @@ export interface OutboxDeps {
    * `whenSettled` instead, which works in every worker.
    */
   onSettled?(row: OutboxRow): Promise<void>;
+  /** Told after every attempt that failed in a way the network or the server may end (not a refusal). */
+  onWaiting?(row: OutboxRow): void;
+  /** Whether the child looks at the app now: a server error is then retried soon (SERVER_ERROR_RETRY_MS). */
+  hurry?(): boolean;
   random?: () => number;
 }
 
@@ -35,6 +39,8 @@ export class Outbox {
   private timer: unknown = null;
   private stopped = true;
   private lastCreatedAt = 0;
+  /** Rows whose last attempt failed and that will be tried again (this worker's attempts). */
+  private readonly failing = new Set<string>();
 
   constructor(private readonly deps: OutboxDeps) {}
 
@@ -105,8 +111,14 @@ export class Outbox {
     await this.flush();
   }
 
+  /** Whether a write of this worker waits for the network or the server to let it through. */
+  get waiting(): boolean {
+    return this.failing.size > 0;
+  }
+
   stop(): void {
     this.stopped = true;
+    this.failing.clear();
     if (this.timer !== null) this.deps.clock.clearTimeout(this.timer);
     this.timer = null;
   }
@@ -120,7 +132,12 @@ export class Outbox {
     await this.deps.db.outbox
       .where('status')
       .equals('failed')
-      .filter((r) => !r.final && r.lastStatus !== RATE_LIMITED_STATUS)
+      .filter(
+        (r) =>
+          !r.final &&
+          r.lastStatus !== RATE_LIMITED_STATUS &&
+          (r.serverWaitUntil === undefined || r.serverWaitUntil <= now),
+      )
       .modify({ nextAttemptAt: now });
     await this.pump();
   }
@@ -149,6 +166,7 @@ export class Outbox {
       const row = await outbox.get(clientId);
       if (!row || row.status === 'sending' || row.status === 'sent') return false;
       await outbox.delete(clientId);
+      this.failing.delete(clientId);
       return true;
     });
   }
@@ -203,11 +221,13 @@ export class Outbox {
     for (;;) {
       try {
         const response = await this.deps.send(row);
+        this.failing.delete(row.clientId);
         await outbox.update(row.clientId, {
           status: 'sent',
           response,
           lastError: undefined,
           lastMessage: undefined,
+          serverWaitUntil: undefined,
         });
         await this.settled(row.clientId);
         return;
@@ -219,6 +239,10 @@ export class Outbox {
         }
         const final = isFinalStatus(status);
         const retryAfterMs = isHttpError(error) ? error.retryAfterMs : null;
+        const now = this.deps.clock.now();
+        const hurried = isServerError(status) && (this.deps.hurry?.() ?? false);
+        if (final) this.failing.delete(row.clientId);
+        else this.failing.add(row.clientId);
         await outbox.update(row.clientId, {
           status: 'failed',
           final,
@@ -226,11 +250,16 @@ export class Outbox {
           lastError: error instanceof Error ? error.message : String(error),
           // The server's own words for the screen (a 429's 'Du har skickat många gånger ...').
           lastMessage: apiErrorOf(error)?.message,
+          serverWaitUntil: retryAfterMs === null ? undefined : now + retryAfterMs,
           nextAttemptAt: final
             ? NEVER
-            : this.deps.clock.now() + retryDelayMs(attempts, retryAfterMs, this.deps.random),
+            : now + retryDelayMs(attempts, retryAfterMs, this.deps.random, hurried),
         });
         await this.settled(row.clientId);
+        if (!final) {
+          const failed = await outbox.get(row.clientId);
+          if (failed) this.deps.onWaiting?.(failed);
+        }
         return;
       }
     }

@@ -13,6 +13,7 @@ import {
   MESSAGE_RECONCILE_QUIET_MS,
   TYPING_SIGNAL_MIN_INTERVAL_MS,
 } from '../../contract/timings.ts';
+import { isServerError } from '../outbox/backoff.ts';
 import { isRateLimited, type OutboxRow } from '../client/db.ts';
 import type { ConversationRow } from '../client/group-support.ts';
 import { done, ok } from '../client/result.ts';
@@ -294,13 +295,14 @@ export class ConversationMessages implements SyncModule {
         await db.chatMessages.delete(`local:${row.clientId}`);
         await db.chatMessages.put({ ...serverRow(message), clientId: row.clientId, sendStatus: 'sent' });
       } else if (row.status === 'failed' && local) {
-        // No answer at all (offline, a cut or hung line) is waiting for the network; a server error
-        // is still being sent; a refusal is for good until the user tries again.
+        // No answer at all (offline, a cut or hung line) and a server that answers only with errors
+        // (5xx) are told alike: the message waits, and goes when the line or the server lets it. A
+        // refusal is for good until the user tries again.
         const sendStatus = row.final
           ? 'failed'
           : isRateLimited(row)
             ? 'waiting'
-            : row.lastStatus === 0
+            : row.lastStatus === 0 || isServerError(row.lastStatus ?? 0)
               ? 'offline'
               : 'sending';
         const sendNotice = sendStatus === 'waiting' ? row.lastMessage : undefined;

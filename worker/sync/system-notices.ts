@@ -59,6 +59,8 @@ export class SystemNotices implements SyncModule {
     private readonly ctx: SyncContext,
     messages: ConversationMessages,
     private readonly broadcast: (message: WorkerBroadcast) => void,
+    /** A tab was shown, hidden or closed, or its chat came into view or left it. */
+    private readonly onSightChanged: () => void = () => undefined,
   ) {
     messages.onConversationLoaded((conversation, previous) => this.chatLoaded(conversation, previous));
     ctx.on(HUB_EVENTS.notificationCreated, (data) => this.notificationCreated(data));
@@ -68,21 +70,29 @@ export class SystemNotices implements SyncModule {
   tabGone(tabId: string): void {
     this.tabs.delete(tabId);
     this.chatShown.delete(tabId);
+    this.onSightChanged();
   }
 
   private chatInViewIn(tabId: string, inView: boolean): void {
     if (inView) this.chatShown.add(tabId);
     else this.chatShown.delete(tabId);
+    this.onSightChanged();
   }
 
   /** Whether the child sees the chat's messages now: a visible tab shows the chat window open. */
-  private get chatSeen(): boolean {
+  get chatSeen(): boolean {
     return [...this.tabs].some(([tabId, visible]) => visible && this.chatShown.has(tabId));
+  }
+
+  /** Whether a tab of this worker is visible now. */
+  get anyTabVisible(): boolean {
+    return [...this.tabs.values()].some(Boolean);
   }
 
   private tabVisibility(tabId: string, visible: boolean): void {
     this.tabs.delete(tabId);
     this.tabs.set(tabId, visible);
+    this.onSightChanged();
   }
 
   /** The child's one-to-one chat, reloaded after a hub event or a status refresh. */

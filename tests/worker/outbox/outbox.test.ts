@@ -13,11 +13,15 @@ afterEach(async () => {
 
 type Send = (row: OutboxRow) => Promise<unknown>;
 
-function setup(send: Send, refreshToken: () => Promise<boolean> = async () => false) {
+function setup(
+  send: Send,
+  refreshToken: () => Promise<boolean> = async () => false,
+  more: { hurry?: () => boolean; onWaiting?: (row: OutboxRow) => void } = {},
+) {
   const db = new PortalDb(uniqueName('outbox'));
   dbs.push(db);
   const clock = new ManualClock();
-  const outbox = new Outbox({ db, clock, send, refreshToken, random: () => 0 });
+  const outbox = new Outbox({ db, clock, send, refreshToken, random: () => 0, ...more });
   return { db, clock, outbox };
 }
 
@@ -333,5 +337,61 @@ describe('outbox', () => {
     fail = false;
     await outbox.flush();
     expect((await db.outbox.get(id))?.status).toBe('sent');
+  });
+
+  it('retries a server error within 2 s while the child looks, and says it waits', async () => {
+    let looking = true;
+    const waited: number[] = [];
+    const { db, clock, outbox } = setup(
+      async (row) => {
+        throw new HttpError(500, 'boom', 'POST', row.path);
+      },
+      undefined,
+      { hurry: () => looking, onWaiting: (row) => waited.push(row.lastStatus ?? -1) },
+    );
+    const id = await outbox.enqueue(write());
+    await outbox.start();
+    expect(outbox.waiting).toBe(true);
+    expect(waited).toEqual([500]);
+    // Later attempts would wait 2, 4, 8, 15 s; the child looking, each comes within 2 s.
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const row = (await db.outbox.get(id))!;
+      expect(row.nextAttemptAt - clock.now()).toBeLessThanOrEqual(2000);
+      clock.advance(row.nextAttemptAt - clock.now());
+      await outbox.pump();
+    }
+    expect((await db.outbox.get(id))?.attempts).toBe(6);
+    // Out of sight, the backoff holds again.
+    looking = false;
+    const row = (await db.outbox.get(id))!;
+    clock.advance(row.nextAttemptAt - clock.now());
+    await outbox.pump();
+    const later = (await db.outbox.get(id))!;
+    expect(later.nextAttemptAt - clock.now()).toBe(backoffMs(7, () => 0));
+  });
+
+  it("keeps a 503's Retry-After even when the network comes back or the child looks", async () => {
+    let busy = true;
+    const { db, clock, outbox } = setup(
+      async (row) => {
+        if (busy) throw new HttpError(503, 'busy', 'POST', row.path, null, 20_000);
+        return { id: 3 };
+      },
+      undefined,
+      { hurry: () => true },
+    );
+    const id = await outbox.enqueue(write());
+    const start = clock.now();
+    await outbox.start();
+    expect((await db.outbox.get(id))!.nextAttemptAt).toBeGreaterThanOrEqual(start + 20_000);
+    busy = false;
+    await outbox.flush();
+    clock.advance(19_999);
+    await outbox.pump();
+    expect(await db.outbox.get(id)).toMatchObject({ status: 'failed', attempts: 1 });
+    clock.advance(1);
+    await outbox.pump();
+    expect(await db.outbox.get(id)).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(outbox.waiting).toBe(false);
   });
 });

@@ -71,14 +71,16 @@ export function waitFigure(rows: QueueHistoryRow[], now: Date): WaitFigure | nul
   return { msPerPlace: sum / taken.length, largestPlace, samples: taken.length };
 }
 
-/** The estimate for a child at `place`: whole minutes rounded up (at least 1), or more than 30. */
+/**
+ * The estimate for a child at `place`: whole minutes rounded up (at least 1), or more than 30. Beyond
+ * the places the hour saw, the figure says nothing about how fast such a queue moves, so there is no
+ * estimate: a child second in a queue whose every chat of the hour was taken within seconds at place
+ * 1 was told 'more than 30 minutes', which nothing in the data said.
+ */
 export function estimateWait(figure: WaitFigure | null, place: number): EstimatedWait {
-  if (figure === null) return null;
+  if (figure === null || place > figure.largestPlace) return null;
   const minutes = Math.max(1, Math.ceil((place * figure.msPerPlace) / 60_000));
-  // Beyond the places the hour saw, the figure says nothing about how fast such a queue moves.
-  if (place > figure.largestPlace || minutes > LONGEST_ESTIMATE_MINUTES) {
-    return { moreThan: LONGEST_ESTIMATE_MINUTES };
-  }
+  if (minutes > LONGEST_ESTIMATE_MINUTES) return { moreThan: LONGEST_ESTIMATE_MINUTES };
   return { minutes };
 }
 

@@ -54,14 +54,25 @@ describe('the estimated wait of a queued chat', () => {
     expect(waitFigure([chat(1, 30, 4), chat(2, 20, 4), unserved, chat(4, 5, null)], NOW)).toBeNull();
   });
 
-  it('says "more than 30 minutes" beyond the places seen, or above 30 minutes', () => {
+  it('says nothing beyond the places the hour saw, and "more than 30 minutes" above 30 minutes', () => {
     const figure = waitFigure(simulatedHour(), NOW);
-    expect(estimateWait(figure, 4)).toEqual({ moreThan: 30 });
+    expect(estimateWait(figure, 4)).toBeNull();
     const slow = [chat(1, 50, 11), chat(2, 35, 11), chat(3, 20, 11)];
     expect(estimateWait(waitFigure(slow, NOW), 1)).toEqual({ minutes: 11 });
     // Two children waiting together at 11 minutes a place would be 22; three apart: 33.
     const slowQueue = [chat(1, 50, 11), chat(2, 49, 22), chat(3, 48, 33)];
     expect(estimateWait(waitFigure(slowQueue, NOW), 3)).toEqual({ moreThan: 30 });
+  });
+
+  it('follows a recorded hour of short waits: seconds at place 1 say nothing of 30 minutes at place 2', () => {
+    // Twenty chats, one every three minutes, each taken within 5 to 24 seconds: nobody ever waited
+    // behind another.
+    const hour = Array.from({ length: 20 }, (_, i) => chat(i + 1, 58 - 3 * i, (5 + i) / 60));
+    const figure = waitFigure(hour, NOW);
+    expect(figure?.largestPlace).toBe(1);
+    expect(estimateWait(figure, 1)).toEqual({ minutes: 1 });
+    // Second in the queue: the hour never saw a queue, so no estimate rather than a wrong one.
+    expect(estimateWait(figure, 2)).toBeNull();
   });
 
   it('ignores chats taken more than an hour ago, though they still count in the places of others', () => {

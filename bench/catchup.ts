@@ -7,6 +7,10 @@
  * the network's return to that message being rendered in the child's chat window. BENCH_MODE=fallback
  * runs the app without SharedWorker (one dedicated worker per tab).
  *
+ * BENCH_FAULT=silent (`npm run bench:flaky`): the network lies instead. Each outage is a silent
+ * loss of 5 to BENCH_MAX_OUTAGE_S seconds: every connection goes dead without a close and the browser
+ * still says online (the proxy's `silence()`), so only the app's own liveness check can tell.
+ *
  * BENCH_MESSAGES=10000: the chat first holds that many messages (seeded through the server's own
  * `messageRow`, two seconds apart, the newest ten minutes old; the app's 45 s refetch brings them
  * into its cache), and one outage of BENCH_MAX_OUTAGE_S (default 60) is measured unless
@@ -46,7 +50,8 @@ import { chatRowsFromServer, measureFloors, newestFrom, oldestFrom, overFloors }
 /** Messages the chat holds before the outages (0: only what the bench writes). */
 const HISTORY = Number(process.env.BENCH_MESSAGES ?? 0);
 const OUTAGES = Number(process.env.BENCH_OUTAGES ?? (HISTORY > 0 ? 1 : 20));
-const MIN_OUTAGE_S = 2;
+const FAULT = process.env.BENCH_FAULT === 'silent' ? 'silent' : 'offline';
+const MIN_OUTAGE_S = FAULT === 'silent' ? 5 : 2;
 const MAX_OUTAGE_S = Number(process.env.BENCH_MAX_OUTAGE_S ?? 60);
 const MODE = process.env.BENCH_MODE === 'fallback' ? 'fallback' : 'SharedWorker';
 /** Connected time between two outages, so each starts from a settled connection. */
@@ -256,14 +261,20 @@ async function main() {
     const outages: Outage[] = [];
     for (const [i, outageMs] of outageLengthsMs().entries()) {
       lastBeforeOutage = Math.max(...(await onServer()).map((m) => m.id));
-      proxy.offline();
-      await context.setOffline(true);
+      if (FAULT === 'silent') proxy.silence();
+      else {
+        proxy.offline();
+        await context.setOffline(true);
+      }
       await sleep(outageMs / 2);
       await write(id, `Mätning ${i}`);
       await sleep(outageMs / 2);
       const back = Date.now();
-      proxy.online();
-      await context.setOffline(false);
+      if (FAULT === 'silent') proxy.speak();
+      else {
+        proxy.online();
+        await context.setOffline(false);
+      }
       await dialog.getByText(`Mätning ${i}`, { exact: true }).waitFor({ timeout: 120_000 });
       const renderedAt = (await readRenders(page))[String(i)]!;
       const answered = lists.answers.filter(
@@ -315,6 +326,7 @@ async function main() {
     printReport({
       bench: 'catchup',
       mode: MODE,
+      fault: FAULT,
       loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
       messagesInChat: (await onServer()).length,
       outages: OUTAGES,

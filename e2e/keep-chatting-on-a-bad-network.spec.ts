@@ -205,6 +205,46 @@ for (const mode of MODES) {
       await context.close();
     });
 
+    test('a line flapping every 2 to 5 s while both write loses, doubles and reorders nothing', async ({
+      browser,
+      request,
+    }) => {
+      test.setTimeout(150_000);
+      const { context, counsellor, chat, id } = await liveChat(browser, mode, request);
+      // Lengths of the dead and the live spells, in seconds: a fixed sequence, so a run repeats.
+      const spells = [
+        [2, 3],
+        [4, 2],
+        [3, 5],
+        [5, 2],
+        [2, 4],
+      ] as const;
+      const waits: number[] = [];
+      for (const [round, [dead, live]] of spells.entries()) {
+        proxy.silence();
+        await chat.send(`Barnet ${round}`);
+        await counsellor.write(id, `Kuratorn ${round}`);
+        // The dead spell itself: the scenario, not a wait for an event.
+        await chat.page.waitForTimeout(dead * 1000);
+        const back = Date.now();
+        proxy.speak();
+        await expect(chat.message(`Kuratorn ${round}`)).toBeVisible({ timeout: 3000 });
+        waits.push(Date.now() - back);
+        await expect(chat.message(`Barnet ${round}`)).toContainText('Skickat', { timeout: 5000 });
+        await chat.page.waitForTimeout(live * 1000);
+      }
+      expect(Math.max(...waits)).toBeLessThanOrEqual(3000);
+      // Nothing lost, nothing twice, nothing out of order: on the server...
+      const written = (await counsellor.messages(id)).map((m) => m.message);
+      const mine = written.filter((m) => m.startsWith('Barnet '));
+      expect(mine).toEqual(spells.map((_, round) => `Barnet ${round}`));
+      // ...and on the child's screen.
+      const shown = await chat.messages.getByRole('listitem').allInnerTexts();
+      const theirs = shown.flatMap((text) => text.match(/Kuratorn \d/g) ?? []);
+      expect(theirs).toEqual(spells.map((_, round) => `Kuratorn ${round}`));
+      await context.close();
+    });
+
     test('a server answering only 500 is told like a hang within 15 s, and the message goes within 2 s of recovery', async ({
       browser,
       request,

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from './support/test.ts';
 import { registerChild } from './actors/child-account.ts';
+import { ChildChatPage } from './page-models/child-chat-page.ts';
 import { logInChild } from './page-models/child-login.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { runAsProductionApp } from './support/installed-app.ts';
@@ -8,6 +9,8 @@ declare global {
   interface Window {
     /** Set by the init script: whether any login prompt was on the page at any frame since navigation. */
     __sawLogin?: boolean;
+    /** Set by the init script: every text the start page's chat card showed since navigation. */
+    __chatCardTexts?: string[];
   }
 }
 
@@ -23,6 +26,26 @@ function watchForLoginPrompt() {
     const loginButton = buttons.some((b) => b.textContent?.trim() === 'Logga in');
     const prompt = document.body?.textContent?.includes('Logga in för att chatta') ?? false;
     if (loginButton || prompt) window.__sawLogin = true;
+  };
+  const frame = () => {
+    check();
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  new MutationObserver(check).observe(document, { childList: true, subtree: true, characterData: true });
+}
+
+/**
+ * From the first script of the page on, every text the start page's chat card shows (at every DOM
+ * change and every animation frame), each change recorded once.
+ */
+function recordChatCard() {
+  const texts: string[] = [];
+  window.__chatCardTexts = texts;
+  const check = () => {
+    const card = document.querySelector('[aria-labelledby="start-chat-heading"]');
+    const text = card?.textContent ?? '';
+    if (card && texts.at(-1) !== text) texts.push(text);
   };
   const frame = () => {
     check();
@@ -82,3 +105,25 @@ for (const mode of ['SharedWorker', 'fallback'] as const) {
     await context.close();
   });
 }
+
+test('a child with a chat in the queue who starts the app cold is never offered to start one', async ({
+  browser,
+  request,
+}) => {
+  const context = await browser.newContext();
+  const chat = new ChildChatPage(await context.newPage());
+  await chat.logIn(await registerChild(request, 'kalla'));
+  await chat.startChat();
+  await chat.expectInQueue();
+  await context.addInitScript(recordChatCard);
+
+  // Every tab closed: the data worker ends with the last one, the next start boots it afresh.
+  await chat.page.close();
+  const cold = new ChildChatPage(await context.newPage());
+  await cold.page.goto('/');
+  await expect(cold.openButton).toBeVisible();
+  const texts = (await cold.page.evaluate(() => window.__chatCardTexts)) ?? [];
+  expect(texts.length).toBeGreaterThan(0);
+  expect(texts.filter((t) => t.includes('Starta en chatt') || t.includes('Startar chatten'))).toEqual([]);
+  await context.close();
+});

@@ -9,7 +9,8 @@ export interface ChildChatRows {
   conversation: ConversationRow | null;
 }
 
-async function readChildChat(db: PortalDb): Promise<ChildChatRows> {
+/** The stored chat state and its conversation, read once. */
+export async function readChildChat(db: PortalDb): Promise<ChildChatRows> {
   const state = (await db.chatState.get('current')) ?? null;
   const id = state?.conversationId ?? null;
   const conversation = id === null ? null : ((await db.conversations.get(id)) ?? null);

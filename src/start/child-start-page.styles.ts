@@ -1,5 +1,6 @@
 import { css } from '@linaria/core';
 import { colors, desktop } from '../styles/theme.ts';
+import { START_TEXTS } from './texts.ts';
 
 export const cards = css`
   display: grid;
@@ -27,6 +28,25 @@ export const card = css`
   }
   p {
     margin: 0;
+  }
+`;
+
+/**
+ * The chat card's room while its state is not known: the offer to start a chat, laid out and kept
+ * invisible, so that it is as large at every width and text size. Its words are CSS content: no
+ * part of the page's text, of what a screen reader reads or of what a search of the page finds.
+ */
+export const pendingText = css`
+  visibility: hidden;
+  &::before {
+    content: ${JSON.stringify(START_TEXTS.chatText)};
+  }
+`;
+
+export const pendingButton = css`
+  visibility: hidden;
+  &::before {
+    content: ${JSON.stringify(START_TEXTS.startChat)};
   }
 `;
 

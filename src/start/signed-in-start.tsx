@@ -4,14 +4,14 @@ import type { ChatAccountStatus } from '../../worker/client/one-to-one-chat.ts';
 import type { RuntimeConfig } from '../../contract/config.ts';
 import { AssistantLauncher } from '../assistant/assistant-launcher.tsx';
 import { useConfig } from '../config/runtime-config.tsx';
-import { useApi } from '../data/index.ts';
+import { useApi, useDb } from '../data/index.ts';
 import { useProfile } from '../data/live-queries.ts';
 import { installedAsApp } from '../ui-kit/installed-as-app.ts';
 import { mailPaths } from '../../contract/mail-paths.ts';
 import { chatWindowWanted, showChatWindow } from '../one-to-one-chat/chat-store.ts';
 import { phaseOf } from '../one-to-one-chat/child-chat-state.ts';
 import { CHILD_CHAT_TEXTS } from '../one-to-one-chat/texts.ts';
-import { useChildChat } from '../one-to-one-chat/use-child-chat.ts';
+import { readChildChat, useChildChat, type ChildChatRows } from '../one-to-one-chat/use-child-chat.ts';
 import { EmergencyLink } from '../ui-kit/emergency-link.tsx';
 import { lazyPage } from '../ui-kit/lazy-pages.ts';
 import { PageLayout } from '../header/page-layout.tsx';
@@ -33,27 +33,60 @@ function device() {
   return { userAgent: navigator.userAgent, platform: navigator.platform, installed: installedAsApp() };
 }
 
-/** The chat card: start a chat, or the state of the one going on (SPEC §1, §4). */
+/** A chat in the queue or live: the card shows it instead of the offer to start one. */
+function goingOn(chat: ChildChatRows | undefined): boolean {
+  const phase = chat?.conversation ? phaseOf(chat.conversation) : null;
+  return phase === 'queue' || phase === 'active';
+}
+
+/**
+ * The chat card: start a chat, or the state of the one going on (SPEC §1, §4). Until it is known
+ * whether a chat is going on, neither (docs/decisions.md, "The start page's chat card").
+ */
 function ChatCard() {
   const api = useApi();
+  const db = useDb();
   const minimized = opensMinimized(useConfig().features);
   const chat = useChildChat();
   const [status, setStatus] = useState<ChatAccountStatus | null>(null);
+  // The server has a chat going on that this device did not show, and the worker, asked for it,
+  // stored none to show: the offer to start one is made (a start then shows the chat going on).
+  const [noneToShow, setNoneToShow] = useState(false);
   const [starting, setStarting] = useState(false);
   // `offline`: the start got no answer; the notice goes once the browser is online again.
   const [error, setError] = useState<{ text: string; offline: boolean } | null>(null);
   const conversation = chat?.conversation ?? null;
   const phase = conversation ? phaseOf(conversation) : null;
-  const live = phase === 'queue' || phase === 'active';
+  const live = goingOn(chat);
 
   useEffect(() => {
     if (live) return;
     let current = true;
+    // What the server said before the chat went on (or ended) says nothing of today any more.
+    setStatus(null);
+    setNoneToShow(false);
     void api.chatAccountStatus().then((s) => current && setStatus(s.ok ? s.value : 'Error'));
     return () => {
       current = false;
     };
   }, [api, live]);
+
+  // A chat going on that this device does not show yet: started on another device, or the
+  // worker's resume at the start has not stored it yet. It is read now, and shown once stored.
+  useEffect(() => {
+    if (live || status !== 'HasActive') return;
+    let current = true;
+    void (async () => {
+      await api.resumeChat().catch(() => undefined);
+      const stored = await readChildChat(db).catch(() => undefined);
+      if (current && !goingOn(stored)) setNoneToShow(true);
+    })();
+    return () => {
+      current = false;
+    };
+  }, [api, db, live, status]);
+
+  const known = chat !== undefined && (live || (status !== null && (status !== 'HasActive' || noneToShow)));
 
   useEffect(() => {
     const online = () => setError((shown) => (shown?.offline ? null : shown));
@@ -78,6 +111,8 @@ function ChatCard() {
       setStarting(false);
     }
   };
+
+  if (!known) return <ChatCardPending />;
 
   return (
     <section className={s.card} aria-labelledby="start-chat-heading">
@@ -117,6 +152,20 @@ function ChatCard() {
           )}
         </>
       )}
+    </section>
+  );
+}
+
+/**
+ * The chat card while it is not known whether a chat is going on: its heading, and the room of its
+ * offer to start one with nothing in it to read or press, so that nothing moves when it comes.
+ */
+function ChatCardPending() {
+  return (
+    <section className={s.card} aria-labelledby="start-chat-heading" aria-busy="true">
+      <h2 id="start-chat-heading">{T.chatHeading}</h2>
+      <p className={s.pendingText} aria-hidden="true" />
+      <span className={`${primaryButton} ${s.pendingButton}`} aria-hidden="true" />
     </section>
   );
 }

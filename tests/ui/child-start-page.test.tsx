@@ -3,11 +3,11 @@ import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { hideChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
 import { ChildStartPage } from '../../src/start/child-start-page.tsx';
 import { api } from '../server/test-server.ts';
-import { useWorkerTestServer } from '../worker/worker-fixture.ts';
+import { createWorker, useWorkerTestServer } from '../worker/worker-fixture.ts';
 import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
 
 /** The child start page's chat card against the real worker core and server, with a network to cut. */
@@ -22,13 +22,20 @@ afterEach(async () => {
 const PASSWORD = 'blå-ballong-73';
 const OFFLINE_NOTICE = 'Du verkar sakna internetuppkoppling. Försök igen när du är uppkopplad.';
 
-/** A fresh child, signed in, on the start page; `network.up = false` makes every request fail. */
-async function childOnStartPage() {
+const DEVICE = { userAgent: 'vitest', platform: 'Linux', installed: false };
+
+async function registeredChild(): Promise<string> {
   const username = `barn-${randomUUID().slice(0, 8)}`;
   const res = await api(env.server.url, '/portal/api/accounts/registercontact', {
     body: { username, password: PASSWORD, properties: { birthYear: '2012', gender: 'male' } },
   });
   expect(res.status).toBe(201);
+  return username;
+}
+
+/** A fresh child, signed in, on the start page; `network.up = false` makes every request fail. */
+async function childOnStartPage() {
+  const username = await registeredChild();
   const network = { up: true };
   const connection = await connectUi(env.server, username, PASSWORD, {
     fetch: (input, init) =>
@@ -76,5 +83,62 @@ describe('the way to emergency help', () => {
     await childOnStartPage();
     const link = screen.getByRole<HTMLAnchorElement>('link', { name: 'Är det akut? Ring 112.' });
     expect(link.getAttribute('href')).toBe('tel:112');
+  });
+});
+
+/** Every text the start page's chat card showed, from the first render on, each change once. */
+function recordChatCard(): string[] {
+  const texts: string[] = [];
+  const check = () => {
+    const card = document.querySelector('[aria-labelledby="start-chat-heading"]');
+    const text = card?.textContent ?? '';
+    if (card && texts.at(-1) !== text) texts.push(text);
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  onTestFinished(() => observer.disconnect());
+  return texts;
+}
+
+const offersStart = (text: string) => text.includes('Starta en chatt') || text.includes('Startar chatten');
+
+describe('the chat card of a child with a chat going on', () => {
+  it('never offers to start a chat while the chat in the queue is read, and then offers to open it', async () => {
+    const username = await registeredChild();
+    const connection = await connectUi(env.server, username, PASSWORD);
+    connections.push(connection);
+    const started = await connection.access.api.startChat(null, DEVICE);
+    expect(started.ok).toBe(true);
+
+    const texts = recordChatCard();
+    renderWithData(env.server, connection, <ChildStartPage prompt={null} />);
+    await screen.findByRole('button', { name: 'Öppna chatten' });
+    expect(texts.length).toBeGreaterThan(1);
+    expect(texts.filter(offersStart)).toEqual([]);
+    expect(screen.getByRole('status').textContent).toContain('Du står i kö för att chatta.');
+  });
+
+  it('never offers to start one when the chat was started on another device, and shows that one', async () => {
+    const username = await registeredChild();
+    const connection = await connectUi(env.server, username, PASSWORD);
+    connections.push(connection);
+    // This device's resume at sign-in found no chat; then the child starts one on another device.
+    await connection.access.api.resumeChat();
+    const other = await createWorker(env.server);
+    env.fixtures.push(other);
+    await other.worker.start(true);
+    expect((await other.worker.login(username, PASSWORD)).ok).toBe(true);
+    expect((await other.worker.commands.startChat(null, DEVICE)).ok).toBe(true);
+
+    const texts = recordChatCard();
+    renderWithData(env.server, connection, <ChildStartPage prompt={null} />);
+    await screen.findByRole('button', { name: 'Öppna chatten' }, { timeout: 10_000 });
+    expect(texts.filter(offersStart)).toEqual([]);
+  });
+
+  it('offers to start a chat once the server said none is going on', async () => {
+    const { start } = await childOnStartPage();
+    expect(start.textContent).toBe('Starta en chatt');
+    expect(screen.queryByRole('button', { name: 'Öppna chatten' })).toBeNull();
   });
 });

@@ -4,6 +4,33 @@ import { Counsellor } from './actors/counsellor.ts';
 import { ChildChatPage } from './page-models/child-chat-page.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 
+declare global {
+  interface Window {
+    /** Set by watchFirstWords: each text of the chat window that held the words and the queue's parts. */
+    __mixedFrames?: string[];
+  }
+}
+
+/**
+ * At every DOM change and animation frame, records any state of the chat window that shows `words`
+ * while it still shows the queue's status, its 'Lämna kön' or its breathing exercise.
+ */
+function watchFirstWords(words: string) {
+  const mixed: string[] = [];
+  window.__mixedFrames = mixed;
+  const queueParts = ['Du väntar på din tur', 'Lämna kön', 'Medan du väntar'];
+  const check = () => {
+    const text = document.querySelector('[role="dialog"]')?.textContent ?? '';
+    if (text.includes(words) && queueParts.some((part) => text.includes(part))) mixed.push(text);
+  };
+  const frame = () => {
+    check();
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  new MutationObserver(check).observe(document, { childList: true, subtree: true, characterData: true });
+}
+
 async function childInBrowser(browser: Browser, account: ChildAccount, dedicatedWorker = false) {
   const context = await browser.newContext();
   // As on browsers without SharedWorker: the data worker then runs as the page's dedicated worker,
@@ -174,4 +201,29 @@ test('a child ends an active chat and it is resolved', async ({ page, request })
   await expect(page.getByRole('dialog', { name: 'Chatt avslutad' })).toHaveCount(0);
   const mineNow = (await counsellor.get<{ value: { id: number; state: string }[] }>('/conversations')).value;
   expect(mineNow.find((c) => c.id === mine.id)?.state).toBe('Resolved');
+});
+
+test("the counsellor's first words come with the live chat, never in the queue's window", async ({
+  page,
+  request,
+}) => {
+  const counsellor = new Counsellor(request);
+  await counsellor.logIn();
+  const chat = new ChildChatPage(page);
+  await chat.logIn(await registerChild(request, 'forsta'));
+  await chat.startChat();
+  await chat.expectInQueue();
+  const mine = (await counsellor.queue()).filter((q) => q.systemType === 'chat').at(-1)!;
+  const words = 'Hej! Här är Kim, kurator.';
+  await page.evaluate(watchFirstWords, words);
+
+  // Accepted and answered at once: the chat's new state is fetched within the second after the
+  // accept's (SPEC §7's throttle), the message comes with its hub event.
+  await counsellor.accept(mine.id);
+  await counsellor.write(mine.id, words);
+  await chat.expectMessage(words);
+  await chat.expectActive();
+  await expect(chat.messages).toContainText('Du har nu kopplats fram till en kurator');
+  await expect(chat.dialog.getByRole('button', { name: 'Avsluta', exact: true })).toBeVisible();
+  expect(await page.evaluate(() => window.__mixedFrames)).toEqual([]);
 });

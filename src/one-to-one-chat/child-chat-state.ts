@@ -4,6 +4,7 @@ import type { ChatMessageRow } from '../../worker/client/group-support.ts';
 import type { ChatStateRow } from '../../worker/client/one-to-one-chat.ts';
 import { chatEntries, type ChatEntry } from '../chat-window/chat-messages.ts';
 import {
+  CONVERSATION_STATE,
   allowPreSubmit,
   isActive,
   isCancelled,
@@ -20,6 +21,29 @@ type ConversationLike = Pick<
   'state' | 'lastAgentMessageDate' | 'lastContactMessageDate' | 'queuePosition' | 'closedDate'
 > &
   Partial<Pick<Conversation, 'liveSince'>>;
+
+/**
+ * The conversation as the child's window shows it once it has read a counsellor's message (at
+ * `firstWordsAt`, child-chat-window.tsx keeps it): a chat still stored in the queue is live from
+ * that message on. The worker stores the message from its hub event, and the conversation's new
+ * state only once fetched after it; the two are read apart as well. So the first words and the live
+ * chat ('Du har nu kopplats fram till en kurator', 'Chatt live', 'Avsluta') show in one render,
+ * never the words in the queue's window (docs/decisions.md, "The counsellor's first words").
+ */
+export function withCounsellorMessage<C extends ConversationLike>(c: C, firstWordsAt: string | null): C {
+  if (firstWordsAt === null || !isInQueue(c)) return c;
+  return {
+    ...c,
+    state: CONVERSATION_STATE.InProgress,
+    lastAgentMessageDate: c.lastAgentMessageDate ?? firstWordsAt,
+    liveSince: c.liveSince ?? firstWordsAt,
+  };
+}
+
+/** The date of the first counsellor message among `rows` (the one that makes a chat live). */
+export function firstCounsellorMessageDate(rows: readonly ChatMessageRow[]): string | null {
+  return firstAgentDate(rows);
+}
 
 export function phaseOf(c: ConversationLike): ChildChatPhase {
   if (isActive(c)) return 'active';

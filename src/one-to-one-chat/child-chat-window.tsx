@@ -34,10 +34,12 @@ import {
   botTexts,
   canPreSubmit,
   childEntries,
+  firstCounsellorMessageDate,
   minimizedLabel,
   phaseOf,
   placeholderOf,
   showsClosedModal,
+  withCounsellorMessage,
 } from './child-chat-state.ts';
 import { CHILD_CHAT_TEXTS as T } from './texts.ts';
 import { useBotMessages } from './use-bot-messages.ts';
@@ -64,7 +66,7 @@ export function ChildChat({
 
 function ChildChatWindow({
   state,
-  conversation,
+  conversation: stored,
   myContactId,
 }: {
   state: ChatStateRow;
@@ -74,11 +76,23 @@ function ChildChatWindow({
   useSignals();
   const api = useApi();
   const config = useConfig();
-  const typingRows = useTyping(conversation.id) ?? [];
+  const typingRows = useTyping(stored.id) ?? [];
   const now = useNow(DURATION_UPDATE_MS);
-  const phase = phaseOf(conversation);
   const open = chatWindowOpen.value;
   const minimized = !open || chatWindowMinimized.value;
+  // The messages are read only while the window is open (the minimised bar needs none of them).
+  const pages = useChatPages(stored.id, !minimized);
+  const { rows } = pages;
+  // Live with the counsellor's first words, in the render that shows them, and kept so once read:
+  // a minimised window reads no message (child-chat-state.ts, withCounsellorMessage).
+  const readFirstWords = useMemo(() => (rows ? firstCounsellorMessageDate(rows) : null), [rows]);
+  const [keptFirstWords, setKeptFirstWords] = useState<{ id: number; at: string } | null>(null);
+  const firstWordsAt = readFirstWords ?? (keptFirstWords?.id === stored.id ? keptFirstWords.at : null);
+  useEffect(() => {
+    if (readFirstWords !== null) setKeptFirstWords({ id: stored.id, at: readFirstWords });
+  }, [stored.id, readFirstWords]);
+  const conversation = useMemo(() => withCounsellorMessage(stored, firstWordsAt), [stored, firstWordsAt]);
+  const phase = phaseOf(conversation);
   const counsellorName = `${config.providerName} ${T.counsellor}`;
 
   const [confirm, setConfirm] = useState<'leave' | 'end' | null>(null);
@@ -89,9 +103,6 @@ function ChildChatWindow({
   const [unseen, setUnseen] = useState(false);
   const seenAgentMessage = useRef<string | null | undefined>(undefined);
   const previousPhase = useRef(phase);
-  // The messages are read only while the window is open (the minimised bar needs none of them).
-  const pages = useChatPages(conversation.id, !minimized);
-  const { rows } = pages;
 
   const bots = useMemo(() => botTexts(config.providerName, isChatOnly(config)), [config]);
   const { shown, done } = useBotMessages(bots, phase === 'queue');

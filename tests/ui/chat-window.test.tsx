@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { useConversation } from '../../src/data/meeting-and-chat-hooks.ts';
 import { useChatPages } from '../../src/data/chat-pages.ts';
 import { hideChatWindow, showChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
@@ -402,5 +402,54 @@ describe('the time left of a live chat (SPEC §9: 45 minutes a day)', () => {
     expect(within(window).getByTestId('chat-status').textContent).toBe('Chatten är avslutad');
     expect(within(window).queryByTestId('chat-time-left')).toBeNull();
     expect(within(window).getByRole('textbox').getAttribute('placeholder')).toBe('Chatten är avslutad');
+  });
+});
+
+describe("the counsellor's first words", () => {
+  /** What the window shows at once: the queue's status, controls and exercise, or the live chat's. */
+  const queueParts = ['Du väntar på din tur', 'Lämna kön', 'Medan du väntar'];
+
+  it("come in the same render as the live chat, though the chat's new state is fetched after them", async () => {
+    // The worker hears the message with its hub event and fetches the conversation's new state after
+    // it; that fetch is held here, so the message is stored first (as on a slow line).
+    let holding = false;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slowConversation: typeof fetch = async (input, init) => {
+      const url = String(input);
+      if (holding && url.includes('/conversations?') && url.includes('conversation=')) await held;
+      return fetch(input, init);
+    };
+    const { window, conversationId } = await childWithOpenChat({ fetch: slowConversation });
+    await counsellor.accept(conversationId);
+    await within(window).findByText('Du väntar på din tur');
+
+    // Every state of the window from now on: none may show the first words with the queue's parts.
+    const mixed: string[] = [];
+    const observer = new MutationObserver(() => {
+      const text = window.textContent ?? '';
+      if (text.includes('Hej! Jag heter Kim.') && queueParts.some((part) => text.includes(part)))
+        mixed.push(text);
+    });
+    observer.observe(window, { childList: true, subtree: true, characterData: true });
+    onTestFinished(() => observer.disconnect());
+
+    holding = true;
+    await counsellor.write(conversationId, 'Hej! Jag heter Kim.');
+    await within(window).findByText('Hej! Jag heter Kim.', {}, LIVE);
+    const status = within(window).getByTestId('chat-status');
+    expect(status.textContent).toMatch(/^Chatt live \d+ minut/);
+    expect(within(window).getByText('Du har nu kopplats fram till en kurator')).toBeTruthy();
+    expect(within(window).getByRole('button', { name: 'Avsluta' })).toBeTruthy();
+    expect(within(window).queryByRole('button', { name: 'Lämna kön' })).toBeNull();
+    expect(within(window).queryByText('Medan du väntar')).toBeNull();
+    const input = within(window).getByRole('textbox', { name: 'Meddelande' }) as HTMLTextAreaElement;
+    expect(input.placeholder).toBe('Skriv ditt meddelande');
+
+    // The fetched state changes nothing of what shows.
+    holding = false;
+    release();
+    await within(window).findByText(/^Chatt live/, {}, LIVE);
+    expect(mixed).toEqual([]);
   });
 });

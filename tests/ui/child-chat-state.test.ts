@@ -10,6 +10,8 @@ import {
   phaseOf,
   placeholderOf,
   showsClosedModal,
+  firstCounsellorMessageDate,
+  withCounsellorMessage,
 } from '../../src/one-to-one-chat/child-chat-state.ts';
 
 const conversation = (
@@ -147,5 +149,42 @@ describe('the child chat window state (SPEC §4 Conversation)', () => {
     });
     expect(cancelled.map((e) => e.key)).toEqual(['unexpected-cancel', 'ended']);
     expect(cancelled.at(-1)?.content).toBe('Chatten är avslutad');
+  });
+});
+
+describe("the window with the counsellor's first words (stored before the chat's new state)", () => {
+  const words = [row(1, 'contact', 'Hej', T1), row(2, 'agent', 'Hej! Jag heter Kim.', T2)];
+
+  it('is live from the first counsellor message it read, while the stored chat is still queued', () => {
+    expect(firstCounsellorMessageDate(words)).toBe(T2);
+    for (const s of ['New', 'OnHold', 'InProgress'] as const) {
+      const queued = { ...conversation(s), liveSince: null };
+      const shown = withCounsellorMessage(queued, firstCounsellorMessageDate(words));
+      expect(phaseOf(shown)).toBe('active');
+      expect(shown.liveSince).toBe(T2);
+      const list = childEntries({
+        rows: words,
+        myContactId: 7,
+        conversation: shown,
+        state,
+        providerName: 'Stödlinjen',
+        botsShown: BOTS,
+        botsDone: true,
+      });
+      expect(list.map((e) => e.content)).toEqual([
+        'Hej',
+        'Du har nu kopplats fram till en kurator',
+        'Hej! Jag heter Kim.',
+      ]);
+    }
+  });
+
+  it('changes nothing without a counsellor message read, or once the chat is stored live or ended', () => {
+    const queued = conversation('InProgress');
+    expect(firstCounsellorMessageDate([words[0]!])).toBeNull();
+    expect(withCounsellorMessage(queued, null)).toBe(queued);
+    const live = { ...conversation('InProgress', T3), liveSince: T1 };
+    expect(withCounsellorMessage(live, T2)).toBe(live);
+    expect(phaseOf(withCounsellorMessage(conversation('Cancelled'), T2))).toBe('ended');
   });
 });

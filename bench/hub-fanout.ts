@@ -20,9 +20,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
-import { startBare } from './bare-ws.ts';
+import WebSocket, { WebSocketServer } from 'ws';
 import { freePort } from '../tests/server/server-process.ts';
 import { login, api } from '../tests/server/test-server.ts';
 import { latencySummary, printReport, runBench, startBenchServer } from './support.ts';
@@ -40,11 +40,6 @@ const HANDSHAKE = `{"protocol":"json","version":1}${RS}`;
 const PING = `{"type":6}${RS}`;
 const CLIENT_PING_MS = 10_000;
 const PING_SLICES = 100;
-/**
- * The name each round's profile update sets: one the server allows the demo child ('Demo' is its
- * username, which a display name may not be: server/profile/child-routes.ts).
- */
-const BENCH_NAME = 'Benchmark';
 
 /**
  * Pings every client once per CLIENT_PING_MS, a hundredth of them at a time: real clients' pings are
@@ -97,6 +92,69 @@ function rerunWithMoreFileDescriptors(): number | null {
     { stdio: 'inherit', env: { ...process.env, BENCH_FD_RAISED: '1' } },
   );
   return result.status ?? 1;
+}
+
+// ---- the bare ws server (a child process) -------------------------------------------------------
+/** The frame the bare server broadcasts: an event as the hub sends it. */
+const bareFrame = (round: number) =>
+  JSON.stringify({
+    type: 1,
+    target: 'SendEvent',
+    arguments: ['ContactChanged', { id: 1, name: 'Demo', round }, 'Contact:1'],
+  }) + RS;
+
+/**
+ * The hub's socket options, with the connections it must track for a broadcast. GET /memory answers
+ * its memory (as /metrics does: no forced GC); POST /broadcast?n=N&round=R sends one frame to the
+ * first N connections.
+ */
+function serveBare() {
+  const sockets = new Set<WebSocket>();
+  const http = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/memory') {
+      if (url.searchParams.has('gc')) global.gc?.();
+      const m = process.memoryUsage();
+      res.end(JSON.stringify({ rss: m.rss, heap: m.heapUsed, connections: sockets.size }));
+      return;
+    }
+    const frame = Buffer.from(bareFrame(Number(url.searchParams.get('round'))));
+    let n = Number(url.searchParams.get('n'));
+    for (const ws of sockets) {
+      if (n-- === 0) break;
+      ws.send(frame, { binary: false });
+    }
+    res.end('{}');
+  });
+  const wss = new WebSocketServer({
+    server: http,
+    clientTracking: false,
+    perMessageDeflate: false,
+    maxPayload: 256 * 1024,
+  });
+  const handshakeOk = Buffer.from(`{}${RS}`);
+  wss.on('connection', (ws) => {
+    ws.once('message', () => {
+      sockets.add(ws);
+      ws.send(handshakeOk, { binary: false });
+    });
+    ws.on('close', () => sockets.delete(ws));
+  });
+  http.listen(0, '127.0.0.1', () => {
+    const address = http.address();
+    console.info(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }));
+  });
+}
+
+async function startBare(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'serve-bare'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.once('data', (d: Buffer) => resolve((JSON.parse(String(d)) as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`bare ws server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
 }
 
 // ---- the clients --------------------------------------------------------------------------------
@@ -246,8 +304,7 @@ async function collectGarbage(inspectorPort: number): Promise<void> {
 }
 
 async function main() {
-  // --expose-gc: the bare server's figures after a full GC are one (its /memory?gc).
-  const bare = await startBare(['--expose-gc']);
+  const bare = await startBare();
   const inspectorPort = await freePort();
   const server = await startBenchServer({ NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}` });
   const all: Client[] = [];
@@ -302,7 +359,7 @@ async function main() {
       round(hubSubscribers, async () => {
         const res = await api(server.url, '/portal/features/contacts/contactsapplicationfeature-id/update', {
           token: access_token,
-          body: { name: BENCH_NAME },
+          body: { name: 'Demo' },
         });
         if (res.status !== 200) throw new Error(`update failed: ${res.status}`);
       });
@@ -367,7 +424,9 @@ async function main() {
   }
 }
 
-if (process.argv[2] === 'hold') {
+if (process.argv[2] === 'serve-bare') {
+  serveBare();
+} else if (process.argv[2] === 'hold') {
   hold();
 } else {
   const status = rerunWithMoreFileDescriptors();

@@ -1,6 +1,5 @@
 import { TokenBucket } from './token-bucket.ts';
 import { randomBytes } from 'node:crypto';
-import { credentialOf, type Credential, type Credentials } from './credentials.ts';
 import { revocationKeys, type Principal } from '../auth/principal.ts';
 import {
   HANDSHAKE_OK_FRAME,
@@ -57,7 +56,7 @@ export interface Transport {
   /** Frames are waiting in the connection's queue: take them now (WebSocket) or at the next poll. */
   notify(): void;
   /** The connection is over: hand over what is still queued if the wire allows, then end it. */
-  end(): void;
+  close(): void;
   /**
    * The client is waiting on this transport right now (a held long poll): it is alive though it
    * sends nothing, as the official client sends no pings over long polling.
@@ -90,20 +89,11 @@ const MAX_PARTIAL_RECORD_CHARS = 64 * 1024;
 /** base64url keeps ids safe to splice into a query string unencoded, which the client does. */
 export const randomId = (bytes: number): string => randomBytes(bytes).toString('base64url');
 
-/** A key of our own: cut out of a client's frame, it would keep the whole frame alive. */
-const ownCopy = (text: string): string => Buffer.from(text, 'utf8').toString('utf8');
-
 /**
- * The connection's clock readings are kept as milliseconds since this module loaded, as int32 while they
- * fit (24 days): V8 then holds them in the object itself, where an epoch time (or any number that went
- * through floating point) gets a heap number of its own in every connection. Past that they are plain
- * numbers again, as correct, only larger.
+ * A string of our own: a token cut out of a longer text (the upgrade URL, an Authorization header) may
+ * share that text's memory and keep all of it alive for as long as the connection lives.
  */
-const EPOCH = Date.now();
-function sinceEpoch(epochMs: number): number {
-  const ms = epochMs - EPOCH;
-  return (ms | 0) === ms ? ms | 0 : ms;
-}
+const ownCopy = (text: string): string => Buffer.from(text, 'utf8').toString('utf8');
 
 /**
  * One logical SignalR connection, independent of the transport that carries it. It owns no timer: the
@@ -112,61 +102,46 @@ function sinceEpoch(epochMs: number): number {
  * use, so an idle connection stays small.
  */
 export class HubConnection {
-  /** Made when first asked for (negotiate shows it; a connection without negotiate never needs it). */
-  private id: string | null = null;
+  readonly connectionId = randomId(16);
   /**
    * The secret that addresses this connection in later requests (`?id=`); never shown to other
    * clients. Behind a proxy it starts with the process's node id and a dot (`n2.…`), by which the
    * proxy sends every later request of the connection to the process that holds it (deploy/nginx.conf).
    */
   readonly connectionToken: string;
-  /** Who the connection belongs to: the principal of the token it was opened with. */
-  readonly principal: Principal;
   transport: Transport | null = null;
   closed = false;
 
   private handshakeDone = false;
-  /** Frames waiting for the transport: none, one, or several in order. */
-  private queue: Frame | Frame[] | null = null;
+  private queue: Frame[] = [];
   private queuedBytes = 0;
   private inbound = '';
   private work: Promise<void> | null = null;
   /** Access tokens used after the first (the principal's), so revoking any of them ends the connection. */
   private laterTokenIds: Set<string> | null = null;
   private entityKeys: Set<string> | null = null;
-  /** When the last message from the client came (negotiate counts), for the client timeout (sinceEpoch). */
-  private lastReceivedAt = sinceEpoch(Date.now());
-  /** Made on the first invocation: most connections only listen. */
-  private bucket: TokenBucket | null = null;
+  /** Epoch ms of the last message from the client (negotiate counts), for the client timeout. */
+  private lastReceivedAt = Date.now();
+  /** Invocations this connection may still make (see INVOCATION_BURST). */
+  readonly invocations = new TokenBucket(INVOCATION_BURST, INVOCATIONS_PER_SECOND);
   private refusals: Refusals | null = null;
-  /** When the next keep-alive ping is due, once the handshake is done (sinceEpoch). */
+  /** Epoch ms the next keep-alive ping is due, once the handshake is done. */
   private nextPingAt = 0;
-  /** The newest access token seen on this connection, shared with the connections that hold it too. */
-  private credential: Credential;
+  /** When the newest access token seen on this connection ends (epoch ms). */
+  private expiresAtMs = 0;
+  /** The newest access token seen, so an invocation can check it is still good (not revoked). */
+  private token = '';
 
   constructor(
-    principal: Principal,
+    readonly principal: Principal,
     token: string,
     private readonly timing: ConnectionTiming,
     private readonly events: ConnectionEvents,
     nodeId?: string,
-    /** The hub's credentials, shared by its connections; without them the connection holds its own. */
-    private readonly credentials?: Credentials,
   ) {
     this.connectionToken = nodeId ? `${nodeId}.${randomId(32)}` : randomId(32);
     // The client timeout runs from negotiate, so a connection whose transport never arrives, or never shakes hands, expires too.
-    this.credential = credentials ? credentials.hold(token, principal) : credentialOf(token, principal);
-    this.principal = this.credential.principal;
-  }
-
-  get connectionId(): string {
-    return (this.id ??= randomId(16));
-  }
-
-  /** Invocations this connection may still make (see INVOCATION_BURST). */
-  get invocations(): TokenBucket {
-    // Full when made, as it would be had it been made with the connection and never used.
-    return (this.bucket ??= new TokenBucket(INVOCATION_BURST, INVOCATIONS_PER_SECOND));
+    this.useToken(principal, token);
   }
 
   get isOpen(): boolean {
@@ -174,11 +149,11 @@ export class HubConnection {
   }
 
   get currentToken(): string {
-    return this.credential.token;
+    return this.token;
   }
 
   get expired(): boolean {
-    return Date.now() >= this.credential.expiresAtMs;
+    return Date.now() >= this.expiresAtMs;
   }
 
   /**
@@ -187,12 +162,10 @@ export class HubConnection {
    * with every request; a WebSocket cannot, so it reconnects).
    */
   useToken(principal: Principal, token: string): void {
-    if (this.closed || principal.expiresAt * 1000 <= this.credential.expiresAtMs) return;
-    const previous = this.credential;
-    this.credential = this.credentials
-      ? this.credentials.hold(token, principal)
-      : credentialOf(token, principal);
-    this.credentials?.release(previous);
+    const expiresAtMs = principal.expiresAt * 1000;
+    if (this.closed || expiresAtMs <= this.expiresAtMs) return;
+    this.expiresAtMs = expiresAtMs;
+    this.token = ownCopy(token);
   }
 
   /** Every access token id used on this connection, and their logins' revocation keys. */
@@ -265,18 +238,17 @@ export class HubConnection {
   heartbeat(now: number): void {
     if (this.closed) return;
     if (this.refusals && now - this.refusals.since >= REFUSAL_WINDOW_MS) this.reportRefusals();
-    if (now >= this.credential.expiresAtMs) {
+    if (now >= this.expiresAtMs) {
       this.close({ error: 'The access token expired.', allowReconnect: true });
       return;
     }
-    const at = sinceEpoch(now);
-    if (this.transport?.clientWaiting?.()) this.lastReceivedAt = at;
-    if (at - this.lastReceivedAt >= this.timing.clientTimeoutMs) {
+    if (this.transport?.clientWaiting?.()) this.lastReceivedAt = now;
+    if (now - this.lastReceivedAt >= this.timing.clientTimeoutMs) {
       this.close({ error: 'Client timeout elapsed without a message.' });
       return;
     }
-    if (this.handshakeDone && at >= this.nextPingAt) {
-      this.nextPingAt = sinceEpoch(now + this.timing.keepAliveIntervalMs);
+    if (this.handshakeDone && now >= this.nextPingAt) {
+      this.nextPingAt = now + this.timing.keepAliveIntervalMs;
       this.send(PING_FRAME);
     }
   }
@@ -287,13 +259,13 @@ export class HubConnection {
 
   /** A request of the client's on this connection (a long poll): it is alive. */
   noteAlive(): void {
-    this.lastReceivedAt = sinceEpoch(Date.now());
+    this.lastReceivedAt = Date.now();
   }
 
   /** Text from the client: one or more records, possibly the handshake first. */
   receive(text: string): void {
     if (this.closed) return;
-    this.lastReceivedAt = sinceEpoch(Date.now());
+    this.lastReceivedAt = Date.now();
     const { records, rest } = splitRecords(this.inbound + text);
     this.inbound = rest;
     if (rest.length > MAX_PARTIAL_RECORD_CHARS) {
@@ -337,10 +309,9 @@ export class HubConnection {
 
   /** Everything queued, as one buffer (the shared frame itself when only one is waiting), or null. */
   take(): Buffer | null {
-    const queue = this.queue;
-    if (queue === null) return null;
-    const data = Array.isArray(queue) ? Buffer.concat(queue, this.queuedBytes) : queue;
-    this.queue = null;
+    if (this.queue.length === 0) return null;
+    const data = this.queue.length === 1 ? this.queue[0]! : Buffer.concat(this.queue, this.queuedBytes);
+    this.queue = [];
     this.queuedBytes = 0;
     return data;
   }
@@ -357,11 +328,9 @@ export class HubConnection {
       if (this.closed) return;
     }
     this.closed = true;
-    this.transport?.end();
+    this.transport?.close();
     this.reportRefusals();
     this.events.onClose(this);
-    // The token stays readable (a queued invocation may still look at it); only the sharing ends.
-    this.credentials?.release(this.credential);
   }
 
   private handshake(record: string): void {
@@ -373,22 +342,19 @@ export class HubConnection {
     }
     this.enqueue(HANDSHAKE_OK_FRAME);
     this.handshakeDone = true;
-    this.nextPingAt = sinceEpoch(Date.now() + this.timing.keepAliveIntervalMs);
+    this.nextPingAt = Date.now() + this.timing.keepAliveIntervalMs;
     this.events.onOpen(this);
   }
 
   private enqueue(frame: Frame): void {
     if (this.queuedBytes + frame.length > MAX_QUEUED_BYTES) {
       // What is queued is lost either way; an emptied queue still has room to tell the client why.
-      this.queue = null;
+      this.queue = [];
       this.queuedBytes = 0;
       this.close({ error: 'The client is not reading its messages.', allowReconnect: true });
       return;
     }
-    const queue = this.queue;
-    if (queue === null) this.queue = frame;
-    else if (Array.isArray(queue)) queue.push(frame);
-    else this.queue = [queue, frame];
+    this.queue.push(frame);
     this.queuedBytes += frame.length;
     this.transport?.notify();
   }

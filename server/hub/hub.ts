@@ -5,7 +5,6 @@ import type { HubContext } from './access.ts';
 import { createLocalBackplane, createRedisBackplane } from './backplane.ts';
 import type { Backplane, BackplaneMessage } from './backplane.ts';
 import { HubConnection, type RefusedSubscriptions } from './connection.ts';
-import { Credentials } from './credentials.ts';
 import { registerLongPolling } from './long-polling-transport.ts';
 import { TOO_MANY_REQUESTS, createDispatcher } from './methods.ts';
 import { registerNegotiate } from './negotiate.ts';
@@ -46,8 +45,6 @@ export function createHub(options: CreateHubOptions): Hub {
     clientTimeoutMs: options.clientTimeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS,
   };
   const registry = new ConnectionRegistry();
-  /** One copy of each token (and its principal) for all the connections that hold it. */
-  const credentials = new Credentials();
   let closing = false;
   let closed: Promise<void> | null = null;
   const detachers: Array<() => Promise<void>> = [];
@@ -122,8 +119,7 @@ export function createHub(options: CreateHubOptions): Hub {
   };
 
   const connectionEvents = {
-    // An account's events reach a connection once it is open (registry.owners): nothing to add here.
-    onOpen: () => undefined,
+    onOpen: (connection: HubConnection) => registry.opened(connection),
     onMessage: dispatch,
     onClose: (connection: HubConnection) => {
       registry.removed(connection);
@@ -141,7 +137,7 @@ export function createHub(options: CreateHubOptions): Hub {
         return;
       }
       case 'account': {
-        const reached = registry.owners.send(message.accountId, Buffer.from(message.frame, 'utf8'));
+        const reached = registry.accounts.send(message.accountId, Buffer.from(message.frame, 'utf8'));
         observer?.delivered(reached, message.at);
         return;
       }
@@ -193,14 +189,7 @@ export function createHub(options: CreateHubOptions): Hub {
     createConnection(principal: Principal, token: string): HubConnection | 429 {
       if (registry.liveCountOf(principal.accountId) >= maxPerAccount) return 429;
       if ((flooded.get(principal.accountId) ?? 0) > Date.now()) return 429;
-      const connection = new HubConnection(
-        principal,
-        token,
-        timing,
-        connectionEvents,
-        options.nodeId,
-        credentials,
-      );
+      const connection = new HubConnection(principal, token, timing, connectionEvents, options.nodeId);
       registry.add(connection);
       startHeartbeat();
       return connection;

@@ -53,7 +53,7 @@ export class LongPollingTransport implements Transport {
     return this.pending !== null;
   }
 
-  end(): void {
+  close(): void {
     if (!this.pending) return;
     const queued = this.connection.take();
     this.answer(queued ? 200 : 204, queued);

@@ -26,26 +26,16 @@ export class GroupIndex<K> {
     }
   }
 
-  /**
-   * The same frame object goes to every member: serialized once, however large the group. Answers how
-   * many it reached: members that have not shaken hands yet (an account's negotiated connections) get
-   * nothing and are not counted.
-   */
+  /** The same frame object goes to every member: serialized once, however large the group. Answers how many. */
   send(key: K, frame: Frame): number {
     const group = this.groups.get(key);
     if (group === undefined) return 0;
     if (!(group instanceof Set)) {
-      if (!group.isOpen) return 0;
       group.send(frame);
       return 1;
     }
-    let reached = 0;
-    for (const connection of group) {
-      if (!connection.isOpen) continue;
-      connection.send(frame);
-      reached++;
-    }
-    return reached;
+    for (const connection of group) connection.send(frame);
+    return group.size;
   }
 
   size(key: K): number {
@@ -73,26 +63,20 @@ export class GroupIndex<K> {
  */
 const CLOSED_CONNECTION_GRACE_MS = 10_000;
 
-/**
- * All connections of this process, and the groups events are addressed to. The live ones are those of
- * `byToken` not yet closed (a closed one stays there for CLOSED_CONNECTION_GRACE_MS), counted rather
- * than kept in sets of their own: an idle connection costs one entry here, besides its groups.
- */
+/** All connections of this process, and the groups events are addressed to. */
 export class ConnectionRegistry {
   readonly entities = new GroupIndex<string>();
+  readonly accounts = new GroupIndex<number>();
   readonly tokens = new GroupIndex<string>();
-  /**
-   * Every live connection of an account, negotiated or open: what the per-account limit counts, and
-   * where an account's events go (GroupIndex.send skips those not open yet).
-   */
+  /** Every live connection of an account, negotiated or open: what the per-account limit counts. */
   readonly owners = new GroupIndex<number>();
   private readonly byToken = new Map<string, HubConnection>();
-  private live = 0;
-  private connected = 0;
+  private readonly live = new Set<HubConnection>();
+  private readonly connected = new Set<HubConnection>();
 
   add(connection: HubConnection): void {
     this.byToken.set(connection.connectionToken, connection);
-    this.live++;
+    this.live.add(connection);
     this.owners.add(connection.principal.accountId, connection);
     for (const tokenId of connection.tokenIds()) this.tokens.add(tokenId, connection);
   }
@@ -107,7 +91,7 @@ export class ConnectionRegistry {
 
   attach(connection: HubConnection, transport: Transport): void {
     connection.attach(transport);
-    if (!connection.closed) this.connected++;
+    if (!connection.closed) this.connected.add(connection);
   }
 
   /** A later request may carry a refreshed access token; remember it so its revocation reaches us too. */
@@ -116,12 +100,15 @@ export class ConnectionRegistry {
     this.tokens.add(tokenId, connection);
   }
 
-  /** Once per connection, at its close. */
+  opened(connection: HubConnection): void {
+    this.accounts.add(connection.principal.accountId, connection);
+  }
+
   removed(connection: HubConnection): void {
-    this.live--;
-    // A transport attached before the close was counted (attach counts none to a closed connection).
-    if (connection.transport) this.connected--;
+    this.live.delete(connection);
     this.owners.remove(connection.principal.accountId, connection);
+    this.connected.delete(connection);
+    this.accounts.remove(connection.principal.accountId, connection);
     for (const key of connection.takeSubscriptions()) this.entities.remove(key, connection);
     for (const tokenId of connection.tokenIds()) this.tokens.remove(tokenId, connection);
     setTimeout(() => this.byToken.delete(connection.connectionToken), CLOSED_CONNECTION_GRACE_MS).unref();
@@ -129,28 +116,28 @@ export class ConnectionRegistry {
 
   /** Connections that have a transport attached and are not closed. */
   connectedCount(): number {
-    return this.connected;
+    return this.connected.size;
   }
 
   /** Connected connections by transport (counted when asked: a scrape, not every event). */
   connectedByTransport(): Record<TransportKind, number> {
     const counts: Record<TransportKind, number> = { WebSockets: 0, LongPolling: 0 };
-    for (const connection of this.byToken.values()) {
-      if (connection.transport && !connection.closed) counts[connection.transport.kind] += 1;
+    for (const connection of this.connected) {
+      if (connection.transport) counts[connection.transport.kind] += 1;
     }
     return counts;
   }
 
   all(): HubConnection[] {
-    return [...this.liveConnections()];
+    return [...this.live];
   }
 
-  /** Every live connection, without a copy; closing one while iterating is safe (a Map allows deletion). */
-  *liveConnections(): Iterable<HubConnection> {
-    for (const connection of this.byToken.values()) if (!connection.closed) yield connection;
+  /** Every live connection, without a copy; closing one while iterating is safe (a Set allows deletion). */
+  liveConnections(): Iterable<HubConnection> {
+    return this.live;
   }
 
   liveCount(): number {
-    return this.live;
+    return this.live.size;
   }
 }

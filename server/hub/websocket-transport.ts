@@ -12,42 +12,9 @@ const MAX_FRAME_BYTES = 256 * 1024;
 /** Past this the peer is not reading; queueing more only costs memory. */
 const MAX_SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
 
-/**
- * ws's socket as the hub connection's transport: the socket itself, with the connection it carries, so
- * an idle connection costs the socket and no object beside it, and one set of listeners serves every
- * socket.
- */
-class HubSocket extends WebSocket implements Transport {
+/** ws's socket with the hub connection it carries, so one set of listeners serves every socket. */
+class HubSocket extends WebSocket {
   connection: HubConnection | null = null;
-
-  get kind(): 'WebSockets' {
-    return 'WebSockets';
-  }
-
-  /** Binds the socket to `connection` for the connection's life. */
-  carry(connection: HubConnection): this {
-    this.connection = connection;
-    this.on('message', onSocketMessage);
-    this.on('close', onSocketGone);
-    this.on('error', onSocketGone);
-    return this;
-  }
-
-  notify(): void {
-    if (this.readyState !== WebSocket.OPEN || !this.connection) return;
-    if (this.bufferedAmount > MAX_SOCKET_BUFFER_BYTES) {
-      this.terminate();
-      return;
-    }
-    const data = this.connection.take();
-    // binary: false sends a text frame straight from the shared buffer, with no per-socket re-encoding.
-    if (data) this.send(data, { binary: false });
-  }
-
-  end(): void {
-    // ws sends its close frame after whatever is still buffered, so the Close message gets out first.
-    if (this.readyState === WebSocket.OPEN) this.close(1000);
-  }
 }
 
 // Shared listeners (`this` is the socket, always a HubSocket here) rather than closures per connection:
@@ -64,6 +31,36 @@ function onSocketMessage(this: WebSocket, data: WebSocket.RawData, isBinary: boo
 
 function onSocketGone(this: WebSocket): void {
   (this as HubSocket).connection?.close({ frame: false });
+}
+
+export class WebSocketTransport implements Transport {
+  readonly kind = 'WebSockets';
+
+  constructor(
+    private readonly connection: HubConnection,
+    private readonly socket: HubSocket,
+  ) {
+    socket.connection = connection;
+    socket.on('message', onSocketMessage);
+    socket.on('close', onSocketGone);
+    socket.on('error', onSocketGone);
+  }
+
+  notify(): void {
+    if (this.socket.readyState !== WebSocket.OPEN) return;
+    if (this.socket.bufferedAmount > MAX_SOCKET_BUFFER_BYTES) {
+      this.socket.terminate();
+      return;
+    }
+    const data = this.connection.take();
+    // binary: false sends a text frame straight from the shared buffer, with no per-socket re-encoding.
+    if (data) this.socket.send(data, { binary: false });
+  }
+
+  close(): void {
+    // ws sends its close frame after whatever is still buffered, so the Close message gets out first.
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.close(1000);
+  }
 }
 
 /**
@@ -157,7 +154,7 @@ export function attachWebSockets(server: Server, context: HubContext): () => Pro
             ws.terminate();
             return;
           }
-          context.registry.attach(connection, (ws as HubSocket).carry(connection));
+          context.registry.attach(connection, new WebSocketTransport(connection, ws));
         });
       },
       (error: unknown) => {

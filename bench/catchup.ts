@@ -10,6 +10,8 @@
  * BENCH_FAULT=silent (`npm run bench:flaky`): the network lies instead. Each outage is a silent
  * loss of 5 to BENCH_MAX_OUTAGE_S seconds: every connection goes dead without a close and the browser
  * still says online (the proxy's `silence()`), so only the app's own liveness check can tell.
+ * `npm run bench:flaps` is the flapping line: silent losses of 2 to 5 s (BENCH_MIN_OUTAGE_S and
+ * BENCH_MAX_OUTAGE_S), each followed by the settled 3 s, about three minutes over the 20 outages.
  *
  * BENCH_MESSAGES=10000: the chat first holds that many messages (seeded through the server's own
  * `messageRow`, two seconds apart, the newest ten minutes old; the app's 45 s refetch brings them
@@ -51,7 +53,7 @@ import { chatRowsFromServer, measureFloors, newestFrom, oldestFrom, overFloors }
 const HISTORY = Number(process.env.BENCH_MESSAGES ?? 0);
 const OUTAGES = Number(process.env.BENCH_OUTAGES ?? (HISTORY > 0 ? 1 : 20));
 const FAULT = process.env.BENCH_FAULT === 'silent' ? 'silent' : 'offline';
-const MIN_OUTAGE_S = FAULT === 'silent' ? 5 : 2;
+const MIN_OUTAGE_S = Number(process.env.BENCH_MIN_OUTAGE_S ?? (FAULT === 'silent' ? 5 : 2));
 const MAX_OUTAGE_S = Number(process.env.BENCH_MAX_OUTAGE_S ?? 60);
 const MODE = process.env.BENCH_MODE === 'fallback' ? 'fallback' : 'SharedWorker';
 /** Connected time between two outages, so each starts from a settled connection. */

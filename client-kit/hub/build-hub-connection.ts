@@ -6,6 +6,7 @@ import {
   type IRetryPolicy,
 } from '@microsoft/signalr';
 import { HUB_PATH } from '../../contract/hub.ts';
+import type { HubLines } from './hub-lines.ts';
 import { HUB_RECONNECT_DELAYS_MS } from '../../contract/timings.ts';
 
 export interface HubConnectionOptions {
@@ -20,6 +21,8 @@ export interface HubConnectionOptions {
    * every request). A browser's WebSocket carries no headers of ours.
    */
   headers?: Record<string, string>;
+  /** What the connection holds open, so that it can be let go of at once (see HubLines). */
+  lines?: HubLines;
 }
 
 /** How far past SPEC §4's immediate first retry a client may wait: one second. */
@@ -58,6 +61,8 @@ export function buildHubConnection(options: HubConnectionOptions): HubConnection
       accessTokenFactory: options.accessToken,
       ...(options.headers ? { headers: options.headers } : {}),
       ...(options.transport === undefined ? {} : { transport: options.transport }),
+      ...(options.lines ? { httpClient: options.lines.httpClient } : {}),
+      ...(options.lines?.WebSocket ? { WebSocket: options.lines.WebSocket } : {}),
     })
     .withAutomaticReconnect(RECONNECT_POLICY)
     .configureLogging(options.logLevel ?? LogLevel.None)

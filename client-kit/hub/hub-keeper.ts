@@ -6,6 +6,7 @@ import {
 } from '@microsoft/signalr';
 import { HUB_CLIENT_EVENT, HUB_METHODS } from '../../contract/hub.ts';
 import { buildHubConnection } from './build-hub-connection.ts';
+import { HubLines } from './hub-lines.ts';
 import { EntitySubscriptions, type SubscribeMode } from './entity-subscriptions.ts';
 import { wait, type Timer } from './timer.ts';
 
@@ -53,6 +54,8 @@ export interface HubKeeperOptions {
  */
 export class HubKeeper {
   private connection: HubConnection | null = null;
+  /** What each connection holds open on the network, let go of when the connection is given up. */
+  private readonly lines = new WeakMap<HubConnection, HubLines>();
   private wanted = false;
   private starting: Promise<void> | null = null;
   private restarts = 0;
@@ -126,6 +129,8 @@ export class HubKeeper {
       // A start into a dead line holds SignalR's stop until the start gives up (its negotiate waits
       // up to 100 s): the connection is forgotten at once, and waited for a moment at most.
       await Promise.race([connection.stop().catch(() => undefined), wait(this.options.timer, STOP_WAIT_MS)]);
+      // Whatever it still holds (that start's negotiate) is let go of now.
+      this.lines.get(connection)?.drop();
       this.options.onState('Disconnected');
     }
   }
@@ -150,6 +155,9 @@ export class HubKeeper {
       this.startBegan = null;
       this.options.onState('Reconnecting');
       void connection.stop().catch(() => undefined);
+      // Its requests and sockets too: a start hung in a dead line would hold one of the browser's
+      // few connections to the server for up to 100 s (see HubLines).
+      this.lines.get(connection)?.drop();
     }
     this.restarts = 0;
     // A start under way belongs to the forgotten connection: it ends on its own (stopped above).
@@ -215,13 +223,16 @@ export class HubKeeper {
   }
 
   private build(): HubConnection {
+    const lines = new HubLines();
     const connection = buildHubConnection({
+      lines,
       signalHubUrl: this.options.signalHubUrl,
       accessToken: async () => (await this.options.accessToken()) ?? '',
       ...(this.options.transport === undefined ? {} : { transport: this.options.transport }),
       ...(this.options.logLevel === undefined ? {} : { logLevel: this.options.logLevel }),
       ...(this.options.headers ? { headers: this.options.headers } : {}),
     });
+    this.lines.set(connection, lines);
     connection.on(HUB_CLIENT_EVENT, (eventName: string, data: unknown, entityKey: string) => {
       this.options.onHeard?.();
       this.options.onEvent(eventName, data, entityKey);

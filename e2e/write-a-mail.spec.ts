@@ -58,6 +58,9 @@ test('a child writes a mail, gets an answer from a counsellor, reads it and repl
 
   await myPages.openThread(subject);
   await expect(thread.message('Vill du berätta mer?')).toContainText('Stödlinjen Kurator');
+  // The child's own words are 'Du', as in the live chat, not the label the counsellor sees.
+  await expect(thread.message('Några i klassen är elaka mot mig.')).toContainText('Du');
+  await expect(thread.message('Några i klassen är elaka mot mig.')).not.toContainText(/\d+ år/);
   await thread.answer('Ja, de säger saker om mig varje rast.');
   await expect(thread.message('varje rast')).toContainText(/Skickar\.\.\.|Skickat/);
   await expect(thread.message('varje rast')).toContainText('Skickat');

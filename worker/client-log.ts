@@ -7,6 +7,13 @@ export const DEBOUNCE_MS = 1000;
 export const DEDUPLICATE_MS = 5 * 60_000;
 /** Statuses the server already knows about (or that carry nothing useful): SPEC §8 skips them. */
 const SKIPPED_STATUSES = new Set([401, 403, 405, 500]);
+/**
+ * Browser notices that reach the page as uncaught errors but say nothing an operator can act on.
+ * Chromium's 'ResizeObserver loop completed with undelivered notifications' means only that a
+ * resize was delivered a frame later (the chat's growing text box and message list cause it); in a
+ * site's log it was 8 of 9 rows.
+ */
+const HARMLESS_MESSAGES = [/ResizeObserver loop (completed with undelivered notifications|limit exceeded)/];
 
 export interface ClientLogDeps {
   clock: Clock;
@@ -22,6 +29,7 @@ export const stripUrl = (url: string) => url.split(/[?#]/, 1)[0] ?? '';
 export function shouldSkip(report: ClientErrorReport, authenticated: boolean): boolean {
   if (!authenticated) return true;
   if (report.status !== undefined && SKIPPED_STATUSES.has(report.status)) return true;
+  if (HARMLESS_MESSAGES.some((harmless) => harmless.test(report.message))) return true;
   return report.status === 0 && report.message.includes('Unknown Error');
 }
 

@@ -31,6 +31,15 @@ describe('client error log (SPEC §8)', () => {
     expect(shouldSkip({ message: 'x' }, true)).toBe(false);
   });
 
+  it("skips the browser's harmless ResizeObserver notice, as the page reports it, and keeps real errors", () => {
+    const page = (message: string) => ({ message: `Uncaught error: ${message}`, url: 'https://x.test/' });
+    expect(shouldSkip(page('ResizeObserver loop completed with undelivered notifications.'), true)).toBe(
+      true,
+    );
+    expect(shouldSkip(page('ResizeObserver loop limit exceeded'), true)).toBe(true);
+    expect(shouldSkip(page('TypeError: Cannot read properties of undefined'), true)).toBe(false);
+  });
+
   it('sends nothing while signed out', async () => {
     const { clock, sent, log } = setup({ authenticated: false });
     log.report({ message: 'boom' });

@@ -59,6 +59,6 @@ test('a login the server asks to wait for says so in Swedish, not as the general
   expect(retryAfter).toBeGreaterThanOrEqual(8);
 
   await login.submit.click();
-  await expect(login.alerts).toHaveText('Vänta en stund och försök igen.');
+  await expect(login.alerts).toHaveText('För många försök. Vänta en stund och försök igen.');
   await expect(start.loginDialog).toBeVisible();
 });

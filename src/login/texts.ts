@@ -25,8 +25,11 @@ export const LOGIN_TEXTS = {
     'Du kan skapa ett nytt konto och fortsätta prata med oss där. Med det nya kontot kan du chatta med en kurator eller skriva ett meddelande till oss, precis som förut.',
   forgotPasswordCreateAccount: 'Skapa ett nytt konto',
   invalidCredentials: 'Fel användarnamn eller lösenord.',
-  /** The server asked to wait (429): said so, never as the general error (our text; SPEC is silent). */
-  tooManyAttempts: 'Vänta en stund och försök igen.',
+  /**
+   * The server asked to wait (429): said so, in the words of the other account forms, rather than
+   * SPEC §8's general 'Något blev fel. Försök igen.' (see docs/decisions.md).
+   */
+  tooManyAttempts: 'För många försök. Vänta en stund och försök igen.',
   /** The login got no answer: no network, or the server could not be reached. */
   offline: ERROR_TEXTS.offline,
   failed: ERROR_TEXTS.failed,

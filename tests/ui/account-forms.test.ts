@@ -81,6 +81,8 @@ describe('a failed login', () => {
   });
 
   it('asks to wait, not the general error, when the server says there were too many attempts (429)', () => {
-    expect(loginFailureText(failure('too_many_attempts'))).toBe('Vänta en stund och försök igen.');
+    expect(loginFailureText(failure('too_many_attempts'))).toBe(
+      'För många försök. Vänta en stund och försök igen.',
+    );
   });
 });

@@ -223,11 +223,15 @@ async function writeToGroupChat(
   return message;
 }
 
-/** Ending completes the meeting and resolves its group chat. */
+/**
+ * Ending completes the meeting and resolves its group chat. Its end becomes when it really ended
+ * (early or late), so that 'Avslutad: …' tells the truth; one ended before its start keeps its plan.
+ */
 async function endMeeting(ctx: AppContext, principal: Principal, id: number) {
   const { db } = ctx;
   const meeting = await ledMeeting(ctx, principal, id);
   const now = nowIso();
+  const endDate = Date.parse(now) > Date.parse(meeting.start_date) ? now : meeting.end_date;
   if (meeting.conversation_id !== null) {
     await db
       .updateTable('conversations')
@@ -237,7 +241,7 @@ async function endMeeting(ctx: AppContext, principal: Principal, id: number) {
   }
   const row = await db
     .updateTable('meetings')
-    .set({ state: MEETING_STATE.Completed, session_state: MEETING_STATE.Completed })
+    .set({ state: MEETING_STATE.Completed, session_state: MEETING_STATE.Completed, end_date: endDate })
     .where('id', '=', meeting.id)
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -147,10 +147,23 @@ describe('a group meeting from start to end', () => {
     await left;
 
     const ended = nextEvent(hubB, 'Conversation.Updated');
+    const endedFrom = Date.now();
     expect(
       (await api(server.url, `/portal/staff/meetings/${meeting.id}/end`, { token: leader, body: {} })).status,
     ).toBe(200);
+    const endedBy = Date.now();
     await ended;
+    // Ended 59 minutes early: what participants read is when it really ended, not the plan.
+    const seen = (
+      await api(
+        server.url,
+        `/portal/features/meetings/meetingsapplicationfeature-id/meeting?meetingId=${meeting.id}`,
+        { token: a },
+      )
+    ).body as unknown as Meeting;
+    expect(seen.state).toBe('Completed');
+    expect(Date.parse(seen.endDate)).toBeGreaterThanOrEqual(endedFrom - 1000);
+    expect(Date.parse(seen.endDate)).toBeLessThanOrEqual(endedBy + 1000);
     // The meeting is over: its chat takes no more messages (a one-to-one chat marks a late one).
     const late = await api(server.url, '/portal/conversationmessage', {
       token: b,

@@ -191,7 +191,7 @@ export class PortalWorker {
     this.notices = new SystemNotices(ctx, messages, deps.broadcast, () => this.sightChanged());
     this.modules = [
       this.sessionModule(),
-      new MeetingsSync(ctx),
+      new MeetingsSync(ctx, messages),
       messages,
       new GroupChatSync(ctx, messages),
       new OneToOneChatSync(ctx, messages),

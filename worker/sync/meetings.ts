@@ -11,6 +11,12 @@ import { idOf, meetingsBase, type SyncContext } from './sync-context.ts';
 import { asLoadResult, isGone, loadErrorOf, writeErrorOf } from './load-result.ts';
 import type { SyncModule } from './sync-module.ts';
 import { isAntiForgeryAnswer } from '../http/http-client.ts';
+import { isFinal } from '../../contract/conversation-state.ts';
+
+/** How a meeting's group chat is fetched (ConversationMessages'). */
+export interface GroupConversationLoader {
+  loadConversation(conversationId: number): Promise<void>;
+}
 
 /** Bursts of meeting events (a leader editing) cause one refetch a second per meeting. */
 const MEETING_THROTTLE_MS = 1000;
@@ -74,7 +80,10 @@ export class MeetingsSync implements SyncModule {
   private readonly refetchMeeting: (key: string) => void;
   private readonly refetchList: (key: string) => void;
 
-  constructor(private readonly ctx: SyncContext) {
+  constructor(
+    private readonly ctx: SyncContext,
+    private readonly conversations?: GroupConversationLoader,
+  ) {
     const { db } = ctx;
     this.tables = [db.meetings, db.meetingMessages, db.appendices, db.uploads];
     this.refetchMeeting = keyedThrottle(ctx.clock, MEETING_THROTTLE_MS, (key) => {
@@ -138,6 +147,11 @@ export class MeetingsSync implements SyncModule {
         await db.appendices.bulkPut(appendices.value.map((a) => ({ ...a, fetchedAt })));
         await this.writeMessages(meetingId, messages);
       });
+      // The group chat's state comes from the server as well ('Se chatthistorik' once it has
+      // ended): a participant who signs in fresh after the meeting holds no row of it yet.
+      const chatId = meeting.conversation?.id;
+      if (chatId !== undefined && this.conversations && !isFinal(await db.conversations.get(chatId)))
+        await this.conversations.loadConversation(chatId).catch(() => undefined);
     }).then(async (result) => {
       // No longer the user's meeting: nothing of it stays visible.
       if (isGone(result)) await this.removeMeeting(meetingId);

@@ -145,6 +145,22 @@ describe('meetings in Dexie', () => {
     expect(await child.db.meetings.get(open.id)).toBeUndefined();
   });
 
+  it("loads an ended meeting's group chat from the server for a participant who signs in after it", async () => {
+    const meeting = await createMeeting(env.server, env.leader, `Träff ${Date.now()}`);
+    const chatId = (await startMeeting(env.server, env.leader, meeting.id)).conversation!.id;
+    const ended = await api(env.server.url, `/portal/staff/meetings/${meeting.id}/end`, {
+      token: env.leader,
+      body: {},
+    });
+    expect(ended.status).toBe(200);
+    // A device that never saw the chat: the meeting page is all it loads ('Se chatthistorik' reads
+    // the conversation's state).
+    const { worker, db } = await participant('DEMOKOD-0002');
+    expect(await db.conversations.get(chatId)).toBeUndefined();
+    expect(outcomeOf(await worker.commands.loadMeeting(meeting.id))).toBe('ok');
+    expect((await db.conversations.get(chatId))?.state).toBe('Resolved');
+  });
+
   it('uploads homework in a browser whose anti-forgery cookie changed since: its token proves it, sent once', async () => {
     const browser = browserFetch(env.server.url);
     const fixture = await signedInWorker(env.server, 'DEMOKOD-0003', null, { fetch: browser.fetchFn });

@@ -54,10 +54,13 @@ export function mailThreads<T extends Row>(rows: readonly T[]): T[] {
   return rows.filter((c) => conversationType(c) === 'mail').sort(newestFirst(lastActivity));
 }
 
-/** Finished one-to-one chats (resolved, closed, cancelled), the newest first. */
+/**
+ * Finished chats (resolved, closed, cancelled), the newest first: one-to-one chats, and the group
+ * chats of meetings the server lists as the user's (a participant's my pages).
+ */
 export function chatHistory<T extends Row>(rows: readonly T[]): T[] {
   return rows
-    .filter((c) => conversationType(c) === 'chat' && isEnded(c))
+    .filter((c) => conversationType(c) !== 'mail' && isEnded(c))
     .sort(newestFirst((c) => c.loggedDate));
 }
 

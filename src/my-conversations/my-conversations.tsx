@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { formatCalendarDate, formatClockTime } from '../../client-kit/time/format-time.ts';
 import { Link } from 'wouter';
 import { useConfig } from '../config/runtime-config.tsx';
@@ -7,6 +7,8 @@ import { useApi } from '../data/index.ts';
 import { useLoadWhenBack } from '../data/live-queries.ts';
 import { mailPaths } from '../../contract/mail-paths.ts';
 import { ConversationHistoryWindow } from '../historic-chat/conversation-history-window.tsx';
+import { HistoricChatWindow } from '../historic-chat/historic-chat-window.tsx';
+import { useMeeting } from '../data/meeting-and-chat-hooks.ts';
 import { StarIcon } from '../ui-kit/icons.tsx';
 import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { primaryButton } from '../styles/controls.ts';
@@ -30,6 +32,7 @@ export function MyConversations() {
   const pending = usePendingMails();
   const result = useLoadWhenBack(() => api.loadConversations('mine'));
   const [openId, setOpenId] = useState<number | null>(null);
+  const open = openId === null ? undefined : rows?.find((c) => c.id === openId);
 
   const config = useConfig();
   const groupStyle = isGroupStyle(config);
@@ -102,9 +105,36 @@ export function MyConversations() {
           </ul>
         )}
       </section>
-      {openId !== null && (
-        <ConversationHistoryWindow conversationId={openId} onClose={() => setOpenId(null)} />
-      )}
+      {openId !== null &&
+        (open?.meetingId != null ? (
+          <GroupChatHistory meetingId={open.meetingId} onClose={() => setOpenId(null)} />
+        ) : (
+          <ConversationHistoryWindow conversationId={openId} onClose={() => setOpenId(null)} />
+        ))}
     </>
   );
+}
+
+/**
+ * A meeting's ended group chat, opened from the history: the meeting page's own historic window,
+ * once the meeting is on the device (it is fetched when it is not).
+ */
+function GroupChatHistory({ meetingId, onClose }: { meetingId: number; onClose: () => void }) {
+  const api = useApi();
+  const meeting = useMeeting(meetingId);
+  const [failed, setFailed] = useState(false);
+  const missing = meeting === null;
+  useEffect(() => {
+    if (!missing) return;
+    let current = true;
+    api
+      .loadMeeting(meetingId)
+      .then((result) => current && setFailed(!result.ok))
+      .catch(() => current && setFailed(true));
+    return () => {
+      current = false;
+    };
+  }, [api, missing, meetingId]);
+  if (!meeting) return failed ? <p role="alert">{T.loadFailed}</p> : <Spinner label={T.loading} />;
+  return <HistoricChatWindow meeting={meeting} onClose={onClose} />;
 }

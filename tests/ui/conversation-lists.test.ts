@@ -84,7 +84,14 @@ describe('lists of my pages', () => {
     conversation({ id: 4, systemType: 'chat', state: 'InProgress', loggedDate: '2026-05-04T10:00:00.000Z' }),
     conversation({ id: 5, systemType: 'chat', state: 'Cancelled', loggedDate: '2026-05-05T10:00:00.000Z' }),
     conversation({ id: 6, systemType: 'chat', state: 'Closed', loggedDate: '2026-04-05T10:00:00.000Z' }),
-    conversation({ id: 7, systemType: 'groupchat', state: 'Resolved', meetingId: 9 }),
+    conversation({
+      id: 7,
+      systemType: 'groupchat',
+      state: 'Resolved',
+      meetingId: 9,
+      loggedDate: '2026-05-03T10:00:00.000Z',
+    }),
+    conversation({ id: 8, systemType: 'groupchat', state: 'InProgress', meetingId: 10 }),
   ];
 
   it('mail threads: only mail, the most recently active first', () => {
@@ -92,8 +99,8 @@ describe('lists of my pages', () => {
     expect(lastActivity(rows[1]!)).toBe('2026-05-03T10:00:00.000Z');
   });
 
-  it('chat history: only finished one-to-one chats, the newest first', () => {
-    expect(chatHistory(rows).map((c) => c.id)).toEqual([5, 3, 6]);
+  it("chat history: finished chats, a meeting's group chat too, the newest first", () => {
+    expect(chatHistory(rows).map((c) => c.id)).toEqual([5, 7, 3, 6]);
   });
 });
 

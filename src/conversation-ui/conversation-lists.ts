@@ -3,6 +3,7 @@ import { isRateLimited, type OutboxRow } from '../../worker/client/db.ts';
 import { MAIL_KIND } from '../../worker/client/mail-and-history.ts';
 import { isEnded } from '../../contract/conversation-state.ts';
 import { CONVERSATION_UI_TEXTS as T } from './texts.ts';
+import { RATING } from '../../contract/limits.ts';
 
 /** SPEC §3 Conversation: derived fields of the child's mail threads and chat history. */
 type Row = Pick<
@@ -20,9 +21,6 @@ type Row = Pick<
 
 export type ConversationType = 'chat' | 'mail' | 'groupchat';
 
-/** SPEC §9: a rating above 3 is a favourite (the star sets 5, un-starring 1). */
-export const FAVOURITE_THRESHOLD = 3;
-
 /** chat when the system type contains 'chat', else mail; a meeting's chat is the third kind. */
 export function conversationType(c: Pick<Row, 'systemType' | 'meetingId'>): ConversationType {
   if (c.meetingId !== null || c.systemType === 'groupchat') return 'groupchat';
@@ -37,7 +35,7 @@ export function hasUnreadMessages(c: Pick<Row, 'lastAgentMessageDate' | 'readDat
 }
 
 export function isFavorite(c: Pick<Row, 'rating'>): boolean {
-  return (c.rating ?? 0) > FAVOURITE_THRESHOLD;
+  return (c.rating ?? 0) > RATING.favouriteAbove;
 }
 
 /** The latest thing that happened in a conversation (its place in a list). */

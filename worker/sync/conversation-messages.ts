@@ -24,6 +24,7 @@ import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';
 import { OwnRatings } from './own-ratings.ts';
 import { ReadOrder } from './read-order.ts';
+import { CONVERSATION_LIST_TAKE } from '../../contract/limits.ts';
 
 export const CHAT_MESSAGE_KIND = 'conversationmessage';
 
@@ -139,7 +140,7 @@ export class ConversationMessages implements SyncModule {
     const order = this.readOrder.ask();
     const { value } = await this.ctx.http.get<ValueList<Conversation>>(
       `${conversationsBase(this.ctx)}/conversations`,
-      { params: { take: 9999, skip: 0, selection: 'mine', conversation: conversationId } },
+      { params: { take: CONVERSATION_LIST_TAKE, skip: 0, selection: 'mine', conversation: conversationId } },
     );
     const conversation = value[0];
     // The list answers nothing for a conversation the user may not see.
@@ -207,7 +208,14 @@ export class ConversationMessages implements SyncModule {
         })
       : await this.ctx.http.get<ValueList<ConversationMessageWire>>(
           `${conversationsBase(this.ctx)}/messages`,
-          { params: { take: 9999, conversation: conversationId, selection: 'mine', ...cursor } },
+          {
+            params: {
+              take: CONVERSATION_LIST_TAKE,
+              conversation: conversationId,
+              selection: 'mine',
+              ...cursor,
+            },
+          },
         );
     return value;
   }

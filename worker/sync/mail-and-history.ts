@@ -17,11 +17,10 @@ import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import { asLoadResult } from './load-result.ts';
 import { writeAndWait } from './write-and-wait.ts';
 import type { SyncModule } from './sync-module.ts';
+import { CONVERSATION_LIST_TAKE, RATING } from '../../contract/limits.ts';
 
 /** The mail list is refetched at most this often on hub events (a burst becomes one more fetch). */
 const LIST_THROTTLE_MS = 1000;
-const FAVOURITE_RATING = 5;
-const NOT_FAVOURITE_RATING = 1;
 
 export type MailAndHistoryCommands = MailAndHistorySync['commands'];
 
@@ -90,7 +89,7 @@ export class MailAndHistorySync implements SyncModule {
       const order = this.messages.readOrder.ask();
       const { value } = await this.ctx.http.get<ValueList<Conversation>>(
         `${conversationsBase(this.ctx)}/conversations`,
-        { params: { take: 9999, skip: 0, selection } },
+        { params: { take: CONVERSATION_LIST_TAKE, skip: 0, selection } },
       );
       const { db, clock } = this.ctx;
       const fetchedAt = clock.now();
@@ -169,7 +168,7 @@ export class MailAndHistorySync implements SyncModule {
     const { db } = this.ctx;
     // A load that started before the click would write the old rating over the new one.
     await this.loading.get(conversationId);
-    const rating = favourite ? FAVOURITE_RATING : NOT_FAVOURITE_RATING;
+    const rating = favourite ? RATING.favourite : RATING.notFavourite;
     // Before any await: an answer stored from here on (the opening's read mark, say) keeps it.
     const own = this.messages.ownRatings.begin(conversationId, rating);
     const before = await db.conversations.get(conversationId);
@@ -226,7 +225,7 @@ export class MailAndHistorySync implements SyncModule {
     const order = this.messages.readOrder.ask();
     const { value } = await this.ctx.http.get<ValueList<Conversation>>(
       `${conversationsBase(this.ctx)}/conversations`,
-      { params: { take: 9999, skip: 0, selection: 'mine', conversation: conversationId } },
+      { params: { take: CONVERSATION_LIST_TAKE, skip: 0, selection: 'mine', conversation: conversationId } },
     );
     const fresh = value[0];
     // Deleted meanwhile: do not bring the row back; a newer answer stored meanwhile stays.

@@ -23,6 +23,7 @@ import {
 } from '../../contract/timings.ts';
 import { DEFAULT_CHAT_SUBJECT } from '../../contract/conversations.ts';
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
+import { ACTIVE_CONVERSATIONS_TAKE } from '../../contract/limits.ts';
 
 /** SPEC §7: the fixed cancel reason. */
 export const CANCEL_REASON = 'Konversationen togs bort av barnet.';
@@ -157,7 +158,7 @@ export class OneToOneChatSync implements SyncModule {
       const order = this.messages.readOrder.ask();
       const { value } = await this.ctx.http.get<ValueList<Conversation>>(
         `${conversationsBase(this.ctx)}/conversations`,
-        { params: { take: 999, skip: 0, selection: 'active' } },
+        { params: { take: ACTIVE_CONVERSATIONS_TAKE, skip: 0, selection: 'active' } },
       );
       const ongoing = value.find((c) => c.systemType === 'chat' && c.meetingId === null && !isFinal(c));
       const stored = await this.state();

@@ -1,6 +1,21 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importPlugin from 'eslint-plugin-import';
+import { readFileSync } from 'node:fs';
+
+/**
+ * The strings of a `export const NAME = ['a', 'b'] as const;` list in contract/, read as text (this
+ * file runs without TypeScript): the rules below name what contract/ names, so a variant or author
+ * kind added there is refused in a name comparison at once.
+ */
+function contractList(file, name) {
+  const text = readFileSync(new URL(file, import.meta.url), 'utf8');
+  const list = new RegExp(`export const ${name} = \\[([^\\]]*)\\]`).exec(text);
+  if (!list) throw new Error(`eslint.config.js: no list ${name} in ${file}`);
+  return [...list[1].matchAll(/'([^']+)'/g)].map((m) => m[1]);
+}
+const VARIANT_NAMES = contractList('./contract/variant.ts', 'APP_VARIANTS').join('|');
+const AUTHOR_KIND_NAMES = contractList('./contract/conversations.ts', 'MESSAGE_AUTHOR_KINDS').join('|');
 
 /** The server's features: each a folder with its child and staff routes and what they share. */
 const SERVER_FEATURES = [
@@ -182,21 +197,19 @@ export default tseslint.config(
           message: 'Name the state through contract/ (CONVERSATION_STATE, MEETING_STATE or a predicate).',
         },
         {
-          selector: ':not(TSLiteralType) > Literal[value=/^(Barn|Gruppstod|Chatt|Peers|Assistent|Main)$/]',
+          selector: `:not(TSLiteralType) > Literal[value=/^(${VARIANT_NAMES})$/]`,
           message: "Ask the variant's features (contract/variant.ts), not its name.",
         },
         {
           // The server's APP_VARIANT keys are the same names in lower case: a comparison with a
           // `variant` in any spelling is a gate on the name.
-          selector:
-            "BinaryExpression:has(MemberExpression[property.name='variant']) > Literal[value=/^(barn|gruppstod|chatt|peers|assistent|main)$/i]",
+          selector: `BinaryExpression:has(MemberExpression[property.name='variant']) > Literal[value=/^(${VARIANT_NAMES})$/i]`,
           message: "Ask the variant's features (contract/variant.ts), not its name.",
         },
         {
           // A message's author kind (authorKind on the wire, author_kind in the database) is asked
           // through contract/author-kinds.ts: a comparison or a case with a kind's name is a gate on it.
-          selector:
-            'BinaryExpression:has(MemberExpression[property.name=/^(authorKind|author_kind)$/]) > Literal[value=/^(contact|agent|bot|system)$/], SwitchStatement[discriminant.property.name=/^(authorKind|author_kind)$/] > SwitchCase > Literal.test',
+          selector: `BinaryExpression:has(MemberExpression[property.name=/^(authorKind|author_kind)$/]) > Literal[value=/^(${AUTHOR_KIND_NAMES})$/], SwitchStatement[discriminant.property.name=/^(authorKind|author_kind)$/] > SwitchCase > Literal.test`,
           message:
             'Ask the author kind through contract/author-kinds.ts (AUTHOR_KINDS or a predicate), not its name.',
         },

@@ -1,11 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { sql } from 'kysely';
-import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerConfig } from './config.ts';
 import type { AppContext } from './context.ts';
-import { ApiError } from './errors.ts';
 import { replyWithError } from './error-reply.ts';
 import { migrateToLatest, openDatabase, type QueryListener } from './db/database.ts';
 import { hasDemoLogins, seedDemoData } from './db/seed.ts';
@@ -13,7 +8,7 @@ import { KeyRing } from './auth/keys.ts';
 import { TokenService } from './auth/tokens.ts';
 import { LOGIN_POLICY, LoginThrottle, type LoginPolicy } from './auth/login-throttle.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
-import { acceptsIssuer, siteOrigin } from './context.ts';
+import { acceptsIssuer } from './context.ts';
 import { KeyedDigest } from './security/keyed-digest.ts';
 import { RateLimiter } from './security/rate-limiter.ts';
 import { auditRefusedSubscriptions, auditSubscription } from './staff/audit-log.ts';
@@ -22,10 +17,11 @@ import { canSeeEntity } from './auth/entity-access.ts';
 import { refuseNulCharacters } from './http/guard.ts';
 import { portal } from './portal.ts';
 import { startJobs } from './jobs/jobs.ts';
-import { registerRuntimeConfigRoute, runtimeConfig } from './http/runtime-config.ts';
-import { contentSecurityPolicy, HSTS, PERMISSIONS_POLICY } from './security/browser-policy.ts';
+import { registerRuntimeConfigRoute } from './http/runtime-config.ts';
 import { Metrics } from './metrics.ts';
-import { clientPage } from './client-page.ts';
+import { registerClient } from './client-page.ts';
+import { registerHealthCheck } from './http/health-check.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { API_SCOPE } from './auth/principal.ts';
 import { PushService } from './push/push-service.ts';
 import { VapidKeys } from './push/vapid-keys.ts';
@@ -173,69 +169,13 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   app.addHook('onClose', () => ctx.push.drain());
   app.decorateRequest('principal', null);
 
-  const https = config.publicOrigin?.startsWith('https:') ?? false;
-  app.addHook('onSend', async (req, reply, payload) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'no-referrer');
-    // Every answer, not only the pages: a worker's script answer sets the worker's own policy.
-    const origin = siteOrigin(config, req);
-    reply.header('Content-Security-Policy', contentSecurityPolicy(runtimeConfig(ctx, origin), origin));
-    // Nothing the app uses; a page that a script got into could not turn them on either.
-    reply.header('Permissions-Policy', PERMISSIONS_POLICY);
-    // No other window (an opener, a popup) keeps a handle on the child's tab.
-    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
-    if (https) reply.header('Strict-Transport-Security', HSTS);
-    // Nothing personal in any cache: every auth answer is private and never stored (the API's
-    // answers are made so by its plugin, server/portal.ts).
-    if (req.url.startsWith('/connect/') && !reply.hasHeader('Cache-Control')) {
-      reply.header('Cache-Control', 'no-store');
-    }
-    return payload;
-  });
+  registerSecurityHeaders(app, ctx);
   app.addHook('preValidation', refuseNulCharacters);
   const stopJobs = await startJobs(ctx);
   app.setErrorHandler(replyWithError);
 
   metrics.register(app);
-  // GET /healthz: 200 while the database answers a `select 1` within HEALTH_TIMEOUT_MS, else 503 (a
-  // database that is down, restarting, or a pool so busy that nothing gets a connection in time). The
-  // answer is kept HEALTH_CACHE_MS and concurrent probes share one check, so a storm of probes costs
-  // the pool at most one statement a second; a check still running past its timeout is not run again
-  // beside itself but waited for by the next one.
-  const HEALTH_TIMEOUT_MS = 1000;
-  const HEALTH_CACHE_MS = 1000;
-  let health: { ok: boolean; at: number } | null = null;
-  let checking: Promise<boolean> | null = null;
-  let querying: Promise<unknown> | null = null;
-  const checkDatabase = (): Promise<boolean> =>
-    (checking ??= (async () => {
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        querying ??= sql`select 1`.execute(database.db).finally(() => {
-          querying = null;
-        });
-        const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('no answer in time')), HEALTH_TIMEOUT_MS);
-        });
-        await Promise.race([querying, timeout]);
-        return true;
-      } catch {
-        return false;
-      } finally {
-        clearTimeout(timer);
-      }
-    })().then((ok) => {
-      health = { ok, at: Date.now() };
-      checking = null;
-      return ok;
-    }));
-  app.get('/healthz', async (_req, reply) => {
-    const fresh = health !== null && Date.now() - health.at < HEALTH_CACHE_MS;
-    const ok = fresh ? health!.ok : await checkDatabase();
-    reply.header('Cache-Control', 'no-store');
-    if (ok) return { status: 'ok' };
-    return reply.code(503).header('Retry-After', '1').send({ status: 'unavailable' });
-  });
+  registerHealthCheck(app, database.db);
   await registerAuthRoutes(app, ctx);
   registerRuntimeConfigRoute(app, ctx);
   await app.register(portal(ctx), { prefix: '/portal' });
@@ -261,77 +201,4 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
       await database.close();
     },
   };
-}
-
-const SERVER_PREFIXES = ['/portal/', '/connect/', '/hubs/', '/.well-known/'];
-
-/**
- * A built file's caching, by its path in dist/: the hashed files under assets/ never change under
- * their name, so they are kept for a year without asking again; everything else (the pages, sw.js,
- * the manifest, the icons) is revalidated on every use.
- */
-export function cacheControlOf(servedPath: string): string {
-  const posix = servedPath.split(path.sep).join('/');
-  return posix.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
-}
-
-/**
- * Serves the built client, with index.html (the configured quick exit filled in, client-page.ts) for
- * every client route (the router lives in the browser).
- */
-async function registerClient(app: FastifyInstance, { clientDir, quickExitUrl }: ServerConfig) {
-  const index = path.join(clientDir, 'index.html');
-  if (!fs.existsSync(index)) return;
-  const sendIndex = clientPage(index, quickExitUrl);
-  await app.register(fastifyStatic, {
-    root: clientDir,
-    wildcard: true,
-    index: false,
-    // Source maps would hand out the source of every page; the build makes none, and none is served.
-    allowedPath: (pathName) => !pathName.endsWith('.map'),
-    // The build's .br and .gz copies (scripts/vite-plugin-precompress.ts), chosen by Accept-Encoding,
-    // with Vary: Accept-Encoding on every answer.
-    preCompressed: true,
-    // Our own Cache-Control below, instead of the plugin's `public, max-age=0`.
-    cacheControl: false,
-    setHeaders: (reply, filePath) => {
-      const served = path.relative(clientDir, filePath).replace(/\.(br|gz)$/, '');
-      reply.header('Cache-Control', cacheControlOf(served));
-      // The service worker script is revalidated on every update check (SPEC §4 App updates).
-      if (served === 'sw.js') reply.header('Service-Worker-Allowed', '/');
-    },
-  });
-  app.get('/', sendIndex);
-  // Also the service worker's precache fetches it by this name.
-  app.get('/index.html', sendIndex);
-  registerStaffConsolePage(app, clientDir);
-  app.setNotFoundHandler((req, reply) => {
-    if (
-      req.method !== 'GET' ||
-      SERVER_PREFIXES.some((p) => req.url.startsWith(p)) ||
-      path.extname(req.url.split('?')[0] ?? '')
-    ) {
-      return reply.code(404).send(new ApiError('not_found').toBody());
-    }
-    return sendIndex(req, reply);
-  });
-}
-
-/**
- * The staff console (/personal) is a page of its own with its own bundle: every /personal route
- * gets dist/personal/index.html (its router lives in the browser); a file name there that does not
- * exist is a 404, as elsewhere.
- */
-function registerStaffConsolePage(app: FastifyInstance, clientDir: string) {
-  if (!fs.existsSync(path.join(clientDir, 'personal', 'index.html'))) return;
-  const page = (req: { url: string }, reply: FastifyReply) => {
-    const pathname = req.url.split('?')[0] ?? '';
-    if (path.extname(pathname) && pathname !== '/personal/index.html') {
-      return reply.code(404).send(new ApiError('not_found').toBody());
-    }
-    // cacheControl: false keeps @fastify/static from replacing no-cache with its own max-age=0.
-    return reply.header('Cache-Control', 'no-cache').sendFile('personal/index.html', { cacheControl: false });
-  };
-  app.get('/personal', page);
-  app.get('/personal/*', page);
 }

@@ -276,6 +276,9 @@ export class PortalWorker {
     if (this.attentionRefresh !== null) this.deps.clock.clearTimeout(this.attentionRefresh);
     this.attentionRefresh = null;
     this.hub.wake();
+    // While no tab held the hub (the leader's tab closed, this one had not yet won the lock), what
+    // was written reached no one live: it is fetched by cursor now, not at the next refetch.
+    void this.catchUp();
   }
 
   /**

@@ -8,7 +8,9 @@ import { loadRuntimeConfig } from '../../../worker/config.ts';
 import { PortalWorker, type PeerMessage } from '../../../worker/portal-worker.ts';
 import { api, login, startTestServer, type TestServer } from '../../server/test-server.ts';
 import { startFaultProxy } from '../../../e2e/support/fault-proxy.ts';
-import { uniqueName, waitForQuery } from '../helpers.ts';
+import { uniqueName, valueOf, waitForQuery } from '../helpers.ts';
+import { MAIL_DEVICE } from '../child-helpers.ts';
+import { outcomeOf } from '../../../worker/client/result.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -96,6 +98,39 @@ describe('leader election fallback', () => {
     await follower.worker.logout();
     expect(follower.worker.hub.state).toBe('Disconnected');
     expect(await follower.db.session.get('current')).toMatchObject({ status: 'anonymous' });
+  });
+
+  it('a follower that takes the hub over fetches what came while no tab held it', async () => {
+    const { leader, follower } = await twoTabs();
+    await leader.worker.start(true);
+    await follower.worker.start(false);
+    expect(await follower.worker.login('demo', 'demo-losenord')).toEqual({ ok: true });
+    await waitForQuery(
+      () => follower.db.runtime.get('current'),
+      (row) => row?.hubState === 'Connected',
+    );
+    const subject = `Medan ingen flik ${Date.now()}`;
+    const sent = valueOf(
+      await follower.worker.commands.sendMail(subject, 'Hej, jag undrar en sak.', MAIL_DEVICE),
+    );
+    const id = sent.status === 'sent' ? sent.conversationId : -1;
+    expect(outcomeOf(await follower.worker.commands.openConversation(id))).toBe('ok');
+
+    // The leader's tab closes: until the follower wins the lock, no tab holds the hub.
+    await leader.worker.retire();
+    const counsellor = (await login(server.url, 'kurator', 'kurator-losenord', 'portal-staff')).access_token;
+    const answer = await api(server.url, `/portal/staff/conversations/${id}/messages`, {
+      token: counsellor,
+      body: { content: 'Svar medan ingen lyssnade' },
+    });
+    expect(answer.status).toBe(201);
+    await follower.worker.becomeRunner();
+    // Within the few seconds of a catch-up, not the 45 s refetch (waitForQuery gives up after 10 s).
+    await waitForQuery(
+      () => follower.db.chatMessages.where('conversation').equals(id).toArray(),
+      (rows) => rows.some((row) => row.message === 'Svar medan ingen lyssnade'),
+    );
+    await follower.worker.logout();
   });
 
   it('a follower elected while the network is down starts the hub as soon as the network is back', async () => {

@@ -12,6 +12,7 @@ import { asLoadResult, isGone, loadErrorOf, writeErrorOf } from './load-result.t
 import type { SyncModule } from './sync-module.ts';
 import { isAntiForgeryAnswer } from '../http/http-client.ts';
 import { isFinal } from '../../contract/conversation-state.ts';
+import { isMeetingOver } from '../../contract/meeting-state.ts';
 
 /** How a meeting's group chat is fetched (ConversationMessages'). */
 export interface GroupConversationLoader {
@@ -148,10 +149,14 @@ export class MeetingsSync implements SyncModule {
         await this.writeMessages(meetingId, messages);
       });
       // The group chat's state comes from the server as well ('Se chatthistorik' once it has
-      // ended): a participant who signs in fresh after the meeting holds no row of it yet.
+      // ended): a participant who signs in fresh after the meeting holds no row of it yet. A live
+      // meeting's chat row is kept by the group chat itself, so it is not fetched on every refetch.
       const chatId = meeting.conversation?.id;
-      if (chatId !== undefined && this.conversations && !isFinal(await db.conversations.get(chatId)))
-        await this.conversations.loadConversation(chatId).catch(() => undefined);
+      if (chatId !== undefined && this.conversations) {
+        const stored = await db.conversations.get(chatId);
+        if (!stored || (isMeetingOver(meeting) && !isFinal(stored)))
+          await this.conversations.loadConversation(chatId).catch(() => undefined);
+      }
     }).then(async (result) => {
       // No longer the user's meeting: nothing of it stays visible.
       if (isGone(result)) await this.removeMeeting(meetingId);

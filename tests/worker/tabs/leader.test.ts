@@ -50,6 +50,18 @@ async function twoTabs(origin = server.url) {
   };
   return { leader: make(), follower: make(), delivered: () => Promise.all(deliveries.splice(0)) };
 }
+type Tab = { worker: PortalWorker; db: PortalDb };
+
+/** Both tabs started, the first as leader; the follower signs in and sees the leader's hub connected. */
+async function followerSignedIn(leader: Tab, follower: Tab) {
+  await leader.worker.start(true);
+  await follower.worker.start(false);
+  expect(await follower.worker.login('demo', 'demo-losenord')).toEqual({ ok: true });
+  await waitForQuery(
+    () => follower.db.runtime.get('current'),
+    (row) => row?.hubState === 'Connected',
+  );
+}
 
 /** The demo user is renamed on the server; resolves once `db` (a tab's Dexie) shows the new name. */
 async function renameOnServerAndSee(db: PortalDb, name: string) {
@@ -102,13 +114,7 @@ describe('leader election fallback', () => {
 
   it('a follower that takes the hub over fetches what came while no tab held it', async () => {
     const { leader, follower } = await twoTabs();
-    await leader.worker.start(true);
-    await follower.worker.start(false);
-    expect(await follower.worker.login('demo', 'demo-losenord')).toEqual({ ok: true });
-    await waitForQuery(
-      () => follower.db.runtime.get('current'),
-      (row) => row?.hubState === 'Connected',
-    );
+    await followerSignedIn(leader, follower);
     const subject = `Medan ingen flik ${Date.now()}`;
     const sent = valueOf(
       await follower.worker.commands.sendMail(subject, 'Hej, jag undrar en sak.', MAIL_DEVICE),
@@ -137,13 +143,7 @@ describe('leader election fallback', () => {
     const proxy = await startFaultProxy({ target: server.url });
     try {
       const { leader, follower } = await twoTabs(proxy.origin);
-      await leader.worker.start(true);
-      await follower.worker.start(false);
-      expect(await follower.worker.login('demo', 'demo-losenord')).toEqual({ ok: true });
-      await waitForQuery(
-        () => follower.db.runtime.get('current'),
-        (row) => row?.hubState === 'Connected',
-      );
+      await followerSignedIn(leader, follower);
 
       // Offline, the leader's tab closes and the follower wins the lock: no server to ask.
       proxy.offline();

@@ -20,7 +20,18 @@ globalThis.fetch = (input, init) =>
     init,
   );
 
+/**
+ * Lets React's scheduler run what a test's last commit queued. React schedules the flush of passive
+ * effects (an unmount's too) as a task on the next macrotask turn, and that task reads `window`: run
+ * after the page's globals are gone, it throws outside any test. In Node the scheduler queues its
+ * turns with setImmediate, so a few turns of our own come after everything it had queued.
+ */
+async function reactSettled(turns = 5) {
+  for (let turn = 0; turn < turns; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
 afterAll(async () => {
+  await reactSettled();
   await page.happyDOM.abort();
   page.close();
   const global = globalThis as Record<string | symbol, unknown>;

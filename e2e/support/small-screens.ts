@@ -1,0 +1,79 @@
+import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
+
+/** The phones a child is most likely to hold: the smallest in use, the common Android, the iPhone. */
+export const PHONE_SIZES = [
+  { width: 320, height: 568 },
+  { width: 360, height: 640 },
+  { width: 390, height: 844 },
+] as const;
+
+export type PhoneSize = (typeof PHONE_SIZES)[number];
+
+/**
+ * The on-screen keyboard: about half the screen. Shrinking the viewport is what the keyboard does to
+ * a page in Chromium with `interactive-widget=resizes-content` (index.html), and to the visual
+ * viewport everywhere.
+ */
+export async function openKeyboard(page: Page, size: PhoneSize) {
+  await page.setViewportSize({ width: size.width, height: Math.round(size.height / 2) });
+  await page.waitForFunction(
+    (height) => window.visualViewport?.height === height,
+    Math.round(size.height / 2),
+  );
+}
+
+export async function closeKeyboard(page: Page, size: PhoneSize) {
+  await page.setViewportSize(size);
+  await page.waitForFunction((height) => window.visualViewport?.height === height, size.height);
+}
+
+/** Nothing wider than the screen: the page never scrolls sideways. */
+export async function expectNoSidewaysScroll(page: Page) {
+  const widths = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    screen: window.visualViewport?.width ?? window.innerWidth,
+    // A full-screen modal scrolls by itself, not with the page.
+    dialogs: [...document.querySelectorAll('dialog[open]')].map((d) => d.scrollWidth - d.clientWidth),
+  }));
+  expect(widths.page, 'the page is wider than the screen').toBeLessThanOrEqual(widths.screen);
+  for (const extra of widths.dialogs) expect(extra, 'a dialog is wider than the screen').toBe(0);
+}
+
+/**
+ * `target` is wholly inside the visual viewport and it is what a tap at its middle reaches: nothing
+ * fixed, sticky or in the top layer covers it.
+ */
+export async function expectInViewAndReachable(target: Locator, what: string) {
+  await expect(target, `${what} is shown`).toBeVisible();
+  const seen = await target.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const viewport = window.visualViewport;
+    const top = viewport?.offsetTop ?? 0;
+    const left = viewport?.offsetLeft ?? 0;
+    const bottom = top + (viewport?.height ?? window.innerHeight);
+    const right = left + (viewport?.width ?? window.innerWidth);
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return {
+      inside:
+        box.top >= top - 0.5 &&
+        box.left >= left - 0.5 &&
+        box.bottom <= bottom + 0.5 &&
+        box.right <= right + 0.5,
+      box: `${Math.round(box.left)},${Math.round(box.top)} ${Math.round(box.width)}x${Math.round(box.height)}`,
+      viewport: `${Math.round(right - left)}x${Math.round(bottom - top)}`,
+      reached: hit !== null && (hit === el || el.contains(hit)),
+      hit: hit ? `${hit.tagName.toLowerCase()}.${hit.className}` : 'nothing',
+    };
+  });
+  if (!seen.inside || !seen.reached)
+    await keepScreenshot(target.page(), test.info(), `${what.replace(/\W+/g, '-')}.png`);
+  expect(seen.inside, `${what} (${seen.box}) is inside the ${seen.viewport} viewport`).toBe(true);
+  expect(seen.reached, `a tap on ${what} reaches it, not ${seen.hit}`).toBe(true);
+}
+
+/** A screenshot kept with the test's results (test-results/), named by the screen and its size. */
+export async function keepScreenshot(page: Page, testInfo: TestInfo, name: string) {
+  const path = testInfo.outputPath(name);
+  await page.screenshot({ path });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+}

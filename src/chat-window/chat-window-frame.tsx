@@ -5,6 +5,7 @@ import * as s from './chat-window.styles.ts';
 import { ConnectionNotice } from './connection-notice.tsx';
 import { MinimizedBar } from './minimized-bar.tsx';
 import { QuickExitButton } from '../quick-exit/quick-exit-button.tsx';
+import { useVisualViewport } from './use-visual-viewport.ts';
 
 export interface ChatWindowFrameProps {
   minimized: boolean;
@@ -23,7 +24,12 @@ export interface ChatWindowFrameProps {
   minimizeLabel: string;
   /** The header's buttons after minimise (leave, end, close). */
   actions: ReactNode;
-  /** The message list, typing line, input and the window's own dialogs. */
+  /**
+   * What scrolls between the header and the input: the message list, the typing line and, in the
+   * queue, the blocks around them. On a low screen (the keyboard open) only this part shrinks.
+   */
+  body: ReactNode;
+  /** The input, always in view under the body, and the window's own dialogs. */
   children: ReactNode;
 }
 
@@ -42,6 +48,7 @@ export function ChatWindowFrame(props: ChatWindowFrameProps) {
     if (!el.open) el.showModal();
     return () => el.close();
   }, [minimized]);
+  useVisualViewport(dialog, !minimized);
 
   if (minimized)
     return (
@@ -81,6 +88,7 @@ export function ChatWindowFrame(props: ChatWindowFrameProps) {
         {props.actions}
       </div>
       <ConnectionNotice />
+      <div className={s.body}>{props.body}</div>
       {props.children}
       <QuickExitButton placement="window" />
     </dialog>

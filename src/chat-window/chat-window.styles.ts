@@ -1,9 +1,23 @@
 import { css } from '@linaria/core';
 import { colors, desktop } from '../styles/theme.ts';
+import { emergency } from '../ui-kit/emergency-link.styles.ts';
 
+/**
+ * A low window: a phone with its keyboard open (half of 568-844 px), or turned on its side. The
+ * header goes on one line and 'Skicka' beside the text box, so the writing stays on screen.
+ */
+const lowScreen = '@media (max-height: 30rem)';
+
+/**
+ * The full-screen window is as tall as the visual viewport (use-visual-viewport.ts), so with the
+ * on-screen keyboard open the input stays above it. It never scrolls as a whole: its body does.
+ */
 export const fullScreen = css`
   width: 100%;
-  height: 100%;
+  height: var(--chat-window-height, 100%);
+  top: var(--chat-window-top, 0);
+  bottom: auto;
+  overflow: hidden;
   max-width: none;
   max-height: none;
   margin: 0;
@@ -21,6 +35,7 @@ export const fullScreen = css`
 `;
 
 export const header = css`
+  flex: none;
   display: flex;
   /* Large text on a narrow screen: the buttons go below the title rather than squeeze it. */
   flex-wrap: wrap;
@@ -34,6 +49,10 @@ export const header = css`
     margin: 0;
     font-size: 1.125rem;
   }
+  ${lowScreen} {
+    flex-wrap: nowrap;
+    padding: 0.25rem 1rem;
+  }
 `;
 
 export const headerInfo = css`
@@ -43,17 +62,55 @@ export const headerInfo = css`
     margin: 0;
     color: ${colors.muted};
   }
+  /* One line: the title, then as much of the status as fits (a screen reader hears it all). */
+  ${lowScreen} {
+    display: flex;
+    align-items: baseline;
+    gap: 0.5rem;
+    flex-basis: 0;
+    white-space: nowrap;
+    h2 {
+      flex: none;
+    }
+    p {
+      overflow: hidden;
+      text-overflow: ellipsis;
+    }
+    p *,
+    p + * {
+      display: inline;
+    }
+  }
 `;
 
 export const messages = css`
   position: relative;
-  flex: 1;
-  /* Never squeezed away by large text on a low screen: then the window scrolls instead. */
-  min-height: min(12rem, 50vh);
+  /* The list scrolls itself (the virtual list needs that): all the body's room, never under a few lines. */
+  flex: 1 1 0;
+  min-height: 6rem;
   overflow-y: auto;
   padding: 1rem;
   list-style: none;
   margin: 0;
+`;
+
+/**
+ * Between the header and the input: the message list and, in the queue, the blocks around it. It
+ * takes what the header and the input leave, and scrolls when that is too little for them all.
+ */
+export const body = css`
+  flex: 1 1 auto;
+  min-height: 0;
+  display: flex;
+  flex-direction: column;
+  overflow-y: auto;
+  overscroll-behavior: contain;
+  > :not(.${messages}) {
+    flex: none;
+  }
+  > .${emergency} {
+    padding: 0 1rem;
+  }
 `;
 
 export const bubble = css`
@@ -146,6 +203,7 @@ export const typing = css`
 `;
 
 export const footer = css`
+  flex: none;
   padding: 0.75rem 1rem;
   background: ${colors.surface};
   textarea {
@@ -157,6 +215,23 @@ export const footer = css`
     border-radius: 6px;
     font: inherit;
     resize: none;
+  }
+  ${lowScreen} {
+    display: grid;
+    grid-template-columns: 1fr auto;
+    align-items: end;
+    column-gap: 0.5rem;
+    padding: 0.5rem 1rem;
+    > :not(textarea, div) {
+      grid-column: 1 / -1;
+    }
+    textarea {
+      /* A quarter of the window at most: the messages keep the rest. */
+      max-height: min(168px, calc(var(--chat-window-height, 100vh) / 4));
+    }
+    > div {
+      margin-top: 0;
+    }
   }
 `;
 

@@ -141,9 +141,13 @@ export function ChatWindow({ meeting, minimized, onMinimize, onLeave }: ChatWind
           <CloseIcon />
         </button>
       }
+      body={
+        <>
+          <MessageList entries={entries} older={olderOf(pages)} />
+          <TypingIndicator rows={typingRows} myContactId={profile?.contactId} />
+        </>
+      }
     >
-      <MessageList entries={entries} older={olderOf(pages)} />
-      <TypingIndicator rows={typingRows} myContactId={profile?.contactId} />
       <MessageInput
         enabled={active && conversationId !== null}
         placeholder={placeholder}

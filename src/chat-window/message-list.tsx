@@ -254,6 +254,8 @@ export function MessageList({
   const list = useRef<HTMLUListElement>(null);
   const [away, setAway] = useState(false);
   const awayRef = useRef(false);
+  /** The list's height when it last resized (onScroll tells a resize's scroll from the child's). */
+  const followedHeight = useRef(0);
   const virtual = windowed && entries.length >= VIRTUALISE_FROM_ROWS;
   const measured = useRef(new Map<string, number>());
   const [measureVersion, setMeasureVersion] = useState(0);
@@ -289,6 +291,7 @@ export function MessageList({
     const el = list.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
+      followedHeight.current = el.clientHeight;
       if (!awayRef.current) scrollToBottom();
     });
     observer.observe(el);
@@ -357,6 +360,15 @@ export function MessageList({
   const onScroll = () => {
     const el = list.current;
     if (!el) return;
+    // A scroll that comes with a new height is the list's resizing, not the child: Chromium puts a
+    // list that shrinks (the keyboard opening) back at its top. One that followed keeps following.
+    if (el.clientHeight !== followedHeight.current) {
+      followedHeight.current = el.clientHeight;
+      if (!awayRef.current && el.scrollTop + el.clientHeight < el.scrollHeight) {
+        scrollToBottom();
+        return;
+      }
+    }
     const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
     awayRef.current = distance > NEW_MESSAGE_PROMPT_PX;
     setAway(awayRef.current);

@@ -251,24 +251,28 @@ function ChildChatWindow({
           )}
         </>
       }
+      body={
+        <>
+          {phase === 'queue' && <EmergencyLink />}
+          {/* Under the queue status, inside the window; gone the moment the chat leaves the queue. */}
+          {phase === 'queue' && <BreatheWithMe />}
+          <MessageList entries={entries} older={olderOf(pages)} />
+          <TypingIndicator rows={typing} myContactId={myContactId} />
+          {phase === 'queue' && <NoticeQuestion />}
+          {phase === 'queue' && preSubmitAllowed && done && preSubmitChoice === null && (
+            <div className={s.choices} role="group" aria-labelledby="pre-submit-question">
+              <p id="pre-submit-question">{T.preSubmitQuestion}</p>
+              <button type="button" className={primaryButton} onClick={() => setPreSubmitChoice('yes')}>
+                {T.preSubmitYes}
+              </button>
+              <button type="button" className={secondaryButton} onClick={() => setPreSubmitChoice('no')}>
+                {T.preSubmitNo}
+              </button>
+            </div>
+          )}
+        </>
+      }
     >
-      {phase === 'queue' && <EmergencyLink />}
-      {/* Under the queue status, inside the window; gone the moment the chat leaves the queue. */}
-      {phase === 'queue' && <BreatheWithMe />}
-      <MessageList entries={entries} older={olderOf(pages)} />
-      <TypingIndicator rows={typing} myContactId={myContactId} />
-      {phase === 'queue' && <NoticeQuestion />}
-      {phase === 'queue' && preSubmitAllowed && done && preSubmitChoice === null && (
-        <div className={s.choices} role="group" aria-labelledby="pre-submit-question">
-          <p id="pre-submit-question">{T.preSubmitQuestion}</p>
-          <button type="button" className={primaryButton} onClick={() => setPreSubmitChoice('yes')}>
-            {T.preSubmitYes}
-          </button>
-          <button type="button" className={secondaryButton} onClick={() => setPreSubmitChoice('no')}>
-            {T.preSubmitNo}
-          </button>
-        </div>
-      )}
       <MessageInput
         enabled={inputEnabled}
         placeholder={placeholderOf(phase, preSubmitting)}

@@ -1,0 +1,32 @@
+import { useEffect, type RefObject } from 'react';
+
+/** The custom properties the chat window's height and top follow (chat-window.styles.ts). */
+export const VISUAL_VIEWPORT_HEIGHT = '--chat-window-height';
+export const VISUAL_VIEWPORT_TOP = '--chat-window-top';
+
+/**
+ * Keeps `element` (the full-screen chat window) the size of the visual viewport: the part of the
+ * screen the on-screen keyboard leaves. A browser that shrinks the layout viewport for the keyboard
+ * (Chromium with `interactive-widget=resizes-content`, index.html) needs none of this; one that only
+ * shrinks the visual viewport (Safari) would otherwise leave the text box under the keyboard.
+ */
+export function useVisualViewport(element: RefObject<HTMLElement | null>, active: boolean) {
+  useEffect(() => {
+    const el = element.current;
+    const viewport = typeof window === 'undefined' ? undefined : window.visualViewport;
+    if (!el || !active || !viewport) return;
+    const follow = () => {
+      el.style.setProperty(VISUAL_VIEWPORT_HEIGHT, `${viewport.height}px`);
+      el.style.setProperty(VISUAL_VIEWPORT_TOP, `${viewport.offsetTop}px`);
+    };
+    follow();
+    viewport.addEventListener('resize', follow);
+    viewport.addEventListener('scroll', follow);
+    return () => {
+      viewport.removeEventListener('resize', follow);
+      viewport.removeEventListener('scroll', follow);
+      el.style.removeProperty(VISUAL_VIEWPORT_HEIGHT);
+      el.style.removeProperty(VISUAL_VIEWPORT_TOP);
+    };
+  }, [element, active]);
+}

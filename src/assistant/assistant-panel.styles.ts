@@ -1,5 +1,8 @@
 import { css } from '@linaria/core';
-import { colors, desktop } from '../styles/theme.ts';
+import { DESKTOP_MIN_WIDTH, colors, desktop } from '../styles/theme.ts';
+
+/** On a phone the sheet takes at most this much of the screen's height; the page keeps the rest. */
+const PHONE_SHEET_HEIGHT = '60dvh';
 
 /** A sheet over the bottom of a phone's screen; a side panel at the bottom right on a desktop. */
 export const panel = css`
@@ -10,7 +13,7 @@ export const panel = css`
   z-index: 30;
   display: flex;
   flex-direction: column;
-  max-height: 85vh;
+  max-height: ${PHONE_SHEET_HEIGHT};
   background: ${colors.surface};
   border-top: 2px solid ${colors.brand};
   box-shadow: 0 -2px 12px rgb(0 0 0 / 20%);
@@ -121,4 +124,22 @@ export const formRow = css`
 
 export const error = css`
   color: ${colors.danger};
+`;
+
+/**
+ * While the sheet is open on a phone the page can scroll its last part above it, and what takes the
+ * focus comes above it: nothing on the page, 'Starta en chatt' included, is out of reach under it.
+ */
+export const pageRoom = css`
+  :global() {
+    @media (max-width: ${DESKTOP_MIN_WIDTH - 1}px) {
+      body:has(.${panel}) {
+        padding-bottom: ${PHONE_SHEET_HEIGHT};
+      }
+      /* What gets focus (or is scrolled to) is brought above the sheet, not under it. */
+      html:has(.${panel}) {
+        scroll-padding-bottom: ${PHONE_SHEET_HEIGHT};
+      }
+    }
+  }
 `;

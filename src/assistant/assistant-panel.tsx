@@ -242,7 +242,7 @@ export function AssistantPanel() {
   };
 
   return (
-    <aside className={s.panel} aria-labelledby="assistant-title" onKeyDown={onKeyDown}>
+    <aside className={`${s.panel} ${s.pageRoom}`} aria-labelledby="assistant-title" onKeyDown={onKeyDown}>
       <div className={s.header}>
         <h2 id="assistant-title" tabIndex={-1} ref={headingRef}>
           {T.title}

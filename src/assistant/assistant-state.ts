@@ -1,6 +1,7 @@
 import { signal } from '@preact/signals-react';
 import { readAppCookie, writeAppCookie } from '../ui-kit/app-cookies.ts';
 import { onChatWindowShown } from '../one-to-one-chat/chat-store.ts';
+import { DESKTOP_MIN_WIDTH } from '../styles/theme.ts';
 
 /** SPEC §4 Virtual assistant: Inactive until the assistant is opened. */
 export type AssistantState = 'Inactive' | 'Active' | 'Minimized';
@@ -27,9 +28,24 @@ function readCookie(): AssistantState {
   return value === 'Active' || value === 'Minimized' ? value : 'Inactive';
 }
 
+/**
+ * The state a page starts in. On a phone the open panel is a sheet over most of the screen: one the
+ * child left open on another page (or before a reload) comes back minimised, so a page never opens
+ * under it, 'Starta en chatt' included; the header's toggle opens it again. On a desktop it is a
+ * panel beside the content and comes back as it was (see docs/decisions.md).
+ */
+export function stateAtLoad(stored: AssistantState, desktop: boolean): AssistantState {
+  return stored === 'Active' && !desktop ? 'Minimized' : stored;
+}
+
+const onDesktop = () => window.matchMedia(`(min-width: ${DESKTOP_MIN_WIDTH}px)`).matches;
+
 export const assistantState = signal<AssistantState>(
-  typeof document === 'undefined' ? 'Inactive' : readCookie(),
+  typeof document === 'undefined' ? 'Inactive' : stateAtLoad(readCookie(), onDesktop()),
 );
+if (typeof document !== 'undefined' && assistantState.value !== readCookie()) {
+  writeAppCookie(COOKIE, assistantState.value);
+}
 
 let openedInThisPage = false;
 

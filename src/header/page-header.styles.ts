@@ -1,9 +1,11 @@
 import { css } from '@linaria/core';
 import { colors, desktop } from '../styles/theme.ts';
+import { QUICK_EXIT_STRIP_HEIGHT } from '../quick-exit/quick-exit.styles.ts';
 
 export const header = css`
   position: sticky;
-  top: 0;
+  /* Under 'Lämna sidan', which stays at the top of the screen above it. */
+  top: ${QUICK_EXIT_STRIP_HEIGHT};
   z-index: 20;
   background: ${colors.surface};
   border-bottom: 1px solid #dcd6e4;

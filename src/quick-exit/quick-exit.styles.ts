@@ -26,11 +26,20 @@ export const button = css`
   }
 `;
 
+/**
+ * The strip's height: the button's 44 px and the padding. The page's sticky header stops under it
+ * (src/header/page-header.styles.ts), and the strip is drawn above the header, so while the page
+ * scrolls neither covers 'Lämna sidan'.
+ */
+export const QUICK_EXIT_STRIP_HEIGHT = 'calc(44px + 0.5rem)';
+
 const strip = `
   display: flex;
   justify-content: flex-end;
+  box-sizing: border-box;
+  min-height: ${QUICK_EXIT_STRIP_HEIGHT};
   padding: 0.25rem 0.5rem;
-  z-index: 20;
+  z-index: 25;
 `;
 
 export const placements = {

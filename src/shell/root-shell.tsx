@@ -15,6 +15,7 @@ import { SessionEffects } from '../routes/session-effects.tsx';
 import { SharedDeviceIdleSignOut } from '../shared-device/idle-sign-out.tsx';
 import { globalStyles } from '../styles/theme.ts';
 import { PageErrorBoundary } from '../ui-kit/page-error-boundary.tsx';
+import { keepWritingInView } from '../ui-kit/keep-writing-in-view.ts';
 import { SiteFooter } from './site-footer.tsx';
 import { QuickExitButton, QuickExitKeys } from '../quick-exit/quick-exit-button.tsx';
 import { hasUnsavedFormData, watchFormInput } from '../ui-kit/unsaved-form-data.ts';
@@ -67,6 +68,7 @@ function AppWide({ config }: { config: RuntimeConfig }) {
     [api],
   );
   useEffect(() => rescueLostFocus(), []);
+  useEffect(() => keepWritingInView(), []);
   useEffect(() => {
     startPwa({ production: config.production, hasUnsavedFormData });
   }, [config.production]);

@@ -13,6 +13,10 @@ export const form = css`
 export const textarea = css`
   width: 100%;
   min-height: 10rem;
+  /* A low window (a phone with its keyboard open): room for the counter and 'Skicka' under it. */
+  @media (max-height: 30rem) {
+    min-height: 4rem;
+  }
   ${TEXT_BOX}
   &[aria-invalid='true'] {
     border: 2px solid ${colors.danger};

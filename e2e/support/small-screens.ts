@@ -77,3 +77,48 @@ export async function keepScreenshot(page: Page, testInfo: TestInfo, name: strin
   await page.screenshot({ path });
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
+
+/** One screen of the layout walk: how to open it, and what on it must stay in a child's reach. */
+export interface PhoneScreen {
+  name: string;
+  open(page: Page): Promise<void>;
+  /** The one action the screen is for. */
+  primary?: (page: Page) => Locator;
+  /** The last field before the submit button, and the button: both in view with the keyboard open. */
+  field?: (page: Page) => Locator;
+  submit?: (page: Page) => Locator;
+}
+
+/**
+ * Walks `screen` at each phone size: nothing wider than the screen, 'Lämna sidan' and the screen's
+ * action in reach (nothing fixed over them), and with the keyboard open the focused field and its
+ * submit button on screen (the app brings both into view as the keyboard opens: keep-writing-in-view.ts).
+ */
+export async function walkOnPhones(page: Page, testInfo: TestInfo, screen: PhoneScreen) {
+  for (const size of PHONE_SIZES) {
+    const at = `${screen.name} at ${size.width}x${size.height}`;
+    await page.setViewportSize(size);
+    await screen.open(page);
+    await expectNoSidewaysScroll(page);
+    await expectInViewAndReachable(
+      page.getByRole('button', { name: 'Lämna sidan' }).last(),
+      `'Lämna sidan' on ${at}`,
+    );
+    if (screen.primary) {
+      const primary = screen.primary(page);
+      await primary.evaluate((el) => el.scrollIntoView({ block: 'nearest' }));
+      await expectInViewAndReachable(primary, `the action of ${at}`);
+    }
+    await keepScreenshot(page, testInfo, `${screen.name}-${size.width}x${size.height}.png`);
+    if (!screen.field || !screen.submit) continue;
+    const field = screen.field(page);
+    await field.focus();
+    await openKeyboard(page, size);
+    await expect(field).toBeFocused();
+    await expectInViewAndReachable(field, `the field on ${at}, keyboard open`);
+    await expectInViewAndReachable(screen.submit(page), `the submit button on ${at}, keyboard open`);
+    await expectNoSidewaysScroll(page);
+    await keepScreenshot(page, testInfo, `${screen.name}-keyboard-${size.width}x${size.height}.png`);
+    await closeKeyboard(page, size);
+  }
+}

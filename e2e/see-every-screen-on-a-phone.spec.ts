@@ -1,0 +1,77 @@
+import { registerChild } from './actors/child-account.ts';
+import { AppPage } from './page-models/app-page.ts';
+import { ChildChatPage } from './page-models/child-chat-page.ts';
+import { type PhoneScreen } from './support/small-screens.ts';
+import { screensFitAPhone } from './support/phone-walks.ts';
+import { expect } from './support/test.ts';
+
+// The child app's screens at 320x568, 360x640 and 390x844, signed out and signed in, with the
+// keyboard open where there is something to write (support/small-screens.ts says what is checked).
+const signedOut: PhoneScreen[] = [
+  {
+    name: 'start-signed-out',
+    open: async (page) => {
+      await page.goto('/');
+      await expect(new AppPage(page).loginButton).toBeVisible();
+    },
+    primary: (page) => new AppPage(page).loginButton,
+  },
+  {
+    name: 'login',
+    open: async (page) => {
+      await page.goto('/');
+      await new AppPage(page).loginButton.click();
+      await expect(new AppPage(page).loginDialog).toBeVisible();
+    },
+    field: (page) => new AppPage(page).modalLoginForm().password,
+    submit: (page) => new AppPage(page).modalLoginForm().submit,
+  },
+  {
+    name: 'create-account',
+    open: async (page) => {
+      await page.goto('/skapa-konto');
+      await expect(page.getByRole('heading', { level: 1, name: 'Skapa konto' })).toBeVisible();
+    },
+    primary: (page) => page.getByRole('button', { name: 'Skapa konto' }),
+  },
+];
+
+const signedIn: PhoneScreen[] = [
+  {
+    name: 'start-signed-in',
+    open: async (page) => {
+      await page.goto('/');
+      await expect(new ChildChatPage(page).startButton).toBeVisible();
+    },
+    primary: (page) => new ChildChatPage(page).startButton,
+  },
+  {
+    name: 'my-pages',
+    open: async (page) => {
+      await page.goto('/mina-sidor');
+      await expect(page.getByRole('heading', { level: 1, name: 'Mina sidor' })).toBeVisible();
+    },
+  },
+  {
+    name: 'settings',
+    open: async (page) => {
+      await page.goto('/installningar');
+      await expect(page.getByRole('heading', { level: 1, name: 'Inställningar' })).toBeVisible();
+    },
+  },
+  {
+    name: 'new-mail',
+    open: async (page) => {
+      await page.goto('/mina-sidor/nytt-inlagg');
+      await expect(page.getByRole('heading', { level: 1, name: 'Nytt meddelande' })).toBeVisible();
+    },
+    field: (page) =>
+      page.getByRole('form', { name: 'Nytt meddelande' }).getByLabel('Meddelande', { exact: true }),
+    submit: (page) =>
+      page.getByRole('form', { name: 'Nytt meddelande' }).getByRole('button', { name: 'Skicka' }),
+  },
+];
+
+screensFitAPhone({ signedOut, signedIn }, async (page, request) => {
+  await new ChildChatPage(page).logIn(await registerChild(request, 'skarm'));
+});

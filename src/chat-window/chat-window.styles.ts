@@ -1,23 +1,34 @@
 import { css } from '@linaria/core';
 import { colors, desktop } from '../styles/theme.ts';
 import { emergency } from '../ui-kit/emergency-link.styles.ts';
+import { LOW_WINDOW_ATTRIBUTE } from './low-window.ts';
 
 /**
  * A low window: a phone with its keyboard open (half of 568-844 px), or turned on its side. The
- * header goes on one line and 'Skicka' beside the text box, so the writing stays on screen.
+ * header goes on one line and 'Skicka' beside the text box, so the writing stays on screen. A
+ * browser that shrinks only the visual viewport for the keyboard (Safari) leaves the media query
+ * false: there the window is marked `data-low` (use-visual-viewport.ts).
  */
-const lowScreen = '@media (max-height: 30rem)';
+const lowScreen = (rules: string) => `
+  @media (max-height: 30rem) {
+    ${rules}
+  }
+  [${LOW_WINDOW_ATTRIBUTE}] & {
+    ${rules}
+  }
+`;
 
 /**
  * The full-screen window is as tall as the visual viewport (use-visual-viewport.ts), so with the
- * on-screen keyboard open the input stays above it. It never scrolls as a whole: its body does.
+ * on-screen keyboard open the input stays above it. Its body scrolls; the window as a whole only
+ * when even its header and input do not fit (large text on a phone on its side).
  */
 export const fullScreen = css`
   width: 100%;
   height: var(--chat-window-height, 100%);
   top: var(--chat-window-top, 0);
   bottom: auto;
-  overflow: hidden;
+  overflow-y: auto;
   max-width: none;
   max-height: none;
   margin: 0;
@@ -49,10 +60,10 @@ export const header = css`
     margin: 0;
     font-size: 1.125rem;
   }
-  ${lowScreen} {
+  ${lowScreen(`
     flex-wrap: nowrap;
     padding: 0.25rem 1rem;
-  }
+  `)}
 `;
 
 export const headerInfo = css`
@@ -63,24 +74,27 @@ export const headerInfo = css`
     color: ${colors.muted};
   }
   /* One line: the title, then as much of the status as fits (a screen reader hears it all). */
-  ${lowScreen} {
+  ${lowScreen(`
     display: flex;
     align-items: baseline;
     gap: 0.5rem;
     flex-basis: 0;
     white-space: nowrap;
-    h2 {
-      flex: none;
-    }
-    p {
+    > * {
+      min-width: 0;
       overflow: hidden;
       text-overflow: ellipsis;
     }
-    p *,
-    p + * {
+    h2 {
+      flex: 0 1 auto;
+    }
+    p {
+      flex: 1 1 0;
+    }
+    p * {
       display: inline;
     }
-  }
+  `)}
 `;
 
 export const messages = css`
@@ -216,23 +230,32 @@ export const footer = css`
     font: inherit;
     resize: none;
   }
-  ${lowScreen} {
+  ${lowScreen(`
     display: grid;
     grid-template-columns: 1fr auto;
+    grid-template-areas: 'prompt prompt' 'text send' 'option option';
     align-items: end;
-    column-gap: 0.5rem;
+    gap: 0.25rem 0.5rem;
     padding: 0.5rem 1rem;
-    > :not(textarea, div) {
-      grid-column: 1 / -1;
+    > p {
+      grid-area: prompt;
     }
     textarea {
+      grid-area: text;
       /* A quarter of the window at most: the messages keep the rest. */
       max-height: min(168px, calc(var(--chat-window-height, 100vh) / 4));
     }
+    /* The row's parts go to the grid: 'Skicka' beside the text box, the rest under it. */
     > div {
-      margin-top: 0;
+      display: contents;
     }
-  }
+    > div > * {
+      grid-area: option;
+    }
+    > div > button {
+      grid-area: send;
+    }
+  `)}
 `;
 
 export const footerRow = css`

@@ -54,7 +54,7 @@ export const placements = {
   window: css`
     ${strip}
     order: -1;
-    /* Stays in view when large text makes the window scroll. */
+    /* Stays in view when large text makes the window scroll (a phone on its side). */
     position: sticky;
     top: 0;
     background: ${colors.background};

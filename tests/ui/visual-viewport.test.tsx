@@ -7,6 +7,7 @@ import {
   VISUAL_VIEWPORT_TOP,
   useVisualViewport,
 } from '../../src/chat-window/use-visual-viewport.ts';
+import { LOW_WINDOW_ATTRIBUTE } from '../../src/chat-window/low-window.ts';
 
 // A browser that leaves the layout viewport alone when the keyboard opens (Safari) shrinks only the
 // visual viewport: the window follows it. happy-dom has no visual viewport, so the test gives the
@@ -14,9 +15,11 @@ import {
 class VisualViewport extends EventTarget {
   height = 568;
   offsetTop = 0;
-  move(height: number, offsetTop: number) {
+  scale = 1;
+  move(height: number, offsetTop: number, scale = 1) {
     this.height = height;
     this.offsetTop = offsetTop;
+    this.scale = scale;
     this.dispatchEvent(new Event('resize'));
   }
 }
@@ -37,6 +40,7 @@ function Window({ active }: { active: boolean }) {
 const sizeOf = (el: HTMLElement) => ({
   height: el.style.getPropertyValue(VISUAL_VIEWPORT_HEIGHT),
   top: el.style.getPropertyValue(VISUAL_VIEWPORT_TOP),
+  low: el.hasAttribute(LOW_WINDOW_ATTRIBUTE),
 });
 
 describe('the chat window on a phone', () => {
@@ -45,18 +49,24 @@ describe('the chat window on a phone', () => {
     Object.defineProperty(window, 'visualViewport', { configurable: true, value: viewport });
     const { rerender } = render(<Window active />);
     const el = screen.getByTestId('window');
-    expect(sizeOf(el)).toEqual({ height: '568px', top: '0px' });
+    expect(sizeOf(el)).toEqual({ height: '568px', top: '0px', low: false });
 
+    // The keyboard: the window is low, and takes the compact layout.
     act(() => viewport.move(284, 0));
-    expect(sizeOf(el)).toEqual({ height: '284px', top: '0px' });
+    expect(sizeOf(el)).toEqual({ height: '284px', top: '0px', low: true });
     // Safari pans the visual viewport to the focused field: the window moves with it.
     act(() => viewport.move(284, 120));
-    expect(sizeOf(el)).toEqual({ height: '284px', top: '120px' });
+    expect(sizeOf(el)).toEqual({ height: '284px', top: '120px', low: true });
+    // A pinch zoom is no keyboard: the window stays the screen's.
+    act(() => viewport.move(200, 40, 2));
+    expect(sizeOf(el)).toEqual({ height: '', top: '', low: false });
+    act(() => viewport.move(568, 0));
+    expect(sizeOf(el)).toEqual({ height: '568px', top: '0px', low: false });
 
     // Minimised: the bar is not full-screen, so nothing is set and nothing is listened to.
     rerender(<Window active={false} />);
-    expect(sizeOf(el)).toEqual({ height: '', top: '' });
-    act(() => viewport.move(568, 0));
-    expect(sizeOf(el)).toEqual({ height: '', top: '' });
+    expect(sizeOf(el)).toEqual({ height: '', top: '', low: false });
+    act(() => viewport.move(284, 0));
+    expect(sizeOf(el)).toEqual({ height: '', top: '', low: false });
   });
 });

@@ -9,7 +9,8 @@ export default defineConfig({
     // (Vitest's default leaves one core free) ran the whole suite in 760 s on a 2-core machine, where
     // CI's run with one worker took 1,173 s. Each file has its own server, database (its own PostgreSQL database under
     // test:scale) and so its own hub site on Redis, so files never see each other.
-    maxWorkers: Math.max(2, availableParallelism()),
+    // At most four: each file of test:scale holds a pool of PostgreSQL connections.
+    maxWorkers: Math.min(4, Math.max(2, availableParallelism())),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -19,10 +19,21 @@ for (const size of PHONE_SIZES) {
     await expectNoSidewaysScroll(page);
 
     // Down to the end of the page: the header hides; then a little way back up: it returns.
+    // The strip around 'Lämna sidan', and the header's edges on screen.
+    const stripHeight = await leave.evaluate((el) => el.parentElement!.getBoundingClientRect().height);
+    const headerEdges = () =>
+      chat.header.evaluate((el) => {
+        const { top, bottom } = el.getBoundingClientRect();
+        return { top, bottom };
+      });
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    expect(await page.evaluate(() => window.scrollY), 'the page scrolls past the header').toBeGreaterThan(64);
+    // Hidden: the header has slid up behind the strip.
+    await expect.poll(async () => (await headerEdges()).bottom).toBeLessThanOrEqual(stripHeight + 1);
     await expect(async () => expectInViewAndReachable(leave, "'Lämna sidan' scrolled down")).toPass();
     await page.mouse.wheel(0, -120);
-    await expect(chat.header).toBeInViewport();
+    // Back: the header stops right under the strip.
+    await expect.poll(async () => Math.round((await headerEdges()).top)).toBe(Math.round(stripHeight));
     await expect(async () => {
       await expectInViewAndReachable(leave, "'Lämna sidan' scrolled back up");
       await expectInViewAndReachable(chat.logoutButton, "the header's 'Logga ut' scrolled back up");

@@ -112,11 +112,15 @@ export async function walkOnPhones(page: Page, testInfo: TestInfo, screen: Phone
     await keepScreenshot(page, testInfo, `${screen.name}-${size.width}x${size.height}.png`);
     if (!screen.field || !screen.submit) continue;
     const field = screen.field(page);
+    const submit = screen.submit(page);
     await field.focus();
     await openKeyboard(page, size);
     await expect(field).toBeFocused();
-    await expectInViewAndReachable(field, `the field on ${at}, keyboard open`);
-    await expectInViewAndReachable(screen.submit(page), `the submit button on ${at}, keyboard open`);
+    // Until the page has settled: the header slides away in 0.2 s as the page scrolls down.
+    await expect(async () => {
+      await expectInViewAndReachable(field, `the field on ${at}, keyboard open`);
+      await expectInViewAndReachable(submit, `the submit button on ${at}, keyboard open`);
+    }).toPass({ timeout: 5_000 });
     await expectNoSidewaysScroll(page);
     await keepScreenshot(page, testInfo, `${screen.name}-keyboard-${size.width}x${size.height}.png`);
     await closeKeyboard(page, size);

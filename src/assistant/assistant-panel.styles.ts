@@ -14,6 +14,12 @@ export const panel = css`
   display: flex;
   flex-direction: column;
   max-height: ${PHONE_SHEET_HEIGHT};
+  /* Writing to the assistant (the keyboard open): the answers keep room above the question. */
+  @media (max-width: ${DESKTOP_MIN_WIDTH - 1}px) {
+    &:has(:is(input, textarea):focus) {
+      max-height: 85dvh;
+    }
+  }
   background: ${colors.surface};
   border-top: 2px solid ${colors.brand};
   box-shadow: 0 -2px 12px rgb(0 0 0 / 20%);

@@ -17,7 +17,8 @@ export const header = css`
 
 /** Hidden on scrolling down, but never while a header control has keyboard focus. */
 export const hidden = css`
-  transform: translateY(-100%);
+  /* Up past the top of the screen, behind 'Lämna sidan' on its way. */
+  transform: translateY(calc(-100% - ${QUICK_EXIT_STRIP_HEIGHT}));
   &:focus-within {
     transform: none;
   }

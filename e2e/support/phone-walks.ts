@@ -44,3 +44,17 @@ export function screensFitAPhone(
     });
   }
 }
+
+/** The header's login or logout button: the action a variant's start page is reached for. */
+const headerButton = (name: string) => (page: Page) => page.getByRole('banner').getByRole('button', { name });
+
+/**
+ * A variant whose start page is what it has of its own beside the child app's screens: that page,
+ * signed out and signed in with a password login.
+ */
+export function startPagesFitAPhone() {
+  screensFitAPhone({
+    signedOut: [startPage({ name: 'start-signed-out', primary: headerButton('Logga in') })],
+    signedIn: [startPage({ name: 'start-signed-in', primary: headerButton('Logga ut') })],
+  });
+}

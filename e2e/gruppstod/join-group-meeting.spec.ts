@@ -1,5 +1,4 @@
 import { expect, test, type Browser } from '../support/test.ts';
-import { GroupLeader } from '../actors/group-leader.ts';
 import { GroupChatWindow } from '../page-models/group-chat-window.ts';
 import { GroupStartPage } from '../page-models/group-start-page.ts';
 import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
@@ -25,10 +24,9 @@ async function participant(browser: Browser, code: string) {
 test('three participants join a group meeting, chat, come and go, and see it end', async ({
   browser,
   request,
+  groupLeader: leader,
 }) => {
   test.setTimeout(120_000);
-  const leader = new GroupLeader(request);
-  await leader.logIn();
   const [a, b, c] = await Promise.all(CODES.map((code) => participant(browser, code)));
   const all = [a!, b!, c!];
 

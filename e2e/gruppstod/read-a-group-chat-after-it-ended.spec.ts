@@ -1,5 +1,4 @@
 import { expect, test } from '../support/test.ts';
-import { GroupLeader } from '../actors/group-leader.ts';
 import { GroupStartPage } from '../page-models/group-start-page.ts';
 import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
 import { MyConversationsPage } from '../page-models/my-conversations.ts';
@@ -12,10 +11,8 @@ import { MyConversationsPage } from '../page-models/my-conversations.ts';
 test('a participant who signs in after the meeting finds its group chat in the history', async ({
   browser,
   page,
-  request,
+  groupLeader: leader,
 }) => {
-  const leader = new GroupLeader(request);
-  await leader.logIn();
   const subject = `Efteråt ${Date.now().toString(36)}`;
   const meetingId = await leader.createMeeting(subject);
   await leader.startMeeting(meetingId);
@@ -54,6 +51,5 @@ test('a participant who signs in after the meeting finds its group chat in the h
     await expect(history.getByRole('listitem').filter({ hasText: 'Jag var med i dag' })).toContainText('Du');
   } finally {
     await fresh.close();
-    await leader.deleteMeeting(meetingId);
   }
 });

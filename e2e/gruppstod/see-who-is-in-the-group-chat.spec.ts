@@ -1,6 +1,5 @@
 import { CONNECTED_WITHIN_MS, PRESENCE_REFRESH_MS } from '../../contract/timings.ts';
 import { expect, test, type Browser } from '../support/test.ts';
-import { GroupLeader } from '../actors/group-leader.ts';
 import { GroupStartPage } from '../page-models/group-start-page.ts';
 import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
@@ -39,14 +38,12 @@ async function inTheChat(browser: Browser, code: string, subject: string, fallba
 
 test('past the two minutes of SPEC §4 in the group chat, the participant list still shows who is there', async ({
   browser,
-  request,
+  groupLeader: leader,
 }) => {
   // SPEC §4: Connected within 2 minutes of a connect or ping, Away within 5. Two minutes and a
   // presence refresh (and some) is past the point where a list that never refreshed, or pings that
   // never counted, showed everyone, oneself included, as 'Borta'.
   test.setTimeout(300_000);
-  const leader = new GroupLeader(request);
-  await leader.logIn();
   const subject = `Närvaro ${Date.now().toString(36)}`;
   const meetingId = await leader.createMeeting(subject);
   await leader.startMeeting(meetingId);
@@ -72,5 +69,4 @@ test('past the two minutes of SPEC §4 in the group chat, the participant list s
   await second.context.close();
   await first.context.close();
   await leader.endMeeting(meetingId);
-  await leader.deleteMeeting(meetingId);
 });

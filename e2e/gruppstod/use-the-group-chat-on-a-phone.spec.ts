@@ -1,4 +1,3 @@
-import { GroupLeader } from '../actors/group-leader.ts';
 import { GroupStartPage } from '../page-models/group-start-page.ts';
 import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
 import {
@@ -16,11 +15,9 @@ import { expect, test } from '../support/test.ts';
 // on screen.
 test('on a phone the group chat keeps a wide text box, Skicka and the header buttons in view, keyboard open', async ({
   browser,
-  request,
+  groupLeader: leader,
 }, testInfo) => {
   test.setTimeout(90_000);
-  const leader = new GroupLeader(request);
-  await leader.logIn();
   const subject = `Ett långt namn på en träff om hur man hanterar oro ${Date.now().toString(36)}`;
   const meetingId = await leader.createMeeting(subject);
   const context = await browser.newContext({ viewport: PHONE_SIZES[0], hasTouch: true, isMobile: true });
@@ -62,5 +59,4 @@ test('on a phone the group chat keeps a wide text box, Skicka and the header but
   await leader.endMeeting(meetingId);
   await chat.expectEnded({ timeout: 15_000 });
   await context.close();
-  await leader.deleteMeeting(meetingId);
 });

@@ -1,5 +1,6 @@
 import { expect, test as base, type Browser, type BrowserContext } from '@playwright/test';
 import { RECOVERABLE_ERROR } from '../../src/errors/ui-error-reporting.ts';
+import { GroupLeader } from '../actors/group-leader.ts';
 
 // Every spec imports `test` and `expect` from here: each page of each browser context a test opens
 // (its own `page`, `context.newPage()`, `browser.newContext()`) reports the browser-policy
@@ -71,7 +72,7 @@ async function watch(context: BrowserContext, violations: PolicyViolation[]) {
   });
 }
 
-export const test = base.extend<{ policyViolations: PolicyViolation[] }>({
+export const test = base.extend<{ policyViolations: PolicyViolation[]; groupLeader: GroupLeader }>({
   policyViolations: [
     async ({ browser }, use) => {
       const violations: PolicyViolation[] = [];
@@ -98,6 +99,17 @@ export const test = base.extend<{ policyViolations: PolicyViolation[] }>({
     await watch(context, policyViolations);
     await use(context);
   },
+  // The demo group leader, signed in. The meetings it made are removed after the test with a time
+  // of their own: a test that ran out of its time still leaves the demo group as it found it.
+  groupLeader: [
+    async ({ request }, use) => {
+      const leader = new GroupLeader(request);
+      await leader.logIn();
+      await use(leader);
+      await leader.removeCreated();
+    },
+    { timeout: 20_000 },
+  ],
 });
 
 export { expect };

@@ -16,18 +16,27 @@
  *    over HTTP) to an entity they subscribed to, for the bare server an HTTP request that broadcasts
  *    a hub-shaped frame to them. The time from sending the request to each client's receipt gives p50
  *    and p99, and the ratio of the two p99s.
+ * BENCH_TOKENS=each gives every hub connection an access token of its own (a chain of refreshes of
+ * one login, as many devices and renewals of one account would hold), rather than one token for all:
+ * what the hub keeps per token then counts once per connection, as it does on a real site.
+ * BENCH_NEGOTIATE=1 makes every hub client negotiate first, as the official client does by default
+ * (a POST to /negotiate, then the upgrade with its connection token); otherwise they skip it.
  * Everything runs on loopback and stops by itself.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import WebSocket, { WebSocketServer } from 'ws';
 import { freePort } from '../tests/server/server-process.ts';
-import { login, api } from '../tests/server/test-server.ts';
+import { login, api, refreshRequest } from '../tests/server/test-server.ts';
 import { latencySummary, printReport, runBench, startBenchServer } from './support.ts';
 
 const IDLE = Number(process.env.BENCH_IDLE ?? 10_000);
+const TOKEN_EACH = process.env.BENCH_TOKENS === 'each';
+const NEGOTIATE = process.env.BENCH_NEGOTIATE === '1';
 const SUBSCRIBERS = Math.min(IDLE, Number(process.env.BENCH_SUBSCRIBERS ?? 1_000));
 /**
  * 200 rounds: a p99 over 50 (50,000 receipts) rests on the slowest half-round, one garbage collection
@@ -169,8 +178,23 @@ async function metric(url: string, name: string): Promise<number> {
   return Number(m?.[1] ?? NaN);
 }
 
+/** The hub URL with the connection token of a negotiate made with the URL's access token. */
+async function negotiated(wsUrl: string): Promise<string> {
+  const url = new URL(wsUrl);
+  const token = url.searchParams.get('access_token');
+  if (!token) return wsUrl;
+  const res = await fetch(`${url.origin.replace('ws', 'http')}${url.pathname}/negotiate?negotiateVersion=1`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  if (res.status !== 200) throw new Error(`negotiate answered ${res.status}`);
+  url.searchParams.set('id', ((await res.json()) as { connectionToken: string }).connectionToken);
+  return url.toString();
+}
+
 /** A client that has shaken hands; `i` spreads them over source addresses past PER_SOURCE_ADDRESS. */
-function openClient(wsUrl: string, i: number): Promise<Client> {
+async function openClient(target: string, i: number): Promise<Client> {
+  const wsUrl = NEGOTIATE ? await negotiated(target) : target;
   return new Promise((resolve, reject) => {
     const n = Math.floor(i / PER_SOURCE_ADDRESS);
     const ws = new WebSocket(wsUrl, n === 0 ? {} : { localAddress: `127.0.0.${1 + n}` });
@@ -189,13 +213,44 @@ function openClient(wsUrl: string, i: number): Promise<Client> {
   });
 }
 
-async function openClients(wsUrl: string, count: number): Promise<Client[]> {
+/**
+ * Where the clients connect: one URL for all, or the hub's with the i-th access token of a file
+ * (BENCH_TOKENS=each), so a holder process reads the same tokens as this one.
+ */
+interface Target {
+  wsUrl: string;
+  tokensFile?: string;
+}
+
+function urlsOf(target: Target): (i: number) => string {
+  if (!target.tokensFile) return () => target.wsUrl;
+  const tokens = JSON.parse(readFileSync(target.tokensFile, 'utf8')) as string[];
+  return (i) => `${target.wsUrl}?access_token=${encodeURIComponent(tokens[i % tokens.length]!)}`;
+}
+
+async function openClients(target: Target, count: number, from = 0): Promise<Client[]> {
+  const urlOf = urlsOf(target);
   const clients: Client[] = [];
-  for (let i = 0; i < count; i += 200) {
-    const batch = Math.min(200, count - i);
-    clients.push(...(await Promise.all(Array.from({ length: batch }, (_, k) => openClient(wsUrl, i + k)))));
+  for (let i = from; i < from + count; i += 200) {
+    const batch = Math.min(200, from + count - i);
+    clients.push(
+      ...(await Promise.all(Array.from({ length: batch }, (_, k) => openClient(urlOf(i + k), i + k)))),
+    );
   }
   return clients;
+}
+
+/** `count` access tokens of the demo login, each from a refresh of the one before. */
+async function tokenChain(url: string, count: number): Promise<string[]> {
+  let tokens = await login(url, 'demo', 'demo-losenord');
+  const all = [tokens.access_token];
+  while (all.length < count) {
+    const res = await refreshRequest(url, tokens.refresh_token);
+    if (res.status !== 200) throw new Error(`refresh failed: ${res.status} ${JSON.stringify(res.body)}`);
+    tokens = res.body as unknown as typeof tokens;
+    all.push(tokens.access_token);
+  }
+  return all;
 }
 
 /** Idle clients held by child processes: each process has its own open-files limit. */
@@ -203,10 +258,15 @@ const HOLDER_CAPACITY = Math.max(1000, Math.min(25_000, (openFilesLimit() ?? 10_
 
 /** A child process that opens `count` idle clients (pinging as the others) and holds them until killed. */
 function hold() {
-  const [wsUrl, count] = [process.argv[3]!, Number(process.argv[4])];
+  const [wsUrl, count, from, tokensFile] = [
+    process.argv[3]!,
+    Number(process.argv[4]),
+    Number(process.argv[5]),
+    process.argv[6],
+  ];
   const clients: Client[] = [];
   startPinging(clients);
-  openClients(wsUrl, count).then(
+  openClients(tokensFile ? { wsUrl, tokensFile } : { wsUrl }, count, from).then(
     (opened) => {
       clients.push(...opened);
       process.send?.({ opened: opened.length });
@@ -223,14 +283,22 @@ function hold() {
  * `keep` clients in this process (the ones that take part in the fan-out), the rest of `count` in
  * holder processes; resolves once all have shaken hands, with the kept ones and the seconds it took.
  */
-async function openIdle(wsUrl: string, count: number, keep: number, holders: ChildProcess[]) {
+async function openIdle(target: Target, count: number, keep: number, holders: ChildProcess[]) {
   const started = performance.now();
-  const clients = await openClients(wsUrl, keep);
-  for (let rest = count - keep; rest > 0; rest -= HOLDER_CAPACITY) {
-    const n = Math.min(rest, HOLDER_CAPACITY);
+  const clients = await openClients(target, keep);
+  for (let from = keep; from < count; from += HOLDER_CAPACITY) {
+    const n = Math.min(count - from, HOLDER_CAPACITY);
     const child = spawn(
       process.execPath,
-      [...process.execArgv, fileURLToPath(import.meta.url), 'hold', wsUrl, String(n)],
+      [
+        ...process.execArgv,
+        fileURLToPath(import.meta.url),
+        'hold',
+        target.wsUrl,
+        String(n),
+        String(from),
+        ...(target.tokensFile ? [target.tokensFile] : []),
+      ],
       { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
     );
     holders.push(child);
@@ -309,6 +377,8 @@ async function main() {
   const server = await startBenchServer({ NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}` });
   const all: Client[] = [];
   const holders: ChildProcess[] = [];
+  const tokensDir = mkdtempSync(join(tmpdir(), 'hub-bench-'));
+  const tokensFile = join(tokensDir, 'tokens.json');
   // As the official client: a ping every 10 s keeps the hub's 30 s client timeout from dropping anyone.
   const pinger = startPinging(all);
   try {
@@ -321,7 +391,7 @@ async function main() {
       };
     const bareBefore = await bareMemory();
     const bareBeforeGc = await bareMemory(true);
-    const bareOpen = await openIdle(bare.url.replace('http', 'ws'), IDLE, SUBSCRIBERS, holders);
+    const bareOpen = await openIdle({ wsUrl: bare.url.replace('http', 'ws') }, IDLE, SUBSCRIBERS, holders);
     all.push(...bareOpen.clients);
     const bareAfter = await bareMemory();
     const bareAfterGc = await bareMemory(true);
@@ -334,10 +404,19 @@ async function main() {
     const rssBefore = await metric(server.url, 'process_resident_memory_bytes');
     const heapBefore = await metric(server.url, 'nodejs_heap_size_used_bytes');
     await collectGarbage(inspectorPort);
-    const rssBeforeGc = await metric(server.url, 'process_resident_memory_bytes');
-    const heapBeforeGc = await metric(server.url, 'nodejs_heap_size_used_bytes');
-    const hubUrl = `${server.url.replace('http', 'ws')}/hubs/portalaccountevents?access_token=${encodeURIComponent(access_token)}`;
-    const hubOpen = await openIdle(hubUrl, IDLE, SUBSCRIBERS, holders);
+    let rssBeforeGc = await metric(server.url, 'process_resident_memory_bytes');
+    let heapBeforeGc = await metric(server.url, 'nodejs_heap_size_used_bytes');
+    const hubBase = `${server.url.replace('http', 'ws')}/hubs/portalaccountevents`;
+    let hubTarget: Target = { wsUrl: `${hubBase}?access_token=${encodeURIComponent(access_token)}` };
+    if (TOKEN_EACH) {
+      writeFileSync(tokensFile, JSON.stringify(await tokenChain(server.url, IDLE)));
+      hubTarget = { wsUrl: hubBase, tokensFile };
+      // The chain's own garbage (its requests, the tokens it read) is not the connections'.
+      await collectGarbage(inspectorPort);
+      heapBeforeGc = await metric(server.url, 'nodejs_heap_size_used_bytes');
+      rssBeforeGc = await metric(server.url, 'process_resident_memory_bytes');
+    }
+    const hubOpen = await openIdle(hubTarget, IDLE, SUBSCRIBERS, holders);
     all.push(...hubOpen.clients);
     const connections = await metric(server.url, 'hub_connections');
     const rssAfter = await metric(server.url, 'process_resident_memory_bytes');
@@ -359,9 +438,9 @@ async function main() {
       round(hubSubscribers, async () => {
         const res = await api(server.url, '/portal/features/contacts/contactsapplicationfeature-id/update', {
           token: access_token,
-          body: { name: 'Demo' },
+          body: { name: 'Solen' },
         });
-        if (res.status !== 200) throw new Error(`update failed: ${res.status}`);
+        if (res.status !== 200) throw new Error(`update failed: ${res.status} ${JSON.stringify(res.body)}`);
       });
     const bareRound = (r: number) =>
       round(bareSubscribers, async () => {
@@ -383,6 +462,8 @@ async function main() {
 
     printReport({
       idleConnections: IDLE,
+      tokens: TOKEN_EACH ? 'one per connection' : 'one for all',
+      negotiate: NEGOTIATE,
       openFilesLimit: openFilesLimit(),
       hub: {
         connections,
@@ -419,6 +500,7 @@ async function main() {
     clearInterval(pinger);
     for (const c of all) c.ws.terminate();
     for (const h of holders) h.kill();
+    rmSync(tokensDir, { recursive: true, force: true });
     bare.child.kill();
     await server.stop();
   }

@@ -136,6 +136,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
       const principal = await tokens.verifyAccessToken(token);
       return principal?.scopes.includes(API_SCOPE) ? principal : null;
     },
+    stillValid: (principal) => tokens.stillValid(principal),
     canSubscribe: async (principal, key) => {
       const allowed = await canSeeEntity(database.db, principal, key);
       await auditSubscription(database.db, principal, key, allowed);

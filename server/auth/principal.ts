@@ -16,6 +16,11 @@ export interface Principal {
    * revoked family (logout, a refresh token used twice) refuses its access tokens at once.
    */
   sessionId?: string;
+  /**
+   * The account's token generation the token was issued at (its `gen`): raised on a password or role
+   * change, it refuses every token issued before.
+   */
+  tokenGeneration: number;
   /** Expiry of the access token, epoch seconds. */
   expiresAt: number;
   /** The scopes the token was granted; the API and the hub need 'portal'. */

@@ -66,6 +66,23 @@ export interface RefreshFamily {
 const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
 const addSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 
+/**
+ * One frozen array per distinct list of roles or scopes: every principal of the same kind of login
+ * shares it (a hub holds a principal per connection, thousands of them).
+ */
+const internedLists = new Map<string, readonly string[]>();
+function interned<T extends string>(list: T[]): readonly T[] {
+  const key = list.join(' ');
+  let shared = internedLists.get(key);
+  if (!shared) {
+    // The lists come from signed tokens of this server: a handful of kinds, not one per token.
+    if (internedLists.size >= 64) internedLists.clear();
+    shared = Object.freeze([...list]);
+    internedLists.set(key, shared);
+  }
+  return shared as readonly T[];
+}
+
 export class TokenService {
   readonly accessTokenSeconds: number;
 
@@ -314,6 +331,52 @@ export class TokenService {
    * login (`sid`, the refresh-token family) was revoked.
    */
   async verifyAccessToken(token: string): Promise<Principal | null> {
+    const principal = await this.signedPrincipal(token);
+    return principal && (await this.stillValid(principal)) ? principal : null;
+  }
+
+  /**
+   * The database half of verifyAccessToken, by the claims a verified token gave: the account still
+   * there at the token's generation, neither the token nor its login revoked. The hub asks it again
+   * at every subscription without keeping the token itself (server/hub/verified-tokens.ts).
+   */
+  async stillValid(principal: Principal): Promise<boolean> {
+    if (principal.expiresAt * 1000 <= Date.now()) return false;
+    try {
+      const account = await this.db
+        .selectFrom('accounts')
+        .select(['token_generation', 'deleted_date'])
+        .select((eb) =>
+          eb
+            .selectFrom('revoked_access_tokens')
+            .select('token_id')
+            .where('token_id', '=', principal.tokenId)
+            .as('revoked'),
+        )
+        // Its login ended (logout, or a refresh token used twice): the thief's copy stops with it.
+        .select((eb) =>
+          eb
+            .selectFrom('refresh_tokens')
+            .select('family_id')
+            .where('family_id', '=', principal.sessionId ?? '')
+            .where('revoked_date', 'is not', null)
+            .limit(1)
+            .as('session_revoked'),
+        )
+        .where('id', '=', principal.accountId)
+        .executeTakeFirst();
+      if (!account || account.deleted_date || account.revoked || account.session_revoked) return false;
+      return account.token_generation === principal.tokenGeneration;
+    } catch (error) {
+      // A database that cannot be asked (restarting) says nothing about the token: 503, not 401,
+      // which would send the client to sign in again.
+      if (isDatabaseUnavailable(error)) throw error;
+      return false;
+    }
+  }
+
+  /** The principal of a token whose signature, expiry, issuer, audience and client hold, else null. */
+  private async signedPrincipal(token: string): Promise<Principal | null> {
     try {
       const { kid } = decodeProtectedHeader(token);
       const key = await this.keys.find(kid);
@@ -334,42 +397,19 @@ export class TokenService {
       const roles = (Array.isArray(payload.role) ? payload.role : []) as Role[];
       const allowed = CLIENTS[clientId as ClientId].allowedRoles as readonly string[];
       if (!roles.every((r) => allowed.includes(r))) return null;
-      const jti = payload.jti;
       const sessionId = typeof payload.sid === 'string' ? payload.sid : undefined;
-      const account = await this.db
-        .selectFrom('accounts')
-        .select(['token_generation', 'deleted_date'])
-        .select((eb) =>
-          eb.selectFrom('revoked_access_tokens').select('token_id').where('token_id', '=', jti).as('revoked'),
-        )
-        // Its login ended (logout, or a refresh token used twice): the thief's copy stops with it.
-        .select((eb) =>
-          eb
-            .selectFrom('refresh_tokens')
-            .select('family_id')
-            .where('family_id', '=', sessionId ?? '')
-            .where('revoked_date', 'is not', null)
-            .limit(1)
-            .as('session_revoked'),
-        )
-        .where('id', '=', Number(payload.sub))
-        .executeTakeFirst();
-      if (!account || account.deleted_date || account.revoked || account.session_revoked) return null;
-      if (account.token_generation !== Number(payload.gen ?? 0)) return null;
       return {
         accountId: Number(payload.sub),
         contactId: Number(payload.contact_id),
-        roles,
+        roles: interned(roles),
         clientId: clientId as ClientId,
-        tokenId: jti,
+        tokenId: payload.jti,
         ...(sessionId ? { sessionId } : {}),
+        tokenGeneration: Number(payload.gen ?? 0),
         expiresAt: payload.exp,
-        scopes: typeof payload.scope === 'string' ? payload.scope.split(' ') : [],
+        scopes: interned(typeof payload.scope === 'string' ? payload.scope.split(' ') : []),
       };
-    } catch (error) {
-      // A database that cannot be asked (restarting) says nothing about the token: 503, not 401,
-      // which would send the client to sign in again.
-      if (isDatabaseUnavailable(error)) throw error;
+    } catch {
       return null;
     }
   }

@@ -14,7 +14,7 @@ export interface HubContext {
    */
   authenticateRecent(token: string): Promise<Principal | null>;
   /** A new connection, or a status to refuse it with (429: the account has too many open). */
-  createConnection(principal: Principal, token: string): HubConnection | 429;
+  createConnection(principal: Principal): HubConnection | 429;
   isClosing(): boolean;
 }
 
@@ -44,7 +44,7 @@ export async function accessConnection(
   // Same account, as ASP.NET insists on the same user identity for every request of a connection.
   if (connection.principal.accountId !== principal.accountId) return { ok: false, status: 403 };
   for (const key of revocationKeys(principal)) context.registry.noteToken(connection, key);
-  connection.useToken(principal, token!);
+  connection.usePrincipal(principal);
   return { ok: true, connection, principal };
 }
 

@@ -129,27 +129,31 @@ export class HubConnection {
   private nextPingAt = 0;
   /** When the newest access token seen on this connection ends (epoch ms). */
   private expiresAtMs = 0;
-  /** The newest access token seen, so an invocation can check it is still good (not revoked). */
-  private token = '';
+  /**
+   * The newest access token's principal, so an invocation can check by its claims that the token is
+   * still good (not revoked). Not the token itself: some 600 characters a connection, for its life.
+   */
+  private latest: Principal;
 
   constructor(
     readonly principal: Principal,
-    token: string,
     private readonly timing: ConnectionTiming,
     private readonly events: ConnectionEvents,
     nodeId?: string,
   ) {
     this.connectionToken = nodeId ? `${nodeId}.${randomId(32)}` : randomId(32);
     // The client timeout runs from negotiate, so a connection whose transport never arrives, or never shakes hands, expires too.
-    this.useToken(principal, token);
+    this.latest = principal;
+    this.usePrincipal(principal);
   }
 
   get isOpen(): boolean {
     return this.handshakeDone && !this.closed;
   }
 
-  get currentToken(): string {
-    return this.token;
+  /** The principal of the newest access token seen on this connection. */
+  get currentPrincipal(): Principal {
+    return this.latest;
   }
 
   get expired(): boolean {
@@ -161,11 +165,11 @@ export class HubConnection {
    * allowReconnect, and the client comes back with a fresh token (a long-polling client renews it
    * with every request; a WebSocket cannot, so it reconnects).
    */
-  useToken(principal: Principal, token: string): void {
+  usePrincipal(principal: Principal): void {
     const expiresAtMs = principal.expiresAt * 1000;
     if (this.closed || expiresAtMs <= this.expiresAtMs) return;
     this.expiresAtMs = expiresAtMs;
-    this.token = ownCopy(token);
+    this.latest = principal;
   }
 
   /** Every access token id used on this connection, and their logins' revocation keys. */

@@ -63,6 +63,16 @@ export function createHub(options: CreateHubOptions): Hub {
   const authenticate = (token: string) => verifiedTokens.verify(token, verifyNow, { fresh: true });
   /** Answered from a verification of the last few seconds when there is one (see HubContext). */
   const authenticateRecent = (token: string) => verifiedTokens.verify(token, verifyNow);
+  const stillValidNow = async (principal: Principal): Promise<boolean> => {
+    try {
+      return await options.stillValid(principal);
+    } catch (error) {
+      console.error('hub: authenticator failed', error instanceof Error ? error.message : error);
+      return false;
+    }
+  };
+  /** A connection's newest principal checked again, by its claims (see MethodContext.recheck). */
+  const recheck = (principal: Principal) => verifiedTokens.recheck(principal, stillValidNow);
   const observer = options.observer;
   const maxPerAccount = options.maxConnectionsPerAccount ?? DEFAULT_MAX_CONNECTIONS_PER_ACCOUNT;
   /** Accounts that flooded, and until when (epoch ms) they open no connection here. */
@@ -71,7 +81,7 @@ export function createHub(options: CreateHubOptions): Hub {
     registry,
     canSubscribe: (p, key) => options.canSubscribe(p, key),
     // A subscription comes right after its connection's negotiate and upgrade.
-    authenticate: authenticateRecent,
+    recheck,
     observer,
     flooding(connection) {
       const now = Date.now();
@@ -106,6 +116,7 @@ export function createHub(options: CreateHubOptions): Hub {
   const beat = (): void => {
     const now = Date.now();
     for (const connection of registry.liveConnections()) connection.heartbeat(now);
+    verifiedTokens.prune(now);
   };
   const startHeartbeat = (): void => {
     if (heartbeat) return;
@@ -186,10 +197,10 @@ export function createHub(options: CreateHubOptions): Hub {
     registry,
     authenticate,
     authenticateRecent,
-    createConnection(principal: Principal, token: string): HubConnection | 429 {
+    createConnection(principal: Principal): HubConnection | 429 {
       if (registry.liveCountOf(principal.accountId) >= maxPerAccount) return 429;
       if ((flooded.get(principal.accountId) ?? 0) > Date.now()) return 429;
-      const connection = new HubConnection(principal, token, timing, connectionEvents, options.nodeId);
+      const connection = new HubConnection(principal, timing, connectionEvents, options.nodeId);
       registry.add(connection);
       startHeartbeat();
       return connection;

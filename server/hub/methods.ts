@@ -17,10 +17,11 @@ export interface MethodContext {
   registry: ConnectionRegistry;
   canSubscribe(principal: Principal, entityKey: string): Promise<boolean>;
   /**
-   * Checks the connection's newest token again: expired, revoked or of a deleted account is null
-   * (within the few seconds a verification of this process is trusted, see verified-tokens.ts).
+   * Checks the connection's newest token again, by its principal's claims: expired, revoked or of a
+   * deleted or changed account is false (within the few seconds a verification of this process is
+   * trusted, see verified-tokens.ts).
    */
-  authenticate(token: string): Promise<Principal | null>;
+  recheck(principal: Principal): Promise<boolean>;
   observer?: HubObserver | undefined;
   /** The connection invokes on past its budget (THROTTLED_BEFORE_CLOSE): the hub ends it. */
   flooding(connection: HubConnection): void;
@@ -33,8 +34,8 @@ export interface MethodContext {
  * batches what is asked at once, server/auth/entity-access.ts) instead of one round trip each.
  */
 interface Prepared {
-  /** The connection's token, verified again (null: refused). */
-  verified: Promise<Principal | null>;
+  /** The connection's token, checked again (false: refused). */
+  verified: Promise<boolean>;
   /** canSubscribe's answer, or its failure. */
   allowed: Promise<boolean>;
 }
@@ -73,11 +74,10 @@ const METHODS = new Map<string, { name: string; run: Method }>([
           throw new HubError('Too many subscriptions.');
         }
         // A revocation reaches every process through the backplane; this check holds even if it did
-        // not, from a verification of at most a few seconds ago (context.authenticate is the hub's
-        // authenticateRecent, server/hub/verified-tokens.ts). The token is the one the connection
-        // held when the invocation arrived (a long poll's send brings a newer one before its
-        // invocations).
-        const verified = prepared?.verified ?? context.authenticate(connection.currentToken);
+        // not, from a check of at most a few seconds ago (server/hub/verified-tokens.ts). The token
+        // is the one the connection held when the invocation arrived (a long poll's send brings a
+        // newer one before its invocations).
+        const verified = prepared?.verified ?? context.recheck(connection.currentPrincipal);
         if (connection.expired || !(await verified)) {
           connection.close({ error: 'The access token is no longer valid.', allowReconnect: true });
           throw new HubError('Unauthorized');
@@ -150,14 +150,14 @@ const isSubscribe = (message: InvocationMessage) =>
  * dispatched in the same synchronous pass over the client's records (a frame of many
  * subscriptions) shares one verification, started when they arrived; a later read starts its own.
  */
-const verifications = new WeakMap<HubConnection, { token: string; verified: Promise<Principal | null> }>();
+const verifications = new WeakMap<HubConnection, { principal: Principal; verified: Promise<boolean> }>();
 
-function verifyOnArrival(context: MethodContext, connection: HubConnection): Promise<Principal | null> {
-  const token = connection.currentToken;
+function verifyOnArrival(context: MethodContext, connection: HubConnection): Promise<boolean> {
+  const principal = connection.currentPrincipal;
   const shared = verifications.get(connection);
-  if (shared?.token === token) return shared.verified;
-  const verified = context.authenticate(token);
-  verifications.set(connection, { token, verified });
+  if (shared?.principal === principal) return shared.verified;
+  const verified = context.recheck(principal);
+  verifications.set(connection, { principal, verified });
   queueMicrotask(() => {
     if (verifications.get(connection)?.verified === verified) verifications.delete(connection);
   });

@@ -15,7 +15,7 @@ export function registerNegotiate(scope: FastifyInstance, context: HubContext): 
     const token = bearerToken(request.headers.authorization);
     const principal = token ? await context.authenticate(token) : null;
     if (!principal) return reply.code(401).header('www-authenticate', 'Bearer').send();
-    const connection = context.createConnection(principal, token!);
+    const connection = context.createConnection(principal);
     if (connection === 429) return reply.code(429).header('retry-after', '60').send();
     // Version 1 always: the connectionToken (secret) is then distinct from the connectionId (shareable).
     return reply.header('cache-control', 'no-store').send({

@@ -26,6 +26,12 @@ export interface HubObserver {
 export interface HubOptions {
   /** Verifies a bearer access token; null means refuse. */
   authenticate(token: string): Promise<Principal | null>;
+  /**
+   * Whether what `authenticate` once answered still holds (the token not revoked, its login not
+   * ended, the account neither deleted nor changed): asked at a subscription, by the principal, so
+   * a connection need not keep its token's text.
+   */
+  stillValid(principal: Principal): Promise<boolean>;
   /** Whether this principal may receive events of this entity. */
   canSubscribe(principal: Principal, entityKey: string): Promise<boolean>;
   /** Set: fan-out goes through Redis pub/sub so several processes serve one site. */

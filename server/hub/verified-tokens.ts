@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { revocationKeys, type Principal } from '../auth/principal.ts';
 
 /**
@@ -15,7 +16,17 @@ interface Entry {
   until: number;
 }
 
-/** Access tokens this process verified a moment ago, by the token itself. */
+/**
+ * What an entry is found by: the token's SHA-256, not the token. A reconnect storm puts thousands of
+ * entries here within one TTL, and an access token is some 600 characters (the connection that holds
+ * it keeps its own copy); a digest of 43 keeps the cache a tenth of that. Only the whole token finds
+ * its entry, as before: nothing of the token short of all of it (its signature alone) does.
+ */
+const keyOf = (token: string): string => createHash('sha256').update(token).digest('base64url');
+/** A principal's entry, for the checks made by its claims (`recheck`); no digest starts with '#'. */
+const principalKey = (principal: Principal): string => `#${principal.tokenId}`;
+
+/** Access tokens this process verified a moment ago, by the token's digest (keyOf). */
 export class VerifiedTokens {
   private readonly entries = new Map<string, Entry>();
   /** Raised by every revocation heard: a verification that began before one is not kept. */
@@ -26,10 +37,11 @@ export class VerifiedTokens {
 
   /** The principal of a token verified within the TTL and not revoked since, else undefined. */
   get(token: string, now = Date.now()): Principal | undefined {
-    const entry = this.entries.get(token);
+    const key = keyOf(token);
+    const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (now < entry.until && now < entry.principal.expiresAt * 1000) return entry.principal;
-    this.entries.delete(token);
+    this.entries.delete(key);
     return undefined;
   }
 
@@ -47,29 +59,56 @@ export class VerifiedTokens {
     if (cached) return cached;
     const epoch = this.epoch;
     const principal = await verify(token);
-    if (!principal) this.entries.delete(token);
-    else if (this.enabled && epoch === this.epoch) {
-      const now = Date.now();
-      this.prune(now);
-      this.entries.delete(token);
-      this.entries.set(token, { principal, until: now + this.ttlMs });
+    const key = keyOf(token);
+    if (!principal) this.entries.delete(key);
+    else if (epoch === this.epoch) {
+      this.keep(key, principal);
+      // A check by the principal's claims within the TTL (a subscription right after) is this one.
+      this.keep(principalKey(principal), principal);
     }
     return principal;
+  }
+
+  /**
+   * Whether a principal verified before still holds, through `stillValid` unless this process
+   * verified its token, or checked it so, within the TTL and no revocation has named it since.
+   */
+  async recheck(
+    principal: Principal,
+    stillValid: (principal: Principal) => Promise<boolean>,
+  ): Promise<boolean> {
+    const key = principalKey(principal);
+    const now = Date.now();
+    const entry = this.entries.get(key);
+    if (entry && now < entry.until && now < principal.expiresAt * 1000) return true;
+    if (entry) this.entries.delete(key);
+    const epoch = this.epoch;
+    const holds = await stillValid(principal);
+    if (holds && epoch === this.epoch) this.keep(key, principal);
+    return holds;
+  }
+
+  private keep(key: string, principal: Principal): void {
+    if (!this.enabled) return;
+    const now = Date.now();
+    this.prune(now);
+    this.entries.delete(key);
+    this.entries.set(key, { principal, until: now + this.ttlMs });
   }
 
   /** A token id or a login's revocation key was revoked (server/auth/principal.ts revocationKeys). */
   revokeKey(key: string): void {
     this.epoch++;
-    for (const [token, entry] of this.entries) {
-      if (revocationKeys(entry.principal).includes(key)) this.entries.delete(token);
+    for (const [digest, entry] of this.entries) {
+      if (revocationKeys(entry.principal).includes(key)) this.entries.delete(digest);
     }
   }
 
   /** Every token of the account was revoked. */
   revokeAccount(accountId: number): void {
     this.epoch++;
-    for (const [token, entry] of this.entries) {
-      if (entry.principal.accountId === accountId) this.entries.delete(token);
+    for (const [digest, entry] of this.entries) {
+      if (entry.principal.accountId === accountId) this.entries.delete(digest);
     }
   }
 
@@ -88,11 +127,15 @@ export class VerifiedTokens {
     return this.entries.size;
   }
 
-  /** Entries go in in the order they expire (one TTL for all), so the stale ones are at the front. */
-  private prune(now: number): void {
-    for (const [token, entry] of this.entries) {
+  /**
+   * Drops the entries past their TTL (the hub's heartbeat calls it too, so a burst's entries go once
+   * it is over rather than at the next verification). Entries go in in the order they expire (one
+   * TTL for all), so the stale ones are at the front.
+   */
+  prune(now = Date.now()): void {
+    for (const [digest, entry] of this.entries) {
       if (entry.until > now) return;
-      this.entries.delete(token);
+      this.entries.delete(digest);
     }
   }
 }

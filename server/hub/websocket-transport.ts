@@ -99,7 +99,7 @@ async function accept(
     // skipNegotiation: the upgrade itself opens the connection.
     const principal = token ? await context.authenticate(token) : null;
     if (!principal) return 401;
-    return context.isClosing() ? 503 : context.createConnection(principal, token!);
+    return context.isClosing() ? 503 : context.createConnection(principal);
   }
   // Right after its negotiate, which verified the token: that verification serves (a storm of
   // returning clients then costs the database one verification each, not two).

@@ -21,6 +21,7 @@ export const principal = (accountId: number, tokenId: string): Principal => ({
   roles: ['participant'],
   clientId: 'portal-web',
   tokenId,
+  tokenGeneration: 0,
   expiresAt: Math.floor(Date.now() / 1000) + 3600,
   scopes: ['openid', 'profile', 'portal', 'offline_access'],
 });
@@ -57,6 +58,8 @@ export async function startServer(
 ): Promise<TestServer> {
   const hub = createHub({
     authenticate: async (token) => tokens.get(token) ?? null,
+    // Still valid while its token is in the table (deleting it revokes it).
+    stillValid: async (p) => [...tokens.values()].includes(p),
     canSubscribe,
     ...overrides,
   });

@@ -4,7 +4,8 @@ import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HubConnection } from '../../../server/hub/connection.ts';
 import { GroupIndex } from '../../../server/hub/registry.ts';
-import { RawClient, principal, startServer, stopServer } from './helpers.ts';
+import { VERIFIED_TOKEN_TTL_MS } from '../../../server/hub/verified-tokens.ts';
+import { RawClient, principal, startServer, stopServer, waitFor } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
 setFlagsFromString('--expose-gc');
@@ -56,6 +57,34 @@ describe('an idle hub connection', () => {
     expect(requests.filter((r) => r.deref() !== undefined)).toHaveLength(0);
   });
 
+  it('keeps no access token: a subscription checks the token again by its claims', async () => {
+    const token = `token-${'x'.repeat(600)}`;
+    server = await startServer();
+    server.tokens.set(token, principal(1, 'jti-long'));
+    const held: HubConnection[] = [];
+    const use = HubConnection.prototype.usePrincipal;
+    vi.spyOn(HubConnection.prototype, 'usePrincipal').mockImplementation(function (this: HubConnection, p) {
+      held.push(this);
+      use.call(this, p);
+    });
+    const client = new RawClient(server.wsUrl, { authorization: `Bearer ${token}` });
+    clients.push(client);
+    await client.opened();
+    await client.handshake();
+    expect(held).toHaveLength(1);
+    const strings = Object.values(held[0]!).filter((v): v is string => typeof v === 'string');
+    expect(strings.filter((v) => v.includes(token.slice(0, 40)))).toEqual([]);
+    // And the check by its claims refuses it once the token is revoked.
+    server.tokens.delete(token);
+    const later = Date.now() + VERIFIED_TOKEN_TTL_MS + 1;
+    vi.spyOn(Date, 'now').mockReturnValue(later);
+    client.send({ type: 1, invocationId: '1', target: 'SubscribeToEntity', arguments: ['Contact:1'] });
+    // Refused, the connection is closed (and told why) before the completion could go out.
+    const closing = () => client.messages().find((m) => m.type === 7);
+    await waitFor(() => closing() !== undefined);
+    expect(closing()).toMatchObject({ error: 'The access token is no longer valid.' });
+  });
+
   it('owns no timer: pings, client timeout and token expiry run on one heartbeat for all', async () => {
     server = await startServer({ keepAliveIntervalMs: 1000 });
     const intervals = vi.spyOn(globalThis, 'setInterval');
@@ -69,7 +98,6 @@ describe('GroupIndex', () => {
   const connection = () =>
     new HubConnection(
       principal(1, 'jti'),
-      'token',
       { keepAliveIntervalMs: 15_000, clientTimeoutMs: 30_000 },
       { onOpen: () => undefined, onMessage: () => undefined, onClose: () => undefined },
     );

@@ -5,10 +5,11 @@
  * one-at-a-time rules give, and access taken away (a colleague accepts the chat, the meeting is
  * deleted, the membership ends) refuses the very next subscription: nothing is remembered.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
 import type { Conversation } from '../../../contract/conversations.ts';
 import type { Principal } from '../../../server/auth/principal.ts';
+import { VERIFIED_TOKEN_TTL_MS } from '../../../server/hub/verified-tokens.ts';
 import {
   canSeeConversation,
   canSeeEntity,
@@ -286,6 +287,46 @@ describe('a client coming back', () => {
         headers: { Authorization: `Bearer ${child}` },
       });
       expect(again.status).toBe(401);
+    }
+  });
+});
+
+describe('a token checked again by its claims', () => {
+  it('past the trusted seconds, asks the database: a change this process never heard of refuses it', async () => {
+    const child = (await login(server.url, 'demo', 'demo-losenord')).access_token;
+    const { contactId } = claimsOf(child);
+    const principal = await principalOf(child);
+    expect(await server.ctx.tokens.stillValid(principal)).toBe(true);
+    const client = await rawConnection(child);
+    // Every token of the account revoked by another process (its generation raised) whose
+    // backplane message never came; then the trusted seconds go by.
+    await server.ctx.db
+      .updateTable('accounts')
+      .set((eb) => ({ token_generation: eb('token_generation', '+', 1) }))
+      .where('id', '=', principal.accountId)
+      .execute();
+    expect(await server.ctx.tokens.stillValid(principal)).toBe(false);
+    const later = Date.now() + VERIFIED_TOKEN_TTL_MS + 1;
+    vi.spyOn(Date, 'now').mockReturnValue(later);
+    try {
+      client.send({
+        type: 1,
+        invocationId: '1',
+        target: 'SubscribeToEntity',
+        arguments: [`Contact:${contactId}`],
+      });
+      const closed = await new Promise<Record<string, unknown>>((resolve) => {
+        const check = () => {
+          const close = client.messages().find((m) => m.type === 7);
+          if (close) resolve(close);
+        };
+        client.socket.on('message', check);
+        check();
+      });
+      expect(closed.error).toBe('The access token is no longer valid.');
+    } finally {
+      vi.restoreAllMocks();
+      client.close();
     }
   });
 });

@@ -1,5 +1,7 @@
 import type { Gender } from '../../contract/profile.ts';
-import { ERROR_TEXTS } from '../errors/texts.ts';
+import { API_ERRORS } from '../../contract/errors.ts';
+import type { RegisterError } from '../../worker/client/account.ts';
+import { ERROR_TEXTS, PASSWORD_HINT } from '../errors/texts.ts';
 /** Swedish texts of the create-account page (SPEC §2 /skapa-konto). */
 export const CREATE_ACCOUNT_TEXTS = {
   heading: 'Skapa konto',
@@ -14,12 +16,12 @@ export const CREATE_ACCOUNT_TEXTS = {
   usernameHint: '3–30 tecken: små bokstäver a–z, siffror, punkt, understreck och bindestreck.',
   usernameChecking: 'Kontrollerar användarnamnet...',
   usernameAvailable: 'Användarnamnet är ledigt.',
-  usernameTaken: 'Användarnamnet är upptaget.',
+  usernameTaken: API_ERRORS.username_taken.message,
   usernameLength: 'Användarnamnet måste ha 3–30 tecken.',
   usernameCharacters: 'Använd bara a–z, 0–9, punkt, understreck och bindestreck.',
   password: 'Lösenord',
-  passwordHint: 'Minst 8 tecken.',
-  passwordTooShort: 'Lösenordet måste ha minst 8 tecken.',
+  passwordHint: PASSWORD_HINT,
+  passwordTooShort: ERROR_TEXTS.weak_password,
   repeatPassword: 'Upprepa lösenord',
   passwordsDiffer: 'Lösenorden stämmer inte överens.',
   birthYear: 'Födelseår',
@@ -43,11 +45,11 @@ export const CREATE_ACCOUNT_TEXTS = {
     /** The server's own words for a username that looks like a staff title. */
     name_not_allowed: ERROR_TEXTS.name_not_allowed,
     /** The server's own words for a password on its list of common ones. */
-    common_password: 'Lösenordet är för vanligt och lätt att gissa. Välj ett annat.',
+    common_password: ERROR_TEXTS.common_password,
     invalid: 'Uppgifterna är inte giltiga. Kontrollera fälten och försök igen.',
-    too_many_attempts: 'För många försök. Vänta en stund och försök igen.',
+    too_many_attempts: ERROR_TEXTS.too_many_attempts,
     offline: ERROR_TEXTS.offline,
     failed: ERROR_TEXTS.failed,
     login_failed: 'Kontot är skapat men inloggningen misslyckades. Logga in med ditt nya konto.',
-  },
+  } satisfies Record<RegisterError, string>,
 } as const;

@@ -70,7 +70,7 @@ export function LoginForm({ onSuccess, groupStyle, hideRegister }: LoginFormProp
       else onSuccess?.();
     } catch (error) {
       console.error('Login failed', error);
-      setFailure(LOGIN_TEXTS.failed);
+      setFailure(LOGIN_TEXTS.errors.failed);
     }
   });
 

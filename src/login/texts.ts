@@ -1,3 +1,4 @@
+import type { LoginError } from '../../worker/client/session.ts';
 import { ERROR_TEXTS } from '../errors/texts.ts';
 /** Swedish texts of the login form (SPEC §2 Login form, §5 Login, §8 login errors). */
 export const LOGIN_TEXTS = {
@@ -24,13 +25,16 @@ export const LOGIN_TEXTS = {
   forgotPasswordNewAccount:
     'Du kan skapa ett nytt konto och fortsätta prata med oss där. Med det nya kontot kan du chatta med en kurator eller skriva ett meddelande till oss, precis som förut.',
   forgotPasswordCreateAccount: 'Skapa ett nytt konto',
-  invalidCredentials: 'Fel användarnamn eller lösenord.',
-  /**
-   * The server asked to wait (429): said so, in the words of the other account forms, rather than
-   * SPEC §8's general 'Något blev fel. Försök igen.' (see docs/decisions.md).
-   */
-  tooManyAttempts: 'För många försök. Vänta en stund och försök igen.',
-  /** The login got no answer: no network, or the server could not be reached. */
-  offline: ERROR_TEXTS.offline,
-  failed: ERROR_TEXTS.failed,
+  /** What each failed login says under the form (SPEC §8; src/login/login-failure.ts). */
+  errors: {
+    invalid_username_or_password: 'Fel användarnamn eller lösenord.',
+    /**
+     * The server asked to wait (429): said so, in the words of the other account forms, rather than
+     * SPEC §8's general 'Något blev fel. Försök igen.' (see docs/decisions.md).
+     */
+    too_many_attempts: ERROR_TEXTS.too_many_attempts,
+    /** The login got no answer: no network, or the server could not be reached. */
+    offline: ERROR_TEXTS.offline,
+    failed: ERROR_TEXTS.failed,
+  } satisfies Record<LoginError, string>,
 } as const;

@@ -37,14 +37,7 @@ function DisplayNameForm() {
     setRefusal(null);
     const result = await api.setDisplayName(name.trim()).catch(() => null);
     if (result?.ok) return; // The profile changes, and the gate opens on its own.
-    const code = result && !result.ok ? result.code : 'failed';
-    setRefusal(
-      code === 'name_not_allowed' || code === 'invalid'
-        ? T.nameNotAllowed
-        : code === 'offline'
-          ? T.nameOffline
-          : T.nameFailed,
-    );
+    setRefusal(T.nameErrors[result && !result.ok ? result.code : 'failed']);
   };
   const error = errors.name?.message ?? refusal;
   return (

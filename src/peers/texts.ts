@@ -5,6 +5,7 @@ import {
   PEER_POST_TEXT_MAX_LENGTH,
   PEER_REPLY_MAX_LENGTH,
 } from '../../contract/limits.ts';
+import type { DisplayNameError } from '../../worker/client/account.ts';
 import { ERROR_TEXTS, OFFLINE_CACHED_TEXT } from '../errors/texts.ts';
 
 /** Swedish texts of Peers: the board, own posts, a post with its replies. */
@@ -79,9 +80,14 @@ export const PEER_TEXTS = {
   nameLabel: 'Namn som andra ser',
   nameRequired: 'Namnet måste anges.',
   nameTooLong: `Max ${DISPLAY_NAME_MAX_LENGTH} tecken.`,
-  nameNotAllowed: ERROR_TEXTS.name_not_allowed,
+  /** What each refusal of the chosen name says (src/peers/display-name-gate.tsx). */
+  nameErrors: {
+    name_not_allowed: ERROR_TEXTS.name_not_allowed,
+    // The server's 'validation' of a name that passed the form's own rules: said as the refusal.
+    invalid: ERROR_TEXTS.name_not_allowed,
+    offline: ERROR_TEXTS.offline,
+    failed: ERROR_TEXTS.failed,
+  } satisfies Record<DisplayNameError, string>,
   nameSave: 'Spara namn',
   nameSaving: 'Sparar...',
-  nameOffline: ERROR_TEXTS.offline,
-  nameFailed: ERROR_TEXTS.failed,
 } as const;

@@ -12,21 +12,17 @@ export type ChangePasswordFeedback =
 
 export function changePasswordFeedback(result: ChangePasswordResult): ChangePasswordFeedback {
   if (result.ok) return { kind: 'toast', message: T.changed, success: true };
+  const message = T.changePasswordErrors[result.code];
   switch (result.code) {
     case 'signed_out':
       // The session page takes over (the user is signed out): the toast tells what happened.
-      return { kind: 'toast', message: T.changedSignedOut, success: false };
+      return { kind: 'toast', message, success: false };
     case 'wrong_password':
-      return { kind: 'field', field: 'currentPassword', message: T.wrongPassword };
+      return { kind: 'field', field: 'currentPassword', message };
     case 'weak_password':
-      return { kind: 'field', field: 'newPassword', message: T.passwordTooShort };
     case 'common_password':
-      return { kind: 'field', field: 'newPassword', message: T.commonPassword };
-    case 'too_many_attempts':
-      return { kind: 'failure', message: T.tooManyAttempts };
-    case 'offline':
-      return { kind: 'failure', message: T.offline };
+      return { kind: 'field', field: 'newPassword', message };
     default:
-      return { kind: 'failure', message: T.failed };
+      return { kind: 'failure', message };
   }
 }

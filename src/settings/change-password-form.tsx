@@ -42,7 +42,7 @@ export function ChangePasswordForm() {
       }
     } catch (error) {
       console.error('Change password failed', error);
-      setFailure(T.failed);
+      setFailure(T.changePasswordErrors.failed);
     }
   });
 

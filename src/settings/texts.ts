@@ -1,4 +1,5 @@
-import { ERROR_TEXTS } from '../errors/texts.ts';
+import type { ChangePasswordError } from '../../worker/client/account.ts';
+import { ERROR_TEXTS, PASSWORD_HINT } from '../errors/texts.ts';
 /** Swedish texts of the settings page (SPEC §2 /installningar). */
 export const SETTINGS_TEXTS = {
   heading: 'Inställningar',
@@ -16,20 +17,27 @@ export const SETTINGS_TEXTS = {
   changePassword: 'Byt lösenord',
   currentPassword: 'Nuvarande lösenord',
   newPassword: 'Nytt lösenord',
-  newPasswordHint: 'Minst 8 tecken.',
+  newPasswordHint: PASSWORD_HINT,
   repeatPassword: 'Upprepa nytt lösenord',
   required: 'Måste anges.',
-  passwordTooShort: 'Lösenordet måste ha minst 8 tecken.',
+  passwordTooShort: ERROR_TEXTS.weak_password,
   passwordsDiffer: 'Lösenorden stämmer inte överens.',
   sameAsCurrent: 'Det nya lösenordet måste skilja sig från det nuvarande.',
-  wrongPassword: 'Fel lösenord. Skriv ditt nuvarande lösenord.',
-  /** The server's own words for a password on its list of common ones. */
-  commonPassword: 'Lösenordet är för vanligt och lätt att gissa. Välj ett annat.',
-  tooManyAttempts: 'För många försök. Vänta en stund och försök igen.',
+  /** What each refusal of a password change says (src/settings/change-password-feedback.ts). */
+  changePasswordErrors: {
+    wrong_password: 'Fel lösenord. Skriv ditt nuvarande lösenord.',
+    weak_password: ERROR_TEXTS.weak_password,
+    /** The server's own words for a password on its list of common ones. */
+    common_password: ERROR_TEXTS.common_password,
+    too_many_attempts: ERROR_TEXTS.too_many_attempts,
+    /** Changed, but signing in again with it failed: the toast as the session page takes over. */
+    signed_out: 'Ditt lösenord är bytt. Logga in igen med ditt nya lösenord.',
+    offline: ERROR_TEXTS.offline,
+    failed: ERROR_TEXTS.failed,
+  } satisfies Record<ChangePasswordError, string>,
   submit: 'Byt lösenord',
   submitting: 'Byter lösenord...',
   changed: 'Ditt lösenord är bytt.',
-  changedSignedOut: 'Ditt lösenord är bytt. Logga in igen med ditt nya lösenord.',
   offline: ERROR_TEXTS.offline,
   failed: ERROR_TEXTS.failed,
   deleteAccount: 'Ta bort konto',

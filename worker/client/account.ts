@@ -1,5 +1,5 @@
 import type { ContactMessageWire, NotificationWire } from '../../contract/notifications.ts';
-import type { Result } from './result.ts';
+import type { ErrorCode, Result } from './result.ts';
 
 /** What a registration sends (docs/decisions.md). */
 export interface RegistrationData {
@@ -20,7 +20,13 @@ export interface ProfileDetails {
 }
 
 /** Why a chosen name was not saved: a staff title or the username itself, or nothing to save. */
-export type DisplayNameError = 'name_not_allowed' | 'invalid' | 'offline' | 'failed';
+export const DISPLAY_NAME_ERRORS = [
+  'name_not_allowed',
+  'invalid',
+  'offline',
+  'failed',
+] as const satisfies readonly ErrorCode[];
+export type DisplayNameError = (typeof DISPLAY_NAME_ERRORS)[number];
 
 /** Usernames and passwords as the server accepts them (docs/decisions.md). */
 
@@ -31,15 +37,17 @@ export type UsernameAvailability = 'available' | 'taken' | 'unknown';
  * `login_failed`: the account exists but the login afterwards did not work; `common_password` (the
  * password field says so) and `name_not_allowed` (the username field says so).
  */
-export type RegisterError =
-  | 'username_taken'
-  | 'common_password'
-  | 'name_not_allowed'
-  | 'invalid'
-  | 'too_many_attempts'
-  | 'offline'
-  | 'failed'
-  | 'login_failed';
+export const REGISTER_ERRORS = [
+  'username_taken',
+  'common_password',
+  'name_not_allowed',
+  'invalid',
+  'too_many_attempts',
+  'offline',
+  'failed',
+  'login_failed',
+] as const satisfies readonly ErrorCode[];
+export type RegisterError = (typeof REGISTER_ERRORS)[number];
 export type RegisterResult = Result<void, RegisterError>;
 
 /**
@@ -47,14 +55,16 @@ export type RegisterResult = Result<void, RegisterError>;
  * tries of the current password, wait a while; `signed_out`: the password was changed, but signing
  * in again with it failed, so this device is signed out (the server ends every session on a change).
  */
-export type ChangePasswordError =
-  | 'wrong_password'
-  | 'weak_password'
-  | 'common_password'
-  | 'too_many_attempts'
-  | 'signed_out'
-  | 'offline'
-  | 'failed';
+export const CHANGE_PASSWORD_ERRORS = [
+  'wrong_password',
+  'weak_password',
+  'common_password',
+  'too_many_attempts',
+  'signed_out',
+  'offline',
+  'failed',
+] as const satisfies readonly ErrorCode[];
+export type ChangePasswordError = (typeof CHANGE_PASSWORD_ERRORS)[number];
 export type ChangePasswordResult = Result<void, ChangePasswordError>;
 
 /** Notifications and contact messages are kept in Dexie as the server sends them. */

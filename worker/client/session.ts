@@ -1,5 +1,5 @@
 import type { SystemNotice } from '../../contract/system-notices.ts';
-import type { Result } from './result.ts';
+import type { ErrorCode, Result } from './result.ts';
 
 /**
  * The session's types and commands and the worker's broadcasts: what the worker core and the UI both
@@ -11,7 +11,14 @@ export type AuthStatus = 'unknown' | 'authenticated' | 'anonymous';
 /** Why the user was signed out, when it was not their own choice (SPEC §4, §8). */
 export type SignOutReason = 'user' | 'session_expired' | 'access_lost';
 
-export type LoginError = 'invalid_username_or_password' | 'too_many_attempts' | 'offline' | 'failed';
+/** What a login answers when it fails: each has its Swedish text in src/login/texts.ts. */
+export const LOGIN_ERRORS = [
+  'invalid_username_or_password',
+  'too_many_attempts',
+  'offline',
+  'failed',
+] as const satisfies readonly ErrorCode[];
+export type LoginError = (typeof LOGIN_ERRORS)[number];
 export type LoginResult = Result<void, LoginError>;
 
 export type HubState = 'Disconnected' | 'Connecting' | 'Connected' | 'Disconnecting' | 'Reconnecting';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
-import { API_ERRORS } from '../../../server/errors.ts';
+import { API_ERRORS } from '../../../contract/errors.ts';
 import { RATE_LIMITS } from '../../../server/security/rate-limiter.ts';
 import { holdClock } from '../hold-clock.ts';
 import { api, login, type TestServer } from '../test-server.ts';

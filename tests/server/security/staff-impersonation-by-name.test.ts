@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_ERRORS } from '../../../server/errors.ts';
+import { API_ERRORS } from '../../../contract/errors.ts';
 import { api, login, type TestServer } from '../test-server.ts';
 import { registerChild, startTarget } from './attack.ts';
 

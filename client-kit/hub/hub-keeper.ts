@@ -8,7 +8,7 @@ import { HUB_CLIENT_EVENT, HUB_METHODS } from '../../contract/hub.ts';
 import { buildHubConnection } from './build-hub-connection.ts';
 import { HubLines } from './hub-lines.ts';
 import { EntitySubscriptions, type SubscribeMode } from './entity-subscriptions.ts';
-import { wait, type Timer } from './timer.ts';
+import { atMost, type Timer } from './timer.ts';
 
 /** The connection's state, by SignalR's names. */
 export type HubState = 'Disconnected' | 'Connecting' | 'Connected' | 'Disconnecting' | 'Reconnecting';
@@ -59,6 +59,8 @@ export class HubKeeper {
   private wanted = false;
   private starting: Promise<void> | null = null;
   private restarts = 0;
+  /** The restart waiting after a close (restartLater), cleared when the connection is no longer wanted. */
+  private restartTimer: unknown = null;
   /** A connection was lost or a start failed since the last good start: the next one is a reconnect. */
   private lost = false;
   private readonly subscriptions: EntitySubscriptions;
@@ -122,13 +124,20 @@ export class HubKeeper {
   async stop(): Promise<void> {
     this.wanted = false;
     this.lost = false;
+    // A restart the connection's close scheduled (the server ended it first: a revoked token).
+    if (this.restartTimer !== null) this.options.timer.clearTimeout(this.restartTimer);
+    this.restartTimer = null;
     const connection = this.connection;
     this.connection = null;
     this.subscriptions.connectionLost();
     if (connection) {
       // A start into a dead line holds SignalR's stop until the start gives up (its negotiate waits
       // up to 100 s): the connection is forgotten at once, and waited for a moment at most.
-      await Promise.race([connection.stop().catch(() => undefined), wait(this.options.timer, STOP_WAIT_MS)]);
+      await atMost(
+        this.options.timer,
+        STOP_WAIT_MS,
+        connection.stop().catch(() => undefined),
+      );
       // Whatever it still holds (that start's negotiate) is let go of now.
       this.lines.get(connection)?.drop();
       this.options.onState('Disconnected');
@@ -265,7 +274,8 @@ export class HubKeeper {
     if (!this.wanted || this.connection !== connection) return;
     const wait = HUB_RESTART_DELAYS_MS[Math.min(this.restarts, HUB_RESTART_DELAYS_MS.length - 1)] ?? 30_000;
     this.restarts++;
-    this.options.timer.setTimeout(() => {
+    this.restartTimer = this.options.timer.setTimeout(() => {
+      this.restartTimer = null;
       if (this.wanted && this.connection === connection) void this.start();
     }, wait);
   }

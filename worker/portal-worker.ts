@@ -2,7 +2,6 @@ import { VARIANT_HEADER } from '../contract/variant.ts';
 import { HUB_EVENTS } from '../contract/hub.ts';
 import { AuthSession } from './auth/auth-session.ts';
 import type { HubEventHandler, PeerMessage, PortalWorkerDeps, SubscribeMode } from './portal-worker-deps.ts';
-import type { WorkerCommands } from './client/api.ts';
 import type { LoginResult, OutboxWriteRequest, SessionApi, SignOutReason } from './client/session.ts';
 import { done, ok, type ErrorCode, type Result } from './client/result.ts';
 import { ClientLog } from './client-log.ts';
@@ -10,20 +9,18 @@ import { HttpClient } from './http/http-client.ts';
 import { HubClient } from './hub/hub-client.ts';
 import { Outbox } from './outbox/outbox.ts';
 import type { SyncContext } from './sync/sync-context.ts';
-import { mergeUnique, type OutboxKind, type SyncModule } from './sync/sync-module.ts';
-import { AccountSync } from './sync/account.ts';
-import { AssistantSync } from './sync/assistant.ts';
-import { ConversationMessages } from './sync/conversation-messages.ts';
-import { GroupChatSync } from './sync/group-chat.ts';
-import { MailAndHistorySync } from './sync/mail-and-history.ts';
-import { OneToOneChatSync } from './sync/one-to-one-chat.ts';
-import { MeetingsSync } from './sync/meetings.ts';
-import { PeersSync } from './sync/peers.ts';
+import type { OutboxKind, SyncModule } from './sync/sync-module.ts';
+import {
+  commandsOf,
+  createModules,
+  outboxKindsOf,
+  type WorkerCommands,
+  type WorkerModules,
+} from './modules.ts';
 import { fetchUploader, xhrUploader } from './sync/upload.ts';
 import { updateRuntime } from './sync/runtime.ts';
 import { SessionLifecycle } from './session-lifecycle.ts';
 import { SystemNotices } from './sync/system-notices.ts';
-import { WebPushSync } from './sync/web-push.ts';
 import { AntiForgeryToken } from './http/anti-forgery.ts';
 import { isServerError } from './outbox/backoff.ts';
 
@@ -47,6 +44,8 @@ export class PortalWorker {
   readonly outbox: Outbox;
   /** Every sync module, the session's own first: the core loops over this list, never names one. */
   readonly modules: readonly SyncModule<object>[];
+  /** The same modules by name (worker/modules.ts, the worker's shape). */
+  readonly moduleRegistry: WorkerModules;
   /** Every command of every module, by name: what the tabs call through Comlink. */
   readonly commands: WorkerCommands;
   private readonly outboxKinds: Record<string, OutboxKind>;
@@ -187,29 +186,15 @@ export class PortalWorker {
       },
       refreshNotificationCount: () => this.refreshNotifications(),
     };
-    const messages = new ConversationMessages(ctx);
-    this.notices = new SystemNotices(ctx, messages, deps.broadcast, () => this.sightChanged());
-    this.modules = [
-      this.sessionModule(),
-      new MeetingsSync(ctx, messages),
-      messages,
-      new GroupChatSync(ctx, messages),
-      new OneToOneChatSync(ctx, messages),
-      new MailAndHistorySync(ctx, messages),
-      new AccountSync(ctx),
-      new PeersSync(ctx),
-      this.notices,
-      new WebPushSync(ctx),
-      new AssistantSync(ctx),
-    ];
-    this.commands = mergeUnique(
-      'command',
-      this.modules.map((m) => m.commands),
-    ) as WorkerCommands;
-    this.outboxKinds = mergeUnique<Record<string, OutboxKind>>(
-      'outbox kind',
-      this.modules.map((m) => m.outboxKinds),
-    );
+    this.moduleRegistry = createModules(ctx, {
+      session: this.sessionModule(),
+      systemNotices: (messages) =>
+        new SystemNotices(ctx, messages, deps.broadcast, () => this.sightChanged()),
+    });
+    this.notices = this.moduleRegistry.systemNotices;
+    this.modules = Object.values(this.moduleRegistry);
+    this.commands = commandsOf(this.moduleRegistry);
+    this.outboxKinds = outboxKindsOf(this.moduleRegistry);
     this.on(HUB_EVENTS.notificationCreated, () => this.refreshNotifications());
     this.on(HUB_EVENTS.contactUpdated, async () => void (await this.session.refreshProfile()));
   }

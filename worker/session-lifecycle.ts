@@ -7,7 +7,7 @@ import type { HttpClient } from './http/http-client.ts';
 import { isHttpError } from './http/http-error.ts';
 import type { HubClient } from './hub/hub-client.ts';
 import type { PortalWorkerDeps } from './portal-worker-deps.ts';
-import type { SyncModule } from './sync/sync-module.ts';
+import type { Stop, SyncModule } from './sync/sync-module.ts';
 import { refreshNotificationCount } from './sync/notification-count.ts';
 import { loadProfile } from './sync/profile.ts';
 import { updateRuntime, writeSession } from './sync/runtime.ts';
@@ -40,6 +40,8 @@ export class SessionLifecycle {
   private sessionUser: string | undefined;
   private sessionCheckTimer: unknown = null;
   private sessionCheckGeneration = 0;
+  /** What the modules started for this session (their signedIn's answers), ended with it. */
+  private readonly stops: Stop[] = [];
 
   constructor(
     private readonly host: SessionHost,
@@ -169,7 +171,10 @@ export class SessionLifecycle {
     await this.scheduleRefresh();
     await this.host.hub.start();
     if (profile) void this.host.hub.subscribe(entityKey('Contact', profile.contactId));
-    for (const module of this.host.modules) await module.signedIn?.();
+    for (const module of this.host.modules) {
+      const stop = await module.signedIn?.();
+      if (stop) this.stops.push(stop);
+    }
     await this.refreshNotifications();
   }
 
@@ -291,6 +296,7 @@ export class SessionLifecycle {
     this.authenticated = false;
     this.stopSessionCheck();
     this.host.auth.stopRefresh();
+    for (const stop of this.stops.splice(0)) stop();
     for (const module of this.host.modules) module.reset?.();
     await this.host.hub.stop();
   }

@@ -3,34 +3,15 @@
  * folder (`worker/client/`) only; everything else under `worker/` is the worker's own.
  *
  * Each command is declared once, in the `commands` table of the module that implements it (the
- * session's in `portal-worker.ts`); this file only puts the tables' types together.
+ * session's in `portal-worker.ts`); the module registry (worker/modules.ts) is the worker's shape,
+ * and this file only says, per command, what a new worker does with it (COMMAND_RETRY).
  */
-import type { AccountCommands } from '../sync/account.ts';
-import type { AssistantCommands } from '../sync/assistant.ts';
-import type { ConversationMessagesCommands } from '../sync/conversation-messages.ts';
-import type { GroupChatCommands } from '../sync/group-chat.ts';
-import type { MailAndHistoryCommands } from '../sync/mail-and-history.ts';
-import type { MeetingsCommands } from '../sync/meetings.ts';
-import type { OneToOneChatCommands } from '../sync/one-to-one-chat.ts';
-import type { PeersCommands } from '../sync/peers.ts';
-import type { SystemNoticesCommands } from '../sync/system-notices.ts';
-import type { WebPushCommands } from '../sync/web-push.ts';
-import type { SessionApi } from './session.ts';
+import type { WorkerCommands } from '../modules.ts';
 
 export * from './session.ts';
 
-/** Every command the worker answers, whichever module implements it. */
-export type WorkerCommands = SessionApi &
-  MeetingsCommands &
-  GroupChatCommands &
-  ConversationMessagesCommands &
-  OneToOneChatCommands &
-  MailAndHistoryCommands &
-  AccountCommands &
-  SystemNoticesCommands &
-  WebPushCommands &
-  AssistantCommands &
-  PeersCommands;
+/** Every command the worker answers: derived from the module registry (worker/modules.ts). */
+export type { WorkerCommands };
 
 /** What a tab calls: the commands, and the build-id handshake that tells the worker of the tab. */
 export interface WorkerApi extends WorkerCommands {

@@ -36,8 +36,6 @@ interface ValueList<T> {
   value: T[];
 }
 
-export type AccountCommands = AccountSync['commands'];
-
 /**
  * The account (SPEC §7 Profile and account, Contact messages and notifications): registration,
  * change password, delete account, and the notification and contact-message lists in Dexie.

@@ -33,8 +33,6 @@ export type ConversationLoadedListener = (
   previous: ConversationRow | undefined,
 ) => Promise<void> | void;
 
-export type ConversationMessagesCommands = ConversationMessages['commands'];
-
 /**
  * The messages of every conversation the user sees (SPEC §3 Conversation, §7 Conversations): a
  * meeting's group chat, the child's one-to-one chat, a mail thread, a historic chat. One Dexie shape

@@ -16,8 +16,6 @@ import { repeat } from '../clock.ts';
 /** Presence events refetch the list at most this often per conversation. */
 export const CONNECTIONS_THROTTLE_MS = 250;
 
-export type GroupChatCommands = GroupChatSync['commands'];
-
 /**
  * SPEC §2 chat window, §4 Connection state: a meeting's group chat while it is open, with Connect,
  * Ping and Disconnect, the presence list and who is typing. Its messages are ConversationMessages'.

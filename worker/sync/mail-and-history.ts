@@ -22,8 +22,6 @@ import { CONVERSATION_LIST_TAKE, RATING } from '../../contract/limits.ts';
 /** The mail list is refetched at most this often on hub events (a burst becomes one more fetch). */
 const LIST_THROTTLE_MS = 1000;
 
-export type MailAndHistoryCommands = MailAndHistorySync['commands'];
-
 /**
  * Mail conversations and the chat history (SPEC §2 Historic chat window, §3 Conversation, §7
  * Conversations): lists by selection, a thread's messages, favourite (rate) and delete, in Dexie

@@ -33,8 +33,6 @@ export function meetingMessageForm(fields: Record<string, string | Blob>, fileNa
   return form;
 }
 
-export type MeetingsCommands = MeetingsSync['commands'];
-
 /** SPEC §2 meeting list and detail, §7 Meetings: meetings, appendices and private messages in Dexie. */
 export class MeetingsSync implements SyncModule {
   readonly commands = {

@@ -43,8 +43,6 @@ const EMPTY_STATE: ChatStateRow = {
   wasLive: false,
 };
 
-export type OneToOneChatCommands = OneToOneChatSync['commands'];
-
 /**
  * SPEC §2 Chat window and §4 Conversation for the child's one-to-one chat. Messages, typing and
  * sending are ConversationMessages' (one Dexie shape for every chat); this adds the queue: create,

@@ -15,14 +15,12 @@ import { keyedThrottle } from '../hub/throttle.ts';
 import { asLoadResult, isGone, writeErrorOf } from './load-result.ts';
 import { idOf, type SyncContext } from './sync-context.ts';
 import { writeAndWait } from './write-and-wait.ts';
-import type { SyncModule } from './sync-module.ts';
+import type { Stop, SyncModule } from './sync-module.ts';
 
 /** Hub events are turned into refetches at most this often per list or post. */
 const REFETCH_THROTTLE_MS = 500;
 const BASE = '/api/peers';
 const BOARD_KEY = entityKey('PeerBoard', PEER_BOARD_ID);
-
-export type PeersCommands = PeersSync['commands'];
 
 /**
  * Peers: the board, the user's own posts and the posts they open, in Dexie for offline
@@ -69,10 +67,12 @@ export class PeersSync implements SyncModule {
     ctx.on(PEER_EVENTS.ownItemChanged, (data) => this.changed(data, true));
   }
 
-  async signedIn(): Promise<void> {
+  async signedIn(): Promise<Stop | void> {
     if (!this.ctx.config.features.peers) return;
     void this.ctx.subscribe(BOARD_KEY);
     await Promise.all([this.loadBoard(), this.loadMine()]);
+    // The board's live updates are the user's: a next user on this phone asks for their own.
+    return () => void this.ctx.unsubscribe(BOARD_KEY);
   }
 
   async catchUp(): Promise<void> {

@@ -2,6 +2,9 @@ import type { Table } from 'dexie';
 import type { SignOutReason } from '../client/session.ts';
 import type { OutboxRow } from '../client/db.ts';
 
+/** Ends what a module started for a session (see SyncModule.signedIn). */
+export type Stop = () => void;
+
 /** A command the UI calls through Comlink; it always answers a promise. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command has its own arguments
 export type Command = (...args: any[]) => Promise<unknown>;
@@ -26,8 +29,12 @@ export interface SyncModule<C extends object = Record<string, Command>> {
   readonly tables: readonly Table[];
   /** The outbox kinds this module writes, by `kind`. */
   readonly outboxKinds?: Readonly<Record<string, OutboxKind>>;
-  /** A session began or was found valid, in the worker that runs the hub and the timers. */
-  signedIn?(): Promise<void>;
+  /**
+   * A session began or was found valid, in the worker that runs the hub and the timers. Answers
+   * what stops what it started (a timer, a subscription), if anything: the core calls it when the
+   * session ends, so no module's work outlives its user.
+   */
+  signedIn?(): Promise<Stop | void>;
   /** The user signs out on purpose, while the token still works (SPEC §4: end the chat first). */
   signingOut?(reason: SignOutReason): Promise<void>;
   /** The session ended: no timers, opens or subscriptions of the previous user run on. */
@@ -41,11 +48,20 @@ export interface SyncModule<C extends object = Record<string, Command>> {
   realtimeError?(message: string): Promise<void>;
 }
 
+/** The intersection of a union's members: what one object holding all of them offers. */
+export type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (whole: infer I) => void
+  ? I
+  : never;
+
 /**
- * The modules' tables of `part` (their commands, their outbox kinds) as one: a name two modules both
- * declare is refused when the list is built, instead of one silently shadowing the other.
+ * The modules' tables of `part` (their commands, their outbox kinds) as one, typed as all of them
+ * together: a name two modules both declare is refused when the list is built, instead of one
+ * silently shadowing the other.
  */
-export function mergeUnique<T extends object>(part: string, tables: ReadonlyArray<T | undefined>): T {
+export function mergeUnique<T extends object>(
+  part: string,
+  tables: ReadonlyArray<T | undefined>,
+): Intersection<T> {
   const merged: Record<string, unknown> = {};
   for (const table of tables) {
     for (const [name, value] of Object.entries(table ?? {})) {
@@ -53,5 +69,6 @@ export function mergeUnique<T extends object>(part: string, tables: ReadonlyArra
       merged[name] = value;
     }
   }
-  return merged as T;
+  // Every table's names are in `merged`, each once: it holds what each of them holds.
+  return merged as Intersection<T>;
 }

@@ -12,8 +12,6 @@ import { updateRuntime } from './runtime.ts';
 import type { SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';
 
-export type SystemNoticesCommands = SystemNotices['commands'];
-
 /**
  * System notifications (contract/system-notices.ts): the worker hears what happened and asks one tab
  * to show the notice, through its service worker registration (a SharedWorker has none, and a

@@ -5,8 +5,6 @@ import { loadErrorOf, writeErrorOf } from './load-result.ts';
 import type { SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';
 
-export type WebPushCommands = WebPushSync['commands'];
-
 /**
  * Web Push with the app closed (contract/push.ts; docs/decisions.md, "Web Push on the device"): the
  * calls that need the child's token. The page does the browser's part (a SharedWorker has no

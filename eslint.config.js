@@ -153,6 +153,22 @@ export default tseslint.config(
               message:
                 'The worker may import only the DOM-free parts of client-kit/ (hub, http, time, tokens).',
             },
+            // Inside the worker: its ground floor (worker/base/: the database, the results, the row
+            // types, the at-rest sealing) imports nothing above it; the page's bridge
+            // (worker/client/) is for the page and the worker's entry, never for the worker's own parts.
+            {
+              target: './worker/base',
+              from: './worker',
+              except: ['./base'],
+              message:
+                "The worker's ground floor (worker/base/) imports only itself, contract/ and client-kit/.",
+            },
+            {
+              target: ['./worker/!(client)/**', './worker/!(entry).ts'],
+              from: './worker/client',
+              message:
+                "The page's bridge (worker/client/) is not for the worker's own parts: import worker/base/.",
+            },
             {
               target: './src',
               from: './',

@@ -1,8 +1,8 @@
 // A child in a real browser for `npm run chaos`: Debian Chromium running the built app (its
 // SharedWorker, Dexie, outbox and hub), behind a fault proxy of its own, writing in a mail thread
 // through the thread page's reply form as a person does.
-import { IV_BYTES, KEY_ID_CHARS } from '../worker/client/at-rest.ts';
-import { KEY_FILE_NAME } from '../worker/client/at-rest-key.ts';
+import { IV_BYTES, KEY_ID_CHARS } from '../worker/base/at-rest.ts';
+import { KEY_FILE_NAME } from '../worker/base/at-rest-key.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { startFaultProxy, type FaultProxy } from '../e2e/support/fault-proxy.ts';
 import { logInChild } from '../e2e/page-models/child-login.ts';
@@ -120,8 +120,8 @@ export class ChaosBrowserChild implements ChaosClient {
   /**
    * The browser's own copy of a conversation, read from its IndexedDB ('portal-data', the worker's
    * Dexie database): each message's server id (null while unsent) and text. The rows are sealed at
-   * rest (worker/client/at-rest.ts): they are opened here as the app opens them, with the key of
-   * its key file in the origin private file system (worker/client/at-rest-key.ts).
+   * rest (worker/base/at-rest.ts): they are opened here as the app opens them, with the key of
+   * its key file in the origin private file system (worker/base/at-rest-key.ts).
    */
   async localCopy(conversationId: number): Promise<Array<{ id: number | null; message: string }>> {
     return this.page!.evaluate(

@@ -3,7 +3,7 @@
 import 'fake-indexeddb/auto';
 import { HttpTransportType } from '@microsoft/signalr';
 import { AuthDb, DexieStateStore } from '../worker/auth/user-store.ts';
-import { PortalDb } from '../worker/client/db.ts';
+import { PortalDb } from '../worker/base/db.ts';
 import type { RuntimeConfig } from '../contract/config.ts';
 import { systemClock, noLock } from '../worker/clock.ts';
 import { loadRuntimeConfig } from '../worker/config.ts';

@@ -34,7 +34,7 @@ import {
   startBenchServer,
 } from './support.ts';
 import { chatRowsFromServer, measureFloors, newestFrom, overFloors, type Floor } from './floor.ts';
-import type { ChatMessageRow } from '../worker/client/group-support.ts';
+import type { ChatMessageRow } from '../worker/base/group-support.ts';
 import { PRODUCTION_ENV } from '../tests/server/server-process.ts';
 
 const CHAT_MESSAGES = Number(process.env.BENCH_CHAT_MESSAGES ?? 2000);

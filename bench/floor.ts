@@ -1,6 +1,6 @@
 /**
  * The floor of a chat figure: what reading its rows costs the page without the at-rest sealing
- * (worker/client/at-rest.ts), measured in the page the figure was taken in, on the same rows, right
+ * (worker/base/at-rest.ts), measured in the page the figure was taken in, on the same rows, right
  * after the timed part. A figure far above its floor spends its time elsewhere than in IndexedDB and
  * JSON (crypto, the UI); one near it has little left to win without storing less.
  *
@@ -18,7 +18,7 @@
  */
 import type { Page } from '@playwright/test';
 import type { ConversationMessageWire } from '../contract/conversations.ts';
-import type { ChatMessageRow } from '../worker/client/group-support.ts';
+import type { ChatMessageRow } from '../worker/base/group-support.ts';
 import { serverRow } from '../worker/sync/chat-rows.ts';
 import { CHAT_PAGE_ROWS } from '../src/data/chat-pages.ts';
 

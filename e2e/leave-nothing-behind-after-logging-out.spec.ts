@@ -54,7 +54,7 @@ test('after logging out no store of the browser holds the child’s messages, us
   expect(leftBehind(await readStoredData(page, fetched()), secrets)).toContain(`localStorage: ${answer}`);
   await page.evaluate(() => localStorage.removeItem('scan-canary'));
   // Signed in, the app holds the thread and the tokens for offline use, sealed at rest: present in
-  // IndexedDB, and nothing of them in clear (worker/client/at-rest.ts).
+  // IndexedDB, and nothing of them in clear (worker/base/at-rest.ts).
   const signedIn = await readStoredData(page, fetched());
   expect(JSON.stringify(signedIn.indexedDb['portal-data']?.chatMessages)).toContain('$sealed');
   expect(JSON.stringify(signedIn.indexedDb['portal-auth']?.items)).toContain('$sealed');

@@ -24,7 +24,7 @@ import { ThreadPage } from './page-models/thread-page.ts';
 // What someone who copies the browser's profile folder finds after a child logged out: the files
 // themselves, read byte by byte, not what the browser answers a page. A cleared IndexedDB record
 // stays in the database's files until the browser compacts them; what the app stored there is
-// sealed with a key the logout destroys (worker/client/at-rest.ts), so no words are left in clear.
+// sealed with a key the logout destroys (worker/base/at-rest.ts), so no words are left in clear.
 //
 // And what they can do with it: the attack of e2e/support/profile-attack.ts tries every 32 bytes of
 // the origin's files as the at-rest key against the sealed rows, and every token-shaped string it

@@ -1,6 +1,6 @@
 import type { ClientLogRequest } from '../contract/logging.ts';
 import type { VariantFeatures } from '../contract/variant.ts';
-import type { ClientErrorReport } from './client/session.ts';
+import type { ClientErrorReport } from './base/session.ts';
 import type { Clock } from './clock.ts';
 
 export const DEBOUNCE_MS = 1000;

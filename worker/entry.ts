@@ -1,8 +1,8 @@
-import { LOCKS, webLocks } from './client/web-locks.ts';
+import { LOCKS, webLocks } from './base/web-locks.ts';
 import * as Comlink from 'comlink';
 import { AuthDb, DEVICE_DB, DexieStateStore } from './auth/user-store.ts';
-import { AtRestKey } from './client/at-rest.ts';
-import { privateKeyFile, removeKeyFile } from './client/at-rest-key.ts';
+import { AtRestKey } from './base/at-rest.ts';
+import { privateKeyFile, removeKeyFile } from './base/at-rest-key.ts';
 import { canShredInPlace, shredInPlace } from './key-file/shred-in-place.ts';
 import { eraseDiskData, moveLegacyRows } from './local-data.ts';
 import type { PortalWorkerDeps } from './portal-worker-deps.ts';
@@ -14,16 +14,16 @@ import {
   type WorkerBroadcast,
   type WorkerCommands,
 } from './client/api.ts';
-import { BUILD_ID } from './client/build-id.ts';
-import { ok } from './client/result.ts';
-import { PortalDb } from './client/db.ts';
+import { BUILD_ID } from './base/build-id.ts';
+import { ok } from './base/result.ts';
+import { PortalDb } from './base/db.ts';
 import {
   MEMORY_AUTH_NAME,
   MEMORY_DATA_NAME,
   MEMORY_WORKER_NAME,
   memoryIndexedDb,
   publishMirror,
-} from './client/memory-mirror.ts';
+} from './base/memory-mirror.ts';
 import { delay, noLock, systemClock, type WithLock } from './clock.ts';
 import { loadRuntimeConfig } from './config.ts';
 import { PortalWorker, type PeerMessage } from './portal-worker.ts';

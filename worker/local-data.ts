@@ -1,5 +1,5 @@
 import type Dexie from 'dexie';
-import type { AtRestKey } from './client/at-rest.ts';
+import type { AtRestKey } from './base/at-rest.ts';
 import { delay, type Clock } from './clock.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { SessionApi } from './client/session.ts';
+import type { SessionApi } from './base/session.ts';
 import type { SyncContext } from './sync/sync-context.ts';
 import { mergeUnique, type Intersection, type OutboxKind, type SyncModule } from './sync/sync-module.ts';
 import { AccountSync } from './sync/account.ts';

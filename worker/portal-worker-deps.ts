@@ -1,7 +1,7 @@
 import type { StateStore } from 'oidc-client-ts';
 import type { RuntimeConfig } from '../contract/config.ts';
-import type { WorkerBroadcast } from './client/session.ts';
-import type { PortalDb } from './client/db.ts';
+import type { WorkerBroadcast } from './base/session.ts';
+import type { PortalDb } from './base/db.ts';
 import type { Clock, WithLock } from './clock.ts';
 import type { HubDeps } from './hub/hub-client.ts';
 import type { Uploader } from './sync/upload.ts';

@@ -1,7 +1,7 @@
 import { entityKey } from '../contract/hub.ts';
 import type { AuthSession } from './auth/auth-session.ts';
-import type { LoginResult, SignOutReason } from './client/session.ts';
-import { failure, type ErrorCode, type Result } from './client/result.ts';
+import type { LoginResult, SignOutReason } from './base/session.ts';
+import { failure, type ErrorCode, type Result } from './base/result.ts';
 import type { ClientLog } from './client-log.ts';
 import type { HttpClient } from './http/http-client.ts';
 import { isHttpError } from './http/http-error.ts';

@@ -2,7 +2,7 @@ import { createDecipheriv } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
-import { IV_BYTES, KEY_ID_CHARS } from '../../worker/client/at-rest.ts';
+import { IV_BYTES, KEY_ID_CHARS } from '../../worker/base/at-rest.ts';
 import {
   BLINK_SNAPPY,
   indexesOf,
@@ -15,7 +15,7 @@ import {
 export { leveldbLogRecords, leveldbTableBlocks, snappyDecompress } from './chromium-storage.ts';
 
 // What someone who copied a browser profile folder can do with it, done on the files alone: find the
-// rows the app sealed at rest (worker/client/at-rest.ts), try every 32 bytes the origin's files hold
+// rows the app sealed at rest (worker/base/at-rest.ts), try every 32 bytes the origin's files hold
 // as their AES-256-GCM key, open the rows a key opens, and collect every token-shaped string on disk
 // and in what was opened. No browser is involved: this is what a copy of the folder gives away.
 //

@@ -9,7 +9,7 @@ import { useDb } from './index.ts';
  * chats are read in pages"): the newest CHAT_PAGE_ROWS at once, older ones only as the child scrolls
  * up to them, so a 10,000-message history opens as fast as a short one. Each page is a live query of
  * its own over a range of the `[conversation+loggedDate]` index: a new message re-reads the newest
- * page alone, and rows are opened in one batch per page (worker/client/at-rest.ts).
+ * page alone, and rows are opened in one batch per page (worker/base/at-rest.ts).
  *
  * How pages are cut: the newest page is "the newest CHAT_PAGE_ROWS" (a live query that follows the
  * cache as the worker fills it) until it is full; then it is fixed from its oldest row's date on,

@@ -10,7 +10,7 @@ type SharedErrorCode = Codes<
 >;
 
 /**
- * The Swedish texts of the worker's result codes (worker/client/result.ts) that read the same on
+ * The Swedish texts of the worker's result codes (worker/base/result.ts) that read the same on
  * every page; where the server has the words (contract/errors.ts), they are its. Each page keys its
  * own table by the codes its command can answer (`satisfies Record<RegisterError, string>` and the
  * like), taking these where it has no words of its own (the start page's 'Det gick inte att starta

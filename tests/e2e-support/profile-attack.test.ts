@@ -11,10 +11,10 @@ import {
   leveldbTableBlocks,
   snappyDecompress,
 } from '../../e2e/support/profile-attack.ts';
-import { AtRestKey } from '../../worker/client/at-rest.ts';
+import { AtRestKey } from '../../worker/base/at-rest.ts';
 import { MemoryKeyFile } from '../worker/memory-key-file.ts';
 import { AuthDb } from '../../worker/auth/user-store.ts';
-import { PortalDb } from '../../worker/client/db.ts';
+import { PortalDb } from '../../worker/base/db.ts';
 
 // The attack of e2e/support/profile-attack.ts must find what it looks for, or its "nothing found"
 // after a logout proves nothing. Rows are sealed here by the app's own code (at-rest.ts under the

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { registerFailure } from '../../src/create-account/register-failure.ts';
 import { loginFailureText } from '../../src/login/login-failure.ts';
 import { changePasswordFeedback } from '../../src/settings/change-password-feedback.ts';
-import { failure } from '../../worker/client/result.ts';
+import { failure } from '../../worker/base/result.ts';
 
 const COMMON = 'Lösenordet är för vanligt och lätt att gissa. Välj ett annat.';
 

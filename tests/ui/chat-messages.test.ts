@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessageRow } from '../../worker/client/group-support.ts';
+import type { ChatMessageRow } from '../../worker/base/group-support.ts';
 import { chatEntries, sendStatusText } from '../../src/chat-window/chat-messages.ts';
 
 const row = (over: Partial<ChatMessageRow>): ChatMessageRow => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationState } from '../../contract/conversations.ts';
-import type { ChatMessageRow } from '../../worker/client/group-support.ts';
+import type { ChatMessageRow } from '../../worker/base/group-support.ts';
 import {
   botTexts,
   canPreSubmit,

@@ -9,7 +9,7 @@ import {
   mailThreads,
   pendingMails,
 } from '../../src/conversation-ui/conversation-lists.ts';
-import type { OutboxRow } from '../../worker/client/db.ts';
+import type { OutboxRow } from '../../worker/base/db.ts';
 
 const conversation = (over: Partial<Conversation>): Conversation => ({
   id: 1,

@@ -5,9 +5,9 @@ import { registerFailure } from '../../src/create-account/register-failure.ts';
 import { loginFailureText } from '../../src/login/login-failure.ts';
 import { PEER_TEXTS } from '../../src/peers/texts.ts';
 import { changePasswordFeedback } from '../../src/settings/change-password-feedback.ts';
-import { CHANGE_PASSWORD_ERRORS, DISPLAY_NAME_ERRORS, REGISTER_ERRORS } from '../../worker/client/account.ts';
-import { failure } from '../../worker/client/result.ts';
-import { LOGIN_ERRORS } from '../../worker/client/session.ts';
+import { CHANGE_PASSWORD_ERRORS, DISPLAY_NAME_ERRORS, REGISTER_ERRORS } from '../../worker/base/account.ts';
+import { failure } from '../../worker/base/result.ts';
+import { LOGIN_ERRORS } from '../../worker/base/session.ts';
 
 /** Swedish for the screen: words, no code, no English placeholder. */
 const SWEDISH_SENTENCE = /^[A-ZÅÄÖ][^_]*[.!?]$/u;

@@ -4,7 +4,7 @@ import { cleanup, screen } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MEETING_CARD_SUBSCRIBE_DELAY_MS } from '../../contract/timings.ts';
 import type { WorkerApi } from '../../worker/client/api.ts';
-import { outcomeOf } from '../../worker/client/result.ts';
+import { outcomeOf } from '../../worker/base/result.ts';
 import { MeetingCard } from '../../src/meeting-list/meeting-card.tsx';
 import { startTestServer, type TestServer } from '../server/test-server.ts';
 import { createMeeting, leaderToken } from '../worker/group/group-helpers.ts';

@@ -13,8 +13,8 @@ import {
   type ChatPages,
 } from '../../src/data/chat-pages.ts';
 import type { WorkerCommands } from '../../worker/client/api.ts';
-import { PortalDb } from '../../worker/client/db.ts';
-import type { ChatMessageRow } from '../../worker/client/group-support.ts';
+import { PortalDb } from '../../worker/base/db.ts';
+import type { ChatMessageRow } from '../../worker/base/group-support.ts';
 import {
   ESTIMATED_ROW_PX,
   VIRTUALISE_FROM_ROWS,

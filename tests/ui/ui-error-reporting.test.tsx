@@ -1,7 +1,7 @@
 import './page-dom.ts';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ClientErrorReport } from '../../worker/client/session.ts';
+import type { ClientErrorReport } from '../../worker/base/session.ts';
 import { reportUiErrorsTo } from '../../src/errors/ui-error-reporting.ts';
 import { PageErrorBoundary } from '../../src/ui-kit/page-error-boundary.tsx';
 

@@ -12,7 +12,7 @@ import {
 import { NOTIFICATIONS_DAYS } from '../../contract/limits.ts';
 import { ManualClock, waitForQuery } from './helpers.ts';
 import { createWorker, type WorkerFixture } from './worker-fixture.ts';
-import { outcomeOf } from '../../worker/client/result.ts';
+import { outcomeOf } from '../../worker/base/result.ts';
 
 /*
  * The server allows 5 registrations per client address in 15 minutes, so each group of tests gets a

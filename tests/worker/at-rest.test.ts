@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import Dexie, { liveQuery } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AtRestKey, IV_BYTES, KEY_ID_CHARS } from '../../worker/client/at-rest.ts';
-import { PortalDb, type OutboxRow } from '../../worker/client/db.ts';
-import type { ChatMessageRow } from '../../worker/client/group-support.ts';
+import { AtRestKey, IV_BYTES, KEY_ID_CHARS } from '../../worker/base/at-rest.ts';
+import { PortalDb, type OutboxRow } from '../../worker/base/db.ts';
+import type { ChatMessageRow } from '../../worker/base/group-support.ts';
 import { moveLegacyRows } from '../../worker/local-data.ts';
 import { uniqueName } from './helpers.ts';
 import { MemoryKeyFile } from './memory-key-file.ts';

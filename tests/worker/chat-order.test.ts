@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConversationMessageWire } from '../../contract/conversations.ts';
 import { chatEntries } from '../../src/chat-window/chat-messages.ts';
 import type { Clock } from '../../worker/clock.ts';
-import { outcomeOf } from '../../worker/client/result.ts';
+import { outcomeOf } from '../../worker/base/result.ts';
 import { api } from '../server/test-server.ts';
 import { MAIL_DEVICE, useCounsellorTestEnv } from './child-helpers.ts';
 import { valueOf, waitForQuery } from './helpers.ts';

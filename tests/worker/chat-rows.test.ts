@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationMessageWire } from '../../contract/conversations.ts';
-import { AtRestKey } from '../../worker/client/at-rest.ts';
-import { PortalDb } from '../../worker/client/db.ts';
+import { AtRestKey } from '../../worker/base/at-rest.ts';
+import { PortalDb } from '../../worker/base/db.ts';
 import { applyMessage, reconcileMessages } from '../../worker/sync/chat-rows.ts';
 import { uniqueName } from './helpers.ts';
 import { MemoryKeyFile } from './memory-key-file.ts';

@@ -1,4 +1,4 @@
-import type { MailDeviceInfo } from '../../worker/client/mail-and-history.ts';
+import type { MailDeviceInfo } from '../../worker/base/mail-and-history.ts';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { login, startTestServer, type TestServer } from '../server/test-server.ts';
 import type { WorkerFixture } from './worker-fixture.ts';

@@ -2,7 +2,7 @@ import { liveQuery } from 'dexie';
 import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER, ANTI_FORGERY_PATH } from '../../contract/anti-forgery.ts';
 import { VARIANT_HEADER } from '../../contract/variant.ts';
 import type { Clock } from '../../worker/clock.ts';
-import type { ErrorCode, Result } from '../../worker/client/result.ts';
+import type { ErrorCode, Result } from '../../worker/base/result.ts';
 
 interface Timer {
   id: number;

@@ -5,7 +5,7 @@ import { api, login } from '../server/test-server.ts';
 import { MAIL_DEVICE, useCounsellorTestEnv } from './child-helpers.ts';
 import { CONV, signedInWorker } from './group/group-helpers.ts';
 import { valueOf, waitForQuery } from './helpers.ts';
-import { outcomeOf } from '../../worker/client/result.ts';
+import { outcomeOf } from '../../worker/base/result.ts';
 
 const env = useCounsellorTestEnv();
 const { fixtures } = env;

@@ -1,4 +1,4 @@
-import type { KeyFile } from '../../worker/client/at-rest-key.ts';
+import type { KeyFile } from '../../worker/base/at-rest-key.ts';
 
 /**
  * The at-rest key file as the origin private file system keeps it in a browser (Node has none): its

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PortalDb } from '../../worker/client/db.ts';
-import { followMirror, memoryIndexedDb, publishMirror } from '../../worker/client/memory-mirror.ts';
+import { PortalDb } from '../../worker/base/db.ts';
+import { followMirror, memoryIndexedDb, publishMirror } from '../../worker/base/memory-mirror.ts';
 import { uniqueName, waitForQuery } from './helpers.ts';
 
 // Shared-device mode: the worker's in-memory database and a tab's copy of it, over a real

@@ -7,7 +7,7 @@ import { api } from '../server/test-server.ts';
 import { useCounsellorTestEnv } from './child-helpers.ts';
 import { ManualClock, waitForQuery } from './helpers.ts';
 import { createWorker } from './worker-fixture.ts';
-import { outcomeOf } from '../../worker/client/result.ts';
+import { outcomeOf } from '../../worker/base/result.ts';
 
 const env = useCounsellorTestEnv();
 const { fixtures } = env;

@@ -4,7 +4,7 @@ import { api, login } from '../server/test-server.ts';
 import { signedInWorker } from './group/group-helpers.ts';
 import { useWorkerTestServer } from './worker-fixture.ts';
 import { valueOf, waitForQuery } from './helpers.ts';
-import { outcomeOf } from '../../worker/client/result.ts';
+import { outcomeOf } from '../../worker/base/result.ts';
 import type { WorkerBroadcast } from '../../worker/client/api.ts';
 import { MAIL_DEVICE } from './child-helpers.ts';
 

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatEntries, sendStatusText } from '../../src/chat-window/chat-messages.ts';
-import type { MailDeviceInfo, SentMail } from '../../worker/client/mail-and-history.ts';
+import type { MailDeviceInfo, SentMail } from '../../worker/base/mail-and-history.ts';
 import { RATE_LIMITS } from '../../server/security/rate-limiter.ts';
 import { api, startTestServer, type TestServer } from '../server/test-server.ts';
 import { ManualClock, valueOf, waitForQuery } from './helpers.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RefCounts } from '../../worker/client/ref-counts.ts';
+import { RefCounts } from '../../worker/base/ref-counts.ts';
 
 describe('reference counts', () => {
   it('says which open is the first and which close the last', () => {

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PortalDb } from '../../worker/client/db.ts';
+import { PortalDb } from '../../worker/base/db.ts';
 import { peekSession } from '../../worker/client/session-peek.ts';
 import { writeSession } from '../../worker/sync/runtime.ts';
 

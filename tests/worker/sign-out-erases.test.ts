@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { AuthDb } from '../../worker/auth/user-store.ts';
-import { AtRestKey } from '../../worker/client/at-rest.ts';
-import { PortalDb } from '../../worker/client/db.ts';
+import { AtRestKey } from '../../worker/base/at-rest.ts';
+import { PortalDb } from '../../worker/base/db.ts';
 import { exitHandleOf } from '../../contract/quick-exit.ts';
 import { api, refreshRequest } from '../server/test-server.ts';
 import { MAIL_DEVICE, useCounsellorTestEnv } from './child-helpers.ts';

@@ -1,4 +1,4 @@
-import { LOCKS } from '../client/web-locks.ts';
+import { LOCKS } from '../base/web-locks.ts';
 import {
   ErrorResponse,
   ErrorTimeout,
@@ -11,8 +11,8 @@ import {
 } from 'oidc-client-ts';
 import type { RuntimeConfig } from '../../contract/config.ts';
 import { TOKEN_SCOPE } from '../../contract/config.ts';
-import type { LoginResult } from '../client/session.ts';
-import { failure } from '../client/result.ts';
+import type { LoginResult } from '../base/session.ts';
+import { failure } from '../base/result.ts';
 import type { Clock, WithLock } from '../clock.ts';
 import { loginErrorOf } from './login-errors.ts';
 import { WithoutIdToken } from './user-store.ts';

@@ -1,6 +1,6 @@
 import { ErrorResponse, ErrorTimeout } from 'oidc-client-ts';
 import { WRONG_CREDENTIALS } from '../../contract/errors.ts';
-import type { LoginError } from '../client/session.ts';
+import type { LoginError } from '../base/session.ts';
 
 /**
  * SPEC §8 login failures. oidc-client-ts drops the HTTP status of an OAuth error body, so a 429 is

@@ -1,5 +1,5 @@
 import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
-import { sealAtRest, type AtRestKey } from '../client/at-rest.ts';
+import { sealAtRest, type AtRestKey } from '../base/at-rest.ts';
 import type { StateStore } from 'oidc-client-ts';
 
 interface StoredItem {

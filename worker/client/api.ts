@@ -8,7 +8,7 @@
  */
 import type { WorkerCommands } from '../modules.ts';
 
-export * from './session.ts';
+export * from '../base/session.ts';
 
 /** Every command the worker answers: derived from the module registry (worker/modules.ts). */
 export type { WorkerCommands };

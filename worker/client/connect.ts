@@ -2,14 +2,14 @@ import { trustedScriptUrl } from '../../client-kit/security/trusted-types-policy
 // The built worker's address (Vite bundles it); the constructor gets it as a Trusted Types URL.
 import workerUrl from '../entry.ts?worker&url';
 import { BROADCAST_CHANNEL, type WorkerBroadcast, type WorkerCommands } from './api.ts';
-import { BUILD_ID } from './build-id.ts';
-import { AtRestKey } from './at-rest.ts';
+import { BUILD_ID } from '../base/build-id.ts';
+import { AtRestKey } from '../base/at-rest.ts';
 import { prepareKeyShredder, shredAtRestKey, tabKeyFile } from './key-shredder.ts';
 import { holdExitHandle } from './quick-exit.ts';
 import { storedMode } from './storage-mode.ts';
-import { LOCKS, webLocks } from './web-locks.ts';
-import { PortalDb } from './db.ts';
-import { MEMORY_WORKER_NAME, followMirror } from './memory-mirror.ts';
+import { LOCKS, webLocks } from '../base/web-locks.ts';
+import { PortalDb } from '../base/db.ts';
+import { MEMORY_WORKER_NAME, followMirror } from '../base/memory-mirror.ts';
 import { showSystemNotice } from './system-notice.ts';
 import { WorkerBridge, type StartedWorker } from './worker-bridge.ts';
 

@@ -1,7 +1,7 @@
 import { trustedScriptUrl } from '../../client-kit/security/trusted-types-policy.ts';
 // The tab's shredder, a dedicated worker of its own (Vite bundles it; see its entry for why).
 import shredderUrl from '../key-file/shredder-entry.ts?worker&url';
-import { privateKeyFile, type KeyFile, type ShredAnswer, type ShredRequest } from './at-rest-key.ts';
+import { privateKeyFile, type KeyFile, type ShredAnswer, type ShredRequest } from '../base/at-rest-key.ts';
 
 /** How long a shred may take before its caller goes on without an answer (a worker that hangs). */
 export const SHRED_TIMEOUT_MS = 3_000;

@@ -1,4 +1,4 @@
-import type { PortalDb } from './db.ts';
+import type { PortalDb } from '../base/db.ts';
 
 /**
  * Whether the child signed in said 'Ja, tack' to notices on this browser: Web Push subscribes this

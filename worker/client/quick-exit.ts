@@ -15,7 +15,7 @@ export { pendingExit, type ExitRequest } from './pending-exit.ts';
  * the local part (key shredded, databases deleted) in case the exit was cut short.
  */
 
-/** The data databases a quick exit leaves nothing of (worker/client/db.ts, worker/auth/user-store.ts). */
+/** The data databases a quick exit leaves nothing of (worker/base/db.ts, worker/auth/user-store.ts). */
 const SESSION_DATABASES = ['portal-data', 'portal-auth'];
 /** How long the next start waits for a database deletion that another page holds up. */
 const DELETE_WAIT_MS = 3_000;

@@ -1,4 +1,4 @@
-import type { AuthStatus, SignOutReason } from './session.ts';
+import type { AuthStatus, SignOutReason } from '../base/session.ts';
 import { pendingExit } from './pending-exit.ts';
 import { storedMode } from './storage-mode.ts';
 
@@ -8,7 +8,7 @@ export interface Session {
   signOutReason?: SignOutReason;
 }
 
-/** The data worker's database on disk and the table it writes the session to (worker/client/db.ts). */
+/** The data worker's database on disk and the table it writes the session to (worker/base/db.ts). */
 const DATA_DB = 'portal-data';
 const SESSION_TABLE = 'session';
 const SESSION_KEY = 'current';

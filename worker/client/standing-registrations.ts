@@ -1,5 +1,5 @@
 import { COMMAND_RETRY, type Standing } from './api.ts';
-import { RefCounts } from './ref-counts.ts';
+import { RefCounts } from '../base/ref-counts.ts';
 
 /** A call to make again on a new worker. */
 export interface Registration {

@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { COMMAND_RETRY, type WorkerCommands } from './api.ts';
-import { BUILD_ID } from './build-id.ts';
-import { failure } from './result.ts';
+import { BUILD_ID } from '../base/build-id.ts';
+import { failure } from '../base/result.ts';
 import { StandingRegistrations } from './standing-registrations.ts';
 
 /** How often a tab asks the worker whether it still answers, once it answered the first time. */

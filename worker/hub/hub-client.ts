@@ -1,6 +1,6 @@
 import { HubKeeper, type HubKeeperOptions } from '../../client-kit/hub/hub-keeper.ts';
 import type { SubscribeMode } from '../../client-kit/hub/entity-subscriptions.ts';
-import type { HubState } from '../client/session.ts';
+import type { HubState } from '../base/session.ts';
 import type { Clock } from '../clock.ts';
 import { Liveness, type LivenessDeps } from './liveness.ts';
 

@@ -1,4 +1,4 @@
-import type { HubState } from '../client/session.ts';
+import type { HubState } from '../base/session.ts';
 import type { Clock } from '../clock.ts';
 
 /**

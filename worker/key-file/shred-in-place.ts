@@ -1,5 +1,5 @@
-import { KEY_FILE_NAME, removeKeyFile } from '../client/at-rest-key.ts';
-import { LOCKS, webLocks } from '../client/web-locks.ts';
+import { KEY_FILE_NAME, removeKeyFile } from '../base/at-rest-key.ts';
+import { LOCKS, webLocks } from '../base/web-locks.ts';
 
 /** How often, and how far apart, a shred asks again for a key file another context holds open. */
 const BUSY_TRIES = 40;
@@ -20,7 +20,7 @@ async function openExclusive(handle: FileSystemFileHandle): Promise<FileSystemSy
 }
 
 /**
- * Shreds the at-rest key file (worker/client/at-rest-key.ts): its bytes are overwritten with random
+ * Shreds the at-rest key file (worker/base/at-rest-key.ts): its bytes are overwritten with random
  * ones where they lie, flushed to disk, the file truncated and then removed. A sync access handle
  * writes into the file itself (a writable stream would write a copy and swap it in, leaving the old
  * bytes in a freed file), and only a dedicated worker has one. Nothing to shred is success.

@@ -1,4 +1,4 @@
-import { privateRoot, type ShredAnswer, type ShredRequest } from '../client/at-rest-key.ts';
+import { privateRoot, type ShredAnswer, type ShredRequest } from '../base/at-rest-key.ts';
 import { shredInPlace } from './shred-in-place.ts';
 
 /**

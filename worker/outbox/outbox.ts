@@ -1,6 +1,6 @@
 import { liveQuery } from 'dexie';
-import type { OutboxWriteRequest } from '../client/session.ts';
-import { RATE_LIMITED_STATUS, type OutboxRow, type PortalDb } from '../client/db.ts';
+import type { OutboxWriteRequest } from '../base/session.ts';
+import { RATE_LIMITED_STATUS, type OutboxRow, type PortalDb } from '../base/db.ts';
 import type { Clock } from '../clock.ts';
 import { apiErrorOf, isHttpError } from '../http/http-error.ts';
 import { isFinalStatus, isServerError, retryDelayMs } from './backoff.ts';

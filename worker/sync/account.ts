@@ -18,13 +18,13 @@ import type {
   RegisterResult,
   RegistrationData,
   UsernameAvailability,
-} from '../client/account.ts';
-import type { LoadResult } from '../client/group-support.ts';
+} from '../base/account.ts';
+import type { LoadResult } from '../base/group-support.ts';
 import { apiErrorOf, isHttpError } from '../http/http-error.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
 import type { SyncContext } from './sync-context.ts';
 import { asLoadResult, writeErrorOf } from './load-result.ts';
-import { failure, ok, type Result, type WriteResult } from '../client/result.ts';
+import { failure, ok, type Result, type WriteResult } from '../base/result.ts';
 import type { SyncModule } from './sync-module.ts';
 import { NOTIFICATIONS_DAYS, NOTIFICATIONS_TAKE } from '../../contract/limits.ts';
 

@@ -1,6 +1,6 @@
 import type { AssistantAnswer, AssistantContent } from '../../contract/assistant.ts';
-import type { AssistantTokenValue } from '../client/assistant.ts';
-import { failure, ok, type LoadResult, type Result } from '../client/result.ts';
+import type { AssistantTokenValue } from '../base/assistant.ts';
+import { failure, ok, type LoadResult, type Result } from '../base/result.ts';
 import { isHttpError, apiErrorOf } from '../http/http-error.ts';
 import type { SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';

@@ -1,7 +1,7 @@
 import type { ConversationMessageWire } from '../../contract/conversations.ts';
 import { isContactAuthor } from '../../contract/author-kinds.ts';
-import type { ChatMessageRow } from '../client/group-support.ts';
-import type { PortalDb } from '../client/db.ts';
+import type { ChatMessageRow } from '../base/group-support.ts';
+import type { PortalDb } from '../base/db.ts';
 
 /** The key prefix of a row this device wrote and the server has not accepted yet (`local:{clientId}`). */
 export const LOCAL_KEY_PREFIX = 'local:';

@@ -14,9 +14,9 @@ import {
   TYPING_SIGNAL_MIN_INTERVAL_MS,
 } from '../../contract/timings.ts';
 import { isServerError } from '../outbox/backoff.ts';
-import { isRateLimited, type OutboxRow } from '../client/db.ts';
-import type { ConversationRow } from '../client/group-support.ts';
-import { done, ok } from '../client/result.ts';
+import { isRateLimited, type OutboxRow } from '../base/db.ts';
+import type { ConversationRow } from '../base/group-support.ts';
+import { done, ok } from '../base/result.ts';
 import { HttpError } from '../http/http-error.ts';
 import { EVENT_THROTTLE_MS, keyedDebounce, keyedThrottle } from '../hub/throttle.ts';
 import { applyMessage, localRows, messageOfEvent, reconcileMessages, serverRow } from './chat-rows.ts';

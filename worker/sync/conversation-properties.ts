@@ -1,6 +1,6 @@
 import type { RuntimeConfig } from '../../contract/config.ts';
-import type { ProfileRow } from '../client/db.ts';
-import type { DeviceInfo } from '../client/one-to-one-chat.ts';
+import type { ProfileRow } from '../base/db.ts';
+import type { DeviceInfo } from '../base/one-to-one-chat.ts';
 import { ageFromBirthYear, conversationGender } from '../../contract/profile.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { failure, type LoadError, type LoadResult } from '../client/result.ts';
+import { failure, type LoadError, type LoadResult } from '../base/result.ts';
 import { isHttpError } from '../http/http-error.ts';
 
 /** What a failed load means for the UI (SPEC §8): no answer keeps the cache and says 'offline'. */

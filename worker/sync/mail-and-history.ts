@@ -1,16 +1,16 @@
 import type { Conversation } from '../../contract/conversations.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
-import { done, failure, ok, type Result } from '../client/result.ts';
-import type { LoadResult } from '../client/group-support.ts';
+import { done, failure, ok, type Result } from '../base/result.ts';
+import type { LoadResult } from '../base/group-support.ts';
 import {
   MAIL_KIND,
   type ConversationSelection,
   type MailDeviceInfo,
   type SendMailResult,
-} from '../client/mail-and-history.ts';
+} from '../base/mail-and-history.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
-import { RefCounts } from '../client/ref-counts.ts';
+import { RefCounts } from '../base/ref-counts.ts';
 import { propertiesForNewConversation } from './conversation-properties.ts';
 import type { ConversationMessages } from './conversation-messages.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';

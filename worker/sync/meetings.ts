@@ -1,12 +1,12 @@
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { Meeting, MeetingAppendix, MeetingMessage, ValueList } from '../../contract/meetings.ts';
 import { MESSAGE_TYPE } from '../../contract/meetings.ts';
-import type { LoadResult, UploadError, UploadRow } from '../client/group-support.ts';
-import { done, failure, ok, type Result, type WriteResult } from '../client/result.ts';
-import type { OutboxRow } from '../client/db.ts';
+import type { LoadResult, UploadError, UploadRow } from '../base/group-support.ts';
+import { done, failure, ok, type Result, type WriteResult } from '../base/result.ts';
+import type { OutboxRow } from '../base/db.ts';
 import { isHttpError } from '../http/http-error.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
-import { RefCounts } from '../client/ref-counts.ts';
+import { RefCounts } from '../base/ref-counts.ts';
 import { idOf, meetingsBase, type SyncContext } from './sync-context.ts';
 import { asLoadResult, isGone, loadErrorOf, writeErrorOf } from './load-result.ts';
 import type { SyncModule } from './sync-module.ts';

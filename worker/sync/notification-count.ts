@@ -1,4 +1,4 @@
-import type { PortalDb } from '../client/db.ts';
+import type { PortalDb } from '../base/db.ts';
 import type { HttpClient } from '../http/http-client.ts';
 import { isHttpError } from '../http/http-error.ts';
 import { updateRuntime } from './runtime.ts';

@@ -2,16 +2,16 @@ import type { Conversation } from '../../contract/conversations.ts';
 import { isFinal } from '../../contract/conversation-state.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
-import type { LoadResult } from '../client/group-support.ts';
-import { done, failure, ok, type Result } from '../client/result.ts';
-import type { ChatAccountStatus, ChatStateRow, StartChatResult } from '../client/one-to-one-chat.ts';
+import type { LoadResult } from '../base/group-support.ts';
+import { done, failure, ok, type Result } from '../base/result.ts';
+import type { ChatAccountStatus, ChatStateRow, StartChatResult } from '../base/one-to-one-chat.ts';
 import { apiErrorOf, isHttpError } from '../http/http-error.ts';
 import { delay, repeat } from '../clock.ts';
 import { propertiesForNewConversation, type DeviceInfo } from './conversation-properties.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import type { ConversationMessages } from './conversation-messages.ts';
 import type { SyncModule } from './sync-module.ts';
-import type { SignOutReason } from '../client/session.ts';
+import type { SignOutReason } from '../base/session.ts';
 import { asLoadResult } from './load-result.ts';
 import {
   QUEUE_POSITION_MS,

@@ -8,9 +8,9 @@ import {
   type PeerReplyWire,
 } from '../../contract/peers.ts';
 import type { ValueList } from '../../contract/meetings.ts';
-import type { OutboxRow } from '../client/db.ts';
-import { failure, ok, type LoadResult, type Result } from '../client/result.ts';
-import { PEER_POST_KIND, PEER_REPLY_KIND, type PeerWriteResult } from '../client/peers.ts';
+import type { OutboxRow } from '../base/db.ts';
+import { failure, ok, type LoadResult, type Result } from '../base/result.ts';
+import { PEER_POST_KIND, PEER_REPLY_KIND, type PeerWriteResult } from '../base/peers.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
 import { asLoadResult, isGone, writeErrorOf } from './load-result.ts';
 import { idOf, type SyncContext } from './sync-context.ts';

@@ -1,6 +1,6 @@
 import type { RuntimeConfig } from '../../contract/config.ts';
 import type { AccountResponse, ContactDetailResponse } from '../../contract/profile.ts';
-import type { PortalDb, ProfileRow } from '../client/db.ts';
+import type { PortalDb, ProfileRow } from '../base/db.ts';
 import type { HttpClient } from '../http/http-client.ts';
 
 export const profilePath = (config: Pick<RuntimeConfig, 'contactsFeatureId'>) =>

@@ -1,4 +1,4 @@
-import type { PortalDb, RuntimeRow, SessionRow } from '../client/db.ts';
+import type { PortalDb, RuntimeRow, SessionRow } from '../base/db.ts';
 
 const DEFAULT_RUNTIME: RuntimeRow = {
   id: 'current',

@@ -1,7 +1,7 @@
 import type { RuntimeConfig } from '../../contract/config.ts';
-import type { ErrorCode, Result } from '../client/result.ts';
-import type { LoginResult, OutboxWriteRequest, SignOutReason } from '../client/session.ts';
-import type { PortalDb } from '../client/db.ts';
+import type { ErrorCode, Result } from '../base/result.ts';
+import type { LoginResult, OutboxWriteRequest, SignOutReason } from '../base/session.ts';
+import type { PortalDb } from '../base/db.ts';
 import type { Clock } from '../clock.ts';
 import type { HttpClient } from '../http/http-client.ts';
 import type { Outbox } from '../outbox/outbox.ts';

@@ -1,6 +1,6 @@
 import type { Table } from 'dexie';
-import type { SignOutReason } from '../client/session.ts';
-import type { OutboxRow } from '../client/db.ts';
+import type { SignOutReason } from '../base/session.ts';
+import type { OutboxRow } from '../base/db.ts';
 
 /** Ends what a module started for a session (see SyncModule.signedIn). */
 export type Stop = () => void;

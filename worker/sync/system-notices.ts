@@ -3,10 +3,10 @@ import { CONVERSATION_STATE, isQueuedState } from '../../contract/conversation-s
 import { HUB_EVENTS, parseEntityKey } from '../../contract/hub.ts';
 import { NEW_MESSAGE_NOTIFICATION } from '../../contract/notifications.ts';
 import { chatNotice, threadNotice, type SystemNotice } from '../../contract/system-notices.ts';
-import type { WorkerBroadcast } from '../client/api.ts';
-import type { ConversationRow } from '../client/group-support.ts';
-import { done } from '../client/result.ts';
-import type { NoticeAnswer } from '../client/session.ts';
+import type { WorkerBroadcast } from '../base/session.ts';
+import type { ConversationRow } from '../base/group-support.ts';
+import { done } from '../base/result.ts';
+import type { NoticeAnswer } from '../base/session.ts';
 import type { ConversationMessages } from './conversation-messages.ts';
 import { updateRuntime } from './runtime.ts';
 import type { SyncContext } from './sync-context.ts';

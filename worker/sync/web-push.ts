@@ -1,6 +1,6 @@
 import { PUSH_PATHS, type PushKeyResponse } from '../../contract/push.ts';
 import type { PushSubscriptionBody } from '../../contract/schemas/push.ts';
-import { failure, ok, type Result, type WriteResult } from '../client/result.ts';
+import { failure, ok, type Result, type WriteResult } from '../base/result.ts';
 import { loadErrorOf, writeErrorOf } from './load-result.ts';
 import type { SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';

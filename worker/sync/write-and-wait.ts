@@ -1,7 +1,7 @@
-import type { OutboxRow } from '../client/db.ts';
-import { isRateLimited } from '../client/db.ts';
-import { failure, ok, type Result, type WriteAnswer } from '../client/result.ts';
-import type { OutboxWriteRequest } from '../client/session.ts';
+import type { OutboxRow } from '../base/db.ts';
+import { isRateLimited } from '../base/db.ts';
+import { failure, ok, type Result, type WriteAnswer } from '../base/result.ts';
+import type { OutboxWriteRequest } from '../base/session.ts';
 import type { SyncContext } from './sync-context.ts';
 
 /** How long a new piece of writing waits for the outbox before it answers 'queued' (the write goes on). */

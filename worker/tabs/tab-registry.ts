@@ -1,5 +1,5 @@
-import { LOCKS } from '../client/web-locks.ts';
-import { RefCounts } from '../client/ref-counts.ts';
+import { LOCKS } from '../base/web-locks.ts';
+import { RefCounts } from '../base/ref-counts.ts';
 
 /**
  * The tabs a SharedWorker serves and what each holds open: its group chats, mail threads and entity

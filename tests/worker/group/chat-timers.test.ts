@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES_REFETCH_MS, PING_MS, TYPING_SIGNAL_MIN_INTERVAL_MS } from '../../../contract/timings.ts';
-import { outcomeOf } from '../../../worker/client/result.ts';
+import { outcomeOf } from '../../../worker/base/result.ts';
 import { ManualClock } from '../helpers.ts';
 import { createWorker } from '../worker-fixture.ts';
 import { startedChat, useGroupTestEnv } from './group-helpers.ts';

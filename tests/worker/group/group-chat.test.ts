@@ -4,7 +4,7 @@ import { api, login } from '../../server/test-server.ts';
 import { valueOf, waitForQuery } from '../helpers.ts';
 import type { WorkerFixture } from '../worker-fixture.ts';
 import { CONV, signedInWorker, startedChat, useGroupTestEnv } from './group-helpers.ts';
-import { outcomeOf } from '../../../worker/client/result.ts';
+import { outcomeOf } from '../../../worker/base/result.ts';
 
 const env = useGroupTestEnv();
 

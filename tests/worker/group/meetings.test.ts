@@ -1,10 +1,10 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { MeetingRow } from '../../../worker/client/group-support.ts';
+import type { MeetingRow } from '../../../worker/base/group-support.ts';
 import { api } from '../../server/test-server.ts';
 import { browserFetch, valueOf, waitForQuery } from '../helpers.ts';
 import { createMeeting, signedInWorker, startMeeting, useGroupTestEnv } from './group-helpers.ts';
-import { outcomeOf } from '../../../worker/client/result.ts';
+import { outcomeOf } from '../../../worker/base/result.ts';
 import { HUB_EVENTS } from '../../../contract/hub.ts';
 
 const env = useGroupTestEnv();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HubState } from '../../../worker/client/session.ts';
+import type { HubState } from '../../../worker/base/session.ts';
 import {
   DETECTION_PROBES,
   DOWN_PROBE_INTERVAL_MS,

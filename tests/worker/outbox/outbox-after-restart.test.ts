@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { PortalDb } from '../../../worker/client/db.ts';
+import { PortalDb } from '../../../worker/base/db.ts';
 import { HttpError } from '../../../worker/http/http-error.ts';
 import { Outbox } from '../../../worker/outbox/outbox.ts';
 import { ManualClock, uniqueName, waitForQuery } from '../helpers.ts';

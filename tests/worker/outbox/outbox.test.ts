@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PortalDb, type OutboxRow } from '../../../worker/client/db.ts';
+import { PortalDb, type OutboxRow } from '../../../worker/base/db.ts';
 import { HttpError } from '../../../worker/http/http-error.ts';
 import { Outbox } from '../../../worker/outbox/outbox.ts';
 import { backoffMs } from '../../../worker/outbox/backoff.ts';

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransportType } from '@microsoft/signalr';
 import { AuthDb, DexieStateStore } from '../../../worker/auth/user-store.ts';
-import { PortalDb } from '../../../worker/client/db.ts';
+import { PortalDb } from '../../../worker/base/db.ts';
 import { noLock, systemClock } from '../../../worker/clock.ts';
 import { loadRuntimeConfig } from '../../../worker/config.ts';
 import { PortalWorker, type PeerMessage } from '../../../worker/portal-worker.ts';
@@ -10,7 +10,7 @@ import { api, login, startTestServer, type TestServer } from '../../server/test-
 import { startFaultProxy } from '../../../e2e/support/fault-proxy.ts';
 import { uniqueName, valueOf, waitForQuery } from '../helpers.ts';
 import { MAIL_DEVICE } from '../child-helpers.ts';
-import { outcomeOf } from '../../../worker/client/result.ts';
+import { outcomeOf } from '../../../worker/base/result.ts';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -56,9 +56,7 @@ test('the group chat window, live and ended, and its history have no accessibili
   await leader.write(meetingId, 'Välkomna allihop!');
   const start = new GroupStartPage(page);
   await start.logIn();
-  await page.goto(`/tillfalle/${meetingId}`);
-  const detail = new MeetingDetailPage(page);
-  await expect(detail.title).toHaveText(subject);
+  const detail = await MeetingDetailPage.open(page, meetingId, subject);
   const chat = await detail.openChat(subject);
   await expect(chat.message('Välkomna allihop!')).toBeVisible({ timeout: 15_000 });
   await chat.send('Hej allihop');

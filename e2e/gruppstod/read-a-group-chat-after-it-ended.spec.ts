@@ -20,9 +20,7 @@ test('a participant who signs in after the meeting finds its group chat in the h
 
   const start = new GroupStartPage(page);
   await start.logIn();
-  await page.goto(`/tillfalle/${meetingId}`);
-  const detail = new MeetingDetailPage(page);
-  await expect(detail.title).toHaveText(subject);
+  const detail = await MeetingDetailPage.open(page, meetingId, subject);
   const chat = await detail.openChat(subject);
   await expect(chat.input).toBeEnabled({ timeout: 15_000 });
   await chat.input.fill('Jag var med i dag');

@@ -1,6 +1,5 @@
 import { expect, test } from '../support/test.ts';
 import { GroupStartPage } from '../page-models/group-start-page.ts';
-import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
 import { accessibilityViolations } from '../support/accessibility.ts';
 
 test('a participant waits for the group chat, chats with the leader and sees it end', async ({
@@ -13,13 +12,7 @@ test('a participant waits for the group chat, chats with the leader and sees it 
 
   const start = new GroupStartPage(page);
   await start.logIn();
-  await start
-    .cards(start.upcoming)
-    .filter({ hasText: subject })
-    .getByRole('link', { name: /^Mer information/ })
-    .click();
-  const detail = new MeetingDetailPage(page);
-  await expect(detail.title).toHaveText(subject);
+  const detail = await start.openUpcoming(subject);
 
   await leader.startMeeting(meetingId);
   await expect(detail.badge('Chatten börjar strax')).toBeVisible({ timeout: 15_000 });

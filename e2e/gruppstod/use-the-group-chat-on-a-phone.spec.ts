@@ -1,5 +1,4 @@
 import { GroupStartPage } from '../page-models/group-start-page.ts';
-import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
 import {
   PHONE_SIZES,
   closeKeyboard,
@@ -24,13 +23,7 @@ test('on a phone the group chat keeps a wide text box, Skicka and the header but
   const page = await context.newPage();
   const start = new GroupStartPage(page);
   await start.logIn();
-  await start
-    .cards(start.upcoming)
-    .filter({ hasText: subject })
-    .getByRole('link', { name: /^Mer information/ })
-    .click();
-  const detail = new MeetingDetailPage(page);
-  await expect(detail.title).toHaveText(subject);
+  const detail = await start.openUpcoming(subject);
   await leader.startMeeting(meetingId);
   await expect(detail.badge('Chatten börjar strax')).toBeVisible({ timeout: 15_000 });
   const chat = await detail.openChat(subject);

@@ -1,6 +1,7 @@
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { AppPage, DEMO_PERSONAL_CODE } from './app-page.ts';
 import { LoginPage } from './login-page.ts';
+import { MeetingDetailPage } from './meeting-detail-page.ts';
 
 /** The group-support start page (SPEC §2 Group-support start page, Meeting list). */
 export class GroupStartPage extends AppPage {
@@ -37,6 +38,17 @@ export class GroupStartPage extends AppPage {
       .first()
       .getByRole('link', { name: /^Mer information/ })
       .click();
+  }
+
+  /** Opens an upcoming meeting's detail through its card's 'Mer information', its title shown. */
+  async openUpcoming(subject: string): Promise<MeetingDetailPage> {
+    await this.cards(this.upcoming)
+      .filter({ hasText: subject })
+      .getByRole('link', { name: /^Mer information/ })
+      .click();
+    const detail = new MeetingDetailPage(this.page);
+    await expect(detail.title).toHaveText(subject);
+    return detail;
   }
 
   async logIn(code: string = DEMO_PERSONAL_CODE) {

@@ -25,6 +25,14 @@ export class MeetingDetailPage extends AppPage {
     this.showHistoryButton = this.main.getByRole('button', { name: 'Se chatthistorik' });
   }
 
+  /** Opens '/tillfalle/:id' from its address, its title shown. */
+  static async open(page: Page, meetingId: number, subject: string): Promise<MeetingDetailPage> {
+    await page.goto(`/tillfalle/${meetingId}`);
+    const detail = new MeetingDetailPage(page);
+    await expect(detail.title).toHaveText(subject);
+    return detail;
+  }
+
   badge(text: string): Locator {
     return this.main.getByText(text, { exact: true });
   }

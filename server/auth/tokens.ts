@@ -5,7 +5,7 @@ import { nowIso } from '../db/database.ts';
 import type { KeyRing } from './keys.ts';
 import { SIGNING_ALG } from './keys.ts';
 import type { Principal, Role } from './principal.ts';
-import { CLIENTS, type ClientId } from './clients.ts';
+import { principalOfClaims } from './access-token-claims.ts';
 import { isDatabaseUnavailable } from '../errors.ts';
 import { exitHandleOf } from '../../contract/quick-exit.ts';
 
@@ -65,23 +65,6 @@ export interface RefreshFamily {
 
 const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
 const addSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
-
-/**
- * One frozen array per distinct list of roles or scopes: every principal of the same kind of login
- * shares it (a hub holds a principal per connection, thousands of them).
- */
-const internedLists = new Map<string, readonly string[]>();
-function interned<T extends string>(list: T[]): readonly T[] {
-  const key = list.join(' ');
-  let shared = internedLists.get(key);
-  if (!shared) {
-    // The lists come from signed tokens of this server: a handful of kinds, not one per token.
-    if (internedLists.size >= 64) internedLists.clear();
-    shared = Object.freeze([...list]);
-    internedLists.set(key, shared);
-  }
-  return shared as readonly T[];
-}
 
 export class TokenService {
   readonly accessTokenSeconds: number;
@@ -386,29 +369,13 @@ export class TokenService {
         audience: AUDIENCE,
         typ: 'at+jwt',
       });
-      if (!payload.jti || !payload.sub || typeof payload.exp !== 'number') return null;
       // No token lives longer than the server issues them for, whatever it says of itself: one
       // made with a key that leaked, or by a bug, for a year would otherwise be good for a year.
-      if (typeof payload.iat !== 'number' || payload.exp - payload.iat > this.accessTokenSeconds) return null;
+      if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return null;
+      if (payload.exp - payload.iat > this.accessTokenSeconds) return null;
       if (payload.iat > Math.floor(Date.now() / 1000) + CLOCK_SKEW_SECONDS) return null;
       if (typeof payload.iss !== 'string' || !this.options.acceptsIssuer(payload.iss)) return null;
-      const clientId = payload.client_id;
-      if (typeof clientId !== 'string' || !Object.hasOwn(CLIENTS, clientId)) return null;
-      const roles = (Array.isArray(payload.role) ? payload.role : []) as Role[];
-      const allowed = CLIENTS[clientId as ClientId].allowedRoles as readonly string[];
-      if (!roles.every((r) => allowed.includes(r))) return null;
-      const sessionId = typeof payload.sid === 'string' ? payload.sid : undefined;
-      return {
-        accountId: Number(payload.sub),
-        contactId: Number(payload.contact_id),
-        roles: interned(roles),
-        clientId: clientId as ClientId,
-        tokenId: payload.jti,
-        ...(sessionId ? { sessionId } : {}),
-        tokenGeneration: Number(payload.gen ?? 0),
-        expiresAt: payload.exp,
-        scopes: interned(typeof payload.scope === 'string' ? payload.scope.split(' ') : []),
-      };
+      return principalOfClaims(payload);
     } catch {
       return null;
     }

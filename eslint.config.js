@@ -187,6 +187,37 @@ export default tseslint.config(
               except: ['./sw', './contract', './node_modules'],
               message: 'The service worker imports only contract/ and its own files.',
             },
+            // The harness (the server process, the test client, the fault proxy, PostgreSQL and Redis
+            // of their own, the cluster, Chromium, the page models and actors) is what the tests, the
+            // benchmarks and the browser tests share: it imports none of them, and they import one
+            // another only where a test tests a benchmark's or a browser test's own code.
+            {
+              target: './harness',
+              from: ['./tests', './bench', './e2e'],
+              message: 'harness/ is shared by tests/, bench/ and e2e/: it imports none of them.',
+            },
+            {
+              target: './bench',
+              from: ['./tests', './e2e'],
+              message: 'bench/ shares with tests/ and e2e/ through harness/ only.',
+            },
+            {
+              target: './e2e',
+              from: ['./tests', './bench'],
+              message: 'e2e/ shares with tests/ and bench/ through harness/ only.',
+            },
+            {
+              target: './tests/!(bench)/**',
+              from: './bench',
+              message:
+                'Only tests/bench/ (the tests of the benchmarks) imports bench/: share through harness/.',
+            },
+            {
+              target: './tests/!(e2e-support)/**',
+              from: './e2e',
+              message:
+                "Only tests/e2e-support/ (the tests of e2e's helpers) imports e2e/: share through harness/.",
+            },
           ],
         },
       ],

@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import os from 'node:os';
 import path from 'node:path';
+import { CHROMIUM_LAUNCH_OPTIONS } from './harness/chromium.ts';
 
 /**
  * One real server per variant serves the built client, each with a fresh SQLite database seeded with
@@ -38,17 +39,8 @@ const server = (port: number, variant: string) => ({
   },
 });
 
-export const chromiumLaunchOptions = {
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-};
+/** Debian's Chromium (harness/chromium.ts), for the specs that start a browser of their own. */
+export const chromiumLaunchOptions = CHROMIUM_LAUNCH_OPTIONS;
 
 export default defineConfig({
   testDir: 'e2e',

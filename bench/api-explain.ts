@@ -14,10 +14,10 @@ import { sql, type CompiledQuery } from 'kysely';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { LIST_INDEXES } from '../server/db/migrations/0006-list-indexes.ts';
-import { api, createTestDatabase, login } from '../tests/server/test-server.ts';
+import { api, createTestDatabase, login } from '../harness/test-server.ts';
 import { BENCH_PASSWORD, DEFAULT_SIZE, seedVolume } from './api-seed.ts';
 import { runBench } from './support.ts';
-import { PRODUCTION_ENV } from '../tests/server/server-process.ts';
+import { PRODUCTION_ENV } from '../harness/server-process.ts';
 
 const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const PORT = Number(process.env.BENCH_PORT ?? 8351);

@@ -27,9 +27,9 @@
 import http from 'node:http';
 import os from 'node:os';
 import { sql } from 'kysely';
-import { createTestDatabase } from '../tests/server/test-server.ts';
-import { BENCH_LIMITS, PRODUCTION_ENV, startServerProcess } from '../tests/server/server-process.ts';
-import { freeClusterPort, startCluster } from '../scripts/cluster.ts';
+import { createTestDatabase } from '../harness/test-server.ts';
+import { BENCH_LIMITS, PRODUCTION_ENV, startServerProcess } from '../harness/server-process.ts';
+import { freeClusterPort, startCluster } from '../harness/cluster/cluster.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { LIST_INDEXES } from '../server/db/migrations/0006-list-indexes.ts';
 import { BENCH_PASSWORD, DEFAULT_SIZE, seedVolume, type Seeded } from './api-seed.ts';

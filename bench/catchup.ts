@@ -30,23 +30,23 @@
 import dc from 'node:diagnostics_channel';
 import type http from 'node:http';
 import type net from 'node:net';
-import type { Page } from '@playwright/test';
 import type { ConversationMessageWire } from '../contract/conversations.ts';
-import { api, login } from '../tests/server/test-server.ts';
-import { startFaultProxy } from '../e2e/support/fault-proxy.ts';
+import { api, login } from '../harness/test-server.ts';
+import { startFaultProxy } from '../harness/fault-proxy.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { messageRow } from '../server/conversations/writes.ts';
 import {
   demoChildInLiveChat,
   latencySummary,
-  launchChromium,
   loadAverage,
   printReport,
   readRenders,
   runBench,
   startBenchServer,
   watchRenders,
+  untilCached,
 } from './support.ts';
+import { launchChromium } from '../harness/chromium.ts';
 import { chatRowsFromServer, measureFloors, newestFrom, oldestFrom, overFloors } from './floor.ts';
 
 /** Messages the chat holds before the outages (0: only what the bench writes). */
@@ -119,31 +119,6 @@ async function seedHistory(databaseUrl: string, conversationId: number, count: n
   }
 }
 
-/** Rows of the chat messages table in the page's IndexedDB (what the worker has stored). */
-const cachedMessages = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('portal-data');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const count = open.result.transaction('chatMessages').objectStore('chatMessages').count();
-          count.onsuccess = () => {
-            resolve(count.result);
-            open.result.close();
-          };
-          count.onerror = () => reject(count.error);
-        };
-      }),
-  );
-
-/** Waits (polling the page's cache, up to two 45 s refetches) until the worker holds `count` messages. */
-async function untilCached(page: Page, count: number) {
-  for (let i = 0; i < 1000 && (await cachedMessages(page)) < count; i++) await sleep(100);
-  const cached = await cachedMessages(page);
-  if (cached < count) throw new Error(`only ${cached} of ${count} messages reached the cache`);
-}
-
 /** Rows and JSON bytes of the message list catch-up asks for, whole and with the cursor. */
 async function listSizes(serverUrl: string, id: number, since: number) {
   const child = (await login(serverUrl, 'demo', 'demo-losenord')).access_token;
@@ -173,7 +148,7 @@ interface ListAnswer {
 /**
  * The chat's message lists the proxy on `proxyPort` answers, watched through Node's own HTTP
  * diagnostics channels: the proxy runs in this process, so its server's 'request start' and
- * 'response finish' are seen here without a hook in it (e2e/support/fault-proxy.ts has rules and
+ * 'response finish' are seen here without a hook in it (harness/fault-proxy.ts has rules and
  * request waits, nothing that reports an answer) and without a forwarder of our own in the path,
  * which would add a hop to what is timed. 'Response finish' is the moment the proxy handed the last
  * byte of the server's answer to the browser's socket: the server has answered and the answer is on

@@ -4,11 +4,11 @@
 import { IV_BYTES, KEY_ID_CHARS } from '../worker/base/at-rest.ts';
 import { KEY_FILE_NAME } from '../worker/base/at-rest-key.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { startFaultProxy, type FaultProxy } from '../e2e/support/fault-proxy.ts';
-import { logInChild } from '../e2e/page-models/child-login.ts';
-import { ThreadPage } from '../e2e/page-models/thread-page.ts';
+import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
+import { ThreadPage } from '../harness/page-models/thread-page.ts';
 import { CHILD_PASSWORD, type ChaosClient, type Sent } from './chaos-client.ts';
-import { login } from '../tests/server/test-server.ts';
+import { login } from '../harness/test-server.ts';
 
 export class ChaosBrowserChild implements ChaosClient {
   readonly sent: Sent[] = [];

@@ -8,7 +8,7 @@ import type { RuntimeConfig } from '../contract/config.ts';
 import { systemClock, noLock } from '../worker/clock.ts';
 import { loadRuntimeConfig } from '../worker/config.ts';
 import { PortalWorker } from '../worker/portal-worker.ts';
-import { startFaultProxy, type FaultProxy } from '../e2e/support/fault-proxy.ts';
+import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.ts';
 
 export const CHILD_PASSWORD = 'blå-ballong-73';
 export const DEVICE = {

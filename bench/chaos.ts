@@ -15,19 +15,19 @@
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { freeClusterPort, startCluster, type Cluster } from '../scripts/cluster.ts';
-import { freePort } from '../tests/server/server-process.ts';
-import { startRedis, stopRedis } from '../tests/server/redis-process.ts';
-import { startPostgres } from '../tests/server/faults/postgres-process.ts';
-import { readMetrics } from '../tests/server/metrics-text.ts';
-import { login } from '../tests/server/test-server.ts';
+import { freeClusterPort, startCluster, type Cluster } from '../harness/cluster/cluster.ts';
+import { freePort } from '../harness/server-process.ts';
+import { startRedis, stopRedis } from '../harness/redis-process.ts';
+import { startPostgres } from '../harness/postgres-process.ts';
+import { readMetrics } from '../harness/metrics-text.ts';
+import { login } from '../harness/test-server.ts';
 import { ChaosChild, CHILD_PASSWORD, type ChaosClient, type Sent } from './chaos-client.ts';
 import { ChaosBrowserChild } from './chaos-browser.ts';
-import { launchChromium } from './support.ts';
+import { launchChromium } from '../harness/chromium.ts';
 import { buildClientIfStale } from '../scripts/client-build.ts';
 import { verdictOf } from './chaos-verdict.ts';
 import { prepareRelease, type Release } from '../scripts/release.ts';
-import { PROBE_COLUMN, withProbeMigration } from '../tests/cluster/next-release.ts';
+import { PROBE_COLUMN, withProbeMigration } from '../harness/next-release.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 

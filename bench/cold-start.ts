@@ -7,7 +7,7 @@
  *    start page's 'Öppna chatten') and for 2 s after: navigation to first paint, to the first screen,
  *    to the worker's first answer (the 'portal:worker-ready' mark), and the long tasks meanwhile.
  * 2. The chat is made BENCH_CHAT_MESSAGES (default 2,000) long (the messages between written to the
- *    database, tests/server/long-chat.ts) and loaded into the app's database online. Offline, the
+ *    database, harness/long-chat.ts) and loaded into the app's database online. Offline, the
  *    app is opened again and, the chat opened the moment its button shows, its newest message on
  *    screen is timed from the worker being ready and from the click. Beside it, the floor of its rows
  *    (bench/floor.ts): the whole chat and the newest page, read unsealed in the same page.
@@ -22,20 +22,21 @@
  * at the start and the end, as a busy machine moves every figure.
  */
 import type { BrowserContext, Locator, Page } from '@playwright/test';
-import { api, login } from '../tests/server/test-server.ts';
-import { appendCounsellorMessages } from '../tests/server/long-chat.ts';
+import { api, login } from '../harness/test-server.ts';
+import { appendCounsellorMessages } from '../harness/long-chat.ts';
 import {
   demoChildInLiveChat,
-  launchChromium,
   loadAverage,
   percentile,
   printReport,
   runBench,
   startBenchServer,
+  untilCached,
 } from './support.ts';
+import { launchChromium } from '../harness/chromium.ts';
 import { chatRowsFromServer, measureFloors, newestFrom, overFloors, type Floor } from './floor.ts';
 import type { ChatMessageRow } from '../worker/base/group-support.ts';
-import { PRODUCTION_ENV } from '../tests/server/server-process.ts';
+import { PRODUCTION_ENV } from '../harness/server-process.ts';
 
 const CHAT_MESSAGES = Number(process.env.BENCH_CHAT_MESSAGES ?? 2000);
 const HISTORY_MESSAGES = Number(process.env.BENCH_HISTORY_MESSAGES ?? 10_000);
@@ -53,34 +54,6 @@ const START_CHAT = 'Starta en chatt';
 const AFTER_FIRST_SCREEN_MS = 2000;
 /** A long task over this keeps a tap waiting visibly (the target: none). */
 const LONG_TASK_TARGET_MS = 100;
-
-/** Rows of the chat messages table in the page's IndexedDB (the cache the app reads offline). */
-const cachedMessages = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('portal-data');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const count = open.result.transaction('chatMessages').objectStore('chatMessages').count();
-          count.onsuccess = () => {
-            resolve(count.result);
-            open.result.close();
-          };
-          count.onerror = () => reject(count.error);
-        };
-      }),
-  );
-
-/** Waits until the page's cache holds at least `count` chat messages (the worker's fetch wrote them). */
-async function untilCached(page: Page, count: number) {
-  for (let i = 0; i < 600 && (await cachedMessages(page)) < count; i++) await page.waitForTimeout(100);
-  const cached = await cachedMessages(page);
-  if (cached < count) {
-    console.error(page.url(), await page.evaluate(() => document.body.innerText.slice(0, 600)));
-    throw new Error(`only ${cached} of ${count} messages reached the cache`);
-  }
-}
 
 interface CpuProfile {
   nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;

@@ -12,8 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildForMeasurement, formatSizes, measureCriticalPath } from '../scripts/critical-path.ts';
-import { measureStartPageJs, START_PAGE_JS_GZIP_BUDGET } from './start-page-js.ts';
-import { launchChromium, runBench } from './support.ts';
+import { measureStartPageJs, START_PAGE_JS_GZIP_BUDGET } from '../harness/start-page-js.ts';
+import { launchChromium } from '../harness/chromium.ts';
+import { runBench } from './support.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -5,7 +5,7 @@
  * p50/p99 from sending the message to each subscriber's receipt of ConversationMessageCreated.
  */
 import WebSocket from 'ws';
-import { api, login } from '../tests/server/test-server.ts';
+import { api, login } from '../harness/test-server.ts';
 import { latencySummary, printReport, runBench, startBenchServer } from './support.ts';
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 200);

@@ -9,17 +9,17 @@
  */
 import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import type { Page } from '@playwright/test';
-import { api, login } from '../tests/server/test-server.ts';
+import { api, login } from '../harness/test-server.ts';
 import {
   latencySummary,
-  launchChromium,
   printReport,
   readRenders,
   runBench,
   startBenchServer,
   watchRenders,
 } from './support.ts';
-import { PRODUCTION_ENV } from '../tests/server/server-process.ts';
+import { launchChromium } from '../harness/chromium.ts';
+import { PRODUCTION_ENV } from '../harness/server-process.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100);
 const CODES = ['DEMOKOD-0001', 'DEMOKOD-0002', 'DEMOKOD-0003'];

@@ -30,8 +30,8 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import WebSocket, { WebSocketServer } from 'ws';
-import { freePort } from '../tests/server/server-process.ts';
-import { login, api, refreshRequest } from '../tests/server/test-server.ts';
+import { freePort } from '../harness/server-process.ts';
+import { login, api, refreshRequest } from '../harness/test-server.ts';
 import { latencySummary, printReport, runBench, startBenchServer } from './support.ts';
 
 const IDLE = Number(process.env.BENCH_IDLE ?? 10_000);

@@ -12,9 +12,9 @@ import { chromium, type Page } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import * as constants from 'lighthouse/core/config/constants.js';
-import { api, login } from '../tests/server/test-server.ts';
+import { api, login } from '../harness/test-server.ts';
 import { printReport, runBench, startBenchServer } from './support.ts';
-import { PRODUCTION_ENV } from '../tests/server/server-process.ts';
+import { PRODUCTION_ENV } from '../harness/server-process.ts';
 
 /** Audits per page (BENCH_RUNS, 1): Lighthouse's simulated figures vary from run to run. */
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));

@@ -12,8 +12,8 @@
  * 6. one username from all addresses with a copy of the child's device token, while the child's app
  *    goes on signing in from new addresses with the token it holds (each login replaces it).
  */
-import { startTestServer } from '../tests/server/test-server.ts';
-import { deviceOf, tryLogin } from '../tests/server/security/attack.ts';
+import { startTestServer } from '../harness/test-server.ts';
+import { deviceOf, tryLogin } from '../harness/attack.ts';
 
 const DAY_MS = 24 * 3600_000;
 const realNow = Date.now.bind(Date);

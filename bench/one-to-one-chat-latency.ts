@@ -5,17 +5,17 @@
  * records, with a MutationObserver, when each is rendered. Reports p50/p99 of render time minus the moment before
  * the counsellor's POST was made (one machine, one clock).
  */
-import { api, login } from '../tests/server/test-server.ts';
+import { api, login } from '../harness/test-server.ts';
 import {
   demoChildInLiveChat,
   latencySummary,
-  launchChromium,
   printReport,
   readRenders,
   runBench,
   startBenchServer,
   watchRenders,
 } from './support.ts';
+import { launchChromium } from '../harness/chromium.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100);
 

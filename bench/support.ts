@@ -3,10 +3,9 @@
  * render watch of the browser benchmarks, percentiles and the JSON report.
  */
 import os from 'node:os';
-import { chromium, type Locator, type Page } from '@playwright/test';
-import { api } from '../tests/server/test-server.ts';
-import { createTestDatabase } from '../tests/server/test-server.ts';
-import { BENCH_LIMITS, startServerProcess } from '../tests/server/server-process.ts';
+import type { Locator, Page } from '@playwright/test';
+import { api, createTestDatabase } from '../harness/test-server.ts';
+import { BENCH_LIMITS, startServerProcess } from '../harness/server-process.ts';
 
 /** The value at the p-th percentile of an ascending list. */
 export const percentile = (sorted: number[], p: number) =>
@@ -26,18 +25,6 @@ export async function startBenchServer(env: Record<string, string>) {
     },
   };
 }
-
-export const launchChromium = () =>
-  chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
 
 /**
  * Records Date.now() in the page when each 'Mätning N' first appears in the open chat window (a
@@ -115,3 +102,34 @@ export async function demoChildInLiveChat(
 
 /** The machine's load average (1, 5, 15 minutes), printed beside figures a busy machine would move. */
 export const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
+
+/** Rows of the chat messages table in the page's IndexedDB (what the worker has stored, sealed or not). */
+const cachedMessages = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('portal-data');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const count = open.result.transaction('chatMessages').objectStore('chatMessages').count();
+          count.onsuccess = () => {
+            resolve(count.result);
+            open.result.close();
+          };
+          count.onerror = () => reject(count.error);
+        };
+      }),
+  );
+
+/**
+ * Waits until the page's cache holds at least `count` chat messages (the worker's fetch wrote
+ * them), polling for up to 100 s: two of the worker's 45 s refetches.
+ */
+export async function untilCached(page: Page, count: number): Promise<void> {
+  for (let i = 0; i < 1000 && (await cachedMessages(page)) < count; i++) await page.waitForTimeout(100);
+  const cached = await cachedMessages(page);
+  if (cached < count) {
+    console.error(page.url(), await page.evaluate(() => document.body.innerText.slice(0, 600)));
+    throw new Error(`only ${cached} of ${count} messages reached the cache`);
+  }
+}

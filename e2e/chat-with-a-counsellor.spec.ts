@@ -1,7 +1,7 @@
 import { expect, test, type Browser } from './support/test.ts';
-import { registerChild, type ChildAccount } from './actors/child-account.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
+import { registerChild, type ChildAccount } from '../harness/actors/child-account.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 
 declare global {

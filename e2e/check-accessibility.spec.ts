@@ -1,19 +1,19 @@
 import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
-import { childToken, registerChild } from './actors/child-account.ts';
-import { ChildServerView } from './actors/child-server-view.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
-import { logInChild } from './page-models/child-login.ts';
-import { ConsoleCounsellorPage } from './page-models/console-counsellor-page.ts';
-import { ConsolePage } from './page-models/console-page.ts';
-import { CreateAccountPage } from './page-models/create-account-page.ts';
-import { HistoricChatWindow } from './page-models/historic-chat-window.ts';
-import { LoggedOutPage } from './page-models/logged-out-page.ts';
-import { MyConversationsPage } from './page-models/my-conversations.ts';
-import { NewPostPage } from './page-models/new-post-page.ts';
-import { SettingsPage } from './page-models/settings-page.ts';
-import { StartPage } from './page-models/start-page.ts';
-import { ThreadPage } from './page-models/thread-page.ts';
+import { childToken, registerChild } from '../harness/actors/child-account.ts';
+import { ChildServerView } from '../harness/actors/child-server-view.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
+import { ConsoleCounsellorPage } from '../harness/page-models/console-counsellor-page.ts';
+import { ConsolePage } from '../harness/page-models/console-page.ts';
+import { CreateAccountPage } from '../harness/page-models/create-account-page.ts';
+import { HistoricChatWindow } from '../harness/page-models/historic-chat-window.ts';
+import { LoggedOutPage } from '../harness/page-models/logged-out-page.ts';
+import { MyConversationsPage } from '../harness/page-models/my-conversations.ts';
+import { NewPostPage } from '../harness/page-models/new-post-page.ts';
+import { SettingsPage } from '../harness/page-models/settings-page.ts';
+import { StartPage } from '../harness/page-models/start-page.ts';
+import { ThreadPage } from '../harness/page-models/thread-page.ts';
 import { violationsAtBothWidths } from './support/accessibility.ts';
 
 // Every screen of the child app (Barn) and the counsellor's console, each checked with axe at 320 px

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from './support/test.ts';
-import { CreateAccountPage } from './page-models/create-account-page.ts';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { CreateAccountPage } from '../harness/page-models/create-account-page.ts';
+import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.ts';
 
 /**
  * A child creates an account on a bad line: the registration reaches the server, which creates the

@@ -1,9 +1,9 @@
 import { expect, test, type Page } from './support/test.ts';
-import { childToken, registerChild } from './actors/child-account.ts';
-import { ChildServerView } from './actors/child-server-view.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
-import { ThreadPage } from './page-models/thread-page.ts';
+import { childToken, registerChild } from '../harness/actors/child-account.ts';
+import { ChildServerView } from '../harness/actors/child-server-view.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
+import { ThreadPage } from '../harness/page-models/thread-page.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 import { runAsProductionApp } from './support/installed-app.ts';
 import {

@@ -1,10 +1,10 @@
 import { yourTurnNotice, threadNotice } from '../contract/system-notices.ts';
 import { expect, test, type BrowserContext, type Page, type Worker } from './support/test.ts';
-import { childToken, registerChild } from './actors/child-account.ts';
-import { ChildServerView } from './actors/child-server-view.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
-import { ThreadPage } from './page-models/thread-page.ts';
+import { childToken, registerChild } from '../harness/actors/child-account.ts';
+import { ChildServerView } from '../harness/actors/child-server-view.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
+import { ThreadPage } from '../harness/page-models/thread-page.ts';
 import { runAsProductionApp } from './support/installed-app.ts';
 import {
   countSubscribes,

@@ -1,5 +1,5 @@
 import { expect, test } from './support/test.ts';
-import { LoggedOutPage } from './page-models/logged-out-page.ts';
+import { LoggedOutPage } from '../harness/page-models/logged-out-page.ts';
 
 test.use({ viewport: { width: 320, height: 240 } });
 

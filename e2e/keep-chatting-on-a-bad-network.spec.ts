@@ -1,9 +1,9 @@
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext } from './support/test.ts';
-import { childToken, registerChild, type ChildAccount } from './actors/child-account.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
-import { ThreadPage } from './page-models/thread-page.ts';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { childToken, registerChild, type ChildAccount } from '../harness/actors/child-account.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
+import { ThreadPage } from '../harness/page-models/thread-page.ts';
+import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.ts';
 
 /**
  * A child on a bad network, through the project's fault proxy: Playwright's own network emulation

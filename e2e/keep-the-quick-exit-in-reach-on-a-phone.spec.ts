@@ -1,5 +1,5 @@
-import { registerChild } from './actors/child-account.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
 import { PHONE_SIZES, expectInViewAndReachable, expectNoSidewaysScroll } from './support/small-screens.ts';
 import { expect, test } from './support/test.ts';
 

@@ -1,11 +1,11 @@
 import { ANTI_FORGERY_COOKIE } from '../contract/anti-forgery.ts';
 import { expect, test, type Browser, type Page } from './support/test.ts';
-import { registerChild } from './actors/child-account.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { logInChild } from './page-models/child-login.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
-import { NewPostPage } from './page-models/new-post-page.ts';
-import { ThreadPage } from './page-models/thread-page.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
+import { NewPostPage } from '../harness/page-models/new-post-page.ts';
+import { ThreadPage } from '../harness/page-models/thread-page.ts';
 import { startTossingPage } from './support/cookie-tossing.ts';
 
 // Cookie tossing: a page of another app on the app's host (a sibling subdomain or an injected

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from './support/test.ts';
-import { runServerProcess, type ServerRun } from '../tests/server/server-process.ts';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { runServerProcess, type ServerRun } from '../harness/server-process.ts';
+import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.ts';
 import { runAsProductionApp } from './support/installed-app.ts';
 import { NEUTRAL_EXIT_URL, serveNeutralPages } from './support/neutral-exit.ts';
 

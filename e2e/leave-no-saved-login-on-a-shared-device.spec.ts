@@ -1,8 +1,8 @@
 import { expect, test, type Page } from './support/test.ts';
-import { registerChild, type ChildAccount } from './actors/child-account.ts';
+import { registerChild, type ChildAccount } from '../harness/actors/child-account.ts';
 import { BrowserProfile } from './support/browser-profile.ts';
 import { loginDataRows, loginStoreTraces } from './support/saved-logins.ts';
-import { StartPage } from './page-models/start-page.ts';
+import { StartPage } from '../harness/page-models/start-page.ts';
 
 // Shared-device mode keeps the session in memory, but the browser has stores of its own: Chromium's
 // password manager offers to save a login (its 'save?' bubble), and a bubble left unanswered is

@@ -1,13 +1,13 @@
 import { expect, test } from './support/test.ts';
-import { childToken, registerChild } from './actors/child-account.ts';
-import { ChildServerView } from './actors/child-server-view.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { logInChild } from './page-models/child-login.ts';
-import { LoggedOutPage } from './page-models/logged-out-page.ts';
-import { MyConversationsPage } from './page-models/my-conversations.ts';
-import { StartPage } from './page-models/start-page.ts';
-import { ThreadPage } from './page-models/thread-page.ts';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { childToken, registerChild } from '../harness/actors/child-account.ts';
+import { ChildServerView } from '../harness/actors/child-server-view.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
+import { LoggedOutPage } from '../harness/page-models/logged-out-page.ts';
+import { MyConversationsPage } from '../harness/page-models/my-conversations.ts';
+import { StartPage } from '../harness/page-models/start-page.ts';
+import { ThreadPage } from '../harness/page-models/thread-page.ts';
+import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.ts';
 import { runAsProductionApp } from './support/installed-app.ts';
 import { leftBehind, readStoredData } from './support/stored-data.ts';
 

@@ -13,13 +13,13 @@ import { attackProfile, tryTokens, type ProfileAttackReport } from './support/pr
 import { liveRefreshTokens, refreshTokenDigest, refreshTokensOf } from './support/server-logins.ts';
 import { JWT_PATTERN, REFRESH_TOKEN_PATTERN } from './support/stored-data.ts';
 import { SESSION_CHECK_INTERVAL_MS } from '../contract/timings.ts';
-import { childToken, registerChild, type ChildAccount } from './actors/child-account.ts';
-import { ChildServerView } from './actors/child-server-view.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { logInChild } from './page-models/child-login.ts';
-import { MyConversationsPage } from './page-models/my-conversations.ts';
-import { StartPage } from './page-models/start-page.ts';
-import { ThreadPage } from './page-models/thread-page.ts';
+import { childToken, registerChild, type ChildAccount } from '../harness/actors/child-account.ts';
+import { ChildServerView } from '../harness/actors/child-server-view.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
+import { MyConversationsPage } from '../harness/page-models/my-conversations.ts';
+import { StartPage } from '../harness/page-models/start-page.ts';
+import { ThreadPage } from '../harness/page-models/thread-page.ts';
 
 // What someone who copies the browser's profile folder finds after a child logged out: the files
 // themselves, read byte by byte, not what the browser answers a page. A cleared IndexedDB record

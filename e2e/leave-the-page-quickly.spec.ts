@@ -1,6 +1,6 @@
 import { expect, test, type BrowserContext, type Page } from './support/test.ts';
-import { registerChild } from './actors/child-account.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
 import { NEUTRAL_EXIT_URL as NEUTRAL, withNeutralExit } from './support/neutral-exit.ts';
 
 /** Quick exit: a child hides the app at once (to a local neutral page, see support/neutral-exit.ts). */

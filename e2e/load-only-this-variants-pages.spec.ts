@@ -1,7 +1,7 @@
 import { expect, test } from './support/test.ts';
 import { chunkOf, pagesFetchedAfterStart } from './support/page-chunks.ts';
-import { registerChild } from './actors/child-account.ts';
-import { logInChild } from './page-models/child-login.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
 
 // Once the start page is idle, the child app fetches its own variant's pages in the
 // background (quick next steps, and offline use before the service worker is installed), but none of

@@ -1,6 +1,6 @@
 import { expect, test } from './support/test.ts';
-import { StartPage } from './page-models/start-page.ts';
-import { registerChild } from './actors/child-account.ts';
+import { StartPage } from '../harness/page-models/start-page.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
 
 // The login form's code is no part of the start page; it comes once the page is idle. A
 // child who taps 'Logga in' before it is in sees the modal with a spinner, then the form, with the

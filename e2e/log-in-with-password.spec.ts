@@ -1,7 +1,7 @@
 import { expect, test } from './support/test.ts';
-import { registerChild } from './actors/child-account.ts';
-import { DEMO_USER } from './page-models/app-page.ts';
-import { StartPage } from './page-models/start-page.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { DEMO_USER } from '../harness/page-models/app-page.ts';
+import { StartPage } from '../harness/page-models/start-page.ts';
 
 test('a user mistypes the password, is told so, and then logs in', async ({ page }) => {
   const start = new StartPage(page);

@@ -1,8 +1,8 @@
 import { expect, test } from './support/test.ts';
-import { DEMO_USER } from './page-models/app-page.ts';
-import { LoggedOutPage } from './page-models/logged-out-page.ts';
-import { MyPagesPage } from './page-models/my-pages-page.ts';
-import { StartPage } from './page-models/start-page.ts';
+import { DEMO_USER } from '../harness/page-models/app-page.ts';
+import { LoggedOutPage } from '../harness/page-models/logged-out-page.ts';
+import { MyPagesPage } from '../harness/page-models/my-pages-page.ts';
+import { StartPage } from '../harness/page-models/start-page.ts';
 
 test('a user logs out and lands on the logged-out page', async ({ page }) => {
   const start = new StartPage(page);

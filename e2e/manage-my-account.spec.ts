@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from './support/test.ts';
-import { childToken, registerChild } from './actors/child-account.ts';
-import { ChildServerView } from './actors/child-server-view.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { DEMO_USER } from './page-models/app-page.ts';
-import { logInChild } from './page-models/child-login.ts';
-import { CreateAccountPage } from './page-models/create-account-page.ts';
-import { LoggedOutPage } from './page-models/logged-out-page.ts';
-import { MyPagesPage } from './page-models/my-pages-page.ts';
-import { SettingsPage } from './page-models/settings-page.ts';
+import { childToken, registerChild } from '../harness/actors/child-account.ts';
+import { ChildServerView } from '../harness/actors/child-server-view.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { DEMO_USER } from '../harness/page-models/app-page.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
+import { CreateAccountPage } from '../harness/page-models/create-account-page.ts';
+import { LoggedOutPage } from '../harness/page-models/logged-out-page.ts';
+import { MyPagesPage } from '../harness/page-models/my-pages-page.ts';
+import { SettingsPage } from '../harness/page-models/settings-page.ts';
 import { accessibilityViolations, violationsAtBothWidths } from './support/accessibility.ts';
 
 /*

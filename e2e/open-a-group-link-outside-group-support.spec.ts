@@ -1,7 +1,7 @@
 import { expect, test } from './support/test.ts';
-import { DEMO_USER } from './page-models/app-page.ts';
-import { logInChild } from './page-models/child-login.ts';
-import { MyPagesPage } from './page-models/my-pages-page.ts';
+import { DEMO_USER } from '../harness/page-models/app-page.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
+import { MyPagesPage } from '../harness/page-models/my-pages-page.ts';
 
 test('a signed-in child who opens a group link in the child app stays signed in on the start page', async ({
   page,

@@ -1,6 +1,6 @@
 import { expect, test } from './support/test.ts';
-import { DEMO_USER } from './page-models/app-page.ts';
-import { MyPagesPage } from './page-models/my-pages-page.ts';
+import { DEMO_USER } from '../harness/page-models/app-page.ts';
+import { MyPagesPage } from '../harness/page-models/my-pages-page.ts';
 
 test('a signed-out visitor opening my pages is asked to log in and then lands on my pages', async ({
   page,

@@ -1,7 +1,7 @@
 import { expect, test } from './support/test.ts';
-import { DEMO_USER } from './page-models/app-page.ts';
-import { MyPagesPage } from './page-models/my-pages-page.ts';
-import { StartPage } from './page-models/start-page.ts';
+import { DEMO_USER } from '../harness/page-models/app-page.ts';
+import { MyPagesPage } from '../harness/page-models/my-pages-page.ts';
+import { StartPage } from '../harness/page-models/start-page.ts';
 import { runAsProductionApp } from './support/installed-app.ts';
 
 test('a signed-in user reloads my pages while offline and still sees the shell and their data', async ({

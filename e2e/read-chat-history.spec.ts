@@ -1,10 +1,10 @@
 import { expect, test, type APIRequestContext } from './support/test.ts';
-import { childToken, registerChild } from './actors/child-account.ts';
-import { ChildServerView } from './actors/child-server-view.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { logInChild } from './page-models/child-login.ts';
-import { HistoricChatWindow } from './page-models/historic-chat-window.ts';
-import { MyConversationsPage } from './page-models/my-conversations.ts';
+import { childToken, registerChild } from '../harness/actors/child-account.ts';
+import { ChildServerView } from '../harness/actors/child-server-view.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
+import { HistoricChatWindow } from '../harness/page-models/historic-chat-window.ts';
+import { MyConversationsPage } from '../harness/page-models/my-conversations.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 
 const COUNSELLOR_TEXT = 'Hej! Jag heter Kim och jag är kurator.';

@@ -1,9 +1,9 @@
 import { expect, test, type Browser, type CDPSession } from './support/test.ts';
-import { childToken, registerChild } from './actors/child-account.ts';
-import { logInChild } from './page-models/child-login.ts';
-import { ChildServerView } from './actors/child-server-view.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { ThreadPage } from './page-models/thread-page.ts';
+import { childToken, registerChild } from '../harness/actors/child-account.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
+import { ChildServerView } from '../harness/actors/child-server-view.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { ThreadPage } from '../harness/page-models/thread-page.ts';
 
 /**
  * The data worker is a SharedWorker: Playwright neither routes its requests nor emulates its network,

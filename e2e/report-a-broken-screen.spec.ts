@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { e2eDatabaseUrl } from '../playwright.config.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { expect, test } from './support/test.ts';
-import { registerChild } from './actors/child-account.ts';
-import { logInChild } from './page-models/child-login.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
 
 // SPEC §8 client error log: an error the page did not catch reaches the server's log, as failed
 // requests already did, so a broken screen on a child's phone is seen by the organisation.

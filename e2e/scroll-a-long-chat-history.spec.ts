@@ -1,12 +1,12 @@
 import { e2eDatabaseUrl } from '../playwright.config.ts';
-import { appendCounsellorMessages } from '../tests/server/long-chat.ts';
+import { appendCounsellorMessages } from '../harness/long-chat.ts';
 import { expect, test, type APIRequestContext } from './support/test.ts';
-import { childToken, registerChild } from './actors/child-account.ts';
-import { ChildServerView } from './actors/child-server-view.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { logInChild } from './page-models/child-login.ts';
-import { HistoricChatWindow } from './page-models/historic-chat-window.ts';
-import { MyConversationsPage } from './page-models/my-conversations.ts';
+import { childToken, registerChild } from '../harness/actors/child-account.ts';
+import { ChildServerView } from '../harness/actors/child-server-view.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
+import { HistoricChatWindow } from '../harness/page-models/historic-chat-window.ts';
+import { MyConversationsPage } from '../harness/page-models/my-conversations.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 
 const MESSAGES = 1500;
@@ -14,7 +14,7 @@ const text = (n: number) => `Rad ${n} i en lång chatt`;
 
 /**
  * A finished chat of 1,500 messages: the first two and the last through the API, the ones between
- * written to the server's database (tests/server/long-chat.ts).
+ * written to the server's database (harness/long-chat.ts).
  */
 async function childWithLongChat(request: APIRequestContext) {
   const account = await registerChild(request, 'lang-historik');

@@ -1,11 +1,11 @@
 import { e2eDatabaseUrl } from '../playwright.config.ts';
-import { appendCounsellorMessages } from '../tests/server/long-chat.ts';
+import { appendCounsellorMessages } from '../harness/long-chat.ts';
 import { expect, test } from './support/test.ts';
-import { childToken, registerChild } from './actors/child-account.ts';
-import { ChildServerView } from './actors/child-server-view.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { logInChild } from './page-models/child-login.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
+import { childToken, registerChild } from '../harness/actors/child-account.ts';
+import { ChildServerView } from '../harness/actors/child-server-view.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
 
 const text = (n: number) => `Meddelande ${n} från kuratorn`;
 

@@ -1,6 +1,6 @@
-import { registerChild } from './actors/child-account.ts';
-import { AppPage } from './page-models/app-page.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { AppPage } from '../harness/page-models/app-page.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
 import { type PhoneScreen } from './support/small-screens.ts';
 import { screensFitAPhone } from './support/phone-walks.ts';
 import { expect } from './support/test.ts';

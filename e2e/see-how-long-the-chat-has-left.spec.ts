@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext } from './support/test.ts';
-import { runServerProcess, type ServerRun } from '../tests/server/server-process.ts';
-import { registerChild } from './actors/child-account.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
-import { ConsoleCounsellorPage } from './page-models/console-counsellor-page.ts';
-import { ConsolePage } from './page-models/console-page.ts';
+import { runServerProcess, type ServerRun } from '../harness/server-process.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
+import { ConsoleCounsellorPage } from '../harness/page-models/console-counsellor-page.ts';
+import { ConsolePage } from '../harness/page-models/console-page.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 
 /**

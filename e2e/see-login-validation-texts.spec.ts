@@ -1,8 +1,8 @@
 import { expect, test } from './support/test.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
-import { LoggedOutPage } from './page-models/logged-out-page.ts';
-import type { LoginPage } from './page-models/login-page.ts';
-import { StartPage } from './page-models/start-page.ts';
+import { LoggedOutPage } from '../harness/page-models/logged-out-page.ts';
+import type { LoginPage } from '../harness/page-models/login-page.ts';
+import { StartPage } from '../harness/page-models/start-page.ts';
 
 test('a user pressing log in with empty fields is told what is missing', async ({ page }) => {
   const start = new StartPage(page);

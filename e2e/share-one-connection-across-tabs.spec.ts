@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type BrowserContext } from './support/test.ts';
-import { DEMO_USER } from './page-models/app-page.ts';
-import { MyPagesPage } from './page-models/my-pages-page.ts';
-import { StartPage } from './page-models/start-page.ts';
+import { DEMO_USER } from '../harness/page-models/app-page.ts';
+import { MyPagesPage } from '../harness/page-models/my-pages-page.ts';
+import { StartPage } from '../harness/page-models/start-page.ts';
 
 /** Open hub connections of the server, all transports (ARCHITECTURE.md /metrics). */
 async function hubConnections(request: APIRequestContext): Promise<number> {

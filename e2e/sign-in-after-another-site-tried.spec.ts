@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from './support/test.ts';
-import { registerChild } from './actors/child-account.ts';
-import { logInChild } from './page-models/child-login.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
 
 // A page on another site (here: another local port, so another origin) that the child happens to
 // open makes the child's own browser post wrong passwords for the child's username to the token

@@ -1,8 +1,8 @@
 import { expect, test, type Page } from './support/test.ts';
-import { registerChild } from './actors/child-account.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
-import { logInChild } from './page-models/child-login.ts';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
+import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.ts';
 import { runAsProductionApp } from './support/installed-app.ts';
 
 declare global {

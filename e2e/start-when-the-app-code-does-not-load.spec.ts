@@ -1,7 +1,7 @@
 import { expect, test, type Page } from './support/test.ts';
 import { violationsAtBothWidths } from './support/accessibility.ts';
-import { registerChild } from './actors/child-account.ts';
-import { logInChild } from './page-models/child-login.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
 
 // The first HTML is the neutral first screen; the entry draws the signed-out start page by itself
 // and fetches the app's code (the data layer) behind it, for a signed-in child before their page.

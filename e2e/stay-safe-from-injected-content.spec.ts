@@ -1,10 +1,10 @@
 import { expect, test } from './support/test.ts';
-import { childToken, registerChild } from './actors/child-account.ts';
-import { ChildServerView } from './actors/child-server-view.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
-import { MyConversationsPage } from './page-models/my-conversations.ts';
-import { ThreadPage } from './page-models/thread-page.ts';
+import { childToken, registerChild } from '../harness/actors/child-account.ts';
+import { ChildServerView } from '../harness/actors/child-server-view.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
+import { MyConversationsPage } from '../harness/page-models/my-conversations.ts';
+import { ThreadPage } from '../harness/page-models/thread-page.ts';
 import { expectNothingInjected, INJECTED_CONTENT } from './support/injected-content.ts';
 
 // Markup in what a child or a counsellor writes is shown as the text it is. Nothing of

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from './support/test.ts';
-import { registerChild } from './actors/child-account.ts';
-import { logInChild } from './page-models/child-login.ts';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
+import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.ts';
 
 /**
  * The data worker refreshes the token first at every start (SPEC §4). When that answer is lost - the

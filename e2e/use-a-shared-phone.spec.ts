@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type BrowserContext, type Page } from './support/test.ts';
-import { registerChild, type ChildAccount } from './actors/child-account.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
-import { LoggedOutPage } from './page-models/logged-out-page.ts';
-import { StartPage } from './page-models/start-page.ts';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { registerChild, type ChildAccount } from '../harness/actors/child-account.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
+import { LoggedOutPage } from '../harness/page-models/logged-out-page.ts';
+import { StartPage } from '../harness/page-models/start-page.ts';
+import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 import { leftBehind, readStoredData } from './support/stored-data.ts';
 

@@ -1,6 +1,6 @@
 import { expect, test } from './support/test.ts';
-import { registerChild } from './actors/child-account.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
 
 const QUEUE_PLACEHOLDER = 'Du väntar på din tur. Kom tillbaka hit var 5:e minut för att stå kvar i kön';
 

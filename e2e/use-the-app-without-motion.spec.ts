@@ -1,6 +1,6 @@
 import { expect, test, type Page } from './support/test.ts';
-import { registerChild } from './actors/child-account.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
 
 // A child whose system asks for less motion (prefers-reduced-motion: reduce) meets no animation or
 // transition anywhere; without that wish the app's motion is there (so the check can fail).

@@ -1,7 +1,7 @@
 import { expect, test } from './support/test.ts';
-import { registerChild } from './actors/child-account.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
+import { registerChild } from '../harness/actors/child-account.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
 import {
   PHONE_SIZES,
   closeKeyboard,

@@ -1,8 +1,8 @@
 import { expect, test, type Locator, type Page } from './support/test.ts';
-import { childToken, registerChild } from './actors/child-account.ts';
-import { ChildServerView } from './actors/child-server-view.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { ChildChatPage } from './page-models/child-chat-page.ts';
+import { childToken, registerChild } from '../harness/actors/child-account.ts';
+import { ChildServerView } from '../harness/actors/child-server-view.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
 import { NEUTRAL_EXIT_URL, withNeutralExit } from './support/neutral-exit.ts';
 
 // A child who uses no mouse: every step below is a key press or typing (page.keyboard only), and

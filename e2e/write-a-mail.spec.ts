@@ -1,11 +1,11 @@
 import { expect, test, type APIRequestContext } from './support/test.ts';
-import { childToken, registerChild } from './actors/child-account.ts';
-import { ChildServerView } from './actors/child-server-view.ts';
-import { Counsellor } from './actors/counsellor.ts';
-import { logInChild } from './page-models/child-login.ts';
-import { MyConversationsPage } from './page-models/my-conversations.ts';
-import { NewPostPage } from './page-models/new-post-page.ts';
-import { ThreadPage } from './page-models/thread-page.ts';
+import { childToken, registerChild } from '../harness/actors/child-account.ts';
+import { ChildServerView } from '../harness/actors/child-server-view.ts';
+import { Counsellor } from '../harness/actors/counsellor.ts';
+import { logInChild } from '../harness/page-models/child-login.ts';
+import { MyConversationsPage } from '../harness/page-models/my-conversations.ts';
+import { NewPostPage } from '../harness/page-models/new-post-page.ts';
+import { ThreadPage } from '../harness/page-models/thread-page.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 
 /** A fresh child with one earlier mail a counsellor has answered: every test starts from its own. */

@@ -22,7 +22,7 @@ export function replyWithError(error: FastifyError | Error, req: FastifyRequest,
   }
   // The database is restarting or failing over: a retryable 503 that says when to try again, not a
   // 500 that reads as a fault of the request. A proxy in front may try another process (nginx's
-  // proxy_next_upstream http_503, scripts/cluster.ts); a client's outbox waits Retry-After.
+  // proxy_next_upstream http_503, harness/cluster/); a client's outbox waits Retry-After.
   if (isDatabaseUnavailable(error)) {
     // Expected while it lasts, and one line per refused request: its code, not its stack.
     const { code, message } = error as { code?: string; message?: string };

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import type { AssistantContent } from '../../contract/assistant.ts';
-import { childToken, registerChild } from '../actors/child-account.ts';
-import { ChildServerView } from '../actors/child-server-view.ts';
-import { Counsellor } from '../actors/counsellor.ts';
-import { AssistantPanel } from '../page-models/assistant-panel.ts';
-import { ChildChatPage } from '../page-models/child-chat-page.ts';
-import { StartPage } from '../page-models/start-page.ts';
+import { childToken, registerChild } from '../../harness/actors/child-account.ts';
+import { ChildServerView } from '../../harness/actors/child-server-view.ts';
+import { Counsellor } from '../../harness/actors/counsellor.ts';
+import { AssistantPanel } from '../../harness/page-models/assistant-panel.ts';
+import { ChildChatPage } from '../../harness/page-models/child-chat-page.ts';
+import { StartPage } from '../../harness/page-models/start-page.ts';
 import { violationsAtBothWidths } from '../support/accessibility.ts';
 import { runAsProductionApp } from '../support/installed-app.ts';
 import { expect, test } from '../support/test.ts';

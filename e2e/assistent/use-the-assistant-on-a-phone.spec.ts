@@ -1,6 +1,6 @@
-import { registerChild } from '../actors/child-account.ts';
-import { AssistantPanel } from '../page-models/assistant-panel.ts';
-import { ChildChatPage } from '../page-models/child-chat-page.ts';
+import { registerChild } from '../../harness/actors/child-account.ts';
+import { AssistantPanel } from '../../harness/page-models/assistant-panel.ts';
+import { ChildChatPage } from '../../harness/page-models/child-chat-page.ts';
 import { PHONE_SIZES, expectInViewAndReachable, keepScreenshot } from '../support/small-screens.ts';
 import { expect, test } from '../support/test.ts';
 

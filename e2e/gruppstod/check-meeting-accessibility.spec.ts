@@ -1,7 +1,7 @@
 import { expect, test } from '../support/test.ts';
-import { GroupStartPage } from '../page-models/group-start-page.ts';
-import { LoginPage } from '../page-models/login-page.ts';
-import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
+import { GroupStartPage } from '../../harness/page-models/group-start-page.ts';
+import { LoginPage } from '../../harness/page-models/login-page.ts';
+import { MeetingDetailPage } from '../../harness/page-models/meeting-detail-page.ts';
 import { violationsAtBothWidths } from '../support/accessibility.ts';
 
 // Every screen of the group-support app, each checked with axe at 320 px and at 1280 px. The group

@@ -1,7 +1,7 @@
 import { expect, test, type Browser } from '../support/test.ts';
-import { GroupChatWindow } from '../page-models/group-chat-window.ts';
-import { GroupStartPage } from '../page-models/group-start-page.ts';
-import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
+import { GroupChatWindow } from '../../harness/page-models/group-chat-window.ts';
+import { GroupStartPage } from '../../harness/page-models/group-start-page.ts';
+import { MeetingDetailPage } from '../../harness/page-models/meeting-detail-page.ts';
 
 const SUBJECT = 'Träff för tre deltagare';
 const CODES = ['DEMOKOD-0001', 'DEMOKOD-0002', 'DEMOKOD-0003'] as const;

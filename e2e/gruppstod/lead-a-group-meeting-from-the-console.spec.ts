@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '../support/test.ts';
-import { ConsoleGroupLeaderPage } from '../page-models/console-group-leader-page.ts';
-import { GroupStartPage } from '../page-models/group-start-page.ts';
-import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
+import { ConsoleGroupLeaderPage } from '../../harness/page-models/console-group-leader-page.ts';
+import { GroupStartPage } from '../../harness/page-models/group-start-page.ts';
+import { MeetingDetailPage } from '../../harness/page-models/meeting-detail-page.ts';
 import { accessibilityViolations } from '../support/accessibility.ts';
 
 const GROUP = 'Stödgrupp för unga med separerade föräldrar';

@@ -1,6 +1,6 @@
 import { expect, test } from '../support/test.ts';
-import { DEMO_PERSONAL_CODE } from '../page-models/app-page.ts';
-import { LoginPage } from '../page-models/login-page.ts';
+import { DEMO_PERSONAL_CODE } from '../../harness/page-models/app-page.ts';
+import { LoginPage } from '../../harness/page-models/login-page.ts';
 
 test('a group participant logs in with the personal code on the start page', async ({ page }) => {
   await page.goto('/');

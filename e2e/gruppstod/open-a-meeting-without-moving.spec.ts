@@ -1,6 +1,6 @@
 import { expect, test } from '../support/test.ts';
-import { GroupStartPage } from '../page-models/group-start-page.ts';
-import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
+import { GroupStartPage } from '../../harness/page-models/group-start-page.ts';
+import { MeetingDetailPage } from '../../harness/page-models/meeting-detail-page.ts';
 import { layoutShifts, recordLayoutShifts } from '../support/layout-shifts.ts';
 
 // Lighthouse's phone: a meeting page opened from its address fills in part by part (the first HTML's

@@ -1,7 +1,7 @@
 import { expect, test } from '../support/test.ts';
-import { GroupStartPage } from '../page-models/group-start-page.ts';
-import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
-import { MyConversationsPage } from '../page-models/my-conversations.ts';
+import { GroupStartPage } from '../../harness/page-models/group-start-page.ts';
+import { MeetingDetailPage } from '../../harness/page-models/meeting-detail-page.ts';
+import { MyConversationsPage } from '../../harness/page-models/my-conversations.ts';
 
 /**
  * A participant writes in a group chat, the leader ends the meeting, and the participant signs in

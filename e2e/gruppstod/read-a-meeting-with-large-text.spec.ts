@@ -1,6 +1,6 @@
 import { expect, test } from '../support/test.ts';
-import { GroupStartPage } from '../page-models/group-start-page.ts';
-import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
+import { GroupStartPage } from '../../harness/page-models/group-start-page.ts';
+import { MeetingDetailPage } from '../../harness/page-models/meeting-detail-page.ts';
 import { keepScreenshot, lostContent, zoomTextTo200 } from '../support/text-zoom.ts';
 
 // A participant on a 320 px phone with the text zoomed to 200 %: the meeting list and a meeting's

@@ -1,6 +1,6 @@
 import { expect, test } from '../support/test.ts';
-import { GroupStartPage } from '../page-models/group-start-page.ts';
-import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
+import { GroupStartPage } from '../../harness/page-models/group-start-page.ts';
+import { MeetingDetailPage } from '../../harness/page-models/meeting-detail-page.ts';
 import { runAsProductionApp } from '../support/installed-app.ts';
 
 test('a participant reloads the meeting detail offline and still sees the meeting and the list', async ({

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { GroupStartPage } from '../page-models/group-start-page.ts';
-import { LoginPage } from '../page-models/login-page.ts';
+import { GroupStartPage } from '../../harness/page-models/group-start-page.ts';
+import { LoginPage } from '../../harness/page-models/login-page.ts';
 import { screensFitAPhone, startPage } from '../support/phone-walks.ts';
 
 // Group support's start page at 320x568, 360x640 and 390x844: signed out with the personal code

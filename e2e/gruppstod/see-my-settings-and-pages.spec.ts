@@ -1,7 +1,7 @@
 import { expect, test } from '../support/test.ts';
-import { GroupStartPage } from '../page-models/group-start-page.ts';
-import { MyPagesPage } from '../page-models/my-pages-page.ts';
-import { SettingsPage } from '../page-models/settings-page.ts';
+import { GroupStartPage } from '../../harness/page-models/group-start-page.ts';
+import { MyPagesPage } from '../../harness/page-models/my-pages-page.ts';
+import { SettingsPage } from '../../harness/page-models/settings-page.ts';
 import { violationsAtBothWidths } from '../support/accessibility.ts';
 
 // A group participant signs in with a personal code: there is no password to change, and the

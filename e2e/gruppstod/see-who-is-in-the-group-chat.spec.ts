@@ -1,8 +1,8 @@
 import { CONNECTED_WITHIN_MS, PRESENCE_REFRESH_MS } from '../../contract/timings.ts';
 import { expect, test, type Browser } from '../support/test.ts';
-import { GroupStartPage } from '../page-models/group-start-page.ts';
-import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
+import { GroupStartPage } from '../../harness/page-models/group-start-page.ts';
+import { MeetingDetailPage } from '../../harness/page-models/meeting-detail-page.ts';
+import { startFaultProxy, type FaultProxy } from '../../harness/fault-proxy.ts';
 
 let proxy: FaultProxy;
 test.beforeAll(async () => {

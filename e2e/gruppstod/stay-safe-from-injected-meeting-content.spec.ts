@@ -1,6 +1,6 @@
 import { expect, test, type PolicyViolation } from '../support/test.ts';
-import { GroupStartPage } from '../page-models/group-start-page.ts';
-import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
+import { GroupStartPage } from '../../harness/page-models/group-start-page.ts';
+import { MeetingDetailPage } from '../../harness/page-models/meeting-detail-page.ts';
 import { expectNothingInjected, INJECTED_CONTENT } from '../support/injected-content.ts';
 import { withMeetingContent } from '../support/meeting-content.ts';
 

@@ -1,5 +1,5 @@
 import { expect, test } from '../support/test.ts';
-import { GroupStartPage } from '../page-models/group-start-page.ts';
+import { GroupStartPage } from '../../harness/page-models/group-start-page.ts';
 import { accessibilityViolations } from '../support/accessibility.ts';
 
 test('a participant waits for the group chat, chats with the leader and sees it end', async ({

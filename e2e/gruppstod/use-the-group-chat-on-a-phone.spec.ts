@@ -1,4 +1,4 @@
-import { GroupStartPage } from '../page-models/group-start-page.ts';
+import { GroupStartPage } from '../../harness/page-models/group-start-page.ts';
 import {
   PHONE_SIZES,
   closeKeyboard,

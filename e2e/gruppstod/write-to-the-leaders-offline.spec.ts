@@ -1,7 +1,7 @@
 import { expect, test } from '../support/test.ts';
-import { GroupStartPage } from '../page-models/group-start-page.ts';
-import { MeetingDetailPage } from '../page-models/meeting-detail-page.ts';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
+import { GroupStartPage } from '../../harness/page-models/group-start-page.ts';
+import { MeetingDetailPage } from '../../harness/page-models/meeting-detail-page.ts';
+import { startFaultProxy, type FaultProxy } from '../../harness/fault-proxy.ts';
 
 // A participant writes to the group leaders without a network: the message waits in the outbox and
 // the form says so, instead of claiming it was sent; it goes once the network is back.

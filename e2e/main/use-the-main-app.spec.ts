@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import type { AssistantContent } from '../../contract/assistant.ts';
 import { expect, test } from '../support/test.ts';
-import { registerChild } from '../actors/child-account.ts';
-import { Counsellor } from '../actors/counsellor.ts';
-import { AssistantPanel } from '../page-models/assistant-panel.ts';
-import { ChildChatPage } from '../page-models/child-chat-page.ts';
-import { MyPagesPage } from '../page-models/my-pages-page.ts';
-import { NewPostPage } from '../page-models/new-post-page.ts';
+import { registerChild } from '../../harness/actors/child-account.ts';
+import { Counsellor } from '../../harness/actors/counsellor.ts';
+import { AssistantPanel } from '../../harness/page-models/assistant-panel.ts';
+import { ChildChatPage } from '../../harness/page-models/child-chat-page.ts';
+import { MyPagesPage } from '../../harness/page-models/my-pages-page.ts';
+import { NewPostPage } from '../../harness/page-models/new-post-page.ts';
 import { violationsAtBothWidths } from '../support/accessibility.ts';
 
 const content = JSON.parse(

@@ -1,15 +1,15 @@
 import { expect, test, type Browser, type Page } from '../support/test.ts';
-import { registerChild, type ChildAccount } from '../actors/child-account.ts';
-import { logInChild } from '../page-models/child-login.ts';
-import { ConsolePage } from '../page-models/console-page.ts';
-import { ConsoleModerationPage } from '../page-models/console-moderation-page.ts';
+import { registerChild, type ChildAccount } from '../../harness/actors/child-account.ts';
+import { logInChild } from '../../harness/page-models/child-login.ts';
+import { ConsolePage } from '../../harness/page-models/console-page.ts';
+import { ConsoleModerationPage } from '../../harness/page-models/console-moderation-page.ts';
 import {
   DisplayNameForm,
   MyPeerPosts,
   NewPeerPostPage,
   PeerBoard,
   PeerPostPage,
-} from '../page-models/peer-pages.ts';
+} from '../../harness/page-models/peer-pages.ts';
 import { violationsAtBothWidths } from '../support/accessibility.ts';
 import { runAsProductionApp } from '../support/installed-app.ts';
 

@@ -1,8 +1,8 @@
 import { expect, test } from '../support/test.ts';
-import { registerChild } from '../actors/child-account.ts';
-import { Counsellor } from '../actors/counsellor.ts';
-import { logInChild } from '../page-models/child-login.ts';
-import { ChildChatPage } from '../page-models/child-chat-page.ts';
+import { registerChild } from '../../harness/actors/child-account.ts';
+import { Counsellor } from '../../harness/actors/counsellor.ts';
+import { logInChild } from '../../harness/page-models/child-login.ts';
+import { ChildChatPage } from '../../harness/page-models/child-chat-page.ts';
 
 test('in Peers a started chat opens minimised, and the bar opens it', async ({ page, request }) => {
   const account = await registerChild(request, 'peers-chatt');

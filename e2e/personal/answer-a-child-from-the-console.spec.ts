@@ -1,9 +1,9 @@
 import { expect, test, type APIRequestContext } from '../support/test.ts';
-import { childToken, registerChild, type ChildAccount } from '../actors/child-account.ts';
-import { Counsellor } from '../actors/counsellor.ts';
-import { ChildChatPage } from '../page-models/child-chat-page.ts';
-import { ConsoleCounsellorPage } from '../page-models/console-counsellor-page.ts';
-import { ConsolePage } from '../page-models/console-page.ts';
+import { childToken, registerChild, type ChildAccount } from '../../harness/actors/child-account.ts';
+import { Counsellor } from '../../harness/actors/counsellor.ts';
+import { ChildChatPage } from '../../harness/page-models/child-chat-page.ts';
+import { ConsoleCounsellorPage } from '../../harness/page-models/console-counsellor-page.ts';
+import { ConsolePage } from '../../harness/page-models/console-page.ts';
 import { accessibilityViolations } from '../support/accessibility.ts';
 
 const CONV = '/portal/features/conversations/conversationsapplication-id';

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '../support/test.ts';
-import { childToken, registerChild } from '../actors/child-account.ts';
-import { ConsoleCounsellorPage } from '../page-models/console-counsellor-page.ts';
-import { ConsolePage } from '../page-models/console-page.ts';
+import { childToken, registerChild } from '../../harness/actors/child-account.ts';
+import { ConsoleCounsellorPage } from '../../harness/page-models/console-counsellor-page.ts';
+import { ConsolePage } from '../../harness/page-models/console-page.ts';
 import { accessibilityViolations } from '../support/accessibility.ts';
 
 async function fitsWidth(page: Page) {

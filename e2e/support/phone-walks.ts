@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { registerChild } from '../actors/child-account.ts';
-import { logInChild } from '../page-models/child-login.ts';
+import { registerChild } from '../../harness/actors/child-account.ts';
+import { logInChild } from '../../harness/page-models/child-login.ts';
 import { expect, test } from './test.ts';
 import { walkOnPhones, type PhoneScreen } from './small-screens.ts';
 

@@ -438,7 +438,7 @@ export interface TokenTrial {
   accepted: boolean;
 }
 
-/** A route of the child's own the actors read (e2e/actors/child-server-view.ts): it needs a live login. */
+/** A route of the child's own the actors read (harness/actors/child-server-view.ts): it needs a live login. */
 const CHILD_ROUTE = '/portal/features/contacts/contactsapplicationfeature-id/detail';
 
 /**

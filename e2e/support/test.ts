@@ -1,6 +1,6 @@
 import { expect, test as base, type Browser, type BrowserContext } from '@playwright/test';
 import { RECOVERABLE_ERROR } from '../../src/errors/ui-error-reporting.ts';
-import { GroupLeader } from '../actors/group-leader.ts';
+import { GroupLeader } from '../../harness/actors/group-leader.ts';
 
 // Every spec imports `test` and `expect` from here: each page of each browser context a test opens
 // (its own `page`, `context.newPage()`, `browser.newContext()`) reports the browser-policy

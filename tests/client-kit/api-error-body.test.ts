@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiErrorBodyOf } from '../../client-kit/http/api-error-body.ts';
-import { startTestServer } from '../server/test-server.ts';
+import { startTestServer } from '../../harness/test-server.ts';
 
 describe('the { error, message } body of a failed call', () => {
   it('reads the code and the Swedish text the server answers with', async () => {

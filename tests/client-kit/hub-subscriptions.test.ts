@@ -2,7 +2,7 @@ import { HttpTransportType } from '@microsoft/signalr';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { entityKey } from '../../contract/hub.ts';
 import { HubKeeper, type HubState } from '../../client-kit/hub/hub-keeper.ts';
-import { claimsOf, login, startTestServer, type TestServer } from '../server/test-server.ts';
+import { claimsOf, login, startTestServer, type TestServer } from '../../harness/test-server.ts';
 import { ManualClock } from '../worker/helpers.ts';
 
 /**

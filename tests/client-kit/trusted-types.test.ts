@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { launchChromium } from '../../harness/chromium.ts';
 import { build, type Rolldown } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy } from '../../server/security/browser-policy.ts';
@@ -41,7 +42,7 @@ async function bundle(): Promise<string> {
 
 beforeAll(async () => {
   const script = await bundle();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--disable-gpu'] });
+  browser = await launchChromium();
   page = await browser.newPage();
   const csp = contentSecurityPolicy(
     {

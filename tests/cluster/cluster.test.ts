@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransportType, HubConnectionState, type HubConnection } from '@microsoft/signalr';
 import { buildHubConnection } from '../../client-kit/hub/build-hub-connection.ts';
-import { freeClusterPort, startCluster, type Cluster } from '../../scripts/cluster.ts';
-import { api, createTestDatabase, LOCAL_POSTGRES_URL, login } from '../server/test-server.ts';
-import { callFrom } from '../server/security/attack.ts';
+import { freeClusterPort, startCluster, type Cluster } from '../../harness/cluster/cluster.ts';
+import { api, createTestDatabase, LOCAL_POSTGRES_URL, login } from '../../harness/test-server.ts';
+import { callFrom } from '../../harness/attack.ts';
 import { loadConfig } from '../../server/config.ts';
-import { readMetrics } from '../server/metrics-text.ts';
+import { readMetrics } from '../../harness/metrics-text.ts';
 
 /**
  * `npm run cluster` as a site runs it: two server processes on PostgreSQL and Redis behind Debian's

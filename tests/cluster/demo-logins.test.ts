@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterOptionsOf, freeClusterPort, startCluster, type Cluster } from '../../scripts/cluster.ts';
-import { createTestDatabase, LOCAL_POSTGRES_URL, tokenRequest } from '../server/test-server.ts';
+import {
+  clusterOptionsOf,
+  freeClusterPort,
+  startCluster,
+  type Cluster,
+} from '../../harness/cluster/cluster.ts';
+import { createTestDatabase, LOCAL_POSTGRES_URL, tokenRequest } from '../../harness/test-server.ts';
 import { DEMO_LOGINS, hasDemoLogins } from '../../server/db/seed.ts';
 import { openDatabase } from '../../server/db/database.ts';
 

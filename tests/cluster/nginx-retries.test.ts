@@ -5,7 +5,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freeClusterPort, nginxConfig } from '../../scripts/cluster.ts';
+import { freeClusterPort, nginxConfig } from '../../harness/cluster/cluster.ts';
 
 /**
  * The retries `npm run cluster` gives nginx (scripts/cluster.ts on top of deploy/nginx.conf), against

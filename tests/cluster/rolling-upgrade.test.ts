@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { freeClusterPort, startCluster, type Cluster } from '../../scripts/cluster.ts';
+import { freeClusterPort, startCluster, type Cluster } from '../../harness/cluster/cluster.ts';
 import { prepareRelease, type Release } from '../../scripts/release.ts';
-import { createTestDatabase, LOCAL_POSTGRES_URL, login, postWithKey } from '../server/test-server.ts';
-import { BENCH_LIMITS } from '../server/server-process.ts';
-import { withFailingMigration, withProbeMigration, PROBE_COLUMN } from './next-release.ts';
+import { createTestDatabase, LOCAL_POSTGRES_URL, login, postWithKey } from '../../harness/test-server.ts';
+import { BENCH_LIMITS } from '../../harness/server-process.ts';
+import { withFailingMigration, withProbeMigration, PROBE_COLUMN } from '../../harness/next-release.ts';
 
 /**
  * A rolling upgrade of `npm run cluster` while children write: two processes on PostgreSQL and

@@ -3,8 +3,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { startFaultProxy } from '../../e2e/support/fault-proxy.ts';
-import type { FaultProxy } from '../../e2e/support/fault-proxy.ts';
+import { startFaultProxy } from '../../harness/fault-proxy.ts';
+import type { FaultProxy } from '../../harness/fault-proxy.ts';
 
 /**
  * A real upstream: `/stream` answers with one chunk and stays open until a test ends it; every

@@ -5,12 +5,12 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_QUICK_EXIT_URL, QUICK_EXIT_ATTRIBUTE } from '../../contract/first-screen.ts';
-import { launchChromium } from '../../bench/support.ts';
+import { launchChromium } from '../../harness/chromium.ts';
 import {
   measureStartPageJs,
   START_PAGE_JS_GZIP_BUDGET,
   type StartPageJs,
-} from '../../bench/start-page-js.ts';
+} from '../../harness/start-page-js.ts';
 import {
   buildForMeasurement,
   formatSizes,

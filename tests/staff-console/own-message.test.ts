@@ -10,7 +10,7 @@ import {
   login,
   startTestServer,
   type TestServer,
-} from '../server/test-server.ts';
+} from '../../harness/test-server.ts';
 
 /**
  * Two leaders of one group who share a display name: each sees only their own messages as theirs

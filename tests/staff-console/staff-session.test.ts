@@ -2,7 +2,7 @@ import { InMemoryWebStorage } from 'oidc-client-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StaffApiError } from '../../staff-console/api/staff-api.ts';
 import { StaffAuth } from '../../staff-console/session/staff-auth.ts';
-import { api, createStaffAccount, startTestServer, type TestServer } from '../server/test-server.ts';
+import { api, createStaffAccount, startTestServer, type TestServer } from '../../harness/test-server.ts';
 
 /**
  * The console's session against the real auth server: oidc-client-ts with the console's settings,

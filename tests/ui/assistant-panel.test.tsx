@@ -16,7 +16,7 @@ import { readAssistantToken, renewalAt } from '../../src/assistant/assistant-tok
 import { RuntimeConfigBoot } from '../../src/config/runtime-config.tsx';
 import { DataProvider } from '../../src/data/index.ts';
 import { loadRuntimeConfig } from '../../worker/config.ts';
-import { api } from '../server/test-server.ts';
+import { api } from '../../harness/test-server.ts';
 import { setPageUrl } from './page-dom.ts';
 import { useWorkerTestServer } from '../worker/worker-fixture.ts';
 import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';

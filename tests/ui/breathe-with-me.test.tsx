@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BreatheWithMe } from '../../src/one-to-one-chat/breathe-with-me.tsx';
 import { hideChatWindow, showChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
 import { ChildChatHost } from '../../src/one-to-one-chat/child-chat-host.tsx';
-import { api } from '../server/test-server.ts';
+import { api } from '../../harness/test-server.ts';
 import { useCounsellorTestEnv } from '../worker/child-helpers.ts';
 import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
 

@@ -9,7 +9,7 @@ import { useChatPages } from '../../src/data/chat-pages.ts';
 import { hideChatWindow, showChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
 import { BOT_MESSAGE_DELAYS_MS } from '../../contract/timings.ts';
 import { ChildChatHost } from '../../src/one-to-one-chat/child-chat-host.tsx';
-import { api } from '../server/test-server.ts';
+import { api } from '../../harness/test-server.ts';
 import { CHAT_LIMIT_REACHED_TEXT, endChatsPastLimit } from '../../server/conversations/chat-limit.ts';
 import { conversationChanged } from '../../server/conversations/changed.ts';
 import { useCounsellorTestEnv } from '../worker/child-helpers.ts';

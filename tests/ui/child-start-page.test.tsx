@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { hideChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
 import { ChildStartPage } from '../../src/start/child-start-page.tsx';
-import { api } from '../server/test-server.ts';
+import { api } from '../../harness/test-server.ts';
 import { createWorker, useWorkerTestServer } from '../worker/worker-fixture.ts';
 import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
 

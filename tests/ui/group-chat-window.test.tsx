@@ -5,7 +5,7 @@ import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatClosedByUser, openChatMeeting } from '../../src/chat-window/chat-window-store.ts';
 import { MeetingDetailPage } from '../../src/meeting-detail/meeting-detail-page.tsx';
-import { api, startTestServer, type TestServer } from '../server/test-server.ts';
+import { api, startTestServer, type TestServer } from '../../harness/test-server.ts';
 import { leaderToken, startedChat } from '../worker/group/group-helpers.ts';
 import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
 

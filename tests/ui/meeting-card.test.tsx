@@ -6,7 +6,7 @@ import { MEETING_CARD_SUBSCRIBE_DELAY_MS } from '../../contract/timings.ts';
 import type { WorkerApi } from '../../worker/client/api.ts';
 import { outcomeOf } from '../../worker/base/result.ts';
 import { MeetingCard } from '../../src/meeting-list/meeting-card.tsx';
-import { startTestServer, type TestServer } from '../server/test-server.ts';
+import { startTestServer, type TestServer } from '../../harness/test-server.ts';
 import { createMeeting, leaderToken } from '../worker/group/group-helpers.ts';
 import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
 

@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MyPeerPosts } from '../../src/peers/my-peer-posts.tsx';
-import { api } from '../server/test-server.ts';
+import { api } from '../../harness/test-server.ts';
 import { useWorkerTestServer } from '../worker/worker-fixture.ts';
 import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
 

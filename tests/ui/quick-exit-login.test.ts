@@ -11,7 +11,7 @@ import {
   holdExitHandle,
   pendingExit,
 } from '../../worker/client/quick-exit.ts';
-import { login, refreshRequest, startTestServer, type TestServer } from '../server/test-server.ts';
+import { login, refreshRequest, startTestServer, type TestServer } from '../../harness/test-server.ts';
 import { setPageUrl } from './page-dom.ts';
 
 // The quick exit's part at the server, as the page does it (worker/client/quick-exit.ts), against

@@ -7,7 +7,7 @@ import { PortalDb } from '../../worker/base/db.ts';
 import type { PortalWorker } from '../../worker/portal-worker.ts';
 import { RuntimeConfigBoot } from '../../src/config/runtime-config.tsx';
 import { DataProvider, type DataAccess } from '../../src/data/index.ts';
-import type { TestServer } from '../server/test-server.ts';
+import type { TestServer } from '../../harness/test-server.ts';
 import { setPageUrl } from './page-dom.ts';
 import { createWorker, type WorkerFixture } from '../worker/worker-fixture.ts';
 

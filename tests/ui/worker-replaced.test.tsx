@@ -11,7 +11,7 @@ import { outcomeOf } from '../../worker/base/result.ts';
 import { WorkerBridge } from '../../worker/client/worker-bridge.ts';
 import { MeetingCard } from '../../src/meeting-list/meeting-card.tsx';
 import { useMeeting } from '../../src/data/meeting-and-chat-hooks.ts';
-import { api, startTestServer, type TestServer } from '../server/test-server.ts';
+import { api, startTestServer, type TestServer } from '../../harness/test-server.ts';
 import { createMeeting, leaderToken, signedInWorker, startedChat } from '../worker/group/group-helpers.ts';
 import { createWorker, type WorkerFixture } from '../worker/worker-fixture.ts';
 import { renderWithData, type UiConnection } from './worker-connection.tsx';

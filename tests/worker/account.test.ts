@@ -8,7 +8,7 @@ import {
   startTestServer,
   tokenRequest,
   type TestServer,
-} from '../server/test-server.ts';
+} from '../../harness/test-server.ts';
 import { NOTIFICATIONS_DAYS } from '../../contract/limits.ts';
 import { ManualClock, waitForQuery } from './helpers.ts';
 import { createWorker, type WorkerFixture } from './worker-fixture.ts';

@@ -4,7 +4,7 @@ import type { ConversationMessageWire } from '../../contract/conversations.ts';
 import { chatEntries } from '../../src/chat-window/chat-messages.ts';
 import type { Clock } from '../../worker/clock.ts';
 import { outcomeOf } from '../../worker/base/result.ts';
-import { api } from '../server/test-server.ts';
+import { api } from '../../harness/test-server.ts';
 import { MAIL_DEVICE, useCounsellorTestEnv } from './child-helpers.ts';
 import { valueOf, waitForQuery } from './helpers.ts';
 import { createWorker } from './worker-fixture.ts';

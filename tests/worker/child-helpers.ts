@@ -1,6 +1,6 @@
 import type { MailDeviceInfo } from '../../worker/base/mail-and-history.ts';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { login, startTestServer, type TestServer } from '../server/test-server.ts';
+import { login, startTestServer, type TestServer } from '../../harness/test-server.ts';
 import type { WorkerFixture } from './worker-fixture.ts';
 
 export interface CounsellorTestEnv {

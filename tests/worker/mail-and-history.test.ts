@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { Conversation, ConversationMessageWire } from '../../contract/conversations.ts';
-import { api, login } from '../server/test-server.ts';
+import { api, login } from '../../harness/test-server.ts';
 import { MAIL_DEVICE, useCounsellorTestEnv } from './child-helpers.ts';
 import { CONV, signedInWorker } from './group/group-helpers.ts';
 import { valueOf, waitForQuery } from './helpers.ts';

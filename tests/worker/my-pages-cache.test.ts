@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACTS_FEATURE_IDS } from '../../contract/profile.ts';
-import { startFaultProxy, type FaultProxy } from '../../e2e/support/fault-proxy.ts';
+import { startFaultProxy, type FaultProxy } from '../../harness/fault-proxy.ts';
 import { outcomeOf } from '../../worker/base/result.ts';
-import { api, login } from '../server/test-server.ts';
+import { api, login } from '../../harness/test-server.ts';
 import { useCounsellorTestEnv } from './child-helpers.ts';
 import { signedInWorker } from './group/group-helpers.ts';
 import { waitForQuery } from './helpers.ts';

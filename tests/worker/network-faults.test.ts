@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationMessageWire } from '../../contract/conversations.ts';
-import { startFaultProxy, type FaultProxy } from '../../e2e/support/fault-proxy.ts';
-import { api } from '../server/test-server.ts';
+import { startFaultProxy, type FaultProxy } from '../../harness/fault-proxy.ts';
+import { api } from '../../harness/test-server.ts';
 import { MAIL_DEVICE, useCounsellorTestEnv } from './child-helpers.ts';
 import { signedInWorker } from './group/group-helpers.ts';
 import { valueOf, waitForQuery } from './helpers.ts';

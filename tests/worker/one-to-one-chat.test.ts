@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { CANCEL_REASON } from '../../worker/sync/one-to-one-chat.ts';
 import { LEAVE_QUEUE_DELAY_MS } from '../../contract/timings.ts';
-import { api } from '../server/test-server.ts';
+import { api } from '../../harness/test-server.ts';
 import { useCounsellorTestEnv } from './child-helpers.ts';
 import { ManualClock, waitForQuery } from './helpers.ts';
 import { createWorker } from './worker-fixture.ts';

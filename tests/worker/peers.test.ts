@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
-import { api, login } from '../server/test-server.ts';
+import { api, login } from '../../harness/test-server.ts';
 import { signedInWorker } from './group/group-helpers.ts';
 import { useWorkerTestServer } from './worker-fixture.ts';
 import { valueOf, waitForQuery } from './helpers.ts';

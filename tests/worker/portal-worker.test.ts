@@ -1,7 +1,7 @@
 import type { AuthDb } from '../../worker/auth/user-store.ts';
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { api, startTestServer } from '../server/test-server.ts';
+import { api, startTestServer } from '../../harness/test-server.ts';
 import { ManualClock, waitForQuery } from './helpers.ts';
 import { SESSION_CHECK_INTERVAL_MS } from '../../contract/timings.ts';
 import { createWorker, useWorkerTestServer } from './worker-fixture.ts';

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatEntries, sendStatusText } from '../../src/chat-window/chat-messages.ts';
 import type { MailDeviceInfo, SentMail } from '../../worker/base/mail-and-history.ts';
 import { RATE_LIMITS } from '../../server/security/rate-limiter.ts';
-import { api, startTestServer, type TestServer } from '../server/test-server.ts';
+import { api, startTestServer, type TestServer } from '../../harness/test-server.ts';
 import { ManualClock, valueOf, waitForQuery } from './helpers.ts';
 import { createWorker, type WorkerFixture } from './worker-fixture.ts';
 

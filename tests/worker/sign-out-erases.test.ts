@@ -4,7 +4,7 @@ import { AuthDb } from '../../worker/auth/user-store.ts';
 import { AtRestKey } from '../../worker/base/at-rest.ts';
 import { PortalDb } from '../../worker/base/db.ts';
 import { exitHandleOf } from '../../contract/quick-exit.ts';
-import { api, refreshRequest } from '../server/test-server.ts';
+import { api, refreshRequest } from '../../harness/test-server.ts';
 import { MAIL_DEVICE, useCounsellorTestEnv } from './child-helpers.ts';
 import { signedInWorker } from './group/group-helpers.ts';
 import { valueOf } from './helpers.ts';

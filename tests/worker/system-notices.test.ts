@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import type { ConversationMessageWire } from '../../contract/conversations.ts';
 import type { WorkerBroadcast } from '../../worker/client/api.ts';
-import { api } from '../server/test-server.ts';
+import { api } from '../../harness/test-server.ts';
 import { MAIL_DEVICE, useCounsellorTestEnv } from './child-helpers.ts';
 import { signedInWorker } from './group/group-helpers.ts';
 import { uniqueName, valueOf, waitForQuery } from './helpers.ts';

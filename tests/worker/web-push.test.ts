@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { api } from '../server/test-server.ts';
+import { api } from '../../harness/test-server.ts';
 import { signedInWorker } from './group/group-helpers.ts';
 import { uniqueName, valueOf } from './helpers.ts';
 import { useWorkerTestServer } from './worker-fixture.ts';

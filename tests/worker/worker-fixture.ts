@@ -9,7 +9,7 @@ import { eraseDiskData } from '../../worker/local-data.ts';
 import { systemClock, noLock, type Clock } from '../../worker/clock.ts';
 import { loadRuntimeConfig } from '../../worker/config.ts';
 import { PortalWorker } from '../../worker/portal-worker.ts';
-import { startTestServer, type TestServer } from '../server/test-server.ts';
+import { startTestServer, type TestServer } from '../../harness/test-server.ts';
 import { uniqueName } from './helpers.ts';
 import { MemoryKeyFile } from './memory-key-file.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { HUB_CLIENT_EVENT, HUB_METHODS } from '../../../contract/hub.ts';
-import { claimsOf } from '../test-server.ts';
+import { claimsOf } from '../../../harness/test-server.ts';
 import { API_ERRORS } from '../../../contract/errors.ts';
 import {
   fillTemplate,

@@ -16,11 +16,11 @@ import {
   startTestServer,
   type TestServer,
   postWithKey,
-} from '../test-server.ts';
+} from '../../../harness/test-server.ts';
 import { openDatabase } from '../../../server/db/database.ts';
 import { sql } from 'kysely';
 import { loadConfig } from '../../../server/config.ts';
-import { PRODUCTION_ENV } from '../server-process.ts';
+import { PRODUCTION_ENV } from '../../../harness/server-process.ts';
 import { conversationRow } from '../../../server/conversations/writes.ts';
 
 /**

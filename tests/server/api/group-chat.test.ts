@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
-import { api, login, startTestServer, type TestServer } from '../test-server.ts';
+import { api, login, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 import type { Meeting } from '../../../contract/meetings.ts';
 import type {
   ConversationConnectionWire,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { login, startTestServer, type TestServer, postWithKey } from '../test-server.ts';
+import { login, startTestServer, type TestServer, postWithKey } from '../../../harness/test-server.ts';
 import type { FastifyRequest } from 'fastify';
 import { createOnce, PENDING_ABANDONED_MS, recordKeyOf } from '../../../server/http/idempotency.ts';
 import type { Db } from '../../../server/db/database.ts';

@@ -1,7 +1,7 @@
 import { docx } from '../security/zip-writer.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { api, login, startTestServer, type TestServer } from '../test-server.ts';
+import { api, login, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 import type { Meeting, MeetingMessage } from '../../../contract/meetings.ts';
 import { homeworkForm } from './walk-fixtures.ts';
 

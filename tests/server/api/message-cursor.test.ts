@@ -12,7 +12,7 @@ import type { Conversation, ConversationMessageWire } from '../../../contract/co
 import type { Meeting } from '../../../contract/meetings.ts';
 import { MESSAGES_SINCE_OVERLAP_MS } from '../../../contract/limits.ts';
 import { insertMessage } from '../../../server/conversations/writes.ts';
-import { api, login, startTestServer, type TestServer } from '../test-server.ts';
+import { api, login, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 
 const CONV = '/portal/features/conversations/conversationsapplication-id';
 const HOUR = 3_600_000;

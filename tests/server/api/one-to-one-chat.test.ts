@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { api, login, postWithKey, startTestServer, type TestServer } from '../test-server.ts';
+import { api, login, postWithKey, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 import type { Conversation, ConversationMessageWire } from '../../../contract/conversations.ts';
 import { cancelAbandonedChats } from '../../../server/jobs/abandoned-chats.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { login, startTestServer, type TestServer } from '../test-server.ts';
+import { login, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 import { childApi } from '../../../server/portal.ts';
 import { staffApi } from '../../../server/staff/staff-api.ts';
 import { replyWithError } from '../../../server/error-reply.ts';

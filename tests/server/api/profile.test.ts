@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, startTestServer, type TestServer } from '../test-server.ts';
+import { api, login, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 
 let server: TestServer;
 let child: string;

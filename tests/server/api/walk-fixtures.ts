@@ -10,7 +10,7 @@ import {
   signAccessToken,
   startTestServer,
   type TestServer,
-} from '../test-server.ts';
+} from '../../../harness/test-server.ts';
 import { captureRoutes, send, type RegisteredRoute } from './route-walk.ts';
 import type { PeersWorld } from './walk-peers-world.ts';
 

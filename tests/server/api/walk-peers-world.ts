@@ -1,4 +1,4 @@
-import { login } from '../test-server.ts';
+import { login } from '../../../harness/test-server.ts';
 import {
   OWNER,
   assistantTokenOf,

@@ -1,6 +1,6 @@
 import { staffEntry, type ProtectedEntry, type StaffArea } from './walk-entry.ts';
 import { OWNER, SECRET, pdf } from './walk-fixtures.ts';
-import { tryLogin } from '../security/attack.ts';
+import { tryLogin } from '../../../harness/attack.ts';
 
 /**
  * The areas of the staff API. Every /portal/staff route must fall in one; the walk then refuses it

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { AssistantAnswer, AssistantContent } from '../../../contract/assistant.ts';
 import { DEFAULT_ASSISTANT_CONTENT_FILE } from '../../../server/config.ts';
 import { holdClock } from '../hold-clock.ts';
-import { api, login, startTestServer, type TestServer } from '../test-server.ts';
+import { api, login, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 
 afterEach(() => vi.useRealTimers());
 

@@ -16,7 +16,7 @@ import {
   startTestServer,
   type TestServer,
   type Tokens,
-} from '../test-server.ts';
+} from '../../../harness/test-server.ts';
 
 /**
  * The quick exit ('Lämna sidan') ends the child's login at the server as the page goes: the page

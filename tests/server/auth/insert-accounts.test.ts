@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { insertAccounts } from '../../../server/auth/accounts.ts';
 import { migrateToLatest, openDatabase, type OpenDatabase } from '../../../server/db/database.ts';
-import { createTestDatabase } from '../test-server.ts';
+import { createTestDatabase } from '../../../harness/test-server.ts';
 
 let open: OpenDatabase | undefined;
 let drop: (() => Promise<void>) | undefined;

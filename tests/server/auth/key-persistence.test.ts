@@ -1,5 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { api, createTestDatabase, login, startTestServer, tokenRequest } from '../test-server.ts';
+import {
+  api,
+  createTestDatabase,
+  login,
+  startTestServer,
+  tokenRequest,
+} from '../../../harness/test-server.ts';
 
 const databases: Array<Awaited<ReturnType<typeof createTestDatabase>>> = [];
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryWebStorage, UserManager, WebStorageStateStore } from 'oidc-client-ts';
-import { api, startTestServer, type TestServer } from '../test-server.ts';
+import { api, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 
 let server: TestServer;
 beforeAll(async () => {

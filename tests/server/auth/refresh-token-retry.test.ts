@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { CLIENT_ID, login, refreshRequest, startTestServer, type TestServer } from '../test-server.ts';
+import {
+  CLIENT_ID,
+  login,
+  refreshRequest,
+  startTestServer,
+  type TestServer,
+} from '../../../harness/test-server.ts';
 
 /**
  * A refresh whose answer never reached the client (the tab closed during the startup refresh, the

@@ -10,7 +10,7 @@ import {
   refreshRequest,
   tokenRequest,
   type TestServer,
-} from '../test-server.ts';
+} from '../../../harness/test-server.ts';
 
 let server: TestServer;
 beforeAll(async () => {

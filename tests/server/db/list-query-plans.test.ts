@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { CompiledQuery } from 'kysely';
-import { api, login, startTestServer, type TestServer } from '../test-server.ts';
+import { api, login, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 
 /** Tables that hold configuration, not users' data: a few rows whatever the traffic. */
 const SMALL_TABLES = new Set(['channels', 'signing_keys', 'server_secrets', 'kysely_migration']);

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Migrator, sql, type Migration } from 'kysely';
 import { migrateToLatest, migrations, openDatabase, type OpenDatabase } from '../../../server/db/database.ts';
 import pg from 'pg';
-import { createTestDatabase, LOCAL_POSTGRES_URL } from '../test-server.ts';
+import { createTestDatabase, LOCAL_POSTGRES_URL } from '../../../harness/test-server.ts';
 
 const opened: Array<{ database: OpenDatabase; drop(): Promise<void> }> = [];
 afterEach(async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { createTestDatabase, LOCAL_POSTGRES_URL, login, postWithKey } from '../test-server.ts';
-import { runServerProcess, type ServerRun } from '../server-process.ts';
-import { readMetrics } from '../metrics-text.ts';
+import { createTestDatabase, LOCAL_POSTGRES_URL, login, postWithKey } from '../../../harness/test-server.ts';
+import { runServerProcess, type ServerRun } from '../../../harness/server-process.ts';
+import { readMetrics } from '../../../harness/metrics-text.ts';
 
 /**
  * Fault: PostgreSQL cuts the server's connections (pg_terminate_backend, as a failover or a restart

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { login, postWithKey } from '../test-server.ts';
-import { runServerProcess, type ServerRun } from '../server-process.ts';
+import { login, postWithKey } from '../../../harness/test-server.ts';
+import { runServerProcess, type ServerRun } from '../../../harness/server-process.ts';
 import { replyWithError } from '../../../server/error-reply.ts';
-import { startPostgres, type PostgresProcess } from './postgres-process.ts';
+import { startPostgres, type PostgresProcess } from '../../../harness/postgres-process.ts';
 
 /**
  * Fault: PostgreSQL restarts (stopped, down for a while, started again), as an upgrade or a failover
@@ -59,7 +59,7 @@ describe('an error that says the database is away', () => {
 });
 
 // The restart itself needs PostgreSQL (npm run test:scale sets DATABASE_URL to it). It restarts a
-// PostgreSQL of its own (tests/server/faults/postgres-process.ts), never the machine's, which the
+// PostgreSQL of its own (harness/postgres-process.ts), never the machine's, which the
 // suite's other files use at the same time.
 if (process.env.DATABASE_URL?.startsWith('postgres')) {
   describe('PostgreSQL restarts under a real server process', () => {

@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, LOCAL_POSTGRES_URL, login, postWithKey } from '../test-server.ts';
+import { createTestDatabase, LOCAL_POSTGRES_URL, login, postWithKey } from '../../../harness/test-server.ts';
 import {
   PRODUCTION_ENV,
   runServerProcess,
   startServerProcess,
   type ServerProcess,
-} from '../server-process.ts';
+} from '../../../harness/server-process.ts';
 
 /**
  * Fault: the process is killed with SIGKILL inside a create, after its transaction committed and

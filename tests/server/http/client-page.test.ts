@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_QUICK_EXIT_URL, QUICK_EXIT_ATTRIBUTE } from '../../../contract/first-screen.ts';
 import { precompressDir } from '../../../scripts/vite-plugin-precompress.ts';
-import { startTestServer, type TestServer } from '../test-server.ts';
+import { startTestServer, type TestServer } from '../../../harness/test-server.ts';
 
 /**
  * The first HTML's 'Lämna sidan' works before any script as a plain link: the server fills the

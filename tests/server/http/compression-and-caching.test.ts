@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompressDir } from '../../../scripts/vite-plugin-precompress.ts';
-import { startTestServer, type TestServer } from '../test-server.ts';
+import { startTestServer, type TestServer } from '../../../harness/test-server.ts';
 
 /**
  * Transfer: the build's text files go out brotli- or gzip-compressed by negotiation, the

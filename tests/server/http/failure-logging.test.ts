@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, createTestDatabase, login } from '../test-server.ts';
-import { runServerProcess, type ServerRun } from '../server-process.ts';
+import { api, createTestDatabase, login } from '../../../harness/test-server.ts';
+import { runServerProcess, type ServerRun } from '../../../harness/server-process.ts';
 
 /**
  * A server started as `npm start` starts it (server/main.ts), without LOG_REQUESTS: a request that

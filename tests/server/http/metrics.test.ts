@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
-import { api, login, postWithKey, startTestServer, type TestServer } from '../test-server.ts';
-import { parseMetrics } from '../metrics-text.ts';
+import { api, login, postWithKey, startTestServer, type TestServer } from '../../../harness/test-server.ts';
+import { parseMetrics } from '../../../harness/metrics-text.ts';
 
 /**
  * /metrics as a site's Prometheus reads it (prom-client): the process metrics, and what this service

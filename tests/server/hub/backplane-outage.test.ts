@@ -2,8 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpTransportType, type HubConnection } from '@microsoft/signalr';
 import type { HubObserver } from '../../../server/hub/types.ts';
-import { freePort } from '../server-process.ts';
-import { startRedis, stopRedis } from '../redis-process.ts';
+import { freePort } from '../../../harness/server-process.ts';
+import { startRedis, stopRedis } from '../../../harness/redis-process.ts';
 import { buildClient, makeTokens, recordEvents, startServer, stopServer, waitFor } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 

@@ -24,7 +24,7 @@ import {
   login,
   startTestServer,
   type TestServer,
-} from '../test-server.ts';
+} from '../../../harness/test-server.ts';
 import { RawClient } from './helpers.ts';
 
 let server: TestServer;

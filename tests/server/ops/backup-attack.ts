@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { createTestDatabase } from '../test-server.ts';
+import { createTestDatabase } from '../../../harness/test-server.ts';
 
 /**
  * What someone who can write to the backups does to one, knowing its format as an operator does

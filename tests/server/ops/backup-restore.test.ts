@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { claimsOf, LOCAL_POSTGRES_URL, login, postWithKey } from '../test-server.ts';
+import { claimsOf, LOCAL_POSTGRES_URL, login, postWithKey } from '../../../harness/test-server.ts';
 import {
   backupSites,
   deleteAccount,

@@ -4,8 +4,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { api, createTestDatabase, login, postWithKey } from '../test-server.ts';
-import { runServerProcess, type ServerRun } from '../server-process.ts';
+import { api, createTestDatabase, login, postWithKey } from '../../../harness/test-server.ts';
+import { runServerProcess, type ServerRun } from '../../../harness/server-process.ts';
 import { openDatabase } from '../../../server/db/database.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { claimsOf, LOCAL_POSTGRES_URL, login } from '../test-server.ts';
-import { PRODUCTION_ENV } from '../server-process.ts';
+import { claimsOf, LOCAL_POSTGRES_URL, login } from '../../../harness/test-server.ts';
+import { PRODUCTION_ENV } from '../../../harness/server-process.ts';
 import {
   backupSites,
   deleteAccount,

@@ -13,7 +13,7 @@ import {
 } from '../../../contract/index.ts';
 import { CONTACTS_FEATURE_IDS } from '../../../contract/profile.ts';
 import { VARIANT_FEATURES, type VariantFeatures } from '../../../contract/variant.ts';
-import { api, login, startTestServer, type TestServer, postWithKey } from '../test-server.ts';
+import { api, login, startTestServer, type TestServer, postWithKey } from '../../../harness/test-server.ts';
 import { buildClient, recordEvents, waitFor, type ReceivedEvent } from '../hub/helpers.ts';
 import { HUB_PATH } from '../../../contract/hub.ts';
 

@@ -7,9 +7,15 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
-import { api, login, refreshRequest, startTestServer, type TestServer } from '../test-server.ts';
+import {
+  api,
+  login,
+  refreshRequest,
+  startTestServer,
+  type TestServer,
+} from '../../../harness/test-server.ts';
 import { DEFAULT_PUSH_SERVICE_HOSTS, loadConfig } from '../../../server/config.ts';
-import { PRODUCTION_ENV } from '../server-process.ts';
+import { PRODUCTION_ENV } from '../../../harness/server-process.ts';
 import { PUSH_BURST_MS, isAllowedEndpoint } from '../../../server/push/push-service.ts';
 import { VapidKeys } from '../../../server/push/vapid-keys.ts';
 import { runMaintenance } from '../../../server/jobs/maintenance.ts';

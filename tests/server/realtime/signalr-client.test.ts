@@ -7,7 +7,7 @@ import {
   type HubConnection,
 } from '@microsoft/signalr';
 import { SignJWT } from 'jose';
-import { api, login, startTestServer, type TestServer } from '../test-server.ts';
+import { api, login, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 
 let server: TestServer;
 const open: HubConnection[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
-import { api, createTestDatabase, login } from '../test-server.ts';
-import { startServerProcess, type ServerProcess } from '../server-process.ts';
+import { api, createTestDatabase, login } from '../../../harness/test-server.ts';
+import { startServerProcess, type ServerProcess } from '../../../harness/server-process.ts';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

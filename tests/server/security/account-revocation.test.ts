@@ -11,8 +11,8 @@ import {
   passwordRequest,
   refreshRequest,
   type TestServer,
-} from '../test-server.ts';
-import { registerChild, startTarget } from './attack.ts';
+} from '../../../harness/test-server.ts';
+import { registerChild, startTarget } from '../../../harness/attack.ts';
 
 /**
  * Attack: a second device keeps a session after the account is gone. After deletion the other

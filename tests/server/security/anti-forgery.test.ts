@@ -5,7 +5,7 @@ import {
   ANTI_FORGERY_HEADER,
   ANTI_FORGERY_HOST_COOKIE,
 } from '../../../contract/anti-forgery.ts';
-import { login, startTestServer, type TestServer } from '../test-server.ts';
+import { login, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 
 /**
  * Attack: a page on another site makes the child's browser send a write to the API, riding on

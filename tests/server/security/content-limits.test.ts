@@ -4,8 +4,8 @@ import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection }
 import { API_ERRORS } from '../../../contract/errors.ts';
 import { RATE_LIMITS } from '../../../server/security/rate-limiter.ts';
 import { holdClock } from '../hold-clock.ts';
-import { api, login, type TestServer } from '../test-server.ts';
-import { callFrom, registerChild, startTarget, tally } from './attack.ts';
+import { api, login, type TestServer } from '../../../harness/test-server.ts';
+import { callFrom, registerChild, startTarget, tally } from '../../../harness/attack.ts';
 
 /**
  * Attack: flooding. 30 mails in 149 ms filled the counsellors' queue and 100 chat messages went in

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeConfig } from '../../../contract/config.ts';
 import { contentSecurityPolicy } from '../../../server/security/browser-policy.ts';
-import type { TestServer } from '../test-server.ts';
-import { startTarget } from './attack.ts';
+import type { TestServer } from '../../../harness/test-server.ts';
+import { startTarget } from '../../../harness/attack.ts';
 
 /**
  * Attack: a script or style that got into a page (a chat message, a meeting description, a name)

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOGIN_POLICY } from '../../../server/auth/login-throttle.ts';
-import type { TestServer } from '../test-server.ts';
-import { callFrom, deviceOf, registerChild, startTarget, tally, tryLogin } from './attack.ts';
+import type { TestServer } from '../../../harness/test-server.ts';
+import { callFrom, deviceOf, registerChild, startTarget, tally, tryLogin } from '../../../harness/attack.ts';
 
 /**
  * Attack: a copy of the child's device token as a remote lock-out. The token that spares the

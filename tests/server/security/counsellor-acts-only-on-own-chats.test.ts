@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
-import { api, createStaffAccount, login, type TestServer } from '../test-server.ts';
-import { registerChild, startTarget } from './attack.ts';
+import { api, createStaffAccount, login, type TestServer } from '../../../harness/test-server.ts';
+import { registerChild, startTarget } from '../../../harness/attack.ts';
 
 /**
  * Attack: a counsellor posing as the child and reaching into a colleague's chat. Any counsellor

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../test-server.ts';
-import { startTarget } from './attack.ts';
+import type { TestServer } from '../../../harness/test-server.ts';
+import { startTarget } from '../../../harness/attack.ts';
 
 /**
  * Attack: a page on another site posts the registration form (a child visiting it creates an

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_POLICY } from '../../../server/auth/login-throttle.ts';
-import { CLIENT_ID, SCOPE, type TestServer } from '../test-server.ts';
-import { startTarget } from './attack.ts';
+import { CLIENT_ID, SCOPE, type TestServer } from '../../../harness/test-server.ts';
+import { startTarget } from '../../../harness/attack.ts';
 
 /**
  * Attack: a page on another site makes the child's own browser post wrong passwords for the child's

@@ -2,8 +2,8 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/config.ts';
-import { createTestDatabase, tokenRequest } from '../test-server.ts';
-import { PRODUCTION_ENV, runServerProcess } from '../server-process.ts';
+import { createTestDatabase, tokenRequest } from '../../../harness/test-server.ts';
+import { PRODUCTION_ENV, runServerProcess } from '../../../harness/server-process.ts';
 import { bareNginx, rawTokenRequest } from './proxied-requests.ts';
 
 /**

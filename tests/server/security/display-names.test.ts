@@ -2,7 +2,13 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEUTRAL_AUTHOR_NAME, type PeerPostWire } from '../../../contract/peers.ts';
 import { CONTACTS_FEATURE_IDS } from '../../../contract/profile.ts';
-import { api, createTestDatabase, login, startTestServer, type TestServer } from '../test-server.ts';
+import {
+  api,
+  createTestDatabase,
+  login,
+  startTestServer,
+  type TestServer,
+} from '../../../harness/test-server.ts';
 
 /**
  * A login name is never the name others see: Peers used to show a new account's username as the

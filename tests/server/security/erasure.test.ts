@@ -5,8 +5,8 @@ import { runMaintenance } from '../../../server/jobs/maintenance.ts';
 import { eraseLateWrites, LATE_WRITE_WINDOW_MS } from '../../../server/conversations/erasure.ts';
 import { nowIso } from '../../../server/db/database.ts';
 import { conversationRow, messageRow } from '../../../server/conversations/writes.ts';
-import { api, login, type TestServer } from '../test-server.ts';
-import { callFrom, registerChild, startTarget, tryLogin } from './attack.ts';
+import { api, login, type TestServer } from '../../../harness/test-server.ts';
+import { callFrom, registerChild, startTarget, tryLogin } from '../../../harness/attack.ts';
 
 /**
  * Attack: reading what a deleted child left behind. After deletion their messages kept the
@@ -386,7 +386,7 @@ describe('erasure', () => {
 
 describe('accounts deleted before erasure existed', () => {
   it('are erased by the migration that brought it', async () => {
-    const { createTestDatabase } = await import('../test-server.ts');
+    const { createTestDatabase } = await import('../../../harness/test-server.ts');
     const { migrateToLatest, openDatabase } = await import('../../../server/db/database.ts');
     const database = await createTestDatabase();
     const open = openDatabase(database.url);

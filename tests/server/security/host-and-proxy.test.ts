@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TestServer } from '../test-server.ts';
-import { startTarget, tryLogin } from './attack.ts';
+import type { TestServer } from '../../../harness/test-server.ts';
+import { startTarget, tryLogin } from '../../../harness/attack.ts';
 
 /**
  * Attack: lying about where a request comes from. The Host header was believed (so a forged Host

@@ -11,8 +11,8 @@ import {
   THROTTLED_BEFORE_CLOSE,
 } from '../../../server/hub/connection.ts';
 import { refusedSubscriptionsAction } from '../../../server/staff/audit-log.ts';
-import { api, claimsOf, login, startTestServer, type TestServer } from '../test-server.ts';
-import { readMetrics } from '../metrics-text.ts';
+import { api, claimsOf, login, startTestServer, type TestServer } from '../../../harness/test-server.ts';
+import { readMetrics } from '../../../harness/metrics-text.ts';
 import { ManualClock } from '../../worker/helpers.ts';
 
 /**

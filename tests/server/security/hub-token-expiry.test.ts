@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
-import { CLIENT_ID, api, login, tokenRequest, type TestServer } from '../test-server.ts';
-import { startTarget } from './attack.ts';
+import { CLIENT_ID, api, login, tokenRequest, type TestServer } from '../../../harness/test-server.ts';
+import { startTarget } from '../../../harness/attack.ts';
 
 /**
  * Attack: keep a hub connection past its token. A WebSocket went on receiving events and accepted

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { HUB_METHODS, HUB_PATH } from '../../../contract/hub.ts';
 import { API_ERRORS } from '../../../contract/errors.ts';
-import { claimsOf, login, startTestServer, type TestServer } from '../test-server.ts';
+import { claimsOf, login, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 import { captureRoutes, fillTemplate, routeKey, send, type RegisteredRoute } from '../api/route-walk.ts';
 
 /**

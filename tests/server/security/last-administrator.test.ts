@@ -6,8 +6,8 @@ import {
   createTestDatabase,
   login,
   type TestServer,
-} from '../test-server.ts';
-import { startTarget, tally } from './attack.ts';
+} from '../../../harness/test-server.ts';
+import { startTarget, tally } from '../../../harness/attack.ts';
 
 /**
  * Attack (or accident): two administrators demote each other at the same moment. On PostgreSQL,

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOGIN_POLICY, delayAfter } from '../../../server/auth/login-throttle.ts';
-import type { TestServer } from '../test-server.ts';
-import { callFrom, deviceOf, startTarget, tryLogin } from './attack.ts';
-import { readMetrics } from '../metrics-text.ts';
+import type { TestServer } from '../../../harness/test-server.ts';
+import { callFrom, deviceOf, startTarget, tryLogin } from '../../../harness/attack.ts';
+import { readMetrics } from '../../../harness/metrics-text.ts';
 
 /**
  * Attack: using the lockout against the people it protects. Ten wrong passwords locked a child (or

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOGIN_POLICY } from '../../../server/auth/login-throttle.ts';
 import { runMaintenance } from '../../../server/jobs/maintenance.ts';
-import { login, type TestServer } from '../test-server.ts';
-import { callFrom, deviceOf, registerChild, startTarget, tryLogin } from './attack.ts';
+import { login, type TestServer } from '../../../harness/test-server.ts';
+import { callFrom, deviceOf, registerChild, startTarget, tryLogin } from '../../../harness/attack.ts';
 
 /**
  * Attack, seen afterwards: nothing told which account had been guessed at or braked, or when. Now

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_POLICY } from '../../../server/auth/login-throttle.ts';
-import { createTestDatabase, type TestServer } from '../test-server.ts';
-import { mostChecked, startTarget, tally, timed, tryLogin } from './attack.ts';
+import { createTestDatabase, type TestServer } from '../../../harness/test-server.ts';
+import { mostChecked, startTarget, tally, timed, tryLogin } from '../../../harness/attack.ts';
 
 /**
  * Attack: a burst of parallel guesses, each read the limit before any failure was written, so all

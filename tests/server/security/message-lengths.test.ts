@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MAX_LENGTH, MAIL_MAX_LENGTH, MESSAGE_MAX_LENGTH_BY_CHANNEL } from '../../../contract/limits.ts';
-import { api, login, type TestServer } from '../test-server.ts';
-import { registerChild, startTarget } from './attack.ts';
+import { api, login, type TestServer } from '../../../harness/test-server.ts';
+import { registerChild, startTarget } from '../../../harness/attack.ts';
 
 /**
  * One message length per channel. The one-to-one chat took 4000 characters from a child where the

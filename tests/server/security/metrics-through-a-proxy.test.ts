@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../test-server.ts';
+import { startTestServer, type TestServer } from '../../../harness/test-server.ts';
 
 /**
  * Attack: reading /metrics through a proxy on the server's own machine. The check took a loopback

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, MIN_SIGNING_KEY_SECRET_LENGTH } from '../../../server/config.ts';
-import { createTestDatabase } from '../test-server.ts';
-import { runServerProcess } from '../server-process.ts';
+import { createTestDatabase } from '../../../harness/test-server.ts';
+import { runServerProcess } from '../../../harness/server-process.ts';
 
 /**
  * Attack: a copy of the database (a backup, a stolen disk). Without SIGNING_KEY_SECRET the keys that

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../server-process.ts';
+import { freePort } from '../../../harness/server-process.ts';
 
 /**
  * Requests as proxies send them, for the demo-login tests: a token request written by hand (any

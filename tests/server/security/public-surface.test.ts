@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../test-server.ts';
-import { startTarget } from './attack.ts';
+import type { TestServer } from '../../../harness/test-server.ts';
+import { startTarget } from '../../../harness/attack.ts';
 
 /**
  * Attack: reading what a site serves to anyone. /metrics (route names, counts, memory) and the

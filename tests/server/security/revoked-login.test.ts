@@ -1,8 +1,8 @@
 import type { HubConnection } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, refreshRequest, type TestServer, type Tokens } from '../test-server.ts';
+import { api, login, refreshRequest, type TestServer, type Tokens } from '../../../harness/test-server.ts';
 import { connectedHub } from '../hub/helpers.ts';
-import { registerChild, startTarget } from './attack.ts';
+import { registerChild, startTarget } from '../../../harness/attack.ts';
 
 /**
  * Attack: a stolen login. Reuse detection and logout revoked the login's refresh tokens only; its

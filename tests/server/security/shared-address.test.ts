@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RATE_LIMITS } from '../../../server/security/rate-limiter.ts';
 import { holdClock } from '../hold-clock.ts';
-import { api, login, type TestServer } from '../test-server.ts';
-import { callFrom, registerChild, startTarget, tally, tryLogin } from './attack.ts';
+import { api, login, type TestServer } from '../../../harness/test-server.ts';
+import { callFrom, registerChild, startTarget, tally, tryLogin } from '../../../harness/attack.ts';
 
 /**
  * Attack: one account behind a shared address (a school, a family's router, a mobile operator's

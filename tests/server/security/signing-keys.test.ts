@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeProtectedHeader } from 'jose';
 import { RETIRED_KEY_GRACE_MS } from '../../../server/auth/keys.ts';
 import { runMaintenance } from '../../../server/jobs/maintenance.ts';
-import { api, createTestDatabase, login, type TestServer } from '../test-server.ts';
-import { startTarget } from './attack.ts';
+import { api, createTestDatabase, login, type TestServer } from '../../../harness/test-server.ts';
+import { startTarget } from '../../../harness/attack.ts';
 
 /**
  * Attack: reading the signing key out of a database copy. The private key lay in the database in

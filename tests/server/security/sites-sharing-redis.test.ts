@@ -5,8 +5,8 @@ import { buildClient } from '../hub/helpers.ts';
 import { HUB_PATH } from '../../../contract/hub.ts';
 import { sendEventFrameText } from '../../../server/hub/protocol.ts';
 import { siteChannel, siteOf } from '../../../server/hub/site.ts';
-import { api, login, type TestServer } from '../test-server.ts';
-import { startTarget } from './attack.ts';
+import { api, login, type TestServer } from '../../../harness/test-server.ts';
+import { startTarget } from '../../../harness/attack.ts';
 
 /**
  * Attack: two sites run on one Redis (a shared server, `redis://host/1` and `redis://host/2`: pub/sub

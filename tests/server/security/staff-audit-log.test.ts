@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { runMaintenance } from '../../../server/jobs/maintenance.ts';
-import { api, claimsOf, createStaffAccount, login, type TestServer } from '../test-server.ts';
-import { registerChild, startTarget } from './attack.ts';
+import { api, claimsOf, createStaffAccount, login, type TestServer } from '../../../harness/test-server.ts';
+import { registerChild, startTarget } from '../../../harness/attack.ts';
 import type { AuditEntry } from '../../../contract/staff.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ERRORS } from '../../../contract/errors.ts';
-import { api, login, type TestServer } from '../test-server.ts';
-import { registerChild, startTarget } from './attack.ts';
+import { api, login, type TestServer } from '../../../harness/test-server.ts';
+import { registerChild, startTarget } from '../../../harness/attack.ts';
 
 /**
  * Attack: a participant who passes for staff by name in a group chat ('Kurator Kim', the provider's

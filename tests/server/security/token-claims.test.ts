@@ -9,8 +9,8 @@ import {
   signAccessToken,
   passwordRequest,
   type TestServer,
-} from '../test-server.ts';
-import { startTarget } from './attack.ts';
+} from '../../../harness/test-server.ts';
+import { startTarget } from '../../../harness/attack.ts';
 
 /**
  * Attack: tokens the server should not take. The API checked signature, expiry and audience, not

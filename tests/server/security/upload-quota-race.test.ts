@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_LIMITS } from '../../../contract/limits.ts';
-import { api, login, type TestServer } from '../test-server.ts';
-import { startTarget, tally } from './attack.ts';
+import { api, login, type TestServer } from '../../../harness/test-server.ts';
+import { startTarget, tally } from '../../../harness/attack.ts';
 
 /**
  * Attack: parallel uploads past the storage quota. The quota was read, then the file written, so

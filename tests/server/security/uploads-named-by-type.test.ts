@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, type TestServer } from '../test-server.ts';
-import { startTarget } from './attack.ts';
+import { api, login, type TestServer } from '../../../harness/test-server.ts';
+import { startTarget } from '../../../harness/attack.ts';
 
 /**
  * Attack: an upload that keeps a misleading extension. A text file named `.html` or `.svg` was

@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, startTestServer, type TestServer } from '../test-server.ts';
+import { api, login, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 import { homeworkForm } from '../api/walk-fixtures.ts';
 import { content, makePackedPdf, makePdf, page, stream, type PdfObject } from './pdf-writer.ts';
 

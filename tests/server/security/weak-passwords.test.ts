@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ERRORS } from '../../../contract/errors.ts';
-import { api, type TestServer } from '../test-server.ts';
-import { callFrom, mostChecked, registerChild, startTarget, timed } from './attack.ts';
+import { api, type TestServer } from '../../../harness/test-server.ts';
+import { callFrom, mostChecked, registerChild, startTarget, timed } from '../../../harness/attack.ts';
 
 /**
  * Attack: guessing a password everyone picks. Eight spaces and '12345678' were accepted, and the

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { api, login, startTestServer, type TestServer } from '../test-server.ts';
+import { api, login, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 import type { Meeting, MeetingMessage } from '../../../contract/meetings.ts';
 import type { ConversationMessageWire } from '../../../contract/conversations.ts';
 

@@ -1,11 +1,11 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SILENT_REFRESH_TIMEOUT_MS, TOKEN_TIMEOUT_FACTOR } from '../../../contract/timings.ts';
-import { startFaultProxy } from '../../../e2e/support/fault-proxy.ts';
+import { startFaultProxy } from '../../../harness/fault-proxy.ts';
 import { AuthSession, tokenLifetimeMs, type AuthEvent } from '../../../worker/auth/auth-session.ts';
 import { AuthDb, DexieStateStore } from '../../../worker/auth/user-store.ts';
 import { noLock } from '../../../worker/clock.ts';
-import { api, startTestServer, type TestServer } from '../../server/test-server.ts';
+import { api, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 import { ManualClock, uniqueName } from '../helpers.ts';
 
 let server: TestServer;

@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AuthSession } from '../../../worker/auth/auth-session.ts';
 import { AuthDb, DexieStateStore } from '../../../worker/auth/user-store.ts';
 import { noLock } from '../../../worker/clock.ts';
-import { startTestServer, type TestServer } from '../../server/test-server.ts';
-import { tryLogin } from '../../server/security/attack.ts';
+import { startTestServer, type TestServer } from '../../../harness/test-server.ts';
+import { tryLogin } from '../../../harness/attack.ts';
 import { ManualClock, uniqueName } from '../helpers.ts';
 import { createWorker, type WorkerFixture } from '../worker-fixture.ts';
 

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { api, login } from '../../server/test-server.ts';
+import { api, login } from '../../../harness/test-server.ts';
 import { valueOf, waitForQuery } from '../helpers.ts';
 import type { WorkerFixture } from '../worker-fixture.ts';
 import { CONV, signedInWorker, startedChat, useGroupTestEnv } from './group-helpers.ts';

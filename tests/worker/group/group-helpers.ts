@@ -1,6 +1,6 @@
 import type { Meeting } from '../../../contract/meetings.ts';
 import { beforeAll } from 'vitest';
-import { api, login, type TestServer } from '../../server/test-server.ts';
+import { api, login, type TestServer } from '../../../harness/test-server.ts';
 import {
   createWorker,
   useWorkerTestServer,

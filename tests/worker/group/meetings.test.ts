@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { MeetingRow } from '../../../worker/base/group-support.ts';
-import { api } from '../../server/test-server.ts';
+import { api } from '../../../harness/test-server.ts';
 import { browserFetch, valueOf, waitForQuery } from '../helpers.ts';
 import { createMeeting, signedInWorker, startMeeting, useGroupTestEnv } from './group-helpers.ts';
 import { outcomeOf } from '../../../worker/base/result.ts';

@@ -5,7 +5,7 @@ import { AWAY_WITHIN_MS } from '../../../contract/timings.ts';
 import { CONNECTIONS_THROTTLE_MS } from '../../../worker/sync/group-chat.ts';
 import { PING_MS, PRESENCE_REFRESH_MS } from '../../../contract/timings.ts';
 import { outcomeOf } from '../../../worker/base/result.ts';
-import { api } from '../../server/test-server.ts';
+import { api } from '../../../harness/test-server.ts';
 import { ManualClock, waitForQuery } from '../helpers.ts';
 import { createWorker, type WorkerFixture } from '../worker-fixture.ts';
 import { startedChat, useGroupTestEnv } from './group-helpers.ts';

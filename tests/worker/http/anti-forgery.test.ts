@@ -4,7 +4,7 @@ import { ANTI_FORGERY_COOKIE } from '../../../contract/anti-forgery.ts';
 import { AntiForgeryToken } from '../../../worker/http/anti-forgery.ts';
 import { HttpClient } from '../../../worker/http/http-client.ts';
 import { HttpError } from '../../../worker/http/http-error.ts';
-import { login, startTestServer, type TestServer } from '../../server/test-server.ts';
+import { login, startTestServer, type TestServer } from '../../../harness/test-server.ts';
 import { browserFetch } from '../helpers.ts';
 
 let server: TestServer;

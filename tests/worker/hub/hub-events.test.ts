@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { HttpTransportType } from '@microsoft/signalr';
 import { describe, expect, it } from 'vitest';
 import { HubClient } from '../../../worker/hub/hub-client.ts';
-import { api, login } from '../../server/test-server.ts';
+import { api, login } from '../../../harness/test-server.ts';
 import { ManualClock, waitForQuery } from '../helpers.ts';
 import { createWorker, useWorkerTestServer } from '../worker-fixture.ts';
 

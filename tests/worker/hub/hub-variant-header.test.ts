@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { HttpTransportType } from '@microsoft/signalr';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { login } from '../../server/test-server.ts';
+import { login } from '../../../harness/test-server.ts';
 import { signedInWorker } from '../group/group-helpers.ts';
 import { waitForQuery } from '../helpers.ts';
 import { useWorkerTestServer, type WorkerFixture } from '../worker-fixture.ts';

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/test-server.ts';
+import { startTestServer, type TestServer } from '../../../harness/test-server.ts';
 import { createWorker, type WorkerFixture } from '../worker-fixture.ts';
 
 let server: TestServer;

@@ -1,5 +1,5 @@
-import { openDatabase } from '../../server/db/database.ts';
-import { messageRow } from '../../server/conversations/writes.ts';
+import { openDatabase } from '../server/db/database.ts';
+import { messageRow } from '../server/conversations/writes.ts';
 
 /**
  * Makes a chat long: writes `texts` as counsellor messages after the conversation's own messages,

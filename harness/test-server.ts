@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { buildApp, type App, type BuildOptions } from '../../server/app.ts';
-import { loadConfig, type ServerConfig, type VariantKey } from '../../server/config.ts';
+import { buildApp, type App, type BuildOptions } from '../server/app.ts';
+import { loadConfig, type ServerConfig, type VariantKey } from '../server/config.ts';
 
 /**
  * A real server on a free port with its own database: a fresh SQLite file by default, or - when
@@ -221,7 +221,7 @@ export async function createStaffAccount(
   roles: Array<'counsellor' | 'group_leader' | 'admin'>,
   name = username,
 ): Promise<number> {
-  const { createAccount } = await import('../../server/db/seed.ts');
+  const { createAccount } = await import('../server/db/seed.ts');
   return createAccount(server.ctx.db, name, roles, { username, password });
 }
 

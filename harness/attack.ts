@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { BuildOptions } from '../../../server/app.ts';
-import type { ServerConfig, VariantKey } from '../../../server/config.ts';
-import { delayAfter, type DelayRule } from '../../../server/auth/login-throttle.ts';
-import { CLIENT_ID, SCOPE, api, login, startTestServer, type TestServer } from '../test-server.ts';
+import type { BuildOptions } from '../server/app.ts';
+import type { ServerConfig, VariantKey } from '../server/config.ts';
+import { delayAfter, type DelayRule } from '../server/auth/login-throttle.ts';
+import { CLIENT_ID, SCOPE, api, login, startTestServer, type TestServer } from './test-server.ts';
 
 /**
  * The attacker's kit for tests/server/security: a real server with the production limits (not the

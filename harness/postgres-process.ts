@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../server-process.ts';
+import { freePort } from './server-process.ts';
 
 export interface PostgresProcess {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` (trust authentication, loopback only). */

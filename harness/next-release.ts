@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Release } from '../../scripts/release.ts';
+import type { Release } from '../scripts/release.ts';
 
 /** The column the next release's migration adds (to `conversations`, which every write touches). */
 export const PROBE_COLUMN = 'release_probe';

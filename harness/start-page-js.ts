@@ -9,7 +9,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Request } from '@playwright/test';
-import { PRODUCTION_ENV, startServerProcess } from '../tests/server/server-process.ts';
+import { PRODUCTION_ENV, startServerProcess } from './server-process.ts';
 import { sized, type Sizes } from '../scripts/critical-path.ts';
 
 /** The budget: gzip bytes of JS before the logged-out start page is drawn, React included. */

@@ -119,18 +119,21 @@ export async function seedVolume(db: Db, size: SeedSize = DEFAULT_SIZE): Promise
   return db.transaction().execute((trx) => seedInto(trx, size, hash, codes, codeDigests));
 }
 
-async function seedInto(
-  db: Db,
-  size: SeedSize,
-  hash: string,
-  codes: string[],
-  codeDigests: string[],
-): Promise<Seeded> {
-  const rnd = random(15);
-  const now = Date.now();
-  const rows: Record<string, number> = {};
-  const count = (table: string, n: number) => (rows[table] = (rows[table] ?? 0) + n);
+/** What every part of a seeding shares: the transaction, the size, the sequence, the clock, the counts. */
+interface Seeding {
+  db: Db;
+  size: SeedSize;
+  rnd: () => number;
+  now: number;
+  count(table: string, n: number): void;
+}
 
+type Accounts = Awaited<ReturnType<typeof createAccounts>>;
+type SeedMessage = { conversationId: number; contact: boolean; contactId: number | null; at: number };
+
+/** The counsellors, the leaders (one per five series), the children with their profile, the participants. */
+async function seedAccounts(s: Seeding, hash: string, codes: string[], codeDigests: string[]) {
+  const { db, size } = s;
   const counsellors = await createAccounts(db, numbered('last-kurator', COUNSELLORS), 'counsellor', { hash });
   const seriesCount = Math.ceil(size.participants / size.participantsPerSeries);
   const leaders = await createAccounts(
@@ -142,10 +145,10 @@ async function seedInto(
     },
   );
   const childNames = numbered('last-barn', size.children);
-  const { ids: accountIds, contactIds } = await createAccounts(db, childNames, 'child', { hash });
+  const children = await createAccounts(db, childNames, 'child', { hash });
   const participants = await createAccounts(db, codes, 'participant', { codeDigests });
   // The two profile properties the staff console shows beside a child's conversation.
-  for (const part of inChunks(contactIds)) {
+  for (const part of inChunks(children.contactIds)) {
     await db
       .insertInto('contact_properties')
       .values(
@@ -156,21 +159,28 @@ async function seedInto(
       )
       .execute();
   }
-  count(
+  s.count(
     'accounts',
-    accountIds.length + participants.ids.length + counsellors.ids.length + leaders.ids.length,
+    children.ids.length + participants.ids.length + counsellors.ids.length + leaders.ids.length,
   );
+  return { counsellors, leaders, children, participants, seriesCount };
+}
 
+interface Planned {
+  child: number;
+  row: Insertable<Database['conversations']>;
+  open: boolean;
+}
+
+/**
+ * Conversations: a history of closed chats and mail per child, one open mail thread each, and
+ * every n-th child waiting in the queue with a new chat; then their messages.
+ */
+async function seedConversations(s: Seeding, children: Accounts, counsellors: Accounts) {
+  const { db, size, rnd, now } = s;
+  const { contactIds } = children;
   const channels = await db.selectFrom('channels').select(['id', 'system_type']).execute();
   const channelOf = (type: string) => channels.find((c) => c.system_type === type)?.id ?? null;
-
-  // Conversations: a history of closed chats and mail per child, one open mail thread each, and
-  // every n-th child waiting in the queue with a new chat.
-  interface Planned {
-    child: number;
-    row: Insertable<Database['conversations']>;
-    open: boolean;
-  }
   const planned: Planned[] = [];
   for (let c = 0; c < size.children; c++) {
     for (let h = 0; h < size.historyPerChild; h++) {
@@ -237,10 +247,9 @@ async function seedInto(
       .execute();
     conversationIds.push(...ids.map((r) => r.id));
   }
-  count('conversations', conversationIds.length);
+  s.count('conversations', conversationIds.length);
 
-  const messages: Array<{ conversationId: number; contact: boolean; contactId: number | null; at: number }> =
-    [];
+  const messages: SeedMessage[] = [];
   planned.forEach((p, i) => {
     const start = Date.parse(p.row.logged_date);
     const n = p.open ? 4 : p.row.state === 'New' ? 1 : size.messagesPerConversation;
@@ -254,10 +263,14 @@ async function seedInto(
     }
   });
   await insertMessages(db, messages, counsellors.ids[0]!);
-  count('conversation_messages', messages.length);
+  s.count('conversation_messages', messages.length);
+  return { planned, conversationIds };
+}
 
-  // Notifications and messages from the organisation.
-  const notifications = accountIds.flatMap((accountId, c) =>
+/** Notifications, and messages from the organisation. */
+async function seedNotices(s: Seeding, children: Accounts, conversationIds: number[]) {
+  const { db, size, now } = s;
+  const notifications = children.ids.flatMap((accountId, c) =>
     Array.from({ length: size.notificationsPerChild }, (_, n) => ({
       account_id: accountId,
       entity: `Conversation:${conversationIds[c * (size.historyPerChild + 1)] ?? 0}`,
@@ -267,8 +280,8 @@ async function seedInto(
     })),
   );
   for (const part of inChunks(notifications)) await db.insertInto('notifications').values(part).execute();
-  count('notifications', notifications.length);
-  const contactMessages = contactIds.flatMap((contactId) =>
+  s.count('notifications', notifications.length);
+  const contactMessages = children.contactIds.flatMap((contactId) =>
     Array.from({ length: 4 }, (_, n) => ({
       contact_id: contactId,
       is_active: 1,
@@ -282,10 +295,16 @@ async function seedInto(
   );
   for (const part of inChunks(contactMessages))
     await db.insertInto('contact_messages').values(part).execute();
-  count('contact_messages', contactMessages.length);
+  s.count('contact_messages', contactMessages.length);
+}
 
-  // Support groups: each series has its participants and one leader (each leader leads five
-  // series); meetings in the past (completed, with a group chat) and in the future.
+/**
+ * Support groups: each series has its participants and one leader (each leader leads five
+ * series); meetings in the past (completed, with a group chat) and in the future; private
+ * messages to the leaders.
+ */
+async function seedSupportGroups(s: Seeding, participants: Accounts, leaders: Accounts, seriesCount: number) {
+  const { db, size, now } = s;
   const group = await db
     .insertInto('support_groups')
     .values({ name: 'Stödgrupp (last)', information_html: '<p>Information</p>' })
@@ -294,7 +313,7 @@ async function seedInto(
   const seriesIds = (
     await db
       .insertInto('series')
-      .values(Array.from({ length: seriesCount }, (_, s) => ({ group_id: group.id, subject: `Serie ${s}` })))
+      .values(Array.from({ length: seriesCount }, (_, i) => ({ group_id: group.id, subject: `Serie ${i}` })))
       .returning('id')
       .execute()
   ).map((r) => r.id);
@@ -303,11 +322,11 @@ async function seedInto(
     account_id: accountId,
     role: 'participant',
   }));
-  seriesIds.forEach((seriesId, s) =>
-    memberships.push({ series_id: seriesId, account_id: leaders.ids[Math.floor(s / 5)]!, role: 'leader' }),
+  seriesIds.forEach((seriesId, i) =>
+    memberships.push({ series_id: seriesId, account_id: leaders.ids[Math.floor(i / 5)]!, role: 'leader' }),
   );
   for (const part of inChunks(memberships)) await db.insertInto('series_memberships').values(part).execute();
-  count('series_memberships', memberships.length);
+  s.count('series_memberships', memberships.length);
 
   const groupChatsBySeries = new Map<number, number[]>();
   const meetingRows: Array<{ seriesId: number; start: number; completed: boolean }> = [];
@@ -341,8 +360,8 @@ async function seedInto(
       .execute();
     meetingIds.push(...ids.map((r) => r.id));
   }
-  count('meetings', meetingIds.length);
-  const groupMessages: typeof messages = [];
+  s.count('meetings', meetingIds.length);
+  const groupMessages: SeedMessage[] = [];
   for (const [i, m] of meetingRows.entries()) {
     if (!m.completed) continue;
     const conversation = await db
@@ -378,8 +397,8 @@ async function seedInto(
     }
   }
   await insertMessages(db, groupMessages, leaders.ids[0]!);
-  count('conversations', [...groupChatsBySeries.values()].flat().length);
-  count('conversation_messages', groupMessages.length);
+  s.count('conversations', [...groupChatsBySeries.values()].flat().length);
+  s.count('conversation_messages', groupMessages.length);
 
   const meetingMessages = memberships
     .filter((m) => m.role === 'participant')
@@ -397,9 +416,14 @@ async function seedInto(
     });
   for (const part of inChunks(meetingMessages))
     await db.insertInto('meeting_messages').values(part).execute();
-  count('meeting_messages', meetingMessages.length);
+  s.count('meeting_messages', meetingMessages.length);
+  return { seriesIds, meetingIds, groupChatsBySeries };
+}
 
-  // The Peers board: published posts with replies, and some waiting for moderation.
+/** The Peers board: published posts with replies, and some waiting for moderation. */
+async function seedPeers(s: Seeding, children: Accounts) {
+  const { db, size, now } = s;
+  const { ids: accountIds, names: childNames } = children;
   const posts = Array.from({ length: size.peerPosts }, (_, p) => {
     const author = p % size.children;
     const created = now - (size.peerPosts - p) * 3600_000;
@@ -437,30 +461,58 @@ async function seedInto(
       : [],
   );
   for (const part of inChunks(replies)) await db.insertInto('peer_replies').values(part).execute();
-  count('peer_posts', posts.length);
-  count('peer_replies', replies.length);
+  s.count('peer_posts', posts.length);
+  s.count('peer_replies', replies.length);
+}
 
-  const children = childNames.map((username, c): SeededChild => {
+/** The parts in order (the sequence is drawn in that order: the same seed, the same data). */
+async function seedInto(
+  db: Db,
+  size: SeedSize,
+  hash: string,
+  codes: string[],
+  codeDigests: string[],
+): Promise<Seeded> {
+  const rows: Record<string, number> = {};
+  const s: Seeding = {
+    db,
+    size,
+    rnd: random(15),
+    now: Date.now(),
+    count: (table, n) => (rows[table] = (rows[table] ?? 0) + n),
+  };
+  const accounts = await seedAccounts(s, hash, codes, codeDigests);
+  const { planned, conversationIds } = await seedConversations(s, accounts.children, accounts.counsellors);
+  await seedNotices(s, accounts.children, conversationIds);
+  const groups = await seedSupportGroups(s, accounts.participants, accounts.leaders, accounts.seriesCount);
+  await seedPeers(s, accounts.children);
+
+  const children = accounts.children.names.map((username, c): SeededChild => {
     const own = planned.map((p, i) => (p.child === c ? conversationIds[i]! : -1)).filter((id) => id >= 0);
     const openIndex = planned.findIndex((p) => p.child === c && p.open);
     return { username, openMailId: conversationIds[openIndex]!, conversationIds: own };
   });
-  const seeded = codes.map((code, p): SeededParticipant => {
-    const s = Math.floor(p / size.participantsPerSeries);
+  const participants = codes.map((code, p): SeededParticipant => {
+    const series = Math.floor(p / size.participantsPerSeries);
     return {
       code,
-      meetingIds: meetingIds.slice(s * size.meetingsPerSeries, (s + 1) * size.meetingsPerSeries),
-      groupChatIds: groupChatsBySeries.get(seriesIds[s]!) ?? [],
+      meetingIds: groups.meetingIds.slice(
+        series * size.meetingsPerSeries,
+        (series + 1) * size.meetingsPerSeries,
+      ),
+      groupChatIds: groups.groupChatsBySeries.get(groups.seriesIds[series]!) ?? [],
     };
   });
-  return { children, participants: seeded, counsellors: counsellors.names, leaders: leaders.names, rows };
+  return {
+    children,
+    participants,
+    counsellors: accounts.counsellors.names,
+    leaders: accounts.leaders.names,
+    rows,
+  };
 }
 
-async function insertMessages(
-  db: Db,
-  messages: Array<{ conversationId: number; contact: boolean; contactId: number | null; at: number }>,
-  agentAccountId: number,
-) {
+async function insertMessages(db: Db, messages: SeedMessage[], agentAccountId: number) {
   for (const part of inChunks(messages)) {
     await db
       .insertInto('conversation_messages')

@@ -14,9 +14,8 @@ import { Redis } from 'ioredis';
 import { freeClusterPort, startCluster, type Cluster } from '../harness/cluster/cluster.ts';
 import { BENCH_LIMITS, PRODUCTION_ENV } from '../harness/server-process.ts';
 import { readMetrics } from '../harness/metrics-text.ts';
-import { openDatabase } from '../server/db/database.ts';
-import { migrateToLatest } from '../server/db/database.ts';
-import { BENCH_PASSWORD, seedVolume, DEFAULT_SIZE } from './api-seed.ts';
+import { migrateToLatest, openDatabase } from '../server/db/database.ts';
+import { BENCH_PASSWORD, seedVolume, DEFAULT_SIZE, type Seeded } from './api-seed.ts';
 import { latencySummary, percentile } from './support.ts';
 import { reconnectDelay } from '../client-kit/hub/build-hub-connection.ts';
 
@@ -257,11 +256,28 @@ async function inBatches<T>(items: T[], perSecond: number, task: (item: T) => Pr
   }
 }
 
-async function main() {
-  const databaseName = `load_${process.pid}`;
-  const databaseUrl = `${POSTGRES}/${databaseName}`;
-  const admin = new pg.Client({ connectionString: `${POSTGRES}/postgres` });
-  await admin.connect();
+interface GroupMeeting {
+  meetingId: number;
+  conversationId: number;
+  leader: Tokens;
+}
+
+interface ChatUser {
+  child: Tokens;
+  conversationId: number;
+  counsellor: Tokens;
+}
+
+/** What a measured phase reads besides the clients: the processes, and PostgreSQL's sessions. */
+interface LoadSite {
+  cluster: Cluster;
+  admin: pg.Client;
+  databaseName: string;
+  users: HubUser[];
+}
+
+/** A database of the run's own on the machine's PostgreSQL, migrated and seeded with every user. */
+async function seedDatabase(admin: pg.Client, databaseName: string, databaseUrl: string) {
   await admin.query(`CREATE DATABASE ${databaseName}`);
   log(`seeding ${USERS} children, ${GROUPS * 10} participants...`);
   const open = openDatabase(databaseUrl);
@@ -280,13 +296,15 @@ async function main() {
     peerPosts: 0,
   });
   await open.close();
+  return seeded;
+}
 
-  let cluster: Cluster | null = null;
-  const users: HubUser[] = [];
-  try {
-    cluster = await startCluster({
+/** The cluster on that database, in production mode with the benchmarks' limits. */
+function startLoadCluster(databaseUrl: string): Promise<Cluster> {
+  return freeClusterPort(PROCESSES).then((port) =>
+    startCluster({
       processes: PROCESSES,
-      port: await freeClusterPort(PROCESSES),
+      port,
       databaseUrl,
       redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       clientDir: '/nonexistent-client',
@@ -294,263 +312,313 @@ async function main() {
       log: (line) => {
         if (/error|warn/i.test(line)) log(line);
       },
+    }),
+  );
+}
+
+/** Each of the first GROUPS series gets a meeting in progress, started by its leader. */
+async function startGroupMeetings(site: string, leaders: Tokens[]): Promise<GroupMeeting[]> {
+  const groupMeetings: GroupMeeting[] = [];
+  for (let g = 0; g < GROUPS; g++) {
+    const leader = leaders[Math.floor(g / 5)]!;
+    const created = await fetch(`${site}/portal/staff/meetings`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${leader.access}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        seriesId: g + 1,
+        subject: 'Last',
+        description: 'Last',
+        startDate: new Date().toISOString(),
+        duration: 60,
+      }),
     });
+    const meeting = (await created.json()) as { id: number };
+    const started = await fetch(`${site}/portal/staff/meetings/${meeting.id}/start`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${leader.access}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    const body = (await started.json()) as { conversation?: { id: number } };
+    if (!body.conversation) throw new Error(`meeting ${meeting.id} did not start: ${started.status}`);
+    groupMeetings.push({ meetingId: meeting.id, conversationId: body.conversation.id, leader });
+  }
+  return groupMeetings;
+}
+
+/**
+ * Logins at 100 a second (a morning's start squeezed), each then on the hub: the children (the
+ * first CHATS of them in a chat with a counsellor), the groups' participants, and the counsellors,
+ * who hear their children's messages on hub connections of their own. Each joins `users`.
+ */
+async function connectEveryone(
+  site: string,
+  seeded: Seeded,
+  staff: { counsellors: Tokens[]; groupMeetings: GroupMeeting[] },
+  users: HubUser[],
+  onBack: (user: HubUser, downMs: number) => void,
+): Promise<ChatUser[]> {
+  const { counsellors, groupMeetings } = staff;
+  const loginStarted = Date.now();
+  const chatting = seeded.children.slice(0, CHATS);
+  const chatUsers: ChatUser[] = [];
+  await inBatches(seeded.children, 100, async (child) => {
+    const tokens = await signIn(child.username, BENCH_PASSWORD);
+    if (!tokens) return error('login refused');
+    const user = new HubUser(site, tokens, [`Conversation:${child.openMailId}`], onBack);
+    try {
+      await user.connect();
+      users.push(user);
+    } catch {
+      error('hub connect failed');
+    }
+    const index = chatting.indexOf(child);
+    if (index >= 0) {
+      chatUsers.push({
+        child: tokens,
+        conversationId: child.openMailId,
+        counsellor: counsellors[index % counsellors.length]!,
+      });
+    }
+  });
+  await inBatches(seeded.participants.slice(0, GROUPS * 10), 100, async (p) => {
+    const tokens = await signIn(p.code, null);
+    if (!tokens) return error('participant login refused');
+    const meeting = groupMeetings[Math.floor(seeded.participants.indexOf(p) / 10)]!;
+    const user = new HubUser(site, tokens, [`Conversation:${meeting.conversationId}`], onBack);
+    try {
+      await user.connect();
+      users.push(user);
+    } catch {
+      error('hub connect failed');
+    }
+  });
+  for (const [i, counsellor] of counsellors.entries()) {
+    const keys = chatUsers
+      .filter((c) => c.counsellor === counsellor)
+      .map((c) => `Conversation:${c.conversationId}`);
+    const user = new HubUser(site, counsellor, keys, onBack);
+    await user.connect();
+    users.push(user);
+    if (i === 0) log(`counsellor ${i} follows ${keys.length} conversations`);
+  }
+  log(`${users.length} hub connections in ${Math.round((Date.now() - loginStarted) / 1000)} s`);
+  return chatUsers;
+}
+
+/**
+ * Steady traffic: chats both ways and group leaders, each every 5 s with a random phase; token
+ * refreshes at their rate. Resolves, once stopped, when every loop has ended.
+ */
+function startTraffic(
+  site: string,
+  chatUsers: ChatUser[],
+  groupMeetings: GroupMeeting[],
+  users: HubUser[],
+): { stop(): Promise<void> } {
+  let running = true;
+  const loops: Array<Promise<void>> = [];
+  const every = (task: () => Promise<void>) =>
+    loops.push(
+      (async () => {
+        await sleep(Math.random() * MESSAGE_EVERY_MS);
+        while (running) {
+          const started = Date.now();
+          await task();
+          await sleep(Math.max(0, MESSAGE_EVERY_MS - (Date.now() - started)));
+        }
+      })(),
+    );
+  for (const chat of chatUsers) {
+    every(() =>
+      post(site, chat.child.access, '/portal/conversationmessage', { conversation: chat.conversationId }, 1),
+    );
+    every(() =>
+      post(
+        site,
+        chat.counsellor.access,
+        `/portal/staff/conversations/${chat.conversationId}/messages`,
+        {},
+        1,
+      ),
+    );
+  }
+  for (const group of groupMeetings) {
+    every(() =>
+      post(site, group.leader.access, `/portal/staff/meetings/${group.meetingId}/messages`, {}, 10),
+    );
+  }
+  const refreshRate = users.length / (REFRESH_EVERY_MS / 1000);
+  loops.push(
+    (async () => {
+      let i = 0;
+      while (running) {
+        const user = users[i++ % users.length]!;
+        const refreshed = await form({
+          grant_type: 'refresh_token',
+          client_id: 'portal-web',
+          refresh_token: user.tokens.refresh,
+        });
+        if (refreshed) user.tokens = refreshed;
+        else if (!user.tokens.refresh) error('refresh refused');
+        await sleep(1000 / refreshRate);
+      }
+    })(),
+  );
+  return {
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+const cpuSeconds = (m: Map<string, number>) => m.get('process_cpu_seconds_total') ?? 0;
+
+/**
+ * One measured phase of `seconds` (with `during` running alongside): send-to-receive latency,
+ * errors and retries, and per process its CPU, memory, hub connections and event-loop lag, with
+ * PostgreSQL's peak sessions and Redis's operations a second. Printed as JSON.
+ */
+async function measurePhase(load: LoadSite, name: string, seconds: number, during?: () => Promise<void>) {
+  const { cluster, admin, databaseName, users } = load;
+  latencies = [];
+  const before = await Promise.all(cluster.nodes.map((n) => metrics(n.url)));
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const commandsBefore = Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]);
+  const started = Date.now();
+  const errorsBefore = errors;
+  const retriesBefore = retries;
+  let peakPg = 0;
+  const sampler = setInterval(() => {
+    void admin
+      .query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [databaseName])
+      .then((r) => (peakPg = Math.max(peakPg, Number(r.rows[0]!.n))));
+  }, 1000);
+  await Promise.all([sleep(seconds * 1000), during?.()]);
+  clearInterval(sampler);
+  const elapsed = (Date.now() - started) / 1000;
+  const after = await Promise.all(cluster.nodes.map((n) => metrics(n.url)));
+  const commandsAfter = Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]);
+  redis.disconnect();
+  const sorted = [...latencies].sort((a, b) => a - b);
+  console.info(
+    JSON.stringify(
+      {
+        phase: name,
+        seconds: Math.round(elapsed),
+        sendToReceiveMs: latencySummary(sorted),
+        over1s: sorted.filter((l) => l > 1000).length,
+        errors: errors - errorsBefore,
+        retries: retries - retriesBefore,
+        hubConnections: users.filter((u) => u.connected).length,
+        processes: cluster.nodes.map((n, i) => ({
+          id: n.id,
+          // A process restarted during the phase counts from its start.
+          cpuPercent: Math.round(
+            (100 *
+              Math.max(
+                0,
+                cpuSeconds(after[i]!) -
+                  (cpuSeconds(after[i]!) >= cpuSeconds(before[i]!) ? cpuSeconds(before[i]!) : 0),
+              )) /
+              elapsed,
+          ),
+          rssMB: Math.round((after[i]!.get('process_resident_memory_bytes') ?? 0) / 1e6),
+          hubConnections: after[i]!.get('hub_connections') ?? 0,
+          eventLoopLagP99Ms: Math.round((after[i]!.get('nodejs_eventloop_lag_p99_seconds') ?? 0) * 1000),
+        })),
+        postgresConnectionsPeak: peakPg,
+        redisOpsPerSecond: Math.round((commandsAfter - commandsBefore) / elapsed),
+      },
+      null,
+      2,
+    ),
+  );
+}
+
+/**
+ * One process killed (-9) 5 s into a 60 s phase and started again 10 s later: how long until every
+ * client is back, and nginx's 502s meanwhile (the two figures the reconnect storm is judged by:
+ * targets 0 and at most 10 s).
+ */
+async function killPhase(load: LoadSite, reconnects: number[]) {
+  const { cluster, users } = load;
+  const victim = 0;
+  const before = users.filter((u) => u.connected).length;
+  reconnects.length = 0;
+  const before502 = { ...nginx502 };
+  await measurePhase(load, 'one process killed (-9) and restarted after 10 s', 60, async () => {
+    await sleep(5000);
+    log(`kill -9 ${cluster.nodes[victim]!.id}`);
+    const killedAt = Date.now();
+    await cluster.kill(victim, 'SIGKILL');
+    const back = new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (users.every((u) => u.connected)) {
+          clearInterval(check);
+          log(
+            `every client back ${Date.now() - killedAt} ms after the kill (${reconnects.length} reconnected, of ${before})`,
+          );
+          resolve();
+        }
+      }, 50);
+    });
+    await sleep(10_000);
+    await cluster.start(victim);
+    await back;
+  });
+  const sortedBack = [...reconnects].sort((a, b) => a - b);
+  const after502 = {
+    negotiate: nginx502.negotiate - before502.negotiate,
+    upgrade: nginx502.upgrade - before502.upgrade,
+    write: nginx502.write - before502.write,
+  };
+  const p99 = sortedBack.length > 0 ? percentile(sortedBack, 99) : null;
+  const total = after502.negotiate + after502.upgrade + after502.write;
+  console.info(
+    JSON.stringify({
+      reconnected: reconnects.length,
+      downMs: {
+        p50: sortedBack.length > 0 ? percentile(sortedBack, 50) : null,
+        p99,
+        max: sortedBack.at(-1) ?? null,
+      },
+      // Counted by the clients (negotiates, WebSocket upgrades and writes answered 502).
+      nginx502AfterKill: { ...after502, total },
+    }),
+  );
+  log(
+    `after the kill: ${total} nginx 502s (clients' negotiates ${after502.negotiate}, upgrades ${after502.upgrade}, writes ${after502.write}); reconnect p99 ${p99 === null ? '-' : `${(p99 / 1000).toFixed(1)} s`} (${reconnects.length} reconnected)${total === 0 && p99 !== null && p99 <= 10_000 ? '' : ' - over the target of 0 and 10 s'}`,
+  );
+}
+
+async function main() {
+  const databaseName = `load_${process.pid}`;
+  const databaseUrl = `${POSTGRES}/${databaseName}`;
+  const admin = new pg.Client({ connectionString: `${POSTGRES}/postgres` });
+  await admin.connect();
+  let cluster: Cluster | null = null;
+  const users: HubUser[] = [];
+  try {
+    const seeded = await seedDatabase(admin, databaseName, databaseUrl);
+    cluster = await startLoadCluster(databaseUrl);
     const site = cluster.url;
     signInTargets = cluster.nodes.map((n) => n.url);
     log(`cluster of ${PROCESSES} at ${site}`);
 
-    // Staff: counsellors and leaders, with their own hub connections.
     const staffLogin = async (name: string) => (await signIn(name, BENCH_PASSWORD, 'portal-staff'))!;
     const counsellors = await Promise.all(seeded.counsellors.map(staffLogin));
     const leaders = await Promise.all(seeded.leaders.map(staffLogin));
-
-    // Groups: each of the first GROUPS series gets a meeting in progress, started by its leader.
-    const groupMeetings: Array<{ meetingId: number; conversationId: number; leader: Tokens }> = [];
-    for (let g = 0; g < GROUPS; g++) {
-      const leader = leaders[Math.floor(g / 5)]!;
-      const created = await fetch(`${site}/portal/staff/meetings`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${leader.access}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          seriesId: g + 1,
-          subject: 'Last',
-          description: 'Last',
-          startDate: new Date().toISOString(),
-          duration: 60,
-        }),
-      });
-      const meeting = (await created.json()) as { id: number };
-      const started = await fetch(`${site}/portal/staff/meetings/${meeting.id}/start`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${leader.access}`, 'Content-Type': 'application/json' },
-        body: '{}',
-      });
-      const body = (await started.json()) as { conversation?: { id: number } };
-      if (!body.conversation) throw new Error(`meeting ${meeting.id} did not start: ${started.status}`);
-      groupMeetings.push({ meetingId: meeting.id, conversationId: body.conversation.id, leader });
-    }
-
-    // Connecting: logins at 100 a second (a morning's start squeezed), each then on the hub.
+    const groupMeetings = await startGroupMeetings(site, leaders);
     const reconnects: number[] = [];
     const onBack = (_u: HubUser, downMs: number) => reconnects.push(downMs);
-    const loginStarted = Date.now();
-    const chatting = seeded.children.slice(0, CHATS);
-    const chatUsers: Array<{ child: Tokens; conversationId: number; counsellor: Tokens }> = [];
-    await inBatches(seeded.children, 100, async (child) => {
-      const tokens = await signIn(child.username, BENCH_PASSWORD);
-      if (!tokens) return error('login refused');
-      const user = new HubUser(site, tokens, [`Conversation:${child.openMailId}`], onBack);
-      try {
-        await user.connect();
-        users.push(user);
-      } catch {
-        error('hub connect failed');
-      }
-      const index = chatting.indexOf(child);
-      if (index >= 0) {
-        chatUsers.push({
-          child: tokens,
-          conversationId: child.openMailId,
-          counsellor: counsellors[index % counsellors.length]!,
-        });
-      }
-    });
-    await inBatches(seeded.participants.slice(0, GROUPS * 10), 100, async (p) => {
-      const tokens = await signIn(p.code, null);
-      if (!tokens) return error('participant login refused');
-      const meeting = groupMeetings[Math.floor(seeded.participants.indexOf(p) / 10)]!;
-      const user = new HubUser(site, tokens, [`Conversation:${meeting.conversationId}`], onBack);
-      try {
-        await user.connect();
-        users.push(user);
-      } catch {
-        error('hub connect failed');
-      }
-    });
-    // The counsellors hear their children's messages on hub connections of their own.
-    for (const [i, counsellor] of counsellors.entries()) {
-      const keys = chatUsers
-        .filter((c) => c.counsellor === counsellor)
-        .map((c) => `Conversation:${c.conversationId}`);
-      const user = new HubUser(site, counsellor, keys, onBack);
-      await user.connect();
-      users.push(user);
-      if (i === 0) log(`counsellor ${i} follows ${keys.length} conversations`);
-    }
-    log(`${users.length} hub connections in ${Math.round((Date.now() - loginStarted) / 1000)} s`);
+    const chatUsers = await connectEveryone(site, seeded, { counsellors, groupMeetings }, users, onBack);
 
-    // Steady traffic: chats both ways and group leaders, each every 5 s with a random phase; token
-    // refreshes and the occasional login at their rate.
-    let running = true;
-    const loops: Array<Promise<void>> = [];
-    const every = (task: () => Promise<void>) =>
-      loops.push(
-        (async () => {
-          await sleep(Math.random() * MESSAGE_EVERY_MS);
-          while (running) {
-            const started = Date.now();
-            await task();
-            await sleep(Math.max(0, MESSAGE_EVERY_MS - (Date.now() - started)));
-          }
-        })(),
-      );
-    for (const chat of chatUsers) {
-      every(() =>
-        post(
-          site,
-          chat.child.access,
-          '/portal/conversationmessage',
-          { conversation: chat.conversationId },
-          1,
-        ),
-      );
-      every(() =>
-        post(
-          site,
-          chat.counsellor.access,
-          `/portal/staff/conversations/${chat.conversationId}/messages`,
-          {},
-          1,
-        ),
-      );
-    }
-    for (const group of groupMeetings) {
-      every(() =>
-        post(site, group.leader.access, `/portal/staff/meetings/${group.meetingId}/messages`, {}, 10),
-      );
-    }
-    const refreshRate = users.length / (REFRESH_EVERY_MS / 1000);
-    loops.push(
-      (async () => {
-        let i = 0;
-        while (running) {
-          const user = users[i++ % users.length]!;
-          const refreshed = await form({
-            grant_type: 'refresh_token',
-            client_id: 'portal-web',
-            refresh_token: user.tokens.refresh,
-          });
-          if (refreshed) user.tokens = refreshed;
-          else if (!user.tokens.refresh) error('refresh refused');
-          await sleep(1000 / refreshRate);
-        }
-      })(),
-    );
-
-    const phase = async (name: string, seconds: number, during?: () => Promise<void>) => {
-      latencies = [];
-      const before = await Promise.all(cluster!.nodes.map((n) => metrics(n.url)));
-      const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-      const commandsBefore = Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]);
-      const started = Date.now();
-      const errorsBefore = errors;
-      const retriesBefore = retries;
-      let peakPg = 0;
-      const sampler = setInterval(() => {
-        void admin
-          .query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [
-            databaseName,
-          ])
-          .then((r) => (peakPg = Math.max(peakPg, Number(r.rows[0]!.n))));
-      }, 1000);
-      await Promise.all([sleep(seconds * 1000), during?.()]);
-      clearInterval(sampler);
-      const elapsed = (Date.now() - started) / 1000;
-      const after = await Promise.all(cluster!.nodes.map((n) => metrics(n.url)));
-      const commandsAfter = Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]);
-      redis.disconnect();
-      const sorted = [...latencies].sort((a, b) => a - b);
-      console.info(
-        JSON.stringify(
-          {
-            phase: name,
-            seconds: Math.round(elapsed),
-            sendToReceiveMs: latencySummary(sorted),
-            over1s: sorted.filter((l) => l > 1000).length,
-            errors: errors - errorsBefore,
-            retries: retries - retriesBefore,
-            hubConnections: users.filter((u) => u.connected).length,
-            processes: cluster!.nodes.map((n, i) => ({
-              id: n.id,
-              // A process restarted during the phase counts from its start.
-              cpuPercent: Math.round(
-                (100 *
-                  Math.max(
-                    0,
-                    (after[i]!.get('process_cpu_seconds_total') ?? 0) -
-                      ((after[i]!.get('process_cpu_seconds_total') ?? 0) >=
-                      (before[i]!.get('process_cpu_seconds_total') ?? 0)
-                        ? (before[i]!.get('process_cpu_seconds_total') ?? 0)
-                        : 0),
-                  )) /
-                  elapsed,
-              ),
-              rssMB: Math.round((after[i]!.get('process_resident_memory_bytes') ?? 0) / 1e6),
-              hubConnections: after[i]!.get('hub_connections') ?? 0,
-              eventLoopLagP99Ms: Math.round((after[i]!.get('nodejs_eventloop_lag_p99_seconds') ?? 0) * 1000),
-            })),
-            postgresConnectionsPeak: peakPg,
-            redisOpsPerSecond: Math.round((commandsAfter - commandsBefore) / elapsed),
-          },
-          null,
-          2,
-        ),
-      );
-    };
-
-    await phase('steady', SECONDS);
-    if (KILL) {
-      const victim = 0;
-      const before = users.filter((u) => u.connected).length;
-      reconnects.length = 0;
-      const before502 = { ...nginx502 };
-      await phase('one process killed (-9) and restarted after 10 s', 60, async () => {
-        await sleep(5000);
-        log(`kill -9 ${cluster!.nodes[victim]!.id}`);
-        const killedAt = Date.now();
-        await cluster!.kill(victim, 'SIGKILL');
-        const back = new Promise<void>((resolve) => {
-          const check = setInterval(() => {
-            if (users.every((u) => u.connected)) {
-              clearInterval(check);
-              log(
-                `every client back ${Date.now() - killedAt} ms after the kill (${reconnects.length} reconnected, of ${before})`,
-              );
-              resolve();
-            }
-          }, 50);
-        });
-        await sleep(10_000);
-        await cluster!.start(victim);
-        await back;
-      });
-      const sortedBack = [...reconnects].sort((a, b) => a - b);
-      const after502 = {
-        negotiate: nginx502.negotiate - before502.negotiate,
-        upgrade: nginx502.upgrade - before502.upgrade,
-        write: nginx502.write - before502.write,
-      };
-      const p99 = sortedBack.length > 0 ? percentile(sortedBack, 99) : null;
-      console.info(
-        JSON.stringify({
-          reconnected: reconnects.length,
-          downMs: {
-            p50: sortedBack.length > 0 ? percentile(sortedBack, 50) : null,
-            p99,
-            max: sortedBack.at(-1) ?? null,
-          },
-          // Counted by the clients (negotiates, WebSocket upgrades and writes answered 502).
-          nginx502AfterKill: { ...after502, total: after502.negotiate + after502.upgrade + after502.write },
-        }),
-      );
-      // The two figures the reconnect storm is judged by (target: 0 and at most 10 s).
-      const total = after502.negotiate + after502.upgrade + after502.write;
-      log(
-        `after the kill: ${total} nginx 502s (clients' negotiates ${after502.negotiate}, upgrades ${after502.upgrade}, writes ${after502.write}); reconnect p99 ${p99 === null ? '-' : `${(p99 / 1000).toFixed(1)} s`} (${reconnects.length} reconnected)${total === 0 && p99 !== null && p99 <= 10_000 ? '' : ' - over the target of 0 and 10 s'}`,
-      );
-    }
-    running = false;
-    await Promise.all(loops);
+    const traffic = startTraffic(site, chatUsers, groupMeetings, users);
+    const load: LoadSite = { cluster, admin, databaseName, users };
+    await measurePhase(load, 'steady', SECONDS);
+    if (KILL) await killPhase(load, reconnects);
+    await traffic.stop();
     console.info(
       JSON.stringify({
         errors,

@@ -18,6 +18,7 @@ import { PageErrorBoundary } from '../ui-kit/page-error-boundary.tsx';
 import { keepWritingInView } from '../ui-kit/keep-writing-in-view.ts';
 import { SiteFooter } from './site-footer.tsx';
 import { QuickExitButton, QuickExitKeys } from '../quick-exit/quick-exit-button.tsx';
+import { QUICK_EXIT_STRIP_HEIGHT } from '../quick-exit/quick-exit.styles.ts';
 import { hasUnsavedFormData, watchFormInput } from '../ui-kit/unsaved-form-data.ts';
 import { rescueLostFocus } from './focus-rescue.ts';
 import { shell, skipLink, content } from './root-shell.styles.ts';
@@ -68,7 +69,7 @@ function AppWide({ config }: { config: RuntimeConfig }) {
     [api],
   );
   useEffect(() => rescueLostFocus(), []);
-  useEffect(() => keepWritingInView(), []);
+  useEffect(() => keepWritingInView({ topInset: QUICK_EXIT_STRIP_HEIGHT }), []);
   useEffect(() => {
     startPwa({ production: config.production, hasUnsavedFormData });
   }, [config.production]);

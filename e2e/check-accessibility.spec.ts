@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
+import { expect, test, type Page } from './support/test.ts';
 import { childToken, registerChild } from '../harness/actors/child-account.ts';
 import { ChildServerView } from '../harness/actors/child-server-view.ts';
 import { Counsellor } from '../harness/actors/counsellor.ts';
@@ -7,6 +7,7 @@ import { logInChild } from '../harness/page-models/child-login.ts';
 import { ConsoleCounsellorPage } from '../harness/page-models/console-counsellor-page.ts';
 import { ConsolePage } from '../harness/page-models/console-page.ts';
 import { CreateAccountPage } from '../harness/page-models/create-account-page.ts';
+import { childWithHistory } from './support/child-with-history.ts';
 import { HistoricChatWindow } from '../harness/page-models/historic-chat-window.ts';
 import { LoggedOutPage } from '../harness/page-models/logged-out-page.ts';
 import { MyConversationsPage } from '../harness/page-models/my-conversations.ts';
@@ -22,21 +23,6 @@ import { violationsAtBothWidths } from './support/accessibility.ts';
 
 const quickExit = (page: Page) => page.getByRole('button', { name: 'Lämna sidan' });
 const emergency = (page: Page) => page.getByRole('link', { name: 'Är det akut? Ring 112.' });
-
-/** A fresh child with a mail a counsellor answered and a chat a counsellor answered and ended. */
-async function childWithHistory(request: APIRequestContext) {
-  const account = await registerChild(request, 'axe');
-  const server = new ChildServerView(request, await childToken(request, account));
-  const counsellor = new Counsellor(request);
-  await counsellor.logIn();
-  const mail = await server.sendMail('Ett mejl om skolan', 'Hej, jag har en fråga.');
-  await counsellor.write(mail.id, 'Hej! Vad bra att du skriver.');
-  const chat = await server.startChat('Hej, jag vill prata.');
-  await counsellor.accept(chat.id);
-  await counsellor.write(chat.id, 'Hej! Jag heter Kim och jag är kurator.');
-  await counsellor.resolve(chat.id);
-  return { account, mailId: mail.id };
-}
 
 test('the signed-out screens have no accessibility violations', async ({ page }) => {
   const start = new StartPage(page);

@@ -4,6 +4,7 @@ import { logInChild } from '../../harness/page-models/child-login.ts';
 import { ConsolePage } from '../../harness/page-models/console-page.ts';
 import { ConsoleModerationPage } from '../../harness/page-models/console-moderation-page.ts';
 import {
+  writePeerPost,
   DisplayNameForm,
   MyPeerPosts,
   NewPeerPostPage,
@@ -27,20 +28,6 @@ async function moderator(browser: Browser): Promise<ConsoleModerationPage> {
   const moderation = new ConsoleModerationPage(page);
   await moderation.open();
   return moderation;
-}
-
-async function writePost(page: Page, subject: string, text: string): Promise<PeerPostPage> {
-  await page.goto('/');
-  await new PeerBoard(page).writeLink.click();
-  // The first post of an account asks for the name others will see.
-  const newPost = new NewPeerPostPage(page);
-  const naming = new DisplayNameForm(page);
-  await expect(newPost.subject.or(naming.name)).toBeVisible();
-  if (await naming.name.isVisible()) await naming.choose('Molnet');
-  await newPost.write(subject, text);
-  const post = new PeerPostPage(page);
-  await expect(post.heading).toHaveText(subject);
-  return post;
 }
 
 test('a post waits for a counsellor, then shows live on another young person’s board and as published to its author', async ({
@@ -67,7 +54,7 @@ test('a post waits for a counsellor, then shows live on another young person’s
   await expect(naming.error).toHaveText('Namnet går inte att använda. Välj ett annat.');
   await naming.choose('Molnet');
   await expect(naming.form).toHaveCount(0);
-  const post = await writePost(page, subject, 'Ingen vill vara med mig. Känner någon igen sig?');
+  const post = await writePeerPost(page, subject, 'Ingen vill vara med mig. Känner någon igen sig?');
   await expect(page.getByText('Granskas', { exact: true })).toBeVisible();
   await expect(page.getByText('En kurator läser det innan andra kan se det.')).toBeVisible();
   await expect(readerBoard.post(subject)).toHaveCount(0);
@@ -129,10 +116,10 @@ test('a reported post goes back to moderation; a rejected one shows the author t
   const moderation = await moderator(browser);
 
   const reported = `Anmäls ${author.username}`;
-  await writePost(page, reported, 'Ett inlägg som någon anmäler.');
+  await writePeerPost(page, reported, 'Ett inlägg som någon anmäler.');
   await moderation.approve(reported);
   const rejected = `Avvisas ${author.username}`;
-  await writePost(page, rejected, 'Här står mitt telefonnummer.');
+  await writePeerPost(page, rejected, 'Här står mitt telefonnummer.');
   await moderation.reject(rejected, 'Skriv inte ut ditt telefonnummer.');
   await expect(page.getByText('En kurator godkände det inte: Skriv inte ut ditt telefonnummer.')).toBeVisible(
     {
@@ -174,7 +161,7 @@ test('a post written offline is kept and sent once; the board is readable offlin
   await logInChild(page, author);
   const moderation = await moderator(browser);
   const earlier = `Läses offline ${author.username}`;
-  await writePost(page, earlier, 'Finns kvar utan nät.');
+  await writePeerPost(page, earlier, 'Finns kvar utan nät.');
   await moderation.approve(earlier);
   await page.goto('/');
   const board = new PeerBoard(page);
@@ -219,11 +206,11 @@ test('my pages’ Mina inlägg, with a post waiting, one not approved and one pu
   const published = `Publicerat ${author.username}`;
   const rejected = `Inte godkänt ${author.username}`;
   const waiting = `Väntar ${author.username}`;
-  await writePost(page, published, 'Ett inlägg som en kurator godkänner.');
+  await writePeerPost(page, published, 'Ett inlägg som en kurator godkänner.');
   await moderation.approve(published);
-  await writePost(page, rejected, 'Här står mitt telefonnummer.');
+  await writePeerPost(page, rejected, 'Här står mitt telefonnummer.');
   await moderation.reject(rejected, 'Skriv inte ut ditt telefonnummer.');
-  await writePost(page, waiting, 'Ett inlägg som väntar på en kurator.');
+  await writePeerPost(page, waiting, 'Ett inlägg som väntar på en kurator.');
 
   const mine = new MyPeerPosts(page);
   await mine.goto();
@@ -246,7 +233,7 @@ test('a signed-out visitor sees what the posts are and how to sign in, but no po
   const author = await registerChild(request, 'ung');
   const writer = await youngPerson(browser, author);
   const subject = `Bara för inloggade ${author.username}`;
-  await writePost(writer, subject, 'Syns inte utan konto.');
+  await writePeerPost(writer, subject, 'Syns inte utan konto.');
   await (await moderator(browser)).approve(subject);
 
   await page.goto('/');
@@ -272,7 +259,7 @@ test('the board, a new post, a post and the moderation queue have no accessibili
   await logInChild(page, author);
   const moderation = await moderator(browser);
   const subject = `Tillgängligt ${author.username}`;
-  const post = await writePost(page, subject, 'Ett inlägg att granska.');
+  const post = await writePeerPost(page, subject, 'Ett inlägg att granska.');
   expect(await violationsAtBothWidths(page)).toEqual([]);
   await expect(moderation.entry(subject)).toBeVisible();
   expect(await violationsAtBothWidths(moderation.page)).toEqual([]);

@@ -122,3 +122,21 @@ export class PeerPostPage {
     await this.reportDialog.getByRole('button', { name: 'Ja, anmäl' }).click();
   }
 }
+
+/**
+ * A post written from the board's 'Skriv ett inlägg', naming the author 'Molnet' when the account
+ * has no name yet; resolves on the post's own page.
+ */
+export async function writePeerPost(page: Page, subject: string, text: string): Promise<PeerPostPage> {
+  await page.goto('/');
+  await new PeerBoard(page).writeLink.click();
+  // The first post of an account asks for the name others will see.
+  const newPost = new NewPeerPostPage(page);
+  const naming = new DisplayNameForm(page);
+  await expect(newPost.subject.or(naming.name)).toBeVisible();
+  if (await naming.name.isVisible()) await naming.choose('Molnet');
+  await newPost.write(subject, text);
+  const post = new PeerPostPage(page);
+  await expect(post.heading).toHaveText(subject);
+  return post;
+}

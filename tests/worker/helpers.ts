@@ -8,6 +8,20 @@ interface Timer {
   id: number;
   at: number;
   fn: () => void;
+  /** Where in the worker the timer was set (file and line), to name it when it should not be there. */
+  setBy: string;
+}
+
+/**
+ * The first frame of the stack in the worker's own code, past its clock helpers (`repeat` and the
+ * like): which module set a timer.
+ */
+function workerFrame(stack: string | undefined): string {
+  for (const line of stack?.split('\n') ?? []) {
+    const where = /(?<![\\/]tests)[\\/](worker[\\/][^:)]+):(\d+)/.exec(line);
+    if (where && !where[1]!.endsWith('clock.ts')) return `${where[1]}:${where[2]}`;
+  }
+  return 'outside worker/';
 }
 
 /** A clock the test moves by hand: timers run in time order when `advance` passes them. */
@@ -25,7 +39,12 @@ export class ManualClock implements Clock {
   }
 
   setTimeout(fn: () => void, ms: number): unknown {
-    const timer = { id: this.nextId++, at: this.time + Math.max(0, ms), fn };
+    const timer = {
+      id: this.nextId++,
+      at: this.time + Math.max(0, ms),
+      fn,
+      setBy: workerFrame(new Error().stack),
+    };
     this.timers.push(timer);
     return timer.id;
   }
@@ -46,6 +65,11 @@ export class ManualClock implements Clock {
 
   pending(): number {
     return this.timers.length;
+  }
+
+  /** Where each pending timer was set ('worker/sync/diary.ts:42'), in the order they were set. */
+  pendingSetBy(): string[] {
+    return this.timers.map((t) => t.setBy);
   }
 
   advance(ms: number): void {

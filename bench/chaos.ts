@@ -63,7 +63,6 @@ interface Cast {
 interface Writing {
   counsellorSent: Sent[];
   counsellorFailed: string[];
-  issued: number;
   faultsRun: number;
   killedWrites: string[];
 }
@@ -246,7 +245,7 @@ async function writeThroughFaults(
   }
   await Promise.all(faultRuns);
   log(`writing done: ${issued} messages issued in ${Math.round((Date.now() - started) / 1000)} s`);
-  return { counsellorSent, counsellorFailed, issued, faultsRun: faultRuns.length, killedWrites };
+  return { counsellorSent, counsellorFailed, faultsRun: faultRuns.length, killedWrites };
 }
 
 /** Everything back: every child open and online, every process up; then the outboxes drain. */
@@ -416,16 +415,11 @@ async function main() {
   const random = seeded(SEED);
   const schedule = plan(random);
   const site = await startChaosSite({ seed: SEED, processes: PROCESSES, browsers: BROWSERS });
-  const browser =
-    BROWSERS > 0
-      ? await launchChromium().catch(async (error: unknown) => {
-          await site.stop();
-          throw error;
-        })
-      : null;
+  let browser: Browser | null = null;
   const children: ChaosClient[] = [];
   const discrepancies: string[] = [];
   try {
+    if (BROWSERS > 0) browser = await launchChromium();
     const cast = await seatWriters(site, browser, children);
     const writing = await writeThroughFaults(site, cast, children, random, schedule, discrepancies);
     await settle(site, children, writing, discrepancies);

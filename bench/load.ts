@@ -300,20 +300,18 @@ async function seedDatabase(admin: pg.Client, databaseName: string, databaseUrl:
 }
 
 /** The cluster on that database, in production mode with the benchmarks' limits. */
-function startLoadCluster(databaseUrl: string): Promise<Cluster> {
-  return freeClusterPort(PROCESSES).then((port) =>
-    startCluster({
-      processes: PROCESSES,
-      port,
-      databaseUrl,
-      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      clientDir: '/nonexistent-client',
-      env: { ...PRODUCTION_ENV, ...BENCH_LIMITS },
-      log: (line) => {
-        if (/error|warn/i.test(line)) log(line);
-      },
-    }),
-  );
+async function startLoadCluster(databaseUrl: string): Promise<Cluster> {
+  return startCluster({
+    processes: PROCESSES,
+    port: await freeClusterPort(PROCESSES),
+    databaseUrl,
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    clientDir: '/nonexistent-client',
+    env: { ...PRODUCTION_ENV, ...BENCH_LIMITS },
+    log: (line) => {
+      if (/error|warn/i.test(line)) log(line);
+    },
+  });
 }
 
 /** Each of the first GROUPS series gets a meeting in progress, started by its leader. */

@@ -48,7 +48,14 @@ test('a participant sees the meetings in three sections and opens the one in pro
   const chat = detail.chatWindow('Träff 3: Känslor och tankar');
   if (await chat.dialog.isVisible()) await chat.minimize();
   await expect(detail.title).toHaveText('Träff 3: Känslor och tankar');
-  await expect(detail.main.getByText(/^Starttid: \d{2}:\d{2}$/)).toBeVisible();
+  // 'Starttid: HH:mm' for a meeting of today; one that began before midnight shows its day too.
+  const startLine = detail.main.getByText(/^Starttid: (\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}$/);
+  await expect(startLine).toBeVisible();
+  const day = /^Starttid: (\d{4}-\d{2}-\d{2}) /.exec(await startLine.innerText())?.[1];
+  if (day !== undefined) {
+    const today = await page.evaluate(() => new Date().toLocaleDateString('sv-SE'));
+    expect(day, 'a date is shown only for a meeting of another day').not.toBe(today);
+  }
   await expect(detail.main.getByText(/^(Chatten börjar strax|Pågående)$/)).toBeVisible();
   await expect(detail.tasks).toBeVisible();
   await expect(detail.privateMessage).toContainText('Stödlinjen');

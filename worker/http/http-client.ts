@@ -1,9 +1,8 @@
 import { VARIANT_HEADER, type AppVariant } from '../../contract/variant.ts';
 import { REQUEST_TIMEOUT_MS, TRANSFER_TIMEOUT_MS } from '../../contract/timings.ts';
-import { HttpError, UNKNOWN_ERROR, parseRetryAfter } from './http-error.ts';
+import { HttpError, UNKNOWN_ERROR, parseRetryAfter, refusalOfBody } from './http-error.ts';
 import { ANTI_FORGERY_HEADER } from '../../contract/anti-forgery.ts';
 import type { AntiForgery } from './anti-forgery.ts';
-import { apiErrorBodyOf } from '../../client-kit/http/api-error-body.ts';
 
 export type Params = Record<string, string | number | boolean | null | undefined>;
 
@@ -255,5 +254,5 @@ function isAntiForgeryRefusal(status: number, text: string): boolean {
 
 /** The same for an answer already parsed (an upload's `HttpError`). */
 export function isAntiForgeryAnswer(status: number, body: unknown): boolean {
-  return status === 403 && apiErrorBodyOf(body)?.error === 'anti_forgery';
+  return status === 403 && refusalOfBody(body)?.code === 'anti_forgery';
 }

@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from '../../contract/errors.ts';
+import { isCommandErrorCode, type CommandErrorCode } from '../../contract/errors.ts';
 import { apiErrorBodyOf } from '../../client-kit/http/api-error-body.ts';
 
 /**
@@ -24,9 +24,24 @@ export const UNKNOWN_ERROR = 'Unknown Error';
 
 export const isHttpError = (e: unknown): e is HttpError => e instanceof HttpError;
 
-/** The `{ error, message }` body of a failed {api} call (a code and a Swedish text), or null. */
-export function apiErrorOf(error: unknown): ApiErrorBody | null {
-  return isHttpError(error) ? apiErrorBodyOf(error.body) : null;
+/**
+ * A failed {api} call as a command reads it: the server's Swedish text, and its code where a
+ * command tells that code apart (`reaches: 'command'` in contract/errors.ts), else null; null for a
+ * body that is not the API's `{ error, message }`. Comparing any other code is a compile error.
+ */
+export interface Refusal {
+  code: CommandErrorCode | null;
+  message: string;
+}
+
+export function refusalOf(error: unknown): Refusal | null {
+  return isHttpError(error) ? refusalOfBody(error.body) : null;
+}
+
+export function refusalOfBody(body: unknown): Refusal | null {
+  const parsed = apiErrorBodyOf(body);
+  if (!parsed) return null;
+  return { code: isCommandErrorCode(parsed.error) ? parsed.error : null, message: parsed.message };
 }
 
 /**

@@ -2,7 +2,7 @@ import { liveQuery } from 'dexie';
 import type { OutboxWriteRequest } from '../base/session.ts';
 import { RATE_LIMITED_STATUS, type OutboxRow, type PortalDb } from '../base/db.ts';
 import type { Clock } from '../clock.ts';
-import { apiErrorOf, isHttpError } from '../http/http-error.ts';
+import { isHttpError, refusalOf } from '../http/http-error.ts';
 import { isFinalStatus, isServerError, retryDelayMs } from './backoff.ts';
 
 export interface OutboxDeps {
@@ -249,7 +249,7 @@ export class Outbox {
           lastStatus: status,
           lastError: error instanceof Error ? error.message : String(error),
           // The server's own words for the screen (a 429's 'Du har skickat många gånger ...').
-          lastMessage: apiErrorOf(error)?.message,
+          lastMessage: refusalOf(error)?.message,
           serverWaitUntil: retryAfterMs === null ? undefined : now + retryAfterMs,
           nextAttemptAt: final
             ? NEVER

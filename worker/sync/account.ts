@@ -20,7 +20,7 @@ import type {
   UsernameAvailability,
 } from '../base/account.ts';
 import type { LoadResult } from '../base/group-support.ts';
-import { apiErrorOf, isHttpError } from '../http/http-error.ts';
+import { isHttpError, refusalOf } from '../http/http-error.ts';
 import { keyedThrottle } from '../hub/throttle.ts';
 import type { SyncContext } from './sync-context.ts';
 import { asLoadResult, writeErrorOf } from './load-result.ts';
@@ -151,7 +151,7 @@ export class AccountSync implements SyncModule {
       if (error.status === 409) return failure('username_taken');
       if (error.status === 429) return failure('too_many_attempts');
       if (error.status === 400) {
-        const code = apiErrorOf(error)?.error;
+        const code = refusalOf(error)?.code;
         // The two refusals a person can act on get their own answer; the form checked the rest.
         if (code === 'common_password' || code === 'name_not_allowed') return failure(code);
         return failure('invalid');
@@ -203,7 +203,7 @@ export class AccountSync implements SyncModule {
       );
       return ok(undefined);
     } catch (error) {
-      const code = apiErrorOf(error)?.error;
+      const code = refusalOf(error)?.code;
       // A wrong, short or common password is the user's typing, not a fault worth logging.
       if (code === 'wrong_password' || code === 'weak_password' || code === 'common_password')
         return failure(code);
@@ -247,7 +247,7 @@ export class AccountSync implements SyncModule {
       if (current) await this.ctx.db.profile.put({ ...current, username: info.contact.name });
       return ok(undefined);
     } catch (error) {
-      const code = isHttpError(error) ? apiErrorOf(error)?.error : undefined;
+      const code = isHttpError(error) ? refusalOf(error)?.code : undefined;
       if (code === 'name_not_allowed') return failure(code);
       if (code === 'validation') return failure('invalid');
       return failure(writeErrorOf(error));

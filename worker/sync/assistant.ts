@@ -1,7 +1,7 @@
 import type { AssistantAnswer, AssistantContent } from '../../contract/assistant.ts';
 import type { AssistantTokenValue } from '../base/assistant.ts';
 import { failure, ok, type LoadResult, type Result } from '../base/result.ts';
-import { isHttpError, apiErrorOf } from '../http/http-error.ts';
+import { isHttpError, refusalOf } from '../http/http-error.ts';
 import type { SyncContext } from './sync-context.ts';
 import type { SyncModule } from './sync-module.ts';
 import { loadErrorOf } from './load-result.ts';
@@ -53,7 +53,7 @@ export class AssistantSync implements SyncModule<AssistantCommands> {
       return ok({ access_token: body.access_token, expires_at: now + body.expires_in * 1000 });
     } catch (error) {
       if (isHttpError(error) && error.status === 429)
-        return failure('rate_limited', apiErrorOf(error)?.message);
+        return failure('rate_limited', refusalOf(error)?.message);
       return failure(isHttpError(error) && error.status === 0 ? 'offline' : 'failed');
     }
   }
@@ -77,7 +77,7 @@ export class AssistantSync implements SyncModule<AssistantCommands> {
       );
     } catch (error) {
       const code = askErrorOf(error);
-      return failure(code, code === 'rate_limited' ? apiErrorOf(error)?.message : undefined);
+      return failure(code, code === 'rate_limited' ? refusalOf(error)?.message : undefined);
     }
   }
 }

@@ -5,7 +5,7 @@ import type { ValueList } from '../../contract/meetings.ts';
 import type { LoadResult } from '../base/group-support.ts';
 import { done, failure, ok, type Result } from '../base/result.ts';
 import type { ChatAccountStatus, ChatStateRow, StartChatResult } from '../base/one-to-one-chat.ts';
-import { apiErrorOf, isHttpError } from '../http/http-error.ts';
+import { isHttpError, refusalOf } from '../http/http-error.ts';
 import { delay, repeat } from '../clock.ts';
 import { propertiesForNewConversation, type DeviceInfo } from './conversation-properties.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
@@ -128,7 +128,7 @@ export class OneToOneChatSync implements SyncModule {
         }
       }
       if (isHttpError(error) && error.status === 0) return failure('offline');
-      const refusal = apiErrorOf(error);
+      const refusal = refusalOf(error);
       if (isHttpError(error) && error.status === 429 && refusal) {
         return failure('rate_limited', refusal.message);
       }

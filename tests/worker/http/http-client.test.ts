@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, type HttpDeps } from '../../../worker/http/http-client.ts';
-import { apiErrorOf, HttpError, parseRetryAfter } from '../../../worker/http/http-error.ts';
+import { HttpError, parseRetryAfter, refusalOf } from '../../../worker/http/http-error.ts';
 
 interface Call {
   url: string;
@@ -112,12 +112,21 @@ describe('http client (SPEC §7)', () => {
     );
     const error = await http.post('/conversationmessage', {}).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 429, retryAfterMs: 30_000 });
-    expect(apiErrorOf(error)).toEqual(body);
+    // rate_limited reaches the child by its status: the command reads the text, not the code.
+    expect(refusalOf(error)).toEqual({ code: null, message: body.message });
     const plain = await setup(() => json({ error: 'x' }, 500))
       .http.get('/a')
       .catch((e: unknown) => e);
     expect(plain).toMatchObject({ status: 500, retryAfterMs: null });
-    expect(apiErrorOf(plain)).toBeNull();
+    expect(refusalOf(plain)).toBeNull();
+  });
+
+  it('hands a command the codes it tells apart, and no other', async () => {
+    const body = { error: 'wrong_password', message: 'Fel lösenord.' };
+    const error = await setup(() => json(body, 400))
+      .http.post('/accounts/changePassword', {})
+      .catch((e: unknown) => e);
+    expect(refusalOf(error)).toEqual({ code: 'wrong_password', message: 'Fel lösenord.' });
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {

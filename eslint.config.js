@@ -14,6 +14,24 @@ function contractList(file, name) {
   if (!list) throw new Error(`eslint.config.js: no list ${name} in ${file}`);
   return [...list[1].matchAll(/'([^']+)'/g)].map((m) => m[1]);
 }
+/** The calls that start a timer, by their name or their method's. */
+const TIMER_CALLS = 'repeat|delay|keyedThrottle|setTimeout|setInterval|useNow|sleep';
+
+/**
+ * A timer's time is named in contract/timings.ts (SPEC's under SPEC's name, ours beside them): a
+ * number written where a timer starts (`repeat(clock, 20_000, run)`, `setTimeout(f, 2 * 1000)`) is
+ * a timing nobody can find, and the exports-used test cannot see it.
+ */
+const TIMER_RULES = [
+  `CallExpression[callee.name=/^(${TIMER_CALLS})$/] > Literal[value>0]`,
+  `CallExpression[callee.property.name=/^(${TIMER_CALLS})$/] > Literal[value>0]`,
+  `CallExpression[callee.name=/^(${TIMER_CALLS})$/] > BinaryExpression:not(:has(Identifier))`,
+  `CallExpression[callee.property.name=/^(${TIMER_CALLS})$/] > BinaryExpression:not(:has(Identifier))`,
+].map((selector) => ({
+  selector,
+  message: "Name the timer's time in contract/timings.ts and import it under that name.",
+}));
+
 const VARIANT_NAMES = contractList('./contract/variant.ts', 'APP_VARIANTS').join('|');
 const AUTHOR_KIND_NAMES = contractList('./contract/conversations.ts', 'MESSAGE_AUTHOR_KINDS').join('|');
 
@@ -224,6 +242,11 @@ export default tseslint.config(
     },
   },
   {
+    // The timer rule (TIMER_RULES) where the rule of names below does not reach.
+    files: ['client-kit/**/*.{ts,tsx}', 'sw/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...TIMER_RULES] },
+  },
+  {
     // A conversation or meeting state, or a variant's name, is spelled in contract/ only: elsewhere
     // code names CONVERSATION_STATE.x, MEETING_STATE.x, a predicate, or the variant's features.
     // Type positions (a union in an interface) are left alone; texts.ts holds Swedish, where 'Chatt'
@@ -238,6 +261,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
+        ...TIMER_RULES,
         {
           selector:
             ':not(TSLiteralType) > Literal[value=/^(New|Responded|OnHold|InProgress|Resolved|Closed|Cancelled|NotStarted|Completed)$/]',

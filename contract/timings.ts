@@ -8,6 +8,8 @@ const MINUTE = 60 * SECOND;
 /** SPEC §9: a typing signal at most every 5 s; the typing indicator clears after 5 s. */
 export const TYPING_SIGNAL_MIN_INTERVAL_MS = 5 * SECOND;
 export const TYPING_VISIBLE_MS = 5 * SECOND;
+/** Ours: how often the typing indicator looks again whether its names are still fresh. */
+export const TYPING_CHECK_MS = SECOND;
 /** SPEC §7, §9: ping and chat-status refresh every 30 s. */
 export const PING_MS = 30 * SECOND;
 export const CHAT_STATUS_REFRESH_MS = 30 * SECOND;
@@ -95,3 +97,9 @@ export const PRESENCE_REFRESH_MS = 30 * SECOND;
  */
 export const REQUEST_TIMEOUT_MS = 10 * SECOND;
 export const TRANSFER_TIMEOUT_MS = 2 * MINUTE;
+
+/**
+ * Ours: a downloaded file's object URL is revoked this long after the save dialog was asked for
+ * (the browser reads it after the click returns).
+ */
+export const OBJECT_URL_LIFETIME_MS = 10 * SECOND;

@@ -1,3 +1,5 @@
+import { OBJECT_URL_LIFETIME_MS } from '../../contract/timings.ts';
+
 /** Hands a downloaded file to the browser's save dialog (the child app and the staff console). */
 export function saveBlob(blob: Blob, fileName: string) {
   const url = URL.createObjectURL(blob);
@@ -8,5 +10,5 @@ export function saveBlob(blob: Blob, fileName: string) {
   link.click();
   link.remove();
   // Revoked a while later: the browser reads the object URL after click() returns.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  setTimeout(() => URL.revokeObjectURL(url), OBJECT_URL_LIFETIME_MS);
 }

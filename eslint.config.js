@@ -18,9 +18,9 @@ function contractList(file, name) {
 const TIMER_CALLS = 'repeat|delay|keyedThrottle|setTimeout|setInterval|useNow|sleep';
 
 /**
- * A timer's time is named in contract/timings.ts (SPEC's under SPEC's name, ours beside them): a
- * number written where a timer starts (`repeat(clock, 20_000, run)`, `setTimeout(f, 2 * 1000)`) is
- * a timing nobody can find, and the exports-used test cannot see it.
+ * A timer's time has a name: SPEC's in contract/timings.ts under SPEC's name, where the exports-used
+ * test sees it; one of ours there or as a named constant beside its code. A number written where a
+ * timer starts (`repeat(clock, 20_000, run)`, `setTimeout(f, 2 * 1000)`) is a timing nobody finds.
  */
 const TIMER_RULES = [
   `CallExpression[callee.name=/^(${TIMER_CALLS})$/] > Literal[value>0]`,
@@ -29,7 +29,7 @@ const TIMER_RULES = [
   `CallExpression[callee.property.name=/^(${TIMER_CALLS})$/] > BinaryExpression:not(:has(Identifier))`,
 ].map((selector) => ({
   selector,
-  message: "Name the timer's time in contract/timings.ts and import it under that name.",
+  message: "Name the timer's time (SPEC's in contract/timings.ts, imported under its name).",
 }));
 
 const VARIANT_NAMES = contractList('./contract/variant.ts', 'APP_VARIANTS').join('|');

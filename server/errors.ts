@@ -46,6 +46,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    // SQLite's file held by another writer (a backup, a second process) past busy_timeout: nothing
+    // was written, and the lock passes.
+    if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) return true;
     if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
     e = (e as { cause?: unknown }).cause;
   }

@@ -31,6 +31,10 @@ const UNAVAILABLE: Array<[string, Error & { code?: string }]> = [
   ['a connection lost (class 08)', Object.assign(new Error('connection failure'), { code: '08006' })],
   ['terminated under a statement', new Error('Connection terminated unexpectedly')],
   ['no connection in time', new Error('timeout exceeded when trying to connect')],
+  [
+    "SQLite's file held by another writer past busy_timeout",
+    Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }),
+  ],
 ];
 
 describe('an error that says the database is away', () => {

@@ -44,6 +44,34 @@ export function repeat(
   };
 }
 
+/**
+ * The repeating timers of a session's modules (SyncContext.repeat). A module stops each when what
+ * it serves closes (a chat, a meeting); the core stops every one still running when the session
+ * ends, so a timer a command started cannot outlive its user, whatever the module forgot.
+ */
+export class SessionTimers {
+  private readonly stops = new Set<() => void>();
+
+  constructor(private readonly clock: Clock) {}
+
+  repeat(ms: number, run: () => Promise<unknown>, options: { now?: boolean } = {}): () => void {
+    const stopTimer = repeat(this.clock, ms, run, options);
+    const stop = () => {
+      this.stops.delete(stop);
+      stopTimer();
+    };
+    this.stops.add(stop);
+    return stop;
+  }
+
+  /** The session ended: stops every timer still running, and answers how many there were. */
+  end(): number {
+    const left = this.stops.size;
+    for (const stop of [...this.stops]) stop();
+    return left;
+  }
+}
+
 /** Runs `fn` holding a cross-context lock (Web Locks in browsers); without Web Locks it just runs. */
 export type WithLock = <T>(name: string, fn: () => Promise<T>) => Promise<T>;
 

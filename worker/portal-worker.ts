@@ -8,8 +8,10 @@ import { ClientLog } from './client-log.ts';
 import { HttpClient } from './http/http-client.ts';
 import { HubClient } from './hub/hub-client.ts';
 import { Outbox } from './outbox/outbox.ts';
+import { SessionTimers } from './clock.ts';
 import type { SyncContext } from './sync/sync-context.ts';
-import type { OutboxKind, SyncModule } from './sync/sync-module.ts';
+import { everyVariant, type OutboxKind, type SyncModule } from './sync/sync-module.ts';
+import type { Table } from 'dexie';
 import {
   commandsOf,
   createModules,
@@ -42,8 +44,15 @@ export class PortalWorker {
   readonly clientLog: ClientLog;
   readonly hub: HubClient;
   readonly outbox: Outbox;
-  /** Every sync module, the session's own first: the core loops over this list, never names one. */
+  /**
+   * The sync modules that run in this variant (`runsIn`), the session's own first: the core loops
+   * over this list for their starts, events and catch-ups, never names one.
+   */
   readonly modules: readonly SyncModule<object>[];
+  /** The tables of every module, running here or not: what a sign-out or another user clears. */
+  readonly userTables: readonly Table[];
+  /** The modules' repeating timers, all ended with the session. */
+  readonly sessionTimers: SessionTimers;
   /** The same modules by name (worker/modules.ts, the worker's shape). */
   readonly moduleRegistry: WorkerModules;
   /** Every command of every module, by name: what the tabs call through Comlink. */
@@ -72,6 +81,7 @@ export class PortalWorker {
 
   constructor(private readonly deps: PortalWorkerDeps) {
     const { config, clock } = deps;
+    this.sessionTimers = new SessionTimers(clock);
     this.session = new SessionLifecycle(this, deps);
     this.auth = new AuthSession({
       config,
@@ -164,7 +174,7 @@ export class PortalWorker {
       db: deps.db,
       config,
       clock,
-      on: (name, handler) => this.on(name, handler),
+      repeat: (ms, run, options) => this.sessionTimers.repeat(ms, run, options),
       subscribe: (key, mode) => this.subscribe(key, mode),
       unsubscribe: (key) => this.unsubscribe(key),
       enqueue: (write) => this.enqueue(write),
@@ -192,11 +202,14 @@ export class PortalWorker {
         new SystemNotices(ctx, messages, deps.broadcast, () => this.sightChanged()),
     });
     this.notices = this.moduleRegistry.systemNotices;
-    this.modules = Object.values(this.moduleRegistry);
+    const every: readonly SyncModule<object>[] = Object.values(this.moduleRegistry);
+    this.modules = every.filter((module) => module.runsIn(config.features));
+    this.userTables = every.flatMap((module) => module.tables);
+    for (const module of this.modules) {
+      for (const [name, handler] of Object.entries(module.hears)) if (handler) this.on(name, handler);
+    }
     this.commands = commandsOf(this.moduleRegistry);
     this.outboxKinds = outboxKindsOf(this.moduleRegistry);
-    this.on(HUB_EVENTS.notificationCreated, () => this.refreshNotifications());
-    this.on(HUB_EVENTS.contactUpdated, async () => void (await this.session.refreshProfile()));
   }
 
   /** The core's own commands and tables: the session, the outbox, subscriptions, caches. */
@@ -220,6 +233,11 @@ export class PortalWorker {
         unsubscribe: (key) => done(this.unsubscribe(key)),
       },
       tables: [db.profile, db.outbox],
+      runsIn: everyVariant,
+      hears: {
+        [HUB_EVENTS.notificationCreated]: () => this.refreshNotifications(),
+        [HUB_EVENTS.contactUpdated]: async () => void (await this.session.refreshProfile()),
+      },
     };
   }
 
@@ -238,7 +256,7 @@ export class PortalWorker {
     return this.runner;
   }
 
-  /** Sync modules register here for the hub events they turn into refetches. */
+  /** The modules' `hears` are registered here; a test may hear an event too. */
   on(eventName: string, handler: HubEventHandler): void {
     this.handlers.set(eventName, [...(this.handlers.get(eventName) ?? []), handler]);
   }
@@ -502,13 +520,24 @@ export class PortalWorker {
     await this.hub.stop();
   }
 
+  /**
+   * An event's handlers start together (as the events themselves do): one that waits for the server
+   * (the header's count) holds up none of the others (a system notice).
+   */
   private async route(eventName: string, data: unknown, key: string): Promise<void> {
-    for (const handler of this.handlers.get(eventName) ?? []) {
-      try {
-        await handler(data, key);
-      } catch (error) {
-        this.clientLog.report({ message: `Hub event ${eventName}: ${String(error)}` });
-      }
-    }
+    await Promise.all(
+      (this.handlers.get(eventName) ?? []).map(async (handler) => {
+        try {
+          await handler(data, key);
+        } catch (error) {
+          this.clientLog.report({ message: `Hub event ${eventName}: ${String(error)}` });
+        }
+      }),
+    );
+  }
+
+  /** The hub events some running module hears (the core routes each to its handlers). */
+  heardEvents(): string[] {
+    return [...this.handlers.keys()];
   }
 }

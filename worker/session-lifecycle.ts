@@ -7,6 +7,8 @@ import type { HttpClient } from './http/http-client.ts';
 import { isHttpError } from './http/http-error.ts';
 import type { HubClient } from './hub/hub-client.ts';
 import type { PortalWorkerDeps } from './portal-worker-deps.ts';
+import type { Table } from 'dexie';
+import type { SessionTimers } from './clock.ts';
 import type { Stop, SyncModule } from './sync/sync-module.ts';
 import { refreshNotificationCount } from './sync/notification-count.ts';
 import { loadProfile } from './sync/profile.ts';
@@ -24,6 +26,9 @@ export interface SessionHost {
   readonly hub: HubClient;
   readonly clientLog: ClientLog;
   readonly modules: readonly SyncModule<object>[];
+  /** Every module's tables, running in this variant or not. */
+  readonly userTables: readonly Table[];
+  readonly sessionTimers: SessionTimers;
   /** This worker holds the hub and the timers (read at each step: a follower may become the runner). */
   readonly isRunner: boolean;
 }
@@ -246,7 +251,7 @@ export class SessionLifecycle {
 
   private async clearUserData(): Promise<void> {
     const { db } = this.deps;
-    const tables = this.host.modules.flatMap((m) => m.tables);
+    const tables = [...this.host.userTables];
     await db.transaction('rw', tables, async () => {
       await Promise.all(tables.map((t) => t.clear()));
     });
@@ -298,6 +303,8 @@ export class SessionLifecycle {
     this.host.auth.stopRefresh();
     for (const stop of this.stops.splice(0)) stop();
     for (const module of this.host.modules) module.reset?.();
+    // A repeating timer a command started and its module did not stop ends here.
+    this.host.sessionTimers.end();
     await this.host.hub.stop();
   }
 }

@@ -9,6 +9,7 @@ import { eraseDiskData } from '../../worker/local-data.ts';
 import { systemClock, noLock, type Clock } from '../../worker/clock.ts';
 import { loadRuntimeConfig } from '../../worker/config.ts';
 import { PortalWorker } from '../../worker/portal-worker.ts';
+import type { VariantFeatures } from '../../contract/variant.ts';
 import { startTestServer, type TestServer } from '../../harness/test-server.ts';
 import { uniqueName } from './helpers.ts';
 import { MemoryKeyFile } from './memory-key-file.ts';
@@ -41,6 +42,8 @@ export async function createWorker(
      * that other fixture keeps them (this one's dispose only stops the core).
      */
     sameDataAs?: WorkerFixture;
+    /** Another variant's features than the server's (which modules run, which events are heard). */
+    features?: VariantFeatures;
   } = {},
 ): Promise<WorkerFixture> {
   // As on disk in the browser: sealed at rest, deleted with the key at sign-out.
@@ -51,8 +54,9 @@ export async function createWorker(
   const authDb = same?.authDb ?? new AuthDb(uniqueName('portal-auth'), undefined, atRest);
   const deviceDb = same?.deviceDb ?? new AuthDb(uniqueName('portal-device'));
   const broadcasts: WorkerBroadcast[] = [];
+  const config = await loadRuntimeConfig(options.origin ?? server.url);
   const worker = new PortalWorker({
-    config: await loadRuntimeConfig(options.origin ?? server.url),
+    config: options.features ? { ...config, features: options.features } : config,
     origin: options.origin ?? server.url,
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     db,

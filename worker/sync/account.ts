@@ -25,7 +25,7 @@ import { keyedThrottle } from '../hub/throttle.ts';
 import type { SyncContext } from './sync-context.ts';
 import { asLoadResult, writeErrorOf } from './load-result.ts';
 import { failure, ok, type Result, type WriteResult } from '../base/result.ts';
-import type { SyncModule } from './sync-module.ts';
+import { everyVariant, type HubHandlers, type SyncModule } from './sync-module.ts';
 import { NOTIFICATIONS_DAYS, NOTIFICATIONS_TAKE } from '../../contract/limits.ts';
 
 /** A burst of new notifications (several answers at once) refetches the list once a second. */
@@ -74,6 +74,8 @@ export class AccountSync implements SyncModule {
   };
 
   readonly tables: SyncModule['tables'];
+  readonly runsIn = everyVariant;
+  readonly hears: HubHandlers;
   private readonly refetchList: (key: string) => void;
 
   constructor(private readonly ctx: SyncContext) {
@@ -82,7 +84,7 @@ export class AccountSync implements SyncModule {
       void this.loadNotifications();
     });
     // The core refreshes the count (the header dot); the list on my pages follows here.
-    ctx.on(HUB_EVENTS.notificationCreated, () => this.refetchList('list'));
+    this.hears = { [HUB_EVENTS.notificationCreated]: () => this.refetchList('list') };
   }
 
   /** The contacts feature of this variant; processmessage and deletemessage live under it. */

@@ -3,7 +3,8 @@ import type { AssistantTokenValue } from '../base/assistant.ts';
 import { failure, ok, type LoadResult, type Result } from '../base/result.ts';
 import { isHttpError, refusalOf } from '../http/http-error.ts';
 import type { SyncContext } from './sync-context.ts';
-import type { SyncModule } from './sync-module.ts';
+import type { HubHandlers, SyncModule } from './sync-module.ts';
+import type { VariantFeatures } from '../../contract/variant.ts';
 import { loadErrorOf } from './load-result.ts';
 
 const BASE = '/api/assistant';
@@ -33,6 +34,7 @@ function askErrorOf(error: unknown): AskError {
 export class AssistantSync implements SyncModule<AssistantCommands> {
   readonly tables = [];
   readonly commands: AssistantCommands;
+  readonly hears: HubHandlers = {};
 
   constructor(private readonly ctx: SyncContext) {
     this.commands = {
@@ -40,6 +42,10 @@ export class AssistantSync implements SyncModule<AssistantCommands> {
       loadAssistantContent: (token) => this.loadContent(token),
       askAssistant: (token, question) => this.ask(token, question),
     };
+  }
+
+  runsIn(features: VariantFeatures): boolean {
+    return features.assistant;
   }
 
   private async token(): Promise<Result<AssistantTokenValue, 'offline' | 'failed' | 'rate_limited'>> {

@@ -21,7 +21,7 @@ import { HttpError } from '../http/http-error.ts';
 import { EVENT_THROTTLE_MS, keyedDebounce, keyedThrottle } from '../hub/throttle.ts';
 import { applyMessage, localRows, messageOfEvent, reconcileMessages, serverRow } from './chat-rows.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
-import type { SyncModule } from './sync-module.ts';
+import { everyVariant, type HubHandlers, type SyncModule } from './sync-module.ts';
 import { OwnRatings } from './own-ratings.ts';
 import { ReadOrder } from './read-order.ts';
 import { CONVERSATION_LIST_TAKE } from '../../contract/limits.ts';
@@ -55,6 +55,8 @@ export class ConversationMessages implements SyncModule {
   };
 
   readonly tables: SyncModule['tables'];
+  readonly runsIn = everyVariant;
+  readonly hears: HubHandlers;
   readonly outboxKinds = { [CHAT_MESSAGE_KIND]: { settled: (row: OutboxRow) => this.settled(row) } };
 
   /** The child's own stars, kept over any answer that left the server before they were saved. */
@@ -99,11 +101,13 @@ export class ConversationMessages implements SyncModule {
     );
     // The event's message is shown at once, and the fetch that reconciles the conversation follows
     // once it is quiet, off the hot path. An event without one refetches (SPEC §7 throttle).
-    ctx.on(HUB_EVENTS.messageCreated, async (data) => {
-      const applied = await this.applyEventMessage(data);
-      by(applied ? this.reconcileLater : this.refetchMessages)(data);
-    });
-    ctx.on(HUB_EVENTS.conversationUpdated, by(this.refetchConversation));
+    this.hears = {
+      [HUB_EVENTS.messageCreated]: async (data) => {
+        const applied = await this.applyEventMessage(data);
+        by(applied ? this.reconcileLater : this.refetchMessages)(data);
+      },
+      [HUB_EVENTS.conversationUpdated]: by(this.refetchConversation),
+    };
   }
 
   /** The message an event carries, written at once into a conversation this device holds. */

@@ -10,8 +10,7 @@ import type { ConversationMessages } from './conversation-messages.ts';
 import { asLoadResult, isGone } from './load-result.ts';
 import { done } from '../base/result.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
-import type { SyncModule } from './sync-module.ts';
-import { repeat } from '../clock.ts';
+import { everyVariant, type HubHandlers, type SyncModule } from './sync-module.ts';
 
 /** Presence events refetch the list at most this often per conversation. */
 export const CONNECTIONS_THROTTLE_MS = 250;
@@ -40,6 +39,8 @@ export class GroupChatSync implements SyncModule {
   /** The repeating timers of each open chat (the array is the chat's own until it closes). */
   private readonly timers = new Map<number, Array<() => void>>();
   private readonly refetchConnections: (key: string) => void;
+  readonly runsIn = everyVariant;
+  readonly hears: HubHandlers;
 
   constructor(
     private readonly ctx: SyncContext,
@@ -55,9 +56,11 @@ export class GroupChatSync implements SyncModule {
       const id = idOf(data, 'conversationId', 'conversation', 'id');
       if (id !== null) this.refetchConnections(String(id));
     };
-    ctx.on(HUB_EVENTS.contactConnected, byConversation);
-    ctx.on(HUB_EVENTS.contactDisconnected, byConversation);
-    ctx.on(HUB_EVENTS.contactIsTyping, (data) => this.typing(data));
+    this.hears = {
+      [HUB_EVENTS.contactConnected]: byConversation,
+      [HUB_EVENTS.contactDisconnected]: byConversation,
+      [HUB_EVENTS.contactIsTyping]: (data) => this.typing(data),
+    };
   }
 
   /** Sign-out: no timers of the previous user's chats run on. */
@@ -128,7 +131,7 @@ export class GroupChatSync implements SyncModule {
 
   /** A repeating timer that ends with the chat. */
   private every(timers: Array<() => void>, ms: number, run: () => Promise<unknown>): void {
-    timers.push(repeat(this.ctx.clock, ms, run));
+    timers.push(this.ctx.repeat(ms, run));
   }
 
   /** `since`: the messages after the last complete list only (the catch-up cursor). */

@@ -16,7 +16,7 @@ import type { ConversationMessages } from './conversation-messages.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import { asLoadResult } from './load-result.ts';
 import { writeAndWait } from './write-and-wait.ts';
-import type { SyncModule } from './sync-module.ts';
+import { everyVariant, type HubHandlers, type SyncModule } from './sync-module.ts';
 import { CONVERSATION_LIST_TAKE, RATING } from '../../contract/limits.ts';
 
 /** The mail list is refetched at most this often on hub events (a burst becomes one more fetch). */
@@ -51,6 +51,9 @@ export class MailAndHistorySync implements SyncModule {
   };
 
   readonly tables = [];
+  /** In every variant: group support's my pages list its historic chats too. */
+  readonly runsIn = everyVariant;
+  readonly hears: HubHandlers;
   /** Opens per conversation (several tabs may show one thread); the last close unsubscribes. */
   private readonly opens = new RefCounts<number>();
   /** The load each opened conversation started, so a favourite click waits for it. */
@@ -70,15 +73,18 @@ export class MailAndHistorySync implements SyncModule {
       quietly(() => this.markRead(Number(key))),
     );
     // Group support has no mail: its notifications are about meetings.
-    if (ctx.config.features.supportGroup) return;
-    // A counsellor answered mail (a notification), or a mail written offline reached the server.
-    ctx.on(HUB_EVENTS.notificationCreated, () => this.refreshList('list'));
-    ctx.on(HUB_EVENTS.chatCreated, () => this.refreshList('list'));
-    // A message arrives in a thread the child is reading: it is read already.
-    ctx.on(HUB_EVENTS.messageCreated, (data) => {
-      const id = idOf(data, 'conversationId', 'conversation');
-      if (id !== null && this.opens.has(id)) this.markReadSoon(String(id));
-    });
+    this.hears = ctx.config.features.supportGroup
+      ? {}
+      : {
+          // A counsellor answered mail (a notification), or a mail written offline reached the server.
+          [HUB_EVENTS.notificationCreated]: () => this.refreshList('list'),
+          [HUB_EVENTS.chatCreated]: () => this.refreshList('list'),
+          // A message arrives in a thread the child is reading: it is read already.
+          [HUB_EVENTS.messageCreated]: (data) => {
+            const id = idOf(data, 'conversationId', 'conversation');
+            if (id !== null && this.opens.has(id)) this.markReadSoon(String(id));
+          },
+        };
   }
 
   async loadConversations(selection: ConversationSelection = 'mine'): Promise<LoadResult> {

@@ -9,7 +9,7 @@ import { keyedThrottle } from '../hub/throttle.ts';
 import { RefCounts } from '../base/ref-counts.ts';
 import { idOf, meetingsBase, type SyncContext } from './sync-context.ts';
 import { asLoadResult, isGone, loadErrorOf, writeErrorOf } from './load-result.ts';
-import type { SyncModule } from './sync-module.ts';
+import { everyVariant, type HubHandlers, type SyncModule } from './sync-module.ts';
 import { isAntiForgeryAnswer } from '../http/http-client.ts';
 import { isFinal } from '../../contract/conversation-state.ts';
 import { isMeetingOver } from '../../contract/meeting-state.ts';
@@ -59,6 +59,8 @@ export class MeetingsSync implements SyncModule {
   };
 
   readonly tables: SyncModule['tables'];
+  readonly runsIn = everyVariant;
+  readonly hears: HubHandlers;
   readonly outboxKinds = {
     // Private meeting messages are multipart; the outbox stores their fields as JSON.
     [MEETING_MESSAGE_KIND]: {
@@ -94,13 +96,15 @@ export class MeetingsSync implements SyncModule {
       if (id !== null) this.refetchMeeting(String(id));
       this.refetchList('list');
     };
-    ctx.on(HUB_EVENTS.meetingCreated, changed);
-    ctx.on(HUB_EVENTS.meetingUpdated, changed);
-    ctx.on(HUB_EVENTS.meetingDeleted, (data) => {
-      const id = idOf(data, 'id', 'meetingId');
-      // Queued, not awaited: it runs after a refetch under way, which must not hold up the event.
-      if (id !== null) void this.serial(() => this.removeMeeting(id));
-    });
+    this.hears = {
+      [HUB_EVENTS.meetingCreated]: changed,
+      [HUB_EVENTS.meetingUpdated]: changed,
+      [HUB_EVENTS.meetingDeleted]: (data) => {
+        const id = idOf(data, 'id', 'meetingId');
+        // Queued, not awaited: it runs after a refetch under way, which must not hold up the event.
+        if (id !== null) void this.serial(() => this.removeMeeting(id));
+      },
+    };
   }
 
   private serial<T>(run: () => Promise<T>): Promise<T> {

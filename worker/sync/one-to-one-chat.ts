@@ -6,11 +6,12 @@ import type { LoadResult } from '../base/group-support.ts';
 import { done, failure, ok, type Result } from '../base/result.ts';
 import type { ChatAccountStatus, ChatStateRow, StartChatResult } from '../base/one-to-one-chat.ts';
 import { isHttpError, refusalOf } from '../http/http-error.ts';
-import { delay, repeat } from '../clock.ts';
+import { delay } from '../clock.ts';
 import { propertiesForNewConversation, type DeviceInfo } from './conversation-properties.ts';
 import { conversationsBase, idOf, type SyncContext } from './sync-context.ts';
 import type { ConversationMessages } from './conversation-messages.ts';
-import type { SyncModule } from './sync-module.ts';
+import type { HubHandlers, SyncModule } from './sync-module.ts';
+import type { VariantFeatures } from '../../contract/variant.ts';
 import type { SignOutReason } from '../base/session.ts';
 import { asLoadResult } from './load-result.ts';
 import {
@@ -69,6 +70,7 @@ export class OneToOneChatSync implements SyncModule {
   };
 
   readonly tables: SyncModule['tables'];
+  readonly hears: HubHandlers;
   /** Stops the watched chat's repeating timers. */
   private timers: Array<() => void> = [];
   private watching: number | null = null;
@@ -78,7 +80,7 @@ export class OneToOneChatSync implements SyncModule {
     private readonly messages: ConversationMessages,
   ) {
     this.tables = [ctx.db.chatState];
-    ctx.on(HUB_EVENTS.agentIsTyping, (data) => this.agentTyping(data));
+    this.hears = { [HUB_EVENTS.agentIsTyping]: (data) => this.agentTyping(data) };
     // Every reload of the conversation (hub event, status refresh) tells whether the chat has ended.
     messages.onConversationLoaded(async (conversation) => {
       if (conversation.id !== this.watching || !isFinal(conversation)) return;
@@ -268,9 +270,14 @@ export class OneToOneChatSync implements SyncModule {
     if (!(await this.state()).activeSince) await this.patchState({ activeSince: at });
   }
 
-  /** The child's ongoing chat (not in group support, where chats belong to meetings). */
+  /** Not in group support, where chats belong to meetings. */
+  runsIn(features: VariantFeatures): boolean {
+    return !features.supportGroup;
+  }
+
+  /** The child's ongoing chat. */
   async signedIn(): Promise<void> {
-    if (!this.ctx.config.features.supportGroup) void this.resumeChat();
+    void this.resumeChat();
   }
 
   /**
@@ -278,7 +285,6 @@ export class OneToOneChatSync implements SyncModule {
    * found no network), the ongoing chat is looked for again.
    */
   async catchUp(): Promise<void> {
-    if (this.ctx.config.features.supportGroup) return;
     const id = this.watching;
     if (id === null) {
       await this.resumeChat();
@@ -337,7 +343,7 @@ export class OneToOneChatSync implements SyncModule {
   }
 
   private every(ms: number, now: boolean, run: () => Promise<unknown>): void {
-    this.timers.push(repeat(this.ctx.clock, ms, run, { now }));
+    this.timers.push(this.ctx.repeat(ms, run, { now }));
   }
 
   private async agentTyping(data: unknown): Promise<void> {

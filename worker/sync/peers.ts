@@ -15,7 +15,8 @@ import { keyedThrottle } from '../hub/throttle.ts';
 import { asLoadResult, isGone, writeErrorOf } from './load-result.ts';
 import { idOf, type SyncContext } from './sync-context.ts';
 import { writeAndWait } from './write-and-wait.ts';
-import type { Stop, SyncModule } from './sync-module.ts';
+import type { HubHandlers, Stop, SyncModule } from './sync-module.ts';
+import type { VariantFeatures } from '../../contract/variant.ts';
 
 /** Hub events are turned into refetches at most this often per list or post. */
 const REFETCH_THROTTLE_MS = 500;
@@ -46,6 +47,7 @@ export class PeersSync implements SyncModule {
   };
 
   readonly tables;
+  readonly hears: HubHandlers;
   readonly outboxKinds = {
     [PEER_POST_KIND]: { settled: (row: OutboxRow) => this.settled(row) },
     [PEER_REPLY_KIND]: { settled: (row: OutboxRow) => this.settled(row) },
@@ -62,13 +64,17 @@ export class PeersSync implements SyncModule {
       else if (key === 'mine') quietly(() => this.loadMine());
       else quietly(() => this.loadPost(Number(key)));
     });
-    if (!ctx.config.features.peers) return;
-    ctx.on(PEER_EVENTS.boardChanged, (data) => this.changed(data, false));
-    ctx.on(PEER_EVENTS.ownItemChanged, (data) => this.changed(data, true));
+    this.hears = {
+      [PEER_EVENTS.boardChanged]: (data) => this.changed(data, false),
+      [PEER_EVENTS.ownItemChanged]: (data) => this.changed(data, true),
+    };
+  }
+
+  runsIn(features: VariantFeatures): boolean {
+    return features.peers;
   }
 
   async signedIn(): Promise<Stop | void> {
-    if (!this.ctx.config.features.peers) return;
     void this.ctx.subscribe(BOARD_KEY);
     await Promise.all([this.loadBoard(), this.loadMine()]);
     // The board's live updates are the user's: a next user on this phone asks for their own.
@@ -76,7 +82,6 @@ export class PeersSync implements SyncModule {
   }
 
   async catchUp(): Promise<void> {
-    if (!this.ctx.config.features.peers) return;
     await Promise.all([
       this.loadBoard(),
       this.loadMine(),

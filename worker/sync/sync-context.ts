@@ -5,7 +5,7 @@ import type { PortalDb } from '../base/db.ts';
 import type { Clock } from '../clock.ts';
 import type { HttpClient } from '../http/http-client.ts';
 import type { Outbox } from '../outbox/outbox.ts';
-import type { HubEventHandler, SubscribeMode } from '../portal-worker-deps.ts';
+import type { SubscribeMode } from '../portal-worker-deps.ts';
 import type { Uploader } from './upload.ts';
 
 /**
@@ -20,8 +20,11 @@ export interface SyncContext {
     'meetingsFeatureId' | 'applicationId' | 'propertyIds' | 'variant' | 'contactsFeatureId' | 'features'
   >;
   clock: Clock;
-  /** Registers a handler for a hub event (the core routes every event to its handlers). */
-  on(eventName: string, handler: HubEventHandler): void;
+  /**
+   * A repeating timer (worker/clock.ts `repeat`) of this session: the answered stop ends it, and
+   * the core ends every one still running when the session ends.
+   */
+  repeat(ms: number, run: () => Promise<unknown>, options?: { now?: boolean }): () => void;
   subscribe(key: string, mode?: SubscribeMode): Promise<boolean>;
   unsubscribe(key: string): Promise<void>;
   enqueue(write: OutboxWriteRequest): Promise<string>;

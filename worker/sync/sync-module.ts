@@ -1,9 +1,24 @@
 import type { Table } from 'dexie';
+import type { HUB_EVENTS } from '../../contract/hub.ts';
+import type { PEER_EVENTS } from '../../contract/peers.ts';
+import type { VariantFeatures } from '../../contract/variant.ts';
 import type { SignOutReason } from '../base/session.ts';
 import type { OutboxRow } from '../base/db.ts';
+import type { HubEventHandler } from '../portal-worker-deps.ts';
 
 /** Ends what a module started for a session (see SyncModule.signedIn). */
 export type Stop = () => void;
+
+/** The hub events the app hears (contract/hub.ts, contract/peers.ts), by the name they arrive with. */
+export type HubEventName =
+  | (typeof HUB_EVENTS)[keyof typeof HUB_EVENTS]
+  | (typeof PEER_EVENTS)[keyof typeof PEER_EVENTS];
+
+/** What a module does with each hub event it hears. */
+export type HubHandlers = Readonly<Partial<Record<HubEventName, HubEventHandler>>>;
+
+/** A module's `runsIn` where it works in every variant. */
+export const everyVariant = (): boolean => true;
 
 /** A command the UI calls through Comlink; it always answers a promise. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command has its own arguments
@@ -27,6 +42,18 @@ export interface SyncModule<C extends object = Record<string, Command>> {
   readonly commands: C;
   /** The Dexie tables holding the user's data of this module: cleared at sign-out and user change. */
   readonly tables: readonly Table[];
+  /**
+   * Whether it works in a variant with these features (SPEC §3 feature flags; `everyVariant` when it
+   * always does). Where it does not, the core neither starts it, nor routes it hub events, nor asks
+   * it to catch up or to sign out; its tables are cleared all the same.
+   */
+  runsIn(features: VariantFeatures): boolean;
+  /**
+   * The hub events it turns into work, each with its handler (`{}` when none): the core routes them
+   * to it where it runs. tests/worker/module-registry.test.ts names an event the app is sent that
+   * no module hears.
+   */
+  readonly hears: HubHandlers;
   /** The outbox kinds this module writes, by `kind`. */
   readonly outboxKinds?: Readonly<Record<string, OutboxKind>>;
   /**

@@ -10,7 +10,7 @@ import type { NoticeAnswer } from '../base/session.ts';
 import type { ConversationMessages } from './conversation-messages.ts';
 import { updateRuntime } from './runtime.ts';
 import type { SyncContext } from './sync-context.ts';
-import type { SyncModule } from './sync-module.ts';
+import { everyVariant, type HubHandlers, type SyncModule } from './sync-module.ts';
 
 /**
  * System notifications (contract/system-notices.ts): the worker hears what happened and asks one tab
@@ -33,6 +33,8 @@ export class SystemNotices implements SyncModule {
 
   // The runtime row holds the answer and outlives a sign-out: it is about the browser, not the user.
   readonly tables: SyncModule['tables'] = [];
+  readonly runsIn = everyVariant;
+  readonly hears: HubHandlers;
   /** The tabs that reported, with whether each is visible; the last reported last. */
   private readonly tabs = new Map<string, boolean>();
   /** The tabs whose chat window is open and not minimised. */
@@ -61,7 +63,7 @@ export class SystemNotices implements SyncModule {
     private readonly onSightChanged: () => void = () => undefined,
   ) {
     messages.onConversationLoaded((conversation, previous) => this.chatLoaded(conversation, previous));
-    ctx.on(HUB_EVENTS.notificationCreated, (data) => this.notificationCreated(data));
+    this.hears = { [HUB_EVENTS.notificationCreated]: (data) => this.notificationCreated(data) };
   }
 
   /** A closed tab is neither visible nor there to show a notice. */

@@ -3,7 +3,7 @@ import type { PushSubscriptionBody } from '../../contract/schemas/push.ts';
 import { failure, ok, type Result, type WriteResult } from '../base/result.ts';
 import { loadErrorOf, writeErrorOf } from './load-result.ts';
 import type { SyncContext } from './sync-context.ts';
-import type { SyncModule } from './sync-module.ts';
+import { everyVariant, type HubHandlers, type SyncModule } from './sync-module.ts';
 
 /**
  * Web Push with the app closed (contract/push.ts; docs/decisions.md, "Web Push on the device"): the
@@ -22,6 +22,8 @@ export class WebPushSync implements SyncModule {
 
   // Nothing is stored: the browser keeps the subscription, the server the login's copy of it.
   readonly tables: SyncModule['tables'] = [];
+  readonly runsIn = everyVariant;
+  readonly hears: HubHandlers = {};
 
   constructor(private readonly ctx: SyncContext) {}
 

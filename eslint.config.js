@@ -32,6 +32,18 @@ const TIMER_RULES = [
   message: "Name the timer's time (SPEC's in contract/timings.ts, imported under its name).",
 }));
 
+/**
+ * A text a person reads is written in its screen's texts module (or one text module), once: words
+ * written in a component's markup, or in its label, placeholder, title or alt, are refused.
+ */
+const SCREEN_TEXT_RULES = [
+  'JSXText[value=/[A-Za-zÅÄÖåäö]{2,}/]',
+  'JSXAttribute[name.name=/^(aria-label|aria-description|placeholder|title|alt)$/] > Literal',
+].map((selector) => ({
+  selector,
+  message: "Write the screen's text in its texts module and use it from there.",
+}));
+
 const VARIANT_NAMES = contractList('./contract/variant.ts', 'APP_VARIANTS').join('|');
 const AUTHOR_KIND_NAMES = contractList('./contract/conversations.ts', 'MESSAGE_AUTHOR_KINDS').join('|');
 
@@ -242,6 +254,25 @@ export default tseslint.config(
     },
   },
   {
+    // A sync module's repeating timer is the session's (SyncContext.repeat), which the core ends
+    // with the session: one started on the bare clock could outlive its user.
+    files: ['worker/sync/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '../clock.ts',
+              importNames: ['repeat'],
+              message: "Use ctx.repeat: the session's timers end with it.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The timer rule (TIMER_RULES) where the rule of names below does not reach.
     files: ['client-kit/**/*.{ts,tsx}', 'sw/**/*.ts'],
     rules: { 'no-restricted-syntax': ['error', ...TIMER_RULES] },
@@ -262,6 +293,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         ...TIMER_RULES,
+        ...SCREEN_TEXT_RULES,
         {
           selector:
             ':not(TSLiteralType) > Literal[value=/^(New|Responded|OnHold|InProgress|Resolved|Closed|Cancelled|NotStarted|Completed)$/]',

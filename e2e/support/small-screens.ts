@@ -15,16 +15,24 @@ export type PhoneSize = (typeof PHONE_SIZES)[number];
  * viewport everywhere.
  */
 export async function openKeyboard(page: Page, size: PhoneSize) {
-  await page.setViewportSize({ width: size.width, height: Math.round(size.height / 2) });
-  await page.waitForFunction(
-    (height) => window.visualViewport?.height === height,
-    Math.round(size.height / 2),
-  );
+  await resizeTo(page, { width: size.width, height: Math.round(size.height / 2) });
 }
 
 export async function closeKeyboard(page: Page, size: PhoneSize) {
+  await resizeTo(page, size);
+}
+
+/**
+ * The viewport at `size`, and the page's answer to it painted: the screens answer a resize in the
+ * next frames (React renders the visual viewport's new height after its event), and a child sees
+ * the page once they have, not between the resize and the render.
+ */
+async function resizeTo(page: Page, size: { width: number; height: number }) {
   await page.setViewportSize(size);
   await page.waitForFunction((height) => window.visualViewport?.height === height, size.height);
+  await page.evaluate(
+    () => new Promise<void>((painted) => requestAnimationFrame(() => requestAnimationFrame(() => painted()))),
+  );
 }
 
 /** Nothing wider than the screen: the page never scrolls sideways. */

@@ -9,6 +9,7 @@ import { HttpClient } from './http/http-client.ts';
 import { HubClient } from './hub/hub-client.ts';
 import { Outbox } from './outbox/outbox.ts';
 import { SessionTimers } from './clock.ts';
+import { PeerAttention } from './tabs/peer-attention.ts';
 import type { SyncContext } from './sync/sync-context.ts';
 import { everyVariant, type OutboxKind, type SyncModule } from './sync/sync-module.ts';
 import type { Table } from 'dexie';
@@ -26,10 +27,7 @@ import { SystemNotices } from './sync/system-notices.ts';
 import { AntiForgeryToken } from './http/anti-forgery.ts';
 import { isServerError } from './outbox/backoff.ts';
 
-/** A fallback worker whose tab shows a live chat tells the leader so again this often... */
-export const PEER_ATTENTION_REFRESH_MS = 20_000;
-/** ...and the leader forgets a word it was not told again within this (the tab closed unseen). */
-const PEER_ATTENTION_EXPIRY_MS = 3 * PEER_ATTENTION_REFRESH_MS;
+export { PEER_ATTENTION_REFRESH_MS } from './tabs/peer-attention.ts';
 
 export type { HubEventHandler, PeerMessage, PortalWorkerDeps, SubscribeMode } from './portal-worker-deps.ts';
 
@@ -71,17 +69,20 @@ export class PortalWorker {
   private catchUpAgain = false;
   /** This worker among its peers (the dedicated-worker fallback). */
   private readonly workerId = crypto.randomUUID();
-  /** The peers whose tab shows a live chat, with when they last said so (the leader's view). */
-  private readonly peersAttending = new Map<string, number>();
-  /** What this worker last told the leader of its own tab, and the timer that tells it again. */
-  private toldAttention = false;
-  private attentionRefresh: unknown = null;
+  /** Whether the other workers' tabs show a live chat (the dedicated-worker fallback). */
+  private readonly attention: PeerAttention;
   /** The last call was answered with a server error (runtime `serverTrouble`, as last written). */
   private serverTrouble = false;
 
   constructor(private readonly deps: PortalWorkerDeps) {
     const { config, clock } = deps;
     this.sessionTimers = new SessionTimers(clock);
+    this.attention = new PeerAttention({
+      clock,
+      workerId: this.workerId,
+      ...(deps.notifyPeers ? { notifyPeers: (message) => deps.notifyPeers?.(message) } : {}),
+      isRunner: () => this.runner,
+    });
     this.session = new SessionLifecycle(this, deps);
     this.auth = new AuthSession({
       config,
@@ -167,7 +168,7 @@ export class PortalWorker {
       // A write that got no answer is a sign the line died: it is checked at once. One the server
       // failed makes the line matter until it goes.
       onWaiting: (row) => (row.lastStatus === 0 ? this.hub.noAnswer() : this.hub.wake()),
-      hurry: () => this.notices.anyTabVisible || this.peersAttention(),
+      hurry: () => this.notices.anyTabVisible || this.attention.any(),
     });
     const ctx: SyncContext = {
       http: this.http,
@@ -276,8 +277,7 @@ export class PortalWorker {
     await this.outbox.start();
     await this.authCheck(false);
     for (const [key, mode] of this.ownSubscriptions) void this.hub.subscribe(key, mode);
-    if (this.attentionRefresh !== null) this.deps.clock.clearTimeout(this.attentionRefresh);
-    this.attentionRefresh = null;
+    this.attention.stopTelling();
     this.hub.wake();
     // While no tab held the hub (the leader's tab closed, this one had not yet won the lock), what
     // was written reached no one live: it is fetched by cursor now, not at the next refetch.
@@ -347,20 +347,12 @@ export class PortalWorker {
    * or a write waits for the line or the server.
    */
   private lineMatters(): boolean {
-    return this.ownAttention() || this.peersAttention() || this.outbox.waiting;
+    return this.ownAttention() || this.attention.any() || this.outbox.waiting;
   }
 
   private ownAttention(): boolean {
     const groupOpen = [...this.ownSubscriptions.values()].includes('group');
     return this.notices.chatSeen || (groupOpen && this.notices.anyTabVisible);
-  }
-
-  private peersAttention(): boolean {
-    const now = this.deps.clock.now();
-    for (const [worker, at] of this.peersAttending) {
-      if (now - at > PEER_ATTENTION_EXPIRY_MS) this.peersAttending.delete(worker);
-    }
-    return this.peersAttending.size > 0;
   }
 
   /** What this worker's tabs show changed: the leader's line check follows it. */
@@ -369,20 +361,7 @@ export class PortalWorker {
       this.hub.wake();
       return;
     }
-    const on = this.ownAttention();
-    if (on === this.toldAttention) return;
-    this.toldAttention = on;
-    this.tellAttention();
-  }
-
-  private tellAttention(): void {
-    const { clock } = this.deps;
-    if (this.attentionRefresh !== null) clock.clearTimeout(this.attentionRefresh);
-    this.attentionRefresh = null;
-    this.deps.notifyPeers?.({ type: 'attention', worker: this.workerId, on: this.toldAttention });
-    if (this.toldAttention && !this.runner) {
-      this.attentionRefresh = clock.setTimeout(() => this.tellAttention(), PEER_ATTENTION_REFRESH_MS);
-    }
+    this.attention.own(this.ownAttention());
   }
 
   /** `/healthz` answers within `timeoutMs` with a 2xx: the line to the server works. */
@@ -444,11 +423,10 @@ export class PortalWorker {
         for (const [key, mode] of this.ownSubscriptions) {
           this.deps.notifyPeers?.({ type: 'subscribe', entityKey: key, mode });
         }
-        if (this.toldAttention) this.tellAttention();
+        this.attention.tellAgain();
         break;
       case 'attention':
-        if (message.on) this.peersAttending.set(message.worker, this.deps.clock.now());
-        else this.peersAttending.delete(message.worker);
+        this.attention.heard(message.worker, message.on);
         if (this.runner) this.hub.wake();
         break;
       case 'check':

@@ -85,13 +85,18 @@ describe("the worker's module registry", () => {
     );
   });
 
-  it('leaves no timer of the session running after the user signs out', async () => {
+  /** The runner's core on a clock the test holds, signed in as `username`. */
+  async function signedIn(username: string, password: string) {
     const clock = new ManualClock();
     const fixture = await createWorker(env.server, { clock });
     env.fixtures.push(fixture);
-    const w = fixture.worker;
-    await w.start(true);
-    expect(await w.login('demo', 'demo-losenord')).toEqual({ ok: true });
+    await fixture.worker.start(true);
+    expect(await fixture.worker.login(username, password)).toEqual({ ok: true });
+    return { clock, w: fixture.worker };
+  }
+
+  it('leaves no timer of the session running after the user signs out', async () => {
+    const { clock, w } = await signedIn('demo', 'demo-losenord');
     await w.commands.loadConversations('mine');
     await w.commands.loadNotifications();
     // The session runs its timers (the token's refresh, the session check, and the modules' own).
@@ -102,17 +107,12 @@ describe("the worker's module registry", () => {
   });
 
   it('ends a repeating timer a command started when the session ends, even one its module forgot', async () => {
-    const clock = new ManualClock();
-    const fixture = await createWorker(env.server, { clock });
-    env.fixtures.push(fixture);
-    const w = fixture.worker;
-    await w.start(true);
     const username = `timer-${randomUUID().slice(0, 8)}`;
     const registered = await api(env.server.url, '/portal/api/accounts/registercontact', {
       body: { username, password: 'blå-ballong-73', properties: { birthYear: '2012', gender: 'non-binary' } },
     });
     expect(registered.status).toBe(201);
-    expect(await w.login(username, 'blå-ballong-73')).toEqual({ ok: true });
+    const { clock, w } = await signedIn(username, 'blå-ballong-73');
     const before = clock.pending();
     // A chat in the queue: the command starts its queue place, ping and refetch timers.
     const started = await w.commands.startChat(null, {

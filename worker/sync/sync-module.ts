@@ -11,8 +11,7 @@ export type Stop = () => void;
 
 /** The hub events the app hears (contract/hub.ts, contract/peers.ts), by the name they arrive with. */
 export type HubEventName =
-  | (typeof HUB_EVENTS)[keyof typeof HUB_EVENTS]
-  | (typeof PEER_EVENTS)[keyof typeof PEER_EVENTS];
+  (typeof HUB_EVENTS)[keyof typeof HUB_EVENTS] | (typeof PEER_EVENTS)[keyof typeof PEER_EVENTS];
 
 /** What a module does with each hub event it hears. */
 export type HubHandlers = Readonly<Partial<Record<HubEventName, HubEventHandler>>>;

@@ -62,7 +62,7 @@ export class ClientLog {
     this.timer = this.deps.clock.setTimeout(() => void this.flush(), DEBOUNCE_MS);
   }
 
-  /** Drops what is waiting (the worker is shutting down). */
+  /** Drops what is waiting (the worker is shutting down, or the session ended). */
   stop(): void {
     if (this.timer !== null) this.deps.clock.clearTimeout(this.timer);
     this.timer = null;
@@ -71,6 +71,8 @@ export class ClientLog {
 
   /** Sends what is waiting now (the debounce timer's job; tests and shutdown may call it too). */
   async flush(): Promise<void> {
+    // Called before its time (a sign-out), it is the debounce's last run too.
+    if (this.timer !== null) this.deps.clock.clearTimeout(this.timer);
     this.timer = null;
     const entries = [...this.pending];
     this.pending.clear();

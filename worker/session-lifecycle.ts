@@ -103,6 +103,8 @@ export class SessionLifecycle {
 
   async logout(reason: SignOutReason = 'user'): Promise<void> {
     for (const module of this.host.modules) await module.signingOut?.(reason);
+    // The user's last errors go with the user's token, before it is gone.
+    await this.host.clientLog.flush();
     await this.host.auth.signOut();
     await this.signedOut(reason);
   }
@@ -303,6 +305,9 @@ export class SessionLifecycle {
     this.host.auth.stopRefresh();
     for (const stop of this.stops.splice(0)) stop();
     for (const module of this.host.modules) module.reset?.();
+    // An error still waiting for its debounce is the previous user's: sent after this, it would go
+    // without a token, or with the next user's on a shared phone.
+    this.host.clientLog.stop();
     // A repeating timer a command started and its module did not stop ends here.
     this.host.sessionTimers.end();
     await this.host.hub.stop();

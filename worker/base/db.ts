@@ -98,7 +98,7 @@ export const isRateLimited = (row: Pick<OutboxRow, 'status' | 'final' | 'lastSta
  * has loaded: worker/client/session-peek.ts), the connection's state and the assistant's public
  * content. Nothing in them is the child's. Every other table is sealed at rest (at-rest.ts).
  */
-const PLAIN_TABLES: ReadonlySet<string> = new Set(['session', 'runtime', 'assistantContent']);
+export const PLAIN_TABLES: ReadonlySet<string> = new Set(['session', 'runtime', 'assistantContent']);
 
 export class PortalDb extends Dexie {
   session!: EntityTable<SessionRow, 'id'>;

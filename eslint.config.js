@@ -36,9 +36,16 @@ const TIMER_RULES = [
  * A text a person reads is written in its screen's texts module (or one text module), once: words
  * written in a component's markup, or in its label, placeholder, title or alt, are refused.
  */
+const WORDS = '/[A-Za-zÅÄÖåäö]{2,}/';
+const READ_ATTRIBUTES =
+  'JSXAttribute[name.name=/^(aria-label|aria-description|aria-placeholder|placeholder|title|alt)$/]';
 const SCREEN_TEXT_RULES = [
-  'JSXText[value=/[A-Za-zÅÄÖåäö]{2,}/]',
-  'JSXAttribute[name.name=/^(aria-label|aria-description|placeholder|title|alt)$/] > Literal',
+  `JSXText[value=${WORDS}]`,
+  `${READ_ATTRIBUTES} > Literal`,
+  // The same words as an expression: {'…'} or a template with words in it.
+  `:matches(JSXElement, JSXFragment) > JSXExpressionContainer > Literal[value=${WORDS}]`,
+  `${READ_ATTRIBUTES} > JSXExpressionContainer > Literal`,
+  `:matches(JSXElement, JSXFragment, ${READ_ATTRIBUTES}) > JSXExpressionContainer > TemplateLiteral:has(TemplateElement[value.raw=${WORDS}])`,
 ].map((selector) => ({
   selector,
   message: "Write the screen's text in its texts module and use it from there.",
@@ -261,9 +268,10 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [
+          patterns: [
             {
-              name: '../clock.ts',
+              // worker/clock.ts by any relative path, with or without its extension.
+              regex: '^(\\.\\.?/)+clock(\\.ts)?$',
               importNames: ['repeat'],
               message: "Use ctx.repeat: the session's timers end with it.",
             },

@@ -262,9 +262,25 @@ export default tseslint.config(
   },
   {
     // A sync module's repeating timer is the session's (SyncContext.repeat), which the core ends
-    // with the session: one started on the bare clock could outlive its user.
+    // with the session: one started on the bare clock could outlive its user. Its other timers are
+    // a throttle (hub/throttle.ts) or `delay`, which end by themselves; a timer of its own making
+    // (setTimeout, setInterval, on the clock or not) is refused, so none is left at a sign-out.
     files: ['worker/sync/**/*.ts'],
     rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['setTimeout', 'setInterval'].map((name) => ({
+          name,
+          message: "A module's timers are ctx.repeat, a throttle or delay.",
+        })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['setTimeout', 'setInterval'].map((property) => ({
+          property,
+          message: "A module's timers are ctx.repeat, a throttle or delay.",
+        })),
+      ],
       'no-restricted-imports': [
         'error',
         {

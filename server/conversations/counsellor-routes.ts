@@ -1,12 +1,10 @@
 import { ageFromBirthYear, userAuthorLabel } from '../../contract/profile.ts';
 import { PROPERTY_ID_MAP } from '../wire-ids.ts';
-import type { FastifyRequest } from 'fastify';
 import { FINAL_STATES, QUEUED_STATES } from '../../contract/conversation-state.ts';
 import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { Api, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
-import { principalOf } from '../http/guard.ts';
 import { idempotent, recordKeyOf, type RecordKey } from '../http/idempotency.ts';
 import { listMessages, messageById, toConversation, toConversations } from './wire.ts';
 import { addStaffMessage, resolveConversation } from './writes.ts';
@@ -22,23 +20,7 @@ import { CONVERSATION_STATE, CONVERSATION_STATES } from '../../contract/conversa
 import { inChunks } from '../db/database.ts';
 import { threadNotice, yourTurnNotice } from '../../contract/system-notices.ts';
 import { featuresOf } from '../config.ts';
-
-function requireCounsellor(principal: Principal) {
-  if (!principal.roles.includes('counsellor')) throw new ApiError('forbidden');
-}
-
-type ConversationRow = Awaited<ReturnType<typeof oneToOne>>;
-
-async function oneToOne(ctx: AppContext, id: number) {
-  const row = await ctx.db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row || row.meeting_id !== null) throw new ApiError('not_found');
-  return row;
-}
-
-/** A conversation the counsellor holds: accepted by them (a chat) or answered by them (mail). */
-function requireOwn(row: ConversationRow, accountId: number) {
-  if (row.agent_account_id !== accountId) throw new ApiError('forbidden');
-}
+import { counsellorOf, oneToOne, requireOwn, type ConversationRow } from './held.ts';
 
 /**
  * Conversations as the staff API lists them: with the child's conversation properties and author
@@ -260,19 +242,14 @@ async function resolve(ctx: AppContext, principal: Principal, id: number) {
 
 /** The counsellor's side of one-to-one chat and mail (ARCHITECTURE.md staff API). */
 export function registerCounsellorRoutes(app: Api, ctx: AppContext) {
-  const counsellor = (req: Pick<FastifyRequest, 'principal'>) => {
-    const principal = principalOf(req);
-    requireCounsellor(principal);
-    return principal;
-  };
   const byId = { schema: { params: IdParams } };
 
-  app.get('/queue', async (req) => ({ value: await queue(ctx, counsellor(req)) }));
-  app.get('/conversations', async (req) => ({ value: await ownConversations(ctx, counsellor(req)) }));
+  app.get('/queue', async (req) => ({ value: await queue(ctx, counsellorOf(req)) }));
+  app.get('/conversations', async (req) => ({ value: await ownConversations(ctx, counsellorOf(req)) }));
   app.get('/conversations/:id/messages', byId, async (req) => ({
-    value: await messages(ctx, counsellor(req), req.params.id),
+    value: await messages(ctx, counsellorOf(req), req.params.id),
   }));
-  app.post('/conversations/:id/accept', byId, async (req) => accept(ctx, counsellor(req), req.params.id));
+  app.post('/conversations/:id/accept', byId, async (req) => accept(ctx, counsellorOf(req), req.params.id));
   app.post(
     '/conversations/:id/messages',
     {
@@ -280,18 +257,18 @@ export function registerCounsellorRoutes(app: Api, ctx: AppContext) {
       schema: { params: IdParams, body: StaffMessageBody },
     },
     async (req, reply) =>
-      reply.code(201).send(await answer(ctx, counsellor(req), req.params.id, req.body, recordKeyOf(req))),
+      reply.code(201).send(await answer(ctx, counsellorOf(req), req.params.id, req.body, recordKeyOf(req))),
   );
   app.post(
     '/conversations/:id/typing',
     { preHandler: [ctx.limits.preHandler('activity')], schema: { params: IdParams } },
     async (req) => {
-      await typing(ctx, counsellor(req), req.params.id);
+      await typing(ctx, counsellorOf(req), req.params.id);
       return { success: true };
     },
   );
   app.post('/conversations/:id/resolve', byId, async (req) => {
-    await resolve(ctx, counsellor(req), req.params.id);
+    await resolve(ctx, counsellorOf(req), req.params.id);
     return { success: true };
   });
 }

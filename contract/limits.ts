@@ -25,6 +25,9 @@ export const MESSAGE_MAX_LENGTH_BY_CHANNEL = {
 export const MESSAGE_MAX_LENGTH = Math.max(...Object.values(MESSAGE_MAX_LENGTH_BY_CHANNEL));
 /** SPEC §5, §9: a private message to the group leaders is at most 800 characters. */
 export const PRIVATE_MESSAGE_MAX_LENGTH = 800;
+/** Ours: a counsellor's note for the next counsellor, and how many of a child's the console shows. */
+export const COUNSELLOR_NOTE_MAX_LENGTH = 1000;
+export const COUNSELLOR_NOTES_SHOWN = 20;
 /** SPEC §5, §9: a personal code has at least 10 characters. */
 export const PERSONAL_CODE_MIN_LENGTH = 10;
 /** Ours: a password has at least 8 characters that are not blank (server/security/password-policy.ts). */

@@ -8,6 +8,7 @@ import { registerAuditRoutes } from './staff/audit-log.ts';
 import { registerStaffAccountRoutes } from './staff/account-routes.ts';
 import { registerLoginRecordRoutes } from './staff/login-record-routes.ts';
 import { registerCounsellorRoutes } from './conversations/counsellor-routes.ts';
+import { registerCounsellorNotes } from './conversations/counsellor-notes.ts';
 import { registerPeerModerationRoutes } from './peers/staff-routes.ts';
 import { registerStaffMeetingRoutes } from './meetings/staff-routes.ts';
 import { registerGroupLeaderSeriesRoutes } from './meetings/leader-series-routes.ts';
@@ -44,7 +45,7 @@ export const CHILD_API: RouteModule[] = [
 
 /** Which role may call which routes of the staff API (docs/server.md, staff API). */
 export const STAFF_API: Record<StaffRole, RouteModule[]> = {
-  counsellor: [registerCounsellorRoutes, registerPeerModerationRoutes],
+  counsellor: [registerCounsellorRoutes, registerCounsellorNotes, registerPeerModerationRoutes],
   group_leader: [
     registerStaffMeetingRoutes,
     registerGroupLeaderSeriesRoutes,

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import {
+  COUNSELLOR_NOTE_MAX_LENGTH,
   GROUP_CHAT_MAX_LENGTH,
   MEETING_DESCRIPTION_MAX_LENGTH,
   MESSAGE_MAX_LENGTH,
@@ -11,6 +12,10 @@ import { AnyId, Body, DateText, FilePart, Id, Int, Params, Query, StringEnum, Te
 
 /** POST /conversations/{id}/messages: a counsellor's answer. */
 export const StaffMessageBody = Body({ content: Text(MESSAGE_MAX_LENGTH) });
+/** POST /conversations/{id}/notes: a counsellor's note for the next counsellor. */
+export const CounsellorNoteBody = Body({
+  content: Type.String({ minLength: 1, maxLength: COUNSELLOR_NOTE_MAX_LENGTH }),
+});
 export type StaffMessageBody = Static<typeof StaffMessageBody>;
 /** POST /meetings/{id}/messages: a group leader's message in the group chat. */
 export const GroupChatMessageBody = Body({ content: Text(GROUP_CHAT_MAX_LENGTH) });

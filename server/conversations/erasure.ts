@@ -11,7 +11,7 @@ import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
  * goes: name, username, password and code digests, properties, the conversation properties (age,
  * gender, device) and every message of their own chats and mail, their uploads and private messages,
  * notifications, contact messages, client logs, idempotency records, known-good addresses, login
- * sessions and push subscriptions. What others wrote in a group chat stays, and the person's group-chat messages stay for
+ * sessions, push subscriptions and the counsellors' notes about them. What others wrote in a group chat stays, and the person's group-chat messages stay for
  * the group without any name or id that leads back to them.
  */
 export async function eraseAccount(
@@ -69,6 +69,8 @@ async function eraseRemains(trx: Db, accountId: number, contactId: number): Prom
     .execute();
   await trx.updateTable('contacts').set({ name: '' }).where('id', '=', contactId).execute();
   await trx.deleteFrom('contact_properties').where('contact_id', '=', contactId).execute();
+  // What counsellors noted about the person for the next counsellor.
+  await trx.deleteFrom('counsellor_notes').where('contact_id', '=', contactId).execute();
   await trx.deleteFrom('account_roles').where('account_id', '=', accountId).execute();
   await trx.deleteFrom('series_memberships').where('account_id', '=', accountId).execute();
   const open = await eraseOwnConversations(trx, contactId);

@@ -28,6 +28,7 @@ import { neutralNamesMigration } from './migrations/0010-neutral-names.ts';
 import { pushSubscriptionsMigration } from './migrations/0011-push-subscriptions.ts';
 import { exitDigestMigration } from './migrations/0012-exit-digest.ts';
 import { loginDevicesMigration } from './migrations/0013-login-devices.ts';
+import { counsellorNotesMigration } from './migrations/0014-counsellor-notes.ts';
 import { databaseKind, type DatabaseKind } from './database-kind.ts';
 
 export type Db = Kysely<Database>;
@@ -166,6 +167,7 @@ export function migrations(kind: DatabaseKind) {
     '0011-push-subscriptions': pushSubscriptionsMigration(kind),
     '0012-exit-digest': exitDigestMigration,
     '0013-login-devices': loginDevicesMigration(kind),
+    '0014-counsellor-notes': counsellorNotesMigration(kind),
   };
 }
 

@@ -235,6 +235,15 @@ export interface Database {
   /** When the last push of a conversation and kind went out (epoch milliseconds): one a minute at most. */
   push_bursts: { key: string; sent_at: number };
   /** Who on the staff read or changed what, when; never any content. */
+  /** A counsellor's note about a child for the next counsellor; never in a child's answer. */
+  counsellor_notes: {
+    id: Generated<number>;
+    contact_id: number;
+    conversation_id: number;
+    author_account_id: number;
+    text: string;
+    created_date: string;
+  };
   audit_log: {
     id: Generated<number>;
     account_id: number;

@@ -84,6 +84,18 @@ export const STAFF_ROUTES: ProtectedEntry[] = [
     }),
     201,
   ),
+  // Notes for the next counsellor: on what the counsellor holds, by nobody else.
+  counsellor('GET /portal/staff/conversations/:id/notes', (fx) => ({
+    path: `/portal/staff/conversations/${fx.barn.ownerMail}/notes`,
+  })),
+  counsellor(
+    'POST /portal/staff/conversations/:id/notes',
+    (fx) => ({
+      path: `/portal/staff/conversations/${fx.barn.ownerMail}/notes`,
+      json: { content: 'Anteckning för nästa kurator' },
+    }),
+    201,
+  ),
   counsellor('POST /portal/staff/conversations/:id/typing', (fx) => ({
     path: `/portal/staff/conversations/${fx.barn.ownerChat}/typing`,
     json: {},

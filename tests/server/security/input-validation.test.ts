@@ -32,6 +32,7 @@ const NO_QUERY = new Set([
   'GET /portal/staff/queue',
   'GET /portal/staff/conversations',
   'GET /portal/staff/conversations/:id/messages',
+  'GET /portal/staff/conversations/:id/notes',
   'GET /portal/staff/meetings',
   'GET /portal/staff/meetings/:id/private-messages',
   'GET /portal/staff/meetings/:id/messages',

@@ -1,3 +1,4 @@
+import type { CounsellorNote } from '../../contract/counsellor-notes.ts';
 import { COUNSELLOR_NOTES_SHOWN } from '../../contract/limits.ts';
 import { IdParams } from '../../contract/schemas/common.ts';
 import { CounsellorNoteBody } from '../../contract/schemas/staff.ts';
@@ -6,16 +7,8 @@ import type { Api, AppContext } from '../context.ts';
 import { nowIso } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import { idempotent, recordKeyOf, type RecordKey } from '../http/idempotency.ts';
+import { counsellorMaySee } from '../auth/entity-access.ts';
 import { counsellorOf, oneToOne, requireOwn } from './held.ts';
-
-/** A note as the console shows it: what, when, by whom, and on which of the child's conversations. */
-export interface CounsellorNote {
-  id: number;
-  text: string;
-  createdDate: string;
-  authorName: string;
-  conversationId: number;
-}
 
 /**
  * Notes for the next counsellor (docs/decisions.md, "Notes for the next counsellor"): a counsellor
@@ -43,17 +36,27 @@ export function registerCounsellorNotes(app: Api, ctx: AppContext) {
   );
 }
 
-/** The conversation's child, when the counsellor holds the conversation; refused otherwise. */
-async function heldChild(ctx: AppContext, principal: Principal, conversationId: number): Promise<number> {
+/**
+ * The conversation's child: to write, the counsellor holds the conversation; to read, they hold it
+ * or may take it (a chat or mail waiting in the queue, which they read before answering, as its
+ * messages).
+ */
+async function childOf(
+  ctx: AppContext,
+  principal: Principal,
+  conversationId: number,
+  use: 'read' | 'write',
+): Promise<number> {
   const row = await oneToOne(ctx, conversationId);
-  requireOwn(row, principal.accountId);
+  if (use === 'write') requireOwn(row, principal.accountId);
+  else if (!counsellorMaySee(row, principal.accountId)) throw new ApiError('forbidden');
   // An erased child's conversations keep no contact: there is nobody to keep a note about.
   if (row.contact_id === null) throw new ApiError('not_found');
   return row.contact_id;
 }
 
 async function notesOf(ctx: AppContext, principal: Principal, conversationId: number) {
-  const contactId = await heldChild(ctx, principal, conversationId);
+  const contactId = await childOf(ctx, principal, conversationId, 'read');
   const rows = await noteRows(ctx)
     .where('n.contact_id', '=', contactId)
     .orderBy('n.created_date', 'desc')
@@ -70,7 +73,7 @@ async function writeNote(
   text: string,
   record: RecordKey | undefined,
 ): Promise<CounsellorNote> {
-  const contactId = await heldChild(ctx, principal, conversationId);
+  const contactId = await childOf(ctx, principal, conversationId, 'write');
   const trimmed = text.trim();
   if (!trimmed) throw new ApiError('validation');
   const id = await ctx.db.transaction().execute(async (trx) => {

@@ -7,6 +7,7 @@ import { Spinner } from '../../client-kit/spinner/spinner.tsx';
 import { ChatTimeLeft } from '../../client-kit/chat-limit/time-left.tsx';
 import { button, dangerButton, errorText, mutedText, secondaryButton } from '../ui/styles.ts';
 import { ChildPropertiesList } from './child-properties-list.tsx';
+import { CounsellorNotes } from './counsellor-notes.tsx';
 import { StaffConfirmDialog } from '../ui/confirm-dialog.tsx';
 import {
   bubble,
@@ -146,6 +147,7 @@ export function ConversationPanel({
         )}
       </div>
       <ChildPropertiesList properties={conversation.properties} />
+      <CounsellorNotes conversationId={conversation.id} />
       {error && (
         <div role="alert">
           <p className={errorText}>{error}</p>

@@ -152,3 +152,16 @@ export const composerRow = spreadRow;
 export const timeLeft = css`
   font-weight: 600;
 `;
+
+/** The child's notes: a short list that scrolls by itself, so the messages keep their room. */
+export const notesList = css`
+  max-height: 10rem;
+  overflow-y: auto;
+  margin: 0;
+  padding-left: 1.25rem;
+  & p {
+    margin: 0.25rem 0 0.5rem;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+`;

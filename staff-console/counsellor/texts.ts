@@ -63,4 +63,16 @@ export const COUNSELLOR_TEXTS = {
   /** The chat's time left in its last 10 minutes, as the child sees it. */
   timeLeft: (minutes: number) => (minutes === 1 ? '1 minut kvar' : `${minutes} minuter kvar`),
   mailAnswered: 'Svaret är skickat.',
+  // Notes for the next counsellor (ours: docs/decisions.md).
+  notesHeading: 'Anteckningar om barnet',
+  notesLoading: 'Hämtar anteckningar...',
+  notesFailed: 'Det gick inte att hämta anteckningarna.',
+  notesEmpty: 'Inga anteckningar från tidigare samtal.',
+  noteBy: (author: string, when: string) => `${author} · ${when}`,
+  noteField: 'Anteckning för nästa kurator',
+  noteSave: 'Spara anteckning',
+  noteSaving: 'Sparar...',
+  noteSaved: 'Anteckningen är sparad.',
+  noteFailed: 'Det gick inte att spara anteckningen. Försök igen.',
+  noteNotHeld: 'Svara på mejlet först, så kan du spara en anteckning.',
 } as const;

@@ -102,6 +102,25 @@ describe('a note for the next counsellor', () => {
     ]);
   });
 
+  it('is read, not written, by any counsellor on the child’s mail waiting in the queue', async () => {
+    const child = await registerChild(server);
+    await writeNote(await acceptedMail(child, kim), kim, 'Läses innan svaret');
+    const waiting = await postWithKey(server.url, '/portal/mail', {
+      token: child.token,
+      body: { subject: 'Igen', text: 'Jag skriver igen' },
+      key: randomUUID(),
+    });
+    const id = Number(((await waiting.json()) as { id: number }).id);
+    const { status, body } = await notesOn(id, colleague);
+    expect(status).toBe(200);
+    expect((body as { value: Array<{ text: string }> }).value.map((n) => n.text)).toEqual([
+      'Läses innan svaret',
+    ]);
+    // Kept only by whoever holds it: answered or accepted first.
+    expect((await writeNote(id, colleague, 'Innan svaret')).status).toBe(403);
+    expect((await notesOn(id, leader)).status).toBe(403);
+  });
+
   it('refuses an empty, a blank and a too long note, and keeps none of them', async () => {
     const child = await registerChild(server);
     const id = await acceptedMail(child, kim);

@@ -16,6 +16,8 @@ export interface HubContext {
   /** A new connection, or a status to refuse it with (429: the account has too many open). */
   createConnection(principal: Principal): HubConnection | 429;
   isClosing(): boolean;
+  /** How long a long poll with nothing to carry is held (long-polling-transport.ts). */
+  readonly pollTimeoutMs: number;
 }
 
 export function bearerToken(authorization: string | undefined): string | null {

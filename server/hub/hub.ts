@@ -5,7 +5,7 @@ import type { HubContext } from './access.ts';
 import { createLocalBackplane, createRedisBackplane } from './backplane.ts';
 import type { Backplane, BackplaneMessage } from './backplane.ts';
 import { HubConnection, type RefusedSubscriptions } from './connection.ts';
-import { registerLongPolling } from './long-polling-transport.ts';
+import { POLL_TIMEOUT_MS, registerLongPolling } from './long-polling-transport.ts';
 import { TOO_MANY_REQUESTS, createDispatcher } from './methods.ts';
 import { registerNegotiate } from './negotiate.ts';
 import { sendEventFrameText } from './protocol.ts';
@@ -206,6 +206,7 @@ export function createHub(options: CreateHubOptions): Hub {
       return connection;
     },
     isClosing: () => closing,
+    pollTimeoutMs: options.pollTimeoutMs ?? POLL_TIMEOUT_MS,
   };
 
   /** Tells clients to come back (to another process, or this one restarted) and ends every transport. */

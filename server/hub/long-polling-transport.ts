@@ -5,7 +5,7 @@ import type { HubContext } from './access.ts';
 import type { HubConnection, Transport } from './connection.ts';
 
 /** Below the client's 100 s request timeout, so a quiet poll ends as an empty 200 rather than a client abort. */
-const POLL_TIMEOUT_MS = 90_000;
+export const POLL_TIMEOUT_MS = 90_000;
 /** Several records may arrive in one POST; this bounds one request, not the protocol. */
 const MAX_POST_BYTES = 1024 * 1024;
 const TEXT = 'text/plain; charset=utf-8';
@@ -20,7 +20,10 @@ export class LongPollingTransport implements Transport {
   readonly kind = 'LongPolling';
   private pending: PendingPoll | null = null;
 
-  constructor(private readonly connection: HubConnection) {}
+  constructor(
+    private readonly connection: HubConnection,
+    private readonly pollTimeoutMs: number,
+  ) {}
 
   poll(reply: FastifyReply): void {
     // Every poll is life: the official client sends no pings over long polling.
@@ -36,7 +39,7 @@ export class LongPollingTransport implements Transport {
       void reply.code(204).send();
       return;
     }
-    const pending: PendingPoll = { reply, timer: setTimeout(() => this.answer(200), POLL_TIMEOUT_MS) };
+    const pending: PendingPoll = { reply, timer: setTimeout(() => this.answer(200), this.pollTimeoutMs) };
     this.pending = pending;
     reply.raw.on('close', () => {
       if (this.pending !== pending) return;
@@ -99,7 +102,7 @@ export function registerLongPolling(scope: FastifyInstance, context: HubContext)
     if (!connection.transport) {
       if (connection.closed) return reply.code(404).send();
       // The first poll only binds the transport; the client waits for it before sending the handshake.
-      const transport = new LongPollingTransport(connection);
+      const transport = new LongPollingTransport(connection, context.pollTimeoutMs);
       context.registry.attach(connection, transport);
       return reply.code(200).type(TEXT).send('');
     }

@@ -42,6 +42,8 @@ export interface HubOptions {
   keepAliveIntervalMs?: number;
   /** A client that sends nothing for this long is dropped (SignalR's server timeout, 30 s). */
   clientTimeoutMs?: number;
+  /** How long a long poll with nothing to carry is held before it is answered empty, 90 s unless a test shortens it. */
+  pollTimeoutMs?: number;
   /**
    * This process's name among the processes behind one proxy (NODE_ID): it prefixes every connection
    * token, so the proxy can route a connection's requests to the process that holds it.

@@ -3,6 +3,7 @@ import { HttpTransportType } from '@microsoft/signalr';
 import type { HubConnection } from '@microsoft/signalr';
 import { RS, buildClient, startServer, stopServer, waitFor } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
+import { HUB_PATH } from '../../../contract/hub.ts';
 
 /** Negotiate and long polling as plain HTTP, plus the official client's reaction to a revoked token. */
 describe('negotiate and long polling over HTTP', () => {
@@ -165,8 +166,21 @@ describe('negotiate and long polling over HTTP', () => {
 
   it('keeps an idle official client on long polling connected: every poll counts as life', async () => {
     // The official client sends no pings over long polling (its transport keeps itself alive), so a
-    // child whose network blocks WebSockets sits quietly in a held poll; default timings, 2 minutes.
-    server = await startServer();
+    // child whose network blocks WebSockets only ever polls: the server's pings (15 s) end each held
+    // poll (at most 90 s), and it drops a client silent for 30 s. The same shape on a shorter clock,
+    // pings 0.25 s, client timeout 0.5 s, polls held 1.5 s, through eight answered polls: the
+    // client sends nothing else all the while. (It fails with the poll not counted as life.)
+    const pollTimeoutMs = 1_500;
+    let answeredPolls = 0;
+    server = await startServer(
+      { pollTimeoutMs, clientTimeoutMs: 500, keepAliveIntervalMs: 250 },
+      undefined,
+      (app) =>
+        app.addHook('onResponse', async (request, reply) => {
+          if (request.method === 'GET' && request.url.startsWith(HUB_PATH) && reply.statusCode === 200)
+            answeredPolls += 1;
+        }),
+    );
     const client = buildClient(server.hubUrl, 'token-a1', HttpTransportType.LongPolling);
     clients.push(client);
     let closedWith: Error | undefined | null = null;
@@ -176,11 +190,12 @@ describe('negotiate and long polling over HTTP', () => {
     await client.start();
     await client.invoke('SubscribeToEntity', 'Contact:1');
 
-    await new Promise((resolve) => setTimeout(resolve, 125_000));
+    const from = answeredPolls;
+    await waitFor(() => answeredPolls >= from + 8, 10 * pollTimeoutMs);
     expect(closedWith).toBeNull();
     expect(client.state).toBe('Connected');
     expect(server.hub.connectionCount()).toBe(1);
     await server.hub.publishToEntity('Contact:1', 'Contact.Updated', { id: 1 });
     await waitFor(() => received.includes('Contact.Updated'));
-  }, 150_000);
+  });
 });

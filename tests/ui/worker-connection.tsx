@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { render, type RenderResult } from '@testing-library/react';
+import { configure, render, type RenderResult } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import type { WorkerApi } from '../../worker/client/api.ts';
 import { AtRestKey } from '../../worker/base/at-rest.ts';
@@ -10,6 +10,10 @@ import { DataProvider, type DataAccess } from '../../src/data/index.ts';
 import type { TestServer } from '../../harness/test-server.ts';
 import { setPageUrl } from './page-dom.ts';
 import { createWorker, type WorkerFixture } from '../worker/worker-fixture.ts';
+
+// A screen here waits on the real server and worker core: on a busy 2-core machine the first
+// render of a chat took longer than Testing Library's 1 s (one run in three failed under load).
+configure({ asyncUtilTimeout: 5_000 });
 
 /**
  * The worker API object the UI talks to: the real worker core's commands, as worker/entry.ts

@@ -29,7 +29,7 @@ const parts = new Intl.DateTimeFormat('en-US', {
 });
 
 /** Stockholm's wall clock at `at`, read as if it were UTC (its offset is the difference). */
-function stockholmWallClock(at: Date): number {
+export function stockholmWallClock(at: Date): number {
   const p = Object.fromEntries(parts.formatToParts(at).map((x) => [x.type, Number(x.value)]));
   return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
 }

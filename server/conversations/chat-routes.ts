@@ -20,6 +20,7 @@ import { conversationRow, insertMessage, resolveConversation } from './writes.ts
 import { conversationChanged } from './changed.ts';
 import { queuePosition } from './queue.ts';
 import { estimatedWaitOf } from './wait-estimate.ts';
+import { calmTimesOf } from './calm-times.ts';
 import { stockholmDayStart } from './chat-limit.ts';
 import {
   AppParams,
@@ -262,6 +263,18 @@ export function registerChatRoutes(app: Api, ctx: AppContext) {
       return { queuePosition: place, estimatedWait: await estimatedWaitOf(db, id, place) };
     },
   );
+
+  // 'När är det lugnast?' (calm-times.ts): any signed-in user may ask; it names no one.
+  const calmTimes = calmTimesOf(db);
+  app.get(`${BASE}/calmTimes`, { schema: { params: AppParams, querystring: ChannelsQuery } }, async (req) => {
+    checkApp(req.params.appId);
+    const channel = req.query.channel ?? null;
+    if (channel !== null) {
+      const known = await db.selectFrom('channels').select('id').where('id', '=', channel).executeTakeFirst();
+      if (!known) throw new ApiError('not_found');
+    }
+    return calmTimes(channel);
+  });
 
   app.get(`${BASE}/channels`, { schema: { params: AppParams, querystring: ChannelsQuery } }, async (req) => {
     checkApp(req.params.appId);

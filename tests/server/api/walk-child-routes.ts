@@ -121,6 +121,14 @@ export const BARN_ROUTES: ProtectedEntry[] = [
     others: { other: 'denied', leader: 'denied' },
   },
   {
+    // 'När är det lugnast?': a channel's aggregate, the same for every child; no one's data.
+    route: 'GET /portal/features/conversations/:appId/calmTimes',
+    server: 'barn',
+    call: () => ({ path: `${CONVERSATIONS}/calmTimes` }),
+    owner: { status: 200 },
+    others: { other: 'own' },
+  },
+  {
     route: 'GET /portal/features/conversations/:appId/channels',
     server: 'barn',
     call: () => ({ path: `${CONVERSATIONS}/channels` }),

@@ -1,6 +1,6 @@
 import { EmergencyLink } from '../ui-kit/emergency-link.tsx';
 import { ChatTimeLeft } from '../../client-kit/chat-limit/time-left.tsx';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { ConversationRow } from '../../worker/client/group-support.ts';
 import type { ChatStateRow } from '../../worker/client/one-to-one-chat.ts';
@@ -27,6 +27,7 @@ import type { ChildChatRows } from './use-child-chat.ts';
 import { NoticeQuestion } from './notice-question.tsx';
 import { BreatheWithMe } from './breathe-with-me.tsx';
 import { EstimatedWaitNote } from './estimated-wait.tsx';
+import { CalmTimesLink, CalmTimesModal } from './calm-times.tsx';
 import {
   useChatActions,
   useLiveConversation,
@@ -75,6 +76,7 @@ function ChildChatWindow({
   const phase = phaseOf(conversation);
   const counsellorName = `${config.providerName} ${T.counsellor}`;
   const { closedModal, closeClosedModal } = usePhaseChanges(api, conversation, state);
+  const [calmTimesOpen, setCalmTimesOpen] = useState(false);
   const unseen = useUnseenWhileMinimized(minimized, conversation, phase);
   const minutes = useLiveMinutes(conversation, state);
   const preSubmit = usePreSubmit(conversation, state, phase);
@@ -120,6 +122,7 @@ function ChildChatWindow({
                 <span className={s.statusLine}> {T.queuePlace(conversation.queuePosition)}</span>
               ) : null}
               <EstimatedWaitNote wait={conversation.estimatedWait} />
+              <CalmTimesLink onOpen={() => setCalmTimesOpen(true)} />
             </>
           )}
           {phase === 'active' && `${T.live} ${minutesText(minutes)}`}
@@ -211,6 +214,11 @@ function ChildChatWindow({
           if (phase === 'active') void end();
           else if (phase === 'queue') void leave();
         }}
+      />
+      <CalmTimesModal
+        open={calmTimesOpen && phase === 'queue'}
+        onClose={() => setCalmTimesOpen(false)}
+        channel={conversation.channel}
       />
       <Modal open={endedModal} onClose={closeEndedModal} title={T.endedModalTitle} titleSize="small">
         <p>{T.endedModalText}</p>

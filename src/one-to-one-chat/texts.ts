@@ -74,4 +74,32 @@ export const CHILD_CHAT_TEXTS = {
     hold: 'Håll andan ...',
     out: 'Andas ut ...',
   },
+  /** Ours: the typical wait by weekday and hour (docs/decisions.md "When it is calm"). */
+  calm: {
+    link: 'När är det lugnast?',
+    title: 'När är det lugnast?',
+    intro: 'Så länge brukar man vänta, räknat på de senaste fyra veckorna.',
+    /** The two calmest hours in a row, 'Oftast kortast väntetid: tisdagar 15-17'. */
+    summary: (days: string, from: number, to: number) => `Oftast kortast väntetid: ${days} ${from}-${to}`,
+    tooLittle: 'För lite underlag',
+    /** Plural, for 'tisdagar 15-17'. */
+    days: ['måndagar', 'tisdagar', 'onsdagar', 'torsdagar', 'fredagar', 'lördagar', 'söndagar'],
+    dayNames: ['Måndag', 'Tisdag', 'Onsdag', 'Torsdag', 'Fredag', 'Lördag', 'Söndag'],
+    dayShort: ['Mån', 'Tis', 'Ons', 'Tors', 'Fre', 'Lör', 'Sön'],
+    chooseDay: 'Välj dag',
+    caption: (days: string) => `Vanlig väntetid på ${days}`,
+    hourHeading: 'Klockan',
+    waitHeading: 'Vanlig väntetid',
+    hour: (hour: number) => `${hour}-${hour + 1}`,
+    wait: (seconds: number) => {
+      const minutes = Math.round(seconds / 60);
+      if (minutes < 1) return 'Under 1 minut';
+      return minutes === 1 ? '1 minut' : `${minutes} minuter`;
+    },
+    loading: 'Hämtar väntetider...',
+    offline: 'Väntetiderna kan inte hämtas utan internet.',
+    failed: 'Väntetiderna kan inte hämtas just nu. Försök igen senare.',
+    /** Shown over the last copy when a new one could not be fetched. */
+    lastCopy: (when: string) => `Du ser väntetiderna från ${when}.`,
+  },
 } as const;

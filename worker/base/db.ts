@@ -11,7 +11,7 @@ import type {
   UploadRow,
 } from './group-support.ts';
 import type { ContactMessageRow, NotificationRow } from './account.ts';
-import type { ChatStateRow } from './one-to-one-chat.ts';
+import type { CalmTimesRow, ChatStateRow } from './one-to-one-chat.ts';
 import type { AssistantContentRow } from './assistant.ts';
 import type { PeerPostRow, PeerReplyRow } from './peers.ts';
 import type { AuthStatus, HubState, NoticeAnswer, OutboxStatus, SignOutReason } from './session.ts';
@@ -114,6 +114,7 @@ export class PortalDb extends Dexie {
   typing!: EntityTable<TypingRow, 'key'>;
   uploads!: EntityTable<UploadRow, 'id'>;
   chatState!: EntityTable<ChatStateRow, 'id'>;
+  calmTimes!: EntityTable<CalmTimesRow, 'key'>;
   notifications!: EntityTable<NotificationRow, 'id'>;
   contactMessages!: EntityTable<ContactMessageRow, 'Id'>;
   assistantContent!: EntityTable<AssistantContentRow, 'id'>;
@@ -165,5 +166,7 @@ export class PortalDb extends Dexie {
     // SPEC §3's session caches (thread list, my-pages data) are the tables above, read live and
     // refetched on the logo and on my pages: the separate cache table was never written.
     this.version(6).stores({ caches: null });
+    // 'När är det lugnast?': the last copy of each channel's calm times, for offline reading.
+    this.version(7).stores({ calmTimes: 'key' });
   }
 }

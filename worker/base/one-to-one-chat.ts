@@ -1,4 +1,5 @@
 import type { Result } from './result.ts';
+import type { CalmTimes } from '../../contract/calm-times.ts';
 /**
  * The child's one-to-one chat with a counsellor (SPEC §2 Chat window, §4 Conversation): the worker
  * creates it, keeps it fresh (queue position 15 s, ping 30 s, messages 45 s) and writes Dexie.
@@ -36,3 +37,14 @@ export interface DeviceInfo {
 
 export type ChatAccountStatus =
   'HasCompletedAConversation' | 'HasActive' | 'NoCompletedConversation' | 'Error';
+
+/** The last copy of a channel's calm times (contract/calm-times.ts), kept for offline reading. */
+export interface CalmTimesRow extends CalmTimes {
+  /** `calmTimesKey(channel)`. */
+  key: string;
+  /** When this device fetched it (ms). */
+  fetchedAt: number;
+}
+
+/** The row key of a channel's calm times (a chat may have no channel). */
+export const calmTimesKey = (channel: number | null): string => (channel === null ? 'none' : String(channel));

@@ -97,6 +97,7 @@ export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: CommandRet
   endChat: 'repeat',
   closeChat: 'repeat',
   markActive: 'repeat',
+  loadCalmTimes: 'repeat',
   loadConversations: 'repeat',
   openConversation: openClosedBy(TAB_HOLDS.openConversation),
   closeConversation: 'repeat',

@@ -4,7 +4,13 @@ import { HUB_EVENTS, entityKey } from '../../contract/hub.ts';
 import type { ValueList } from '../../contract/meetings.ts';
 import type { LoadResult } from '../base/group-support.ts';
 import { done, failure, ok, type Result } from '../base/result.ts';
-import type { ChatAccountStatus, ChatStateRow, StartChatResult } from '../base/one-to-one-chat.ts';
+import {
+  calmTimesKey,
+  type ChatAccountStatus,
+  type ChatStateRow,
+  type StartChatResult,
+} from '../base/one-to-one-chat.ts';
+import type { CalmTimes } from '../../contract/calm-times.ts';
 import { isHttpError, refusalOf } from '../http/http-error.ts';
 import { delay } from '../clock.ts';
 import { propertiesForNewConversation, type DeviceInfo } from './conversation-properties.ts';
@@ -65,6 +71,11 @@ export class OneToOneChatSync implements SyncModule {
     endChat: (conversationId: number) => this.endChat(conversationId),
     /** Forget an ended chat ('Stäng'). */
     closeChat: () => done(this.closeChat()),
+    /**
+     * 'När är det lugnast?': fetches the channel's calm times into `calmTimes`; 'offline' keeps the
+     * last copy, which the screen then shows.
+     */
+    loadCalmTimes: (channel: number | null) => this.loadCalmTimes(channel),
     /** The UI saw the chat become active at `at` (ISO). */
     markActive: (at: string) => done(this.markActive(at)),
   };
@@ -79,7 +90,7 @@ export class OneToOneChatSync implements SyncModule {
     private readonly ctx: SyncContext,
     private readonly messages: ConversationMessages,
   ) {
-    this.tables = [ctx.db.chatState];
+    this.tables = [ctx.db.chatState, ctx.db.calmTimes];
     this.hears = { [HUB_EVENTS.agentIsTyping]: (data) => this.agentTyping(data) };
     // Every reload of the conversation (hub event, status refresh) tells whether the chat has ended.
     messages.onConversationLoaded(async (conversation) => {
@@ -95,6 +106,19 @@ export class OneToOneChatSync implements SyncModule {
 
   private async patchState(patch: Partial<ChatStateRow>): Promise<void> {
     await this.ctx.db.chatState.put({ ...(await this.state()), ...patch });
+  }
+
+  private loadCalmTimes(channel: number | null): Promise<LoadResult> {
+    return asLoadResult(async () => {
+      const times = await this.ctx.http.get<CalmTimes>(`${conversationsBase(this.ctx)}/calmTimes`, {
+        params: channel === null ? {} : { channel },
+      });
+      await this.ctx.db.calmTimes.put({
+        ...times,
+        key: calmTimesKey(channel),
+        fetchedAt: this.ctx.clock.now(),
+      });
+    });
   }
 
   /** POST {api}/chat with the conversation properties; then the chat is watched. */

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNSELLOR_NOTE_MAX_LENGTH } from '../../../contract/limits.ts';
 import { registerChild, startTarget } from '../../../harness/attack.ts';
+import { HUB_EVENTS, HUB_PATH, entityKey } from '../../../contract/hub.ts';
+import { RawClient, waitFor } from '../hub/helpers.ts';
 import {
   api,
   createStaffAccount,
@@ -157,6 +159,47 @@ describe('a note for the next counsellor', () => {
       ].map((path) => api(server.url, path, { token: child.token })),
     );
     for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(secret);
+  });
+
+  it('never reaches the child’s hub: no frame of the conversation or the account carries it', async () => {
+    const child = await registerChild(server);
+    const id = await acceptedMail(child, kim);
+    const negotiated = await fetch(`${server.url}${HUB_PATH}/negotiate?negotiateVersion=1`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${child.token}` },
+    });
+    const { connectionToken } = (await negotiated.json()) as { connectionToken: string };
+    const hub = new RawClient(
+      `${server.url.replace('http', 'ws')}${HUB_PATH}?id=${connectionToken}&access_token=${child.token}`,
+    );
+    try {
+      expect(await hub.opened()).toBe(101);
+      await hub.handshake();
+      hub.send({
+        type: 1,
+        invocationId: '1',
+        target: 'SubscribeToEntity',
+        arguments: [entityKey('Conversation', id)],
+      });
+      await waitFor(() => hub.messages().some((m) => m.type === 3 && m.invocationId === '1'));
+
+      // The note, then what the child does hear: the counsellor's answer.
+      const secret = `Anteckning-${randomUUID()}`;
+      expect((await writeNote(id, kim, secret)).status).toBe(201);
+      const answer = `Svar-${randomUUID()}`;
+      const staff = `/portal/staff/conversations/${id}`;
+      expect(
+        (await api(server.url, `${staff}/messages`, { token: kim, body: { content: answer } })).status,
+      ).toBe(201);
+      // Frames go out in the order of the writes: once the answer is heard, so is anything the note sent.
+      await waitFor(() =>
+        hub.records.some((r) => r.includes(HUB_EVENTS.messageCreated) && r.includes(answer)),
+      );
+      expect(hub.records.some((r) => r.includes(HUB_EVENTS.conversationUpdated))).toBe(true);
+      for (const record of hub.records) expect(record).not.toContain(secret);
+    } finally {
+      hub.close();
+    }
   });
 
   it('is erased with the child’s account', async () => {

@@ -20,6 +20,7 @@ import { registerLoggingRoutes } from './http/client-log-routes.ts';
 import { registerMeetingRoutes } from './meetings/child-routes.ts';
 import { registerConversationRoutes } from './conversations/child-routes.ts';
 import { registerChatRoutes } from './conversations/chat-routes.ts';
+import { registerChatFeedback, registerFeedbackSummary } from './conversations/chat-feedback.ts';
 import { registerNotificationRoutes } from './notifications/child-routes.ts';
 import { registerContactMessageRoutes } from './profile/contact-message-routes.ts';
 import { compressJsonAnswer } from './http/compression.ts';
@@ -36,6 +37,7 @@ export const CHILD_API: RouteModule[] = [
   registerMeetingRoutes,
   registerConversationRoutes,
   registerChatRoutes,
+  registerChatFeedback,
   registerNotificationRoutes,
   registerContactMessageRoutes,
   registerAssistantRoutes,
@@ -51,7 +53,12 @@ export const STAFF_API: Record<StaffRole, RouteModule[]> = {
     registerGroupLeaderSeriesRoutes,
     registerGroupLeaderMeetingReads,
   ],
-  admin: [registerAuditRoutes, registerStaffAccountRoutes, registerLoginRecordRoutes],
+  admin: [
+    registerAuditRoutes,
+    registerStaffAccountRoutes,
+    registerLoginRecordRoutes,
+    registerFeedbackSummary,
+  ],
 };
 
 /**

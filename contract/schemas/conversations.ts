@@ -7,6 +7,7 @@ import {
 } from '../limits.ts';
 import type { ActivityType } from '../conversations.ts';
 import { AnyId, Body, DateText, Id, Int, Params, PropertyMap, Query, StringEnum, Text } from './common.ts';
+import { FEEDBACK_ANSWERS, FEEDBACK_TEXT_MAX_LENGTH } from '../chat-feedback.ts';
 
 /** SPEC §7 Conversations: what each call reads. */
 
@@ -35,6 +36,17 @@ export type CancelConversationBody = Static<typeof CancelConversationBody>;
 /** PUT .../rate */
 export const RateConversationBody = Body({ conversation: AnyId, rating: Int(1, 5) });
 export type RateConversationBody = Static<typeof RateConversationBody>;
+
+/** POST .../feedback: 'Hur kändes chatten?' (contract/chat-feedback.ts). */
+export const ChatFeedbackBody = Body({ conversation: AnyId, answer: StringEnum(FEEDBACK_ANSWERS) });
+export type ChatFeedbackBody = Static<typeof ChatFeedbackBody>;
+
+/** POST .../feedbackText: 'Vill du berätta mer? (frivilligt)'. */
+export const ChatFeedbackTextBody = Body({
+  conversation: AnyId,
+  text: Type.String({ minLength: 1, maxLength: FEEDBACK_TEXT_MAX_LENGTH }),
+});
+export type ChatFeedbackTextBody = Static<typeof ChatFeedbackTextBody>;
 
 /** GET .../queuePosition */
 export const QueuePositionQuery = Query({ conversation: AnyId, channel: Type.Optional(AnyId) });

@@ -12,6 +12,9 @@ import { AnyId, Body, DateText, FilePart, Id, Int, Params, Query, StringEnum, Te
 
 /** POST /conversations/{id}/messages: a counsellor's answer. */
 export const StaffMessageBody = Body({ content: Text(MESSAGE_MAX_LENGTH) });
+/** GET /feedback: the last `weeks` ISO weeks of 'Hur kändes chatten?' (12 unless asked). */
+export const FeedbackQuery = Query({ weeks: Type.Optional(Int(1, 104)) });
+export type FeedbackQuery = Static<typeof FeedbackQuery>;
 /** POST /conversations/{id}/notes: a counsellor's note for the next counsellor. */
 export const CounsellorNoteBody = Body({
   content: Type.String({ minLength: 1, maxLength: COUNSELLOR_NOTE_MAX_LENGTH }),

@@ -146,6 +146,7 @@ export async function eraseConversations(
     .where('conversation_id', 'in', ids)
     .execute();
   await trx.deleteFrom('conversation_properties').where('conversation_id', 'in', ids).execute();
+  await trx.deleteFrom('chat_feedback_given').where('conversation_id', 'in', ids).execute();
   const open = rows.filter((c) => !isFinalState(c.state)).map((c) => c.id);
   if (open.length > 0) {
     await trx

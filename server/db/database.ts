@@ -29,6 +29,7 @@ import { pushSubscriptionsMigration } from './migrations/0011-push-subscriptions
 import { exitDigestMigration } from './migrations/0012-exit-digest.ts';
 import { loginDevicesMigration } from './migrations/0013-login-devices.ts';
 import { counsellorNotesMigration } from './migrations/0014-counsellor-notes.ts';
+import { chatFeedbackMigration } from './migrations/0015-chat-feedback.ts';
 import { databaseKind, type DatabaseKind } from './database-kind.ts';
 
 export type Db = Kysely<Database>;
@@ -168,6 +169,7 @@ export function migrations(kind: DatabaseKind) {
     '0012-exit-digest': exitDigestMigration,
     '0013-login-devices': loginDevicesMigration(kind),
     '0014-counsellor-notes': counsellorNotesMigration(kind),
+    '0015-chat-feedback': chatFeedbackMigration(kind),
   };
 }
 

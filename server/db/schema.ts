@@ -236,6 +236,11 @@ export interface Database {
   push_bursts: { key: string; sent_at: number };
   /** Who on the staff read or changed what, when; never any content. */
   /** A counsellor's note about a child for the next counsellor; never in a child's answer. */
+  /** 'Hur kändes chatten?' (migration 0015): counts and texts by channel (0: none) and ISO week only. */
+  chat_feedback_counts: { channel_id: number; week: string; answer: string; count: number };
+  chat_feedback_texts: { id: string; channel_id: number; week: string; text: string };
+  /** Which ended chats have had their answer ('answer') and their text ('text'). */
+  chat_feedback_given: { conversation_id: number; part: 'answer' | 'text' };
   counsellor_notes: {
     id: Generated<number>;
     contact_id: number;

@@ -37,6 +37,8 @@ export const RATE_LIMITS = {
   peerReply: { perAccount: { count: 30, windowMs: HOUR }, perAddress: { count: 300, windowMs: HOUR } },
   peerReport: { perAccount: { count: 20, windowMs: HOUR }, perAddress: { count: 200, windowMs: HOUR } },
   pushSubscription: { perAccount: { count: 20, windowMs: HOUR }, perAddress: { count: 300, windowMs: HOUR } },
+  // 'Hur kändes chatten?': one answer and one text per ended chat; this bounds a burst of tries.
+  feedback: { perAccount: { count: 20, windowMs: HOUR }, perAddress: { count: 300, windowMs: HOUR } },
   staffMessage: { perAccount: { count: 60, windowMs: MINUTE } },
   staffCreate: { perAccount: { count: 60, windowMs: HOUR } },
   staffUpload: { perAccount: { count: 30, windowMs: HOUR } },

@@ -178,6 +178,27 @@ export const BARN_ROUTES: ProtectedEntry[] = [
     others: { other: 'denied', leader: 'denied', counsellor: 'denied' },
   },
   {
+    // 'Hur kändes chatten?': the owner's chat is still live, so even the owner is told it is too soon.
+    route: 'POST /portal/features/conversations/:appId/feedback',
+    server: 'barn',
+    call: (fx) => ({
+      path: `${CONVERSATIONS}/feedback`,
+      json: { conversation: fx.barn.ownerChat, answer: 'helped' },
+    }),
+    owner: { status: 409 },
+    others: { other: 'denied', leader: 'denied', counsellor: 'denied' },
+  },
+  {
+    route: 'POST /portal/features/conversations/:appId/feedbackText',
+    server: 'barn',
+    call: (fx) => ({
+      path: `${CONVERSATIONS}/feedbackText`,
+      json: { conversation: fx.barn.ownerChat, text: 'Bra' },
+    }),
+    owner: { status: 409 },
+    others: { other: 'denied', leader: 'denied', counsellor: 'denied' },
+  },
+  {
     route: 'GET /portal/api/notifications',
     server: 'barn',
     call: () => ({ path: '/portal/api/notifications' }),

@@ -41,6 +41,7 @@ export const STAFF_AREAS: StaffArea[] = [
   },
   { prefix: '/portal/staff/audit', role: 'admin', server: 'barn', params: () => ({}) },
   { prefix: '/portal/staff/login-record', role: 'admin', server: 'barn', params: () => ({}) },
+  { prefix: '/portal/staff/feedback', role: 'admin', server: 'barn', params: () => ({}) },
   {
     prefix: '/portal/staff/accounts',
     role: 'admin',
@@ -195,6 +196,8 @@ export const STAFF_ROUTES: ProtectedEntry[] = [
     },
     (fx) => `"accountId":${fx.barn.ownerAccount},"kind":"wrong_password"`,
   ),
+  // 'Hur kändes chatten?': counts and texts by channel and week, nothing of a chat or a child.
+  admin('GET /portal/staff/feedback', () => ({ path: '/portal/staff/feedback' })),
   admin('PUT /portal/staff/accounts/:id/roles', (fx) => ({
     path: `/portal/staff/accounts/${fx.barn.roleTarget}/roles`,
     json: { roles: ['counsellor'] },

@@ -28,6 +28,7 @@ import { NoticeQuestion } from './notice-question.tsx';
 import { BreatheWithMe } from './breathe-with-me.tsx';
 import { EstimatedWaitNote } from './estimated-wait.tsx';
 import { CalmTimesLink, CalmTimesModal } from './calm-times.tsx';
+import { ChatFeedback } from './chat-feedback.tsx';
 import {
   useChatActions,
   useLiveConversation,
@@ -176,6 +177,10 @@ function ChildChatWindow({
           <MessageList entries={entries} older={olderOf(pages)} />
           <TypingIndicator rows={typing} myContactId={myContactId} />
           {phase === 'queue' && <NoticeQuestion />}
+          {/* Asked only of a chat a counsellor was in: a queue left has nothing to tell of. */}
+          {phase === 'ended' && conversation.liveSince !== null && (
+            <ChatFeedback conversationId={conversation.id} state={state} />
+          )}
           {phase === 'queue' && preSubmit.allowed && done && preSubmit.choice === null && (
             <div className={s.choices} role="group" aria-labelledby="pre-submit-question">
               <p id="pre-submit-question">{T.preSubmitQuestion}</p>

@@ -102,4 +102,17 @@ export const CHILD_CHAT_TEXTS = {
     /** Shown over the last copy when a new one could not be fetched. */
     lastCopy: (when: string) => `Du ser väntetiderna från ${when}.`,
   },
+  /** Ours: asked once when a chat with a counsellor has ended (docs/decisions.md "Heard after the chat"). */
+  feedback: {
+    question: 'Hur kändes chatten?',
+    helped: 'Det hjälpte',
+    unsure: 'Vet inte',
+    notHelped: 'Det hjälpte inte',
+    skip: 'Hoppa över',
+    more: 'Vill du berätta mer? (frivilligt)',
+    // Not 'Skicka': the window's message field keeps its own (disabled) 'Skicka' under it.
+    send: 'Skicka svaret',
+    left: (n: number) => `${n} tecken kvar`,
+    thanks: 'Tack för att du berättade.',
+  },
 } as const;

@@ -17,6 +17,17 @@ export interface ChatStateRow {
   activeSince: string | null;
   /** The conversation was in the queue or active when this device last saw it (closed indicator). */
   wasLive: boolean;
+  /** 'Hur kändes chatten?' for the ended chat, once asked (absent in rows of an older build). */
+  feedback?: ChatFeedbackState | null;
+}
+
+/**
+ * Where the ended chat's 'Hur kändes chatten?' stands: answered (its free text is asked next),
+ * thanked (the text was sent or declined), or skipped ('Hoppa över': nothing more is asked).
+ */
+export interface ChatFeedbackState {
+  conversationId: number;
+  step: 'answered' | 'thanked' | 'skipped';
 }
 
 /**

@@ -98,6 +98,8 @@ export const COMMAND_RETRY: { readonly [K in keyof WorkerCommands]-?: CommandRet
   closeChat: 'repeat',
   markActive: 'repeat',
   loadCalmTimes: 'repeat',
+  giveFeedback: 'repeat',
+  tellFeedback: 'repeat',
   loadConversations: 'repeat',
   openConversation: openClosedBy(TAB_HOLDS.openConversation),
   closeConversation: 'repeat',

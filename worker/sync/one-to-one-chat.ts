@@ -11,6 +11,7 @@ import {
   type StartChatResult,
 } from '../base/one-to-one-chat.ts';
 import type { CalmTimes } from '../../contract/calm-times.ts';
+import type { FeedbackAnswer } from '../../contract/chat-feedback.ts';
 import { isHttpError, refusalOf } from '../http/http-error.ts';
 import { delay } from '../clock.ts';
 import { propertiesForNewConversation, type DeviceInfo } from './conversation-properties.ts';
@@ -32,6 +33,9 @@ import { DEFAULT_CHAT_SUBJECT } from '../../contract/conversations.ts';
 import { CONVERSATION_STATE } from '../../contract/conversation-state.ts';
 import { ACTIVE_CONVERSATIONS_TAKE } from '../../contract/limits.ts';
 
+/** The outbox kind of 'Hur kändes chatten?': POSTed as it is, answered once per chat by the server. */
+const FEEDBACK_KIND = 'chatfeedback';
+
 /** SPEC §7: the fixed cancel reason. */
 export const CANCEL_REASON = 'Konversationen togs bort av barnet.';
 /** SPEC §4: what the conversation log says when the child logs out of a chat. */
@@ -48,6 +52,7 @@ const EMPTY_STATE: ChatStateRow = {
   cancelledByUser: false,
   activeSince: null,
   wasLive: false,
+  feedback: null,
 };
 
 /**
@@ -76,6 +81,15 @@ export class OneToOneChatSync implements SyncModule {
      * last copy, which the screen then shows.
      */
     loadCalmTimes: (channel: number | null) => this.loadCalmTimes(channel),
+    /**
+     * 'Hur kändes chatten?' for the ended chat: the answer goes through the outbox (sent once, also
+     * after the app was closed); 'skipped' asks nothing more.
+     */
+    giveFeedback: (conversationId: number, answer: FeedbackAnswer) =>
+      done(this.giveFeedback(conversationId, answer)),
+    /** 'Vill du berätta mer?': the free text through the outbox, or null when the child declines. */
+    tellFeedback: (conversationId: number, text: string | null) =>
+      done(this.tellFeedback(conversationId, text)),
     /** The UI saw the chat become active at `at` (ISO). */
     markActive: (at: string) => done(this.markActive(at)),
   };
@@ -106,6 +120,29 @@ export class OneToOneChatSync implements SyncModule {
 
   private async patchState(patch: Partial<ChatStateRow>): Promise<void> {
     await this.ctx.db.chatState.put({ ...(await this.state()), ...patch });
+  }
+
+  private async giveFeedback(conversationId: number, answer: FeedbackAnswer): Promise<void> {
+    const step = answer === 'skipped' ? 'skipped' : 'answered';
+    await this.patchState({ feedback: { conversationId, step } });
+    await this.ctx.enqueue({
+      kind: FEEDBACK_KIND,
+      path: `${conversationsBase(this.ctx)}/feedback`,
+      body: { conversation: conversationId, answer },
+      orderKey: `feedback:${conversationId}`,
+    });
+  }
+
+  private async tellFeedback(conversationId: number, text: string | null): Promise<void> {
+    await this.patchState({ feedback: { conversationId, step: 'thanked' } });
+    const trimmed = text?.trim() ?? '';
+    if (trimmed === '') return;
+    await this.ctx.enqueue({
+      kind: FEEDBACK_KIND,
+      path: `${conversationsBase(this.ctx)}/feedbackText`,
+      body: { conversation: conversationId, text: trimmed },
+      orderKey: `feedback:${conversationId}`,
+    });
   }
 
   private loadCalmTimes(channel: number | null): Promise<LoadResult> {

@@ -18,12 +18,15 @@ export type IsoWeek = string;
 /** What the administrator reads (GET /portal/staff/feedback): per channel and week. */
 export interface FeedbackWeek {
   channel: number | null;
+  /** The channel's name ('Chatt'); null for chats without a channel. */
+  channelName: string | null;
   week: IsoWeek;
   counts: Record<FeedbackAnswer, number>;
 }
 
 export interface FeedbackText {
   channel: number | null;
+  channelName: string | null;
   week: IsoWeek;
   text: string;
 }

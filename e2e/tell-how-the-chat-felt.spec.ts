@@ -5,6 +5,8 @@ import { Counsellor } from '../harness/actors/counsellor.ts';
 import { ChildChatPage } from '../harness/page-models/child-chat-page.ts';
 import { startFaultProxy } from '../harness/fault-proxy.ts';
 import { keepScreenshot } from './support/small-screens.ts';
+import { ConsolePage } from '../harness/page-models/console-page.ts';
+import { violationsAtBothWidths } from './support/accessibility.ts';
 import { expect, test } from './support/test.ts';
 
 /**
@@ -91,6 +93,23 @@ test('a child tells how the chat felt offline, closes the app, and the answer ar
     if (!(await again.dialog.isVisible())) await again.minimizedBar.click();
     await expect(again.dialog.getByText('Tack för att du berättade.')).toBeVisible();
     expect(await stored(text)).toEqual({ helped: before.helped + 1, texts: 1 });
+
+    // The administrator reads it as a figure of the channel's week and a text, naming no one.
+    const staff = await browser.newContext({ baseURL: test.info().project.use.baseURL! });
+    const consolePage = new ConsolePage(await staff.newPage());
+    await consolePage.goto();
+    await consolePage.signIn('admin', 'admin-losenord');
+    await consolePage.nav.getByRole('link', { name: 'Återkoppling' }).click();
+    const channel = consolePage.page.getByRole('region', { name: 'Chatt' });
+    await expect(
+      channel.getByText(new RegExp(`^Det hjälpte: ${before.helped + 1} \\(\\d+ %\\)$`)).first(),
+    ).toBeVisible();
+    const texts = consolePage.page.getByRole('region', { name: 'Det barnen skrev' });
+    await expect(texts.getByText(text)).toBeVisible();
+    await expect(texts.getByText(account.username)).toHaveCount(0);
+    expect(await violationsAtBothWidths(consolePage.page)).toEqual([]);
+    await keepScreenshot(consolePage.page, test.info(), 'chat-feedback-admin.png');
+    await staff.close();
   } finally {
     proxy.online();
     await context.close();

@@ -127,6 +127,13 @@ export function registerChatFeedback(app: Api, ctx: AppContext) {
 
 const channelOut = (stored: number): number | null => (stored === NO_CHANNEL ? null : stored);
 
+/** Each channel's name by its id, for the administrator's headings. */
+async function channelNames(db: Db): Promise<(stored: number) => string | null> {
+  const rows = await db.selectFrom('channels').select(['id', 'name']).execute();
+  const names = new Map(rows.map((r) => [r.id, r.name]));
+  return (stored) => (stored === NO_CHANNEL ? null : (names.get(stored) ?? null));
+}
+
 /** The administrator's figures (GET /portal/staff/feedback): the last `weeks` ISO weeks, newest first. */
 export async function feedbackSummary(db: Db, weeks: number, now = new Date()): Promise<FeedbackSummary> {
   const from = isoWeekOf(new Date(now.getTime() - (weeks - 1) * 7 * DAY_MS));
@@ -137,6 +144,7 @@ export async function feedbackSummary(db: Db, weeks: number, now = new Date()): 
     .orderBy('week', 'desc')
     .orderBy('channel_id')
     .execute();
+  const nameOf = await channelNames(db);
   const byWeek = new Map<string, FeedbackSummary['weeks'][number]>();
   for (const row of counts) {
     const key = `${row.channel_id} ${row.week}`;
@@ -144,6 +152,7 @@ export async function feedbackSummary(db: Db, weeks: number, now = new Date()): 
     if (!week) {
       week = {
         channel: channelOut(row.channel_id),
+        channelName: nameOf(row.channel_id),
         week: row.week,
         counts: Object.fromEntries(FEEDBACK_ANSWERS.map((a) => [a, 0])) as Record<FeedbackAnswer, number>,
       };
@@ -163,7 +172,12 @@ export async function feedbackSummary(db: Db, weeks: number, now = new Date()): 
     .execute();
   return {
     weeks: [...byWeek.values()],
-    texts: texts.map((t) => ({ channel: channelOut(t.channel_id), week: t.week, text: t.text })),
+    texts: texts.map((t) => ({
+      channel: channelOut(t.channel_id),
+      channelName: nameOf(t.channel_id),
+      week: t.week,
+      text: t.text,
+    })),
   };
 }
 

@@ -23,8 +23,11 @@ interface SessionContextValue {
 
 const SessionContext = createContext<SessionContextValue | null>(null);
 
-/** The staff roles this console serves; a token without either is refused at sign-in. */
-export const STAFF_ROLES = ['counsellor', 'group_leader'] as const;
+/**
+ * The staff roles this console serves; a token with none of them is refused at sign-in. An
+ * administrator reads the feedback figures ('Återkoppling').
+ */
+export const STAFF_ROLES = ['counsellor', 'group_leader', 'admin'] as const;
 
 export class SignInError extends Error {
   constructor(readonly failure: TokenFailure | 'notStaff') {

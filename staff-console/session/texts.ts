@@ -1,7 +1,7 @@
 /** Swedish texts of signing in and out of the staff console. */
 export const SESSION_TEXTS = {
   heading: 'Logga in',
-  intro: 'Personalens konsol för kuratorer och gruppledare.',
+  intro: 'Personalens konsol för kuratorer, gruppledare och administratörer.',
   username: 'Användarnamn',
   password: 'Lösenord',
   submit: 'Logga in',

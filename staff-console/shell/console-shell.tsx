@@ -5,6 +5,7 @@ import { useStaffSession } from '../session/staff-session.tsx';
 import { CounsellorConsole } from '../counsellor/counsellor-console.tsx';
 import { GroupLeaderConsole } from '../group-leader/group-leader-console.tsx';
 import { ModerationConsole } from '../peers/moderation-console.tsx';
+import { FeedbackConsole } from '../admin/feedback-console.tsx';
 import { useRuntimeConfig } from '../config/runtime-config.ts';
 import { button, colors, noticeText, secondaryButton } from '../ui/styles.ts';
 import { HubStatusNotice } from './hub-status-notice.tsx';
@@ -81,6 +82,8 @@ export const COUNSELLOR_PATH = '/kurator';
 export const GROUP_LEADER_PATH = '/gruppledare';
 /** Peers moderation: counsellors of the Peers variant only. */
 export const MODERATION_PATH = '/moderering';
+/** 'Hur kändes chatten?': administrators. */
+export const FEEDBACK_PATH = '/aterkoppling';
 
 /**
  * The signed-in console (under the router base `/personal`): header with the staff member's name
@@ -94,7 +97,14 @@ export function ConsoleShell() {
   const isGroupLeader = roles.includes('group_leader');
   const peers = useRuntimeConfig().features.peers;
   const moderates = isCounsellor && peers;
-  const home = isCounsellor ? COUNSELLOR_PATH : isGroupLeader ? GROUP_LEADER_PATH : null;
+  const isAdmin = roles.includes('admin');
+  const home = isCounsellor
+    ? COUNSELLOR_PATH
+    : isGroupLeader
+      ? GROUP_LEADER_PATH
+      : isAdmin
+        ? FEEDBACK_PATH
+        : null;
 
   return (
     <>
@@ -121,7 +131,7 @@ export function ConsoleShell() {
           </button>
         </div>
       </header>
-      {(isCounsellor || isGroupLeader) && (
+      {(isCounsellor || isGroupLeader || isAdmin) && (
         <nav className={nav} aria-label={T.navLabel}>
           <ul>
             {isCounsellor && (
@@ -137,6 +147,11 @@ export function ConsoleShell() {
             {isGroupLeader && (
               <li>
                 <NavLink href={GROUP_LEADER_PATH}>{T.groupLeader}</NavLink>
+              </li>
+            )}
+            {isAdmin && (
+              <li>
+                <NavLink href={FEEDBACK_PATH}>{T.feedback}</NavLink>
               </li>
             )}
           </ul>
@@ -158,6 +173,11 @@ export function ConsoleShell() {
           {isGroupLeader && (
             <Route path={GROUP_LEADER_PATH} nest>
               <GroupLeaderConsole />
+            </Route>
+          )}
+          {isAdmin && (
+            <Route path={FEEDBACK_PATH}>
+              <FeedbackConsole />
             </Route>
           )}
           <Route>{home ? <Redirect to={home} replace /> : <p className={noticeText}>{T.noRole}</p>}</Route>

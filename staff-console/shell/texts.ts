@@ -9,6 +9,8 @@ export const SHELL_TEXTS = {
   counsellor: 'Kurator',
   groupLeader: 'Gruppledare',
   moderation: 'Moderering',
+  /** Ours: the administrator's 'Hur kändes chatten?' figures. */
+  feedback: 'Återkoppling',
   noRole: 'Ditt konto har ingen roll i personalkonsolen.',
   loadingConfig: 'Laddar...',
   configFailed: 'Det gick inte att starta konsolen. Ladda om sidan för att försöka igen.',

@@ -99,7 +99,8 @@ describe('feedback after a chat', () => {
     const week = figures.weeks.find((w) => w.week === isoWeekOf(new Date()) && w.counts.helped > 0);
     expect(week?.channel).toEqual(expect.any(Number));
     expect(figures.texts.map((t) => t.text)).toContain(text);
-    expect(Object.keys(figures.texts[0]!).sort()).toEqual(['channel', 'text', 'week']);
+    expect(Object.keys(figures.texts[0]!).sort()).toEqual(['channel', 'channelName', 'text', 'week']);
+    expect(week?.channelName).toBe('Chatt');
   });
 
   it('is kept apart from who gave it: no stored row but the text itself holds the text or leads back', async () => {

@@ -1,15 +1,14 @@
 import './page-dom.ts';
 import 'fake-indexeddb/auto';
-import { randomUUID } from 'node:crypto';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BreatheWithMe } from '../../src/one-to-one-chat/breathe-with-me.tsx';
-import { hideChatWindow, showChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
-import { ChildChatHost } from '../../src/one-to-one-chat/child-chat-host.tsx';
+import { hideChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
 import { api } from '../../harness/test-server.ts';
 import { useCounsellorTestEnv } from '../worker/child-helpers.ts';
-import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
+import type { UiConnection } from './worker-connection.tsx';
+import { childInTheQueue } from './child-in-the-queue.tsx';
 
 /**
  * 'Andas med mig' while a child waits for a counsellor: the exercise on its own clock (fake timers),
@@ -123,8 +122,6 @@ describe('the breathing exercise', () => {
   });
 });
 
-const PASSWORD = 'blå-ballong-73';
-const DEVICE = { userAgent: 'vitest', platform: 'Linux', installed: false };
 /** Real-time events cross the server and the hub; generous for a loaded machine. */
 const LIVE = { timeout: 15_000 };
 
@@ -138,31 +135,13 @@ const counsellor = {
     }),
 };
 
-/** A fresh child who has started a chat and sees its window in the queue. */
-async function childInTheQueue() {
-  const username = `barn-${randomUUID().slice(0, 8)}`;
-  const res = await api(env.server.url, '/portal/api/accounts/registercontact', {
-    body: { username, password: PASSWORD, properties: { birthYear: '2012', gender: 'male' } },
-  });
-  expect(res.status).toBe(201);
-  const connection = await connectUi(env.server, username, PASSWORD);
-  connections.push(connection);
-  const started = await connection.access.api.startChat(null, DEVICE);
-  if (!started.ok) throw new Error(`startChat: ${started.code}`);
-  renderWithData(env.server, connection, <ChildChatHost />);
-  act(() => showChatWindow());
-  const window = await screen.findByRole('dialog', { name: 'Chatt' });
-  await within(window).findByText('Du väntar på din tur');
-  return { window, conversationId: started.value };
-}
-
 describe('a child waiting in the queue', () => {
   it('breathes with the window while the queue place stays in view, and the exercise gives way to the counsellor at once', async () => {
     prefersReducedMotion(false);
     // The server and the worker keep their own timers; the fake clock also follows real time.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
-    const { window, conversationId } = await childInTheQueue();
+    const { window, conversationId } = await childInTheQueue(env, connections);
     const status = within(window).getByTestId('chat-status');
     await vi.waitFor(() => expect(status.textContent).toMatch(/Köplats: \d+/), LIVE);
 

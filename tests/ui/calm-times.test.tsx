@@ -1,19 +1,17 @@
 import './page-dom.ts';
 import 'fake-indexeddb/auto';
-import { randomUUID } from 'node:crypto';
-import { act, cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOURS, WEEKDAYS, type CalmTimes } from '../../contract/calm-times.ts';
-import { hideChatWindow, showChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
-import { ChildChatHost } from '../../src/one-to-one-chat/child-chat-host.tsx';
+import { hideChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
 import { calmestStretch, shownHours } from '../../src/one-to-one-chat/calm-times-summary.ts';
 import { CHILD_CHAT_TEXTS } from '../../src/one-to-one-chat/texts.ts';
 import { stockholmWeekHour } from '../../server/conversations/calm-times.ts';
 import { conversationRow } from '../../server/conversations/writes.ts';
-import { api } from '../../harness/test-server.ts';
 import { useCounsellorTestEnv } from '../worker/child-helpers.ts';
-import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
+import type { UiConnection } from './worker-connection.tsx';
+import { childInTheQueue } from './child-in-the-queue.tsx';
 
 /**
  * 'När är det lugnast?' in the queued chat's window (docs/decisions.md "When it is calm"): the
@@ -29,8 +27,6 @@ afterEach(async () => {
   await Promise.all(connections.splice(0).map((c) => c.dispose()));
 });
 
-const PASSWORD = 'blå-ballong-73';
-const DEVICE = { userAgent: 'vitest', platform: 'Linux', installed: false };
 const MINUTE = 60_000;
 
 /** 7 x 24 empty hours with `set` filled in: [weekday, hour, seconds]. */
@@ -101,18 +97,7 @@ describe('the queued chat', () => {
     for (const waited of [4, 5, 9]) await taken(joined, waited);
     for (const waited of [12, 12, 12]) await taken(later, waited);
 
-    const username = `barn-${randomUUID().slice(0, 8)}`;
-    const res = await api(env.server.url, '/portal/api/accounts/registercontact', {
-      body: { username, password: PASSWORD, properties: { birthYear: '2012', gender: 'male' } },
-    });
-    expect(res.status).toBe(201);
-    const connection = await connectUi(env.server, username, PASSWORD);
-    connections.push(connection);
-    const started = await connection.access.api.startChat(null, DEVICE);
-    if (!started.ok) throw new Error(`startChat: ${started.code}`);
-    renderWithData(env.server, connection, <ChildChatHost />);
-    act(() => showChatWindow());
-    const window = await screen.findByRole('dialog', { name: 'Chatt' });
+    const { window } = await childInTheQueue(env, connections);
     await userEvent.click(await within(window).findByRole('button', { name: T.link }));
 
     const calm = await screen.findByRole('dialog', { name: T.title });

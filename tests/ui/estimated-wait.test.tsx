@@ -1,15 +1,13 @@
 import './page-dom.ts';
 import 'fake-indexeddb/auto';
-import { randomUUID } from 'node:crypto';
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EstimatedWait } from '../../contract/conversations.ts';
-import { hideChatWindow, showChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
-import { ChildChatHost } from '../../src/one-to-one-chat/child-chat-host.tsx';
-import { api } from '../../harness/test-server.ts';
+import { hideChatWindow } from '../../src/one-to-one-chat/chat-store.ts';
 import { useCounsellorTestEnv } from '../worker/child-helpers.ts';
-import { connectUi, renderWithData, type UiConnection } from './worker-connection.tsx';
+import type { UiConnection } from './worker-connection.tsx';
+import { childInTheQueue } from './child-in-the-queue.tsx';
 
 /**
  * The estimated wait under the queue place of the child's chat window (docs/decisions.md "An
@@ -25,26 +23,11 @@ afterEach(async () => {
   await Promise.all(connections.splice(0).map((c) => c.dispose()));
 });
 
-const PASSWORD = 'blå-ballong-73';
-const DEVICE = { userAgent: 'vitest', platform: 'Linux', installed: false };
-
 async function childInQueue() {
-  const username = `barn-${randomUUID().slice(0, 8)}`;
-  const res = await api(env.server.url, '/portal/api/accounts/registercontact', {
-    body: { username, password: PASSWORD, properties: { birthYear: '2012', gender: 'male' } },
-  });
-  expect(res.status).toBe(201);
-  const connection = await connectUi(env.server, username, PASSWORD);
-  connections.push(connection);
-  const started = await connection.access.api.startChat(null, DEVICE);
-  if (!started.ok) throw new Error(`startChat: ${started.code}`);
-  renderWithData(env.server, connection, <ChildChatHost />);
-  act(() => showChatWindow());
-  const window = await screen.findByRole('dialog', { name: 'Chatt' });
-  await within(window).findByText('Du väntar på din tur');
+  const { window, conversationId, connection } = await childInTheQueue(env, connections);
   const estimate = (wait: EstimatedWait) =>
-    connection.fixture.db.conversations.update(started.value, { estimatedWait: wait });
-  return { window, conversationId: started.value, estimate };
+    connection.fixture.db.conversations.update(conversationId, { estimatedWait: wait });
+  return { window, conversationId, estimate };
 }
 
 const writeInstead = (window: HTMLElement) =>

@@ -9,6 +9,13 @@ import { leaveAgainIfReturned, quickExitUrlIn } from './quick-exit/quick-exit.ts
 
 // Back into the app after a quick exit: leave again before React touches the page (only the first
 // HTML's neutral shell may have been painted; see quick-exit.ts).
+// A page the browser brings back from its back-forward cache is not loaded again, so it looks again
+// then. Listened for here, before React: a page left before the shell had mounted (a guarded page's
+// redirect, a quick second navigation) went into the cache with no listener, came back on Back after
+// an exit, and stayed (the quick-exit e2e failed on it in CI).
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) leaveAgainIfReturned(true);
+});
 if (!leaveAgainIfReturned()) {
   // The first screen: this entry holds React, the shell and the signed-out start page, and nothing
   // of the data layer (Dexie, the Comlink bridge), which the start page does not need to be drawn.

@@ -14,7 +14,7 @@ import { shredAtRestKey } from '../../worker/client/key-shredder.ts';
 import { endLoginAsPageGoes } from '../../worker/client/quick-exit.ts';
 import { BROADCAST_CHANNEL, type WorkerBroadcast } from '../../worker/client/session.ts';
 import { dropPushSubscription } from '../pwa/web-push.ts';
-import { SHRED_WAIT_MS, leaveAgainIfReturned, leavePage, watchTripleShift } from './quick-exit.ts';
+import { SHRED_WAIT_MS, leavePage, watchTripleShift } from './quick-exit.ts';
 import * as s from './quick-exit.styles.ts';
 import { QUICK_EXIT_TEXTS as T } from './texts.ts';
 
@@ -125,19 +125,13 @@ function useLeaveWithOtherTabs(url: string): void {
 }
 
 /**
- * The keyboard's quick exit (Shift three times within a second, anywhere) and the second look on a
- * page the browser brings back from its back-forward cache. Mounted once, in the root shell.
+ * The keyboard's quick exit (Shift three times within a second, anywhere), and the exit another tab
+ * took. Mounted once, in the root shell. (The second look on a page the browser brings back from its
+ * back-forward cache is src/main.tsx's, listened for before React.)
  */
 export function QuickExitKeys() {
   const { url, leave } = useLeave();
   useLeaveWithOtherTabs(url);
   useEffect(() => watchTripleShift(window, leave), [leave]);
-  useEffect(() => {
-    const onPageShow = (event: PageTransitionEvent) => {
-      if (event.persisted) leaveAgainIfReturned(true);
-    };
-    window.addEventListener('pageshow', onPageShow);
-    return () => window.removeEventListener('pageshow', onPageShow);
-  }, []);
   return null;
 }
